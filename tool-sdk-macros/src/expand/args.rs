@@ -1,0 +1,71 @@
+//! The arguments struct of a tool: one field per schema parameter, derived with serde and
+//! schemars through the runtime crate's re-exports.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned, ToTokens};
+use syn::ext::IdentExt;
+use syn::spanned::Spanned;
+
+use crate::model::{Argument, DefaultValue, Param, ToolDef};
+
+/// Name of the generated arguments struct (inside the tool's own `const _` block).
+pub(crate) fn args_ident() -> syn::Ident {
+    format_ident!("__ToolArgs")
+}
+
+/// The type a parameter is decoded as: the type itself, or `T::Owned` for `&T`.
+pub(crate) fn field_type(param: &Param, argument: &Argument) -> TokenStream {
+    match &argument.borrowed {
+        Some(inner) => quote_spanned!(inner.span()=> <#inner as ::std::borrow::ToOwned>::Owned),
+        None => param.ty.to_token_stream(),
+    }
+}
+
+/// The arguments struct, its default functions and the per-type checks.
+pub(crate) fn args_struct(def: &ToolDef, root: &TokenStream) -> TokenStream {
+    let ident = args_ident();
+    let serde_path = format!("{}::__private::serde", root.to_string().replace(' ', ""));
+    let schemars_path = format!("{}::__private::schemars", root.to_string().replace(' ', ""));
+    let mut fields = Vec::new();
+    let mut extras = Vec::new();
+    for (param, argument) in def.arguments() {
+        let name = &param.ident;
+        let ty = field_type(param, argument);
+        let wire = &argument.wire_name;
+        let doc = argument.description.as_ref().map(|d| quote!(#[doc = #d]));
+        let default = match &argument.default {
+            None => None,
+            Some(DefaultValue::Trait) => Some(quote!(#[serde(default)])),
+            Some(DefaultValue::Expr(expr)) => {
+                let function = format_ident!("__tool_default_{}", name.unraw());
+                let function_name = function.to_string();
+                extras.push(quote! {
+                    fn #function() -> #ty {
+                        #expr
+                    }
+                });
+                Some(quote!(#[serde(default = #function_name)]))
+            }
+        };
+        fields.push(quote! {
+            #doc
+            #[serde(rename = #wire)]
+            #default
+            #name: #ty
+        });
+        // The bound is checked where the user wrote the type, with a message that says what a
+        // tool argument needs.
+        extras.push(quote_spanned! {ty.span()=>
+            const _: () = #root::__private::assert_argument::<#ty>();
+        });
+    }
+    quote! {
+        #[derive(#root::__private::serde::Deserialize, #root::__private::schemars::JsonSchema)]
+        #[serde(crate = #serde_path, deny_unknown_fields)]
+        #[schemars(crate = #schemars_path)]
+        struct #ident {
+            #(#fields,)*
+        }
+        #(#extras)*
+    }
+}

@@ -1,0 +1,7 @@
+//! Code generation from the model.
+
+pub(crate) mod args;
+pub(crate) mod fallback;
+pub(crate) mod free;
+pub(crate) mod set;
+pub(crate) mod tool;

@@ -1,0 +1,156 @@
+//! `#[tools]` on an impl block: the impl as written (tool attributes removed), a tool type per
+//! `#[tool]` method holding the shared instance, and the `ToolSet` that hands them out.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::ext::IdentExt;
+
+use crate::check::check;
+use crate::ctxt::Ctxt;
+use crate::expand::tool::tool_impl;
+use crate::model::ToolDef;
+use crate::parse::attr::parse_tool_attr;
+use crate::parse::item::{parse_tool_fn, Owner};
+use crate::resolve::runtime_crate;
+use crate::symbol::TOOL;
+
+pub(crate) fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
+    let mut cx = Ctxt::default();
+    let mut item = match syn::parse2::<syn::Item>(input.clone()) {
+        Ok(syn::Item::Impl(item)) => item,
+        Ok(_) | Err(_) => {
+            let error = syn::Error::new_spanned(
+                &input,
+                "`#[tools]` goes on an impl block whose methods carry `#[tool]`",
+            );
+            let errors = error.to_compile_error();
+            return quote!(#input #errors);
+        }
+    };
+    let crate_path = parse_set_args(&mut cx, args);
+    if let Some((_, path, _)) = &item.trait_ {
+        cx.error_spanned_by(
+            path,
+            "`#[tools]` goes on an inherent impl block, not on a trait impl",
+        );
+    }
+    if !item.generics.params.is_empty() {
+        cx.error_spanned_by(
+            &item.generics,
+            "`#[tools]` cannot be used on a generic impl block: each tool's schema is fixed at compile time",
+        );
+    }
+
+    let self_ty = (*item.self_ty).clone();
+    let mut defs: Vec<ToolDef> = Vec::new();
+    for impl_item in &mut item.items {
+        let syn::ImplItem::Fn(method) = impl_item else {
+            continue;
+        };
+        let Some(position) = method.attrs.iter().position(|a| a.path().is_ident(TOOL)) else {
+            continue;
+        };
+        let tool_attr = method.attrs.remove(position);
+        let tokens = match &tool_attr.meta {
+            syn::Meta::Path(_) => TokenStream::new(),
+            syn::Meta::List(list) => list.tokens.clone(),
+            syn::Meta::NameValue(nv) => {
+                cx.error_spanned_by(nv, "write `#[tool]` or `#[tool(key = value, ...)]`");
+                TokenStream::new()
+            }
+        };
+        let mut attr = parse_tool_attr(&mut cx, tokens);
+        if let Some(path) = attr.options.crate_path.take() {
+            cx.error_spanned_by(
+                path,
+                "inside `#[tools]`, give `crate = path` on `#[tools(...)]` itself",
+            );
+        }
+        let def = parse_tool_fn(
+            &mut cx,
+            attr,
+            &method.attrs,
+            &mut method.sig,
+            Owner::Impl { self_ty: &self_ty },
+        );
+        check(&mut cx, &def);
+        if defs.iter().any(|d| d.name == def.name) {
+            cx.error_at(
+                def.name_span,
+                format!("two tools of this impl block are named `{}`", def.name),
+            );
+        }
+        defs.push(def);
+    }
+    if defs.is_empty() {
+        cx.error_spanned_by(
+            &item.self_ty,
+            "no method of this impl block carries `#[tool]`",
+        );
+    }
+    let root = runtime_crate(crate_path.as_ref());
+    let generated = match cx.check() {
+        Ok(()) => tool_set(&defs, &self_ty, &root),
+        Err(errors) => errors.to_compile_error(),
+    };
+    quote! {
+        #item
+        #generated
+    }
+}
+
+fn parse_set_args(cx: &mut Ctxt, args: TokenStream) -> Option<syn::Path> {
+    let mut crate_path = None;
+    let parser = syn::meta::parser(|meta| {
+        if meta.path.is_ident("crate") {
+            if crate_path.is_some() {
+                cx.error_spanned_by(&meta.path, "duplicate `crate` in `#[tools]`");
+            }
+            crate_path = Some(meta.value()?.parse::<syn::Path>()?);
+        } else {
+            cx.error_spanned_by(&meta.path, "unknown key in `#[tools]`; expected: crate");
+        }
+        Ok(())
+    });
+    if let Err(error) = syn::parse::Parser::parse2(parser, args) {
+        cx.syn_error(error);
+    }
+    crate_path
+}
+
+fn tool_set(defs: &[ToolDef], self_ty: &syn::Type, root: &TokenStream) -> TokenStream {
+    let mut structs = Vec::new();
+    let mut constructors = Vec::new();
+    for def in defs {
+        let crate::model::Callee::Method { ident, .. } = &def.callee else {
+            continue;
+        };
+        let tool_ident = format_ident!("__ToolOf_{}", ident.unraw());
+        let tool_ty = quote!(#tool_ident);
+        let implementation = tool_impl(def, root, &tool_ty);
+        structs.push(quote! {
+            #[allow(non_camel_case_types)]
+            struct #tool_ident {
+                __inner: #root::__private::Arc<#self_ty>,
+            }
+            #implementation
+        });
+        constructors.push(quote! {
+            #root::__private::Arc::new(#tool_ident {
+                __inner: #root::__private::Arc::clone(&self),
+            }) as #root::__private::Arc<dyn #root::Tool>
+        });
+    }
+    quote! {
+        const _: () = {
+            #(#structs)*
+
+            #[automatically_derived]
+            impl #root::ToolSet for #self_ty {
+                fn tools(self: #root::__private::Arc<Self>) -> ::std::vec::Vec<#root::__private::Arc<dyn #root::Tool>> {
+                    ::std::vec![#(#constructors),*]
+                }
+            }
+        };
+    }
+}

@@ -1,0 +1,97 @@
+//! The one model every front end (`#[tool]`, `#[tools]`) builds and the generator reads.
+//!
+//! A few of these values exist per parameter, once per compilation: variant sizes do not
+//! matter, so the enums hold syn nodes inline.
+#![allow(clippy::large_enum_variant)]
+
+use proc_macro2::Span;
+
+/// One tool, as parsed from the user's code.
+pub(crate) struct ToolDef {
+    /// The wire name and the tokens it came from (the `name = "..."` literal, or the fn name).
+    pub(crate) name: String,
+    pub(crate) name_span: Span,
+    /// The description; `None` when neither a doc comment nor `description = "..."` gave one.
+    pub(crate) description: Option<String>,
+    pub(crate) params: Vec<Param>,
+    pub(crate) callee: Callee,
+    pub(crate) is_async: bool,
+    /// The declared return type; `None` for `()`.
+    pub(crate) output: Option<syn::Type>,
+    pub(crate) options: Options,
+    /// Where the fn was written, for errors about the tool as a whole.
+    pub(crate) span: Span,
+}
+
+/// How generated code calls the user's function.
+pub(crate) enum Callee {
+    /// A free function, by its name.
+    Free(syn::Ident),
+    /// An associated function of an impl block; `receiver` when it takes `&self`.
+    Method {
+        ident: syn::Ident,
+        self_ty: syn::Type,
+        receiver: bool,
+    },
+}
+
+/// One parameter of the function.
+pub(crate) struct Param {
+    /// The parameter's binding (`city` in `city: String`).
+    pub(crate) ident: syn::Ident,
+    /// The type as written.
+    pub(crate) ty: syn::Type,
+    pub(crate) kind: ParamKind,
+}
+
+pub(crate) enum ParamKind {
+    /// Filled from the model's arguments; part of the schema.
+    Argument(Argument),
+    /// Filled from the call's context; never part of the schema.
+    Context,
+}
+
+pub(crate) struct Argument {
+    /// The name in the JSON arguments.
+    pub(crate) wire_name: String,
+    pub(crate) wire_span: Span,
+    pub(crate) description: Option<String>,
+    pub(crate) default: Option<DefaultValue>,
+    /// For `&T` parameters, `T`: the argument is decoded as `T::Owned` and lent to the function.
+    pub(crate) borrowed: Option<syn::Type>,
+}
+
+pub(crate) enum DefaultValue {
+    /// `#[arg(default)]`: the type's `Default`.
+    Trait,
+    /// `#[arg(default = expr)]`.
+    Expr(syn::Expr),
+}
+
+/// Options of `#[tool(...)]`, carried into the tool's definition.
+#[derive(Default)]
+pub(crate) struct Options {
+    pub(crate) timeout_millis: Option<u64>,
+    pub(crate) return_direct: bool,
+    pub(crate) overrides_built_in: bool,
+    pub(crate) skip_permission: bool,
+    pub(crate) defer: Option<DeferMode>,
+    pub(crate) crate_path: Option<syn::Path>,
+}
+
+#[derive(Clone, Copy)]
+pub(crate) enum DeferMode {
+    Always,
+    Auto,
+    Never,
+}
+
+impl ToolDef {
+    /// The parameters that are part of the schema, with their argument data.
+    pub(crate) fn arguments(&self) -> impl Iterator<Item = (&Param, &Argument)> {
+        self.params.iter().filter_map(|param| match &param.kind {
+            ParamKind::Argument(argument) => Some((param, argument)),
+            ParamKind::Context => None,
+        })
+    }
+}

@@ -1,0 +1,5 @@
+//! From syn's syntax tree to the model: attribute grammar, doc comments, function signatures.
+
+pub(crate) mod attr;
+pub(crate) mod doc;
+pub(crate) mod item;

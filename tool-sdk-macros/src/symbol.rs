@@ -1,0 +1,44 @@
+//! Every keyword the macros accept, in one place.
+
+/// Keys of `#[tool(...)]`.
+pub(crate) const NAME: &str = "name";
+pub(crate) const DESCRIPTION: &str = "description";
+pub(crate) const TIMEOUT: &str = "timeout";
+pub(crate) const RETURN_DIRECT: &str = "return_direct";
+pub(crate) const OVERRIDES_BUILT_IN: &str = "overrides_built_in";
+pub(crate) const SKIP_PERMISSION: &str = "skip_permission";
+pub(crate) const DEFER: &str = "defer";
+pub(crate) const CRATE: &str = "crate";
+
+/// Keys `#[tool(...)]` accepts, for the "unknown key" error.
+pub(crate) const TOOL_KEYS: &[&str] = &[
+    NAME,
+    DESCRIPTION,
+    TIMEOUT,
+    RETURN_DIRECT,
+    OVERRIDES_BUILT_IN,
+    SKIP_PERMISSION,
+    DEFER,
+    CRATE,
+];
+
+/// Values of `defer = "..."`.
+pub(crate) const DEFER_VALUES: &[&str] = &["always", "auto", "never"];
+
+/// Parameter attributes.
+pub(crate) const ARG: &str = "arg";
+pub(crate) const CONTEXT: &str = "context";
+pub(crate) const DOC: &str = "doc";
+
+/// Keys of `#[arg(...)]`.
+pub(crate) const RENAME: &str = "rename";
+pub(crate) const DEFAULT: &str = "default";
+
+/// Keys `#[arg(...)]` accepts, for the "unknown key" error.
+pub(crate) const ARG_KEYS: &[&str] = &[RENAME, DESCRIPTION, DEFAULT];
+
+/// The method attribute inside a `#[tools]` impl block.
+pub(crate) const TOOL: &str = "tool";
+
+/// The package name the runtime crate is published under.
+pub(crate) const RUNTIME_PACKAGE: &str = "tool-sdk";

@@ -1,0 +1,344 @@
+//! The one classified error channel of tool calls, and the errors of registration.
+
+use std::fmt;
+use std::time::Duration;
+
+/// What went wrong with a tool call, as data.
+///
+/// Every variant knows whether, by default, it goes back to the model (which can then correct
+/// itself: [`ToolError::is_recoverable`]) and how to say it to the model
+/// ([`ToolError::model_message`]); its [`Display`](fmt::Display) is meant for the developer.
+///
+/// # Examples
+///
+/// ```
+/// use tool_sdk::{ToolError, ToolErrorKind};
+///
+/// let error = ToolError::unknown_tool("get_wether", vec!["get_weather".into()]);
+/// assert_eq!(error.kind(), ToolErrorKind::UnknownTool);
+/// assert!(error.is_recoverable());
+/// assert!(error.model_message().contains("get_weather"));
+/// ```
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ToolError {
+    /// The model asked for a tool that is not registered.
+    #[error("unknown tool `{name}`{}", SuggestionList(suggestions))]
+    UnknownTool {
+        /// The name the model asked for.
+        name: String,
+        /// Up to three registered names closest to it, closest first.
+        suggestions: Vec<String>,
+    },
+
+    /// The arguments are JSON, but not what the tool's schema asks for.
+    #[error("invalid arguments for tool `{tool}`: {problem}")]
+    InvalidArguments {
+        /// The tool the arguments were meant for.
+        tool: String,
+        /// Where and what is wrong.
+        problem: ArgumentProblem,
+    },
+
+    /// The arguments text is not valid JSON.
+    #[error("arguments for tool `{tool}` are not valid JSON: {message}")]
+    MalformedArguments {
+        /// The tool the arguments were meant for.
+        tool: String,
+        /// What the parser found, with the byte offset into the arguments text.
+        message: String,
+    },
+
+    /// The arguments are valid JSON but not an object.
+    #[error("arguments for tool `{tool}` must be a JSON object, got {found}")]
+    ArgumentsNotObject {
+        /// The tool the arguments were meant for.
+        tool: String,
+        /// The JSON type that came instead (`array`, `string`, `null`, ...).
+        found: &'static str,
+    },
+
+    /// The arguments text is longer than the registry accepts.
+    #[error("arguments for tool `{tool}` are {size} bytes, more than the limit of {limit}")]
+    ArgumentsTooLarge {
+        /// The tool the arguments were meant for.
+        tool: String,
+        /// Length of the arguments text in bytes.
+        size: usize,
+        /// The configured limit in bytes.
+        limit: usize,
+    },
+
+    /// The arguments nest deeper than the decoder accepts.
+    #[error("arguments for tool `{tool}` nest deeper than {limit} levels")]
+    ArgumentsTooDeep {
+        /// The tool the arguments were meant for.
+        tool: String,
+        /// The nesting limit.
+        limit: usize,
+    },
+
+    /// The tool ran and reported a failure (its `Err`).
+    #[error("tool `{tool}` failed: {message}")]
+    ExecutionFailed {
+        /// The tool that failed.
+        tool: String,
+        /// The failure's message, as the tool's error displays it.
+        message: String,
+    },
+
+    /// The tool panicked; the panic was caught and the process lives on.
+    #[error("tool `{tool}` panicked: {message}")]
+    Panicked {
+        /// The tool that panicked.
+        tool: String,
+        /// The panic's payload, when it was a string.
+        message: String,
+    },
+
+    /// The tool did not finish within its timeout and was stopped.
+    #[error("tool `{tool}` timed out after {}", HumanDuration(*after))]
+    TimedOut {
+        /// The tool that timed out.
+        tool: String,
+        /// The timeout that elapsed.
+        after: Duration,
+    },
+
+    /// A context parameter could not be supplied (for example, no shared state of that type).
+    #[error("tool `{tool}` could not get its context: {message}")]
+    MissingContext {
+        /// The tool whose context was incomplete.
+        tool: String,
+        /// What was missing.
+        message: String,
+    },
+}
+
+/// The kind of a [`ToolError`], without its data: the key by which a caller configures what
+/// happens with each kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ToolErrorKind {
+    /// [`ToolError::UnknownTool`].
+    UnknownTool,
+    /// [`ToolError::InvalidArguments`].
+    InvalidArguments,
+    /// [`ToolError::MalformedArguments`].
+    MalformedArguments,
+    /// [`ToolError::ArgumentsNotObject`].
+    ArgumentsNotObject,
+    /// [`ToolError::ArgumentsTooLarge`].
+    ArgumentsTooLarge,
+    /// [`ToolError::ArgumentsTooDeep`].
+    ArgumentsTooDeep,
+    /// [`ToolError::ExecutionFailed`].
+    ExecutionFailed,
+    /// [`ToolError::Panicked`].
+    Panicked,
+    /// [`ToolError::TimedOut`].
+    TimedOut,
+    /// [`ToolError::MissingContext`].
+    MissingContext,
+}
+
+impl ToolErrorKind {
+    /// Whether an error of this kind goes back to the model by default, so it can correct its
+    /// call; otherwise it fails the run. Bad arguments, unknown tools and a tool's own reported
+    /// failure are the model's to handle; a panic or a missing context is a bug of the
+    /// application, which the model cannot fix.
+    pub fn is_recoverable(self) -> bool {
+        !matches!(self, Self::Panicked | Self::MissingContext)
+    }
+}
+
+/// Where arguments break the tool's schema, and how.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArgumentProblem {
+    /// JSON pointer to the offending value (`""` for the arguments object itself).
+    pub pointer: String,
+    /// What the schema expects there.
+    pub expected: String,
+    /// What came instead, when known.
+    pub found: Option<String>,
+}
+
+impl fmt::Display for ArgumentProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = if self.pointer.is_empty() {
+            "/"
+        } else {
+            &self.pointer
+        };
+        write!(f, "at `{at}`: expected {}", self.expected)?;
+        if let Some(found) = &self.found {
+            write!(f, ", found {found}")?;
+        }
+        Ok(())
+    }
+}
+
+impl ToolError {
+    /// An [`UnknownTool`](ToolError::UnknownTool) error.
+    pub fn unknown_tool(name: impl Into<String>, suggestions: Vec<String>) -> Self {
+        Self::UnknownTool {
+            name: name.into(),
+            suggestions,
+        }
+    }
+
+    /// An [`ExecutionFailed`](ToolError::ExecutionFailed) error: what a tool returns for its own
+    /// failures.
+    pub fn failed(tool: impl Into<String>, message: impl fmt::Display) -> Self {
+        Self::ExecutionFailed {
+            tool: tool.into(),
+            message: message.to_string(),
+        }
+    }
+
+    /// The kind of this error.
+    pub fn kind(&self) -> ToolErrorKind {
+        match self {
+            Self::UnknownTool { .. } => ToolErrorKind::UnknownTool,
+            Self::InvalidArguments { .. } => ToolErrorKind::InvalidArguments,
+            Self::MalformedArguments { .. } => ToolErrorKind::MalformedArguments,
+            Self::ArgumentsNotObject { .. } => ToolErrorKind::ArgumentsNotObject,
+            Self::ArgumentsTooLarge { .. } => ToolErrorKind::ArgumentsTooLarge,
+            Self::ArgumentsTooDeep { .. } => ToolErrorKind::ArgumentsTooDeep,
+            Self::ExecutionFailed { .. } => ToolErrorKind::ExecutionFailed,
+            Self::Panicked { .. } => ToolErrorKind::Panicked,
+            Self::TimedOut { .. } => ToolErrorKind::TimedOut,
+            Self::MissingContext { .. } => ToolErrorKind::MissingContext,
+        }
+    }
+
+    /// Whether this error goes back to the model by default (see
+    /// [`ToolErrorKind::is_recoverable`]).
+    pub fn is_recoverable(&self) -> bool {
+        self.kind().is_recoverable()
+    }
+
+    /// The name of the tool the error is about.
+    pub fn tool(&self) -> &str {
+        match self {
+            Self::UnknownTool { name, .. } => name,
+            Self::InvalidArguments { tool, .. }
+            | Self::MalformedArguments { tool, .. }
+            | Self::ArgumentsNotObject { tool, .. }
+            | Self::ArgumentsTooLarge { tool, .. }
+            | Self::ArgumentsTooDeep { tool, .. }
+            | Self::ExecutionFailed { tool, .. }
+            | Self::Panicked { tool, .. }
+            | Self::TimedOut { tool, .. }
+            | Self::MissingContext { tool, .. } => tool,
+        }
+    }
+
+    /// The text the model sees as the call's result: what went wrong and, where it can, what to
+    /// do instead. It never contains internals the model cannot act on (a panic's message stays
+    /// in [`Display`](fmt::Display)).
+    pub fn model_message(&self) -> String {
+        match self {
+            Self::UnknownTool { name, suggestions } if suggestions.is_empty() => {
+                format!("Error: there is no tool named `{name}`.")
+            }
+            Self::UnknownTool { name, suggestions } => format!(
+                "Error: there is no tool named `{name}`. Did you mean {}?",
+                QuotedList(suggestions)
+            ),
+            Self::InvalidArguments { problem, .. } => {
+                format!("Error: invalid arguments {problem}. Correct the arguments and call again.")
+            }
+            Self::MalformedArguments { message, .. } => {
+                format!("Error: the arguments are not valid JSON ({message}). Send a JSON object.")
+            }
+            Self::ArgumentsNotObject { found, .. } => {
+                format!("Error: the arguments must be a JSON object, not {found}.")
+            }
+            Self::ArgumentsTooLarge { size, limit, .. } => format!(
+                "Error: the arguments are {size} bytes; at most {limit} bytes are accepted."
+            ),
+            Self::ArgumentsTooDeep { limit, .. } => {
+                format!("Error: the arguments nest deeper than {limit} levels.")
+            }
+            Self::ExecutionFailed { message, .. } => format!("Error: {message}"),
+            Self::Panicked { .. } => "Error: the tool failed unexpectedly.".to_owned(),
+            Self::TimedOut { after, .. } => {
+                format!(
+                    "Error: the tool did not finish within {}.",
+                    HumanDuration(*after)
+                )
+            }
+            Self::MissingContext { .. } => "Error: the tool is not available.".to_owned(),
+        }
+    }
+}
+
+/// Why a tool could not be added to a registry.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RegistryError {
+    /// A tool of that name is registered already.
+    #[error("a tool named `{0}` is registered already")]
+    DuplicateName(String),
+
+    /// The name is not accepted by providers (`^[a-zA-Z0-9_-]{{1,64}}$`).
+    #[error("invalid tool name `{name}`: {reason}")]
+    InvalidName {
+        /// The refused name.
+        name: String,
+        /// Which rule it breaks.
+        reason: &'static str,
+    },
+
+    /// A dynamic tool's parameters are not a usable JSON Schema object.
+    #[error("invalid parameters schema for tool `{tool}` at `{pointer}`: {message}")]
+    InvalidSchema {
+        /// The tool whose schema was refused.
+        tool: String,
+        /// JSON pointer into the schema.
+        pointer: String,
+        /// What is wrong there.
+        message: String,
+    },
+}
+
+struct SuggestionList<'a>(&'a [String]);
+
+impl fmt::Display for SuggestionList<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_empty() {
+            return Ok(());
+        }
+        write!(f, " (did you mean {}?)", QuotedList(self.0))
+    }
+}
+
+struct QuotedList<'a>(&'a [String]);
+
+impl fmt::Display for QuotedList<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, name) in self.0.iter().enumerate() {
+            match i {
+                0 => {}
+                i if i + 1 == self.0.len() => f.write_str(" or ")?,
+                _ => f.write_str(", ")?,
+            }
+            write!(f, "`{name}`")?;
+        }
+        Ok(())
+    }
+}
+
+struct HumanDuration(Duration);
+
+impl fmt::Display for HumanDuration {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let millis = self.0.as_millis();
+        if millis % 1000 == 0 {
+            write!(f, "{} s", millis / 1000)
+        } else {
+            write!(f, "{millis} ms")
+        }
+    }
+}

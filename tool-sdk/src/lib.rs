@@ -1,0 +1,104 @@
+//! Expose Rust functions to language models as tools, and run their calls safely.
+//!
+//! One annotated function gives a tool: `#[tool]` derives, at compile time, its name, its
+//! description (from the doc comment), the JSON Schema of its parameters (with serde and
+//! schemars, one description per parameter from its `///`), and the adapter that decodes a
+//! model's arguments and turns the return value into the text the model sees.
+//!
+//! ```
+//! use tool_sdk::{tool, ToolRegistry};
+//!
+//! /// Converts a temperature from Celsius to Fahrenheit.
+//! #[tool]
+//! fn to_fahrenheit(
+//!     /// Degrees Celsius.
+//!     celsius: f64,
+//! ) -> f64 {
+//!     celsius * 9.0 / 5.0 + 32.0
+//! }
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() {
+//! let mut registry = ToolRegistry::new();
+//! registry.register(ToFahrenheitTool).unwrap();
+//!
+//! let definition = registry.definitions().next().unwrap();
+//! assert_eq!(definition.parameters["properties"]["celsius"]["description"], "Degrees Celsius.");
+//!
+//! let output = registry.call("to_fahrenheit", r#"{"celsius": 100}"#).await.unwrap();
+//! assert_eq!(output.content(), "212.0");
+//! # }
+//! ```
+//!
+//! The flow is **define → register → call**:
+//!
+//! - *Define*: [`tool`] on a free `fn` or `async fn` generates a unit struct named after the
+//!   function in `CamelCase` plus `Tool` (`to_fahrenheit` → `ToFahrenheitTool`); [`tools`] on an
+//!   impl block turns its `#[tool]` methods into a [`ToolSet`] sharing one instance;
+//!   [`DynamicTool`] builds a tool at run time from a JSON Schema and a closure.
+//! - *Register*: a [`ToolRegistry`] holds tools by name in insertion order and refuses duplicate
+//!   or invalid names.
+//! - *Call*: [`ToolRegistry::call`] checks, decodes, dispatches, catches panics, enforces
+//!   timeouts, and classifies every failure as a [`ToolError`] that knows whether the model can
+//!   fix it and what to tell it.
+//!
+//! # The `#[tool]` attribute
+//!
+//! On the function: `name = "..."` (default: the function's name), `description = "..."`
+//! (default: the doc comment; one of the two is required), `timeout = "30s"` (units `ms`, `s`,
+//! `m`, `h`), `return_direct`, `overrides_built_in`, `skip_permission`,
+//! `defer` / `defer = "always" | "auto" | "never"`, and `crate = path` (where `tool_sdk` is, when it is
+//! neither a dependency named `tool-sdk` nor renamed in `Cargo.toml`).
+//!
+//! On a parameter: `///` doc comments describe it; `#[arg(rename = "wire_name")]`,
+//! `#[arg(description = "...")]`, `#[arg(default)]` (the type's `Default`) or
+//! `#[arg(default = expr)]`; `#[context]` marks a parameter filled from the call's
+//! [`ToolContext`] ([`CallId`], [`ToolName`], [`CancellationToken`], [`State<T>`]) instead of
+//! the model's arguments. `Option<T>` parameters are optional; `&str`, `&[T]` and `&T`
+//! parameters are decoded owned and lent to the function.
+//!
+//! Return values: `String` passes through, `()` becomes `"Success"`, any other `Serialize` type
+//! becomes JSON text, and `Result<T, E: Display>` becomes `T`'s output or a
+//! [`ToolError::ExecutionFailed`] carrying `E`'s message.
+//!
+//! The annotated function stays callable as written.
+
+extern crate self as tool_sdk;
+
+mod arguments;
+mod catch;
+mod context;
+mod definition;
+mod dynamic;
+mod error;
+mod name;
+mod output;
+mod registry;
+mod schema;
+mod suggest;
+mod tool;
+mod toolset;
+
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;
+
+pub use arguments::{DEFAULT_MAX_ARGUMENTS_BYTES, MAX_ARGUMENTS_DEPTH};
+pub use context::{CallId, FromToolContext, SharedState, State, ToolContext, ToolName};
+pub use definition::{Defer, ToolDefinition, ToolOptions};
+pub use dynamic::DynamicTool;
+pub use error::{ArgumentProblem, RegistryError, ToolError, ToolErrorKind};
+pub use name::{provider_name, validate_name, MAX_NAME_LEN};
+pub use output::{IntoToolOutput, Json, UNIT_OUTPUT};
+pub use registry::ToolRegistry;
+pub use schema::parameters_schema;
+pub use tool::{Tool, ToolFuture, ToolOutput, ToolResult};
+pub use toolset::ToolSet;
+
+pub use tokio_util::sync::CancellationToken;
+
+/// Turns a function into a tool. See the [crate documentation](crate#the-tool-attribute).
+pub use tool_sdk_macros::tool;
+
+/// Turns the `#[tool]` methods of an impl block into a [`ToolSet`].
+pub use tool_sdk_macros::tools;
