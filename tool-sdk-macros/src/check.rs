@@ -1,5 +1,9 @@
 //! Rules over a whole parsed tool, one function per rule; each records spanned errors.
 
+use proc_macro2::TokenStream;
+use quote::ToTokens;
+use syn::{GenericArgument, PathArguments, Type};
+
 use crate::ctxt::Ctxt;
 use crate::model::{DefaultValue, ToolDef};
 
@@ -9,6 +13,7 @@ pub(crate) fn check(cx: &mut Ctxt, def: &ToolDef) {
     check_description(cx, def);
     check_wire_names(cx, def);
     check_defaults(cx, def);
+    check_nested_borrows(cx, def);
 }
 
 /// Providers accept tool names matching `^[a-zA-Z0-9_-]{1,64}$` only; a name they refuse would
@@ -76,5 +81,50 @@ fn check_defaults(cx: &mut Ctxt, def: &ToolDef) {
                 "a parameter with a default must be owned (`String`, not `&str`)",
             );
         }
+    }
+}
+
+/// An argument is decoded into an owned value; only the parameter itself (`&str`, `&[T]`) can
+/// be lent from it. A borrow deeper in the type (`Option<&str>`) would otherwise fail in
+/// generated code with a lifetime error.
+fn check_nested_borrows(cx: &mut Ctxt, def: &ToolDef) {
+    for (param, argument) in def.arguments() {
+        let decoded = argument.borrowed.as_ref().unwrap_or(&param.ty);
+        if let Some(borrow) = nested_borrow(decoded) {
+            cx.error_spanned_by(
+                borrow,
+                "a tool argument is decoded into an owned value, so only the parameter itself can borrow (`&str`, `&[T]`); use an owned type here (`String`, `Vec<T>`)",
+            );
+        }
+    }
+}
+
+/// The first reference or `'_` lifetime inside `ty`.
+fn nested_borrow(ty: &Type) -> Option<TokenStream> {
+    match ty {
+        Type::Reference(_) => Some(ty.to_token_stream()),
+        Type::Path(path) => {
+            if let Some(found) = path.qself.as_ref().and_then(|q| nested_borrow(&q.ty)) {
+                return Some(found);
+            }
+            path.path.segments.iter().find_map(|segment| match &segment.arguments {
+                PathArguments::AngleBracketed(arguments) => {
+                    arguments.args.iter().find_map(|argument| match argument {
+                        GenericArgument::Type(ty) => nested_borrow(ty),
+                        GenericArgument::Lifetime(lifetime) if lifetime.ident == "_" => {
+                            Some(lifetime.to_token_stream())
+                        }
+                        _ => None,
+                    })
+                }
+                _ => None,
+            })
+        }
+        Type::Slice(slice) => nested_borrow(&slice.elem),
+        Type::Array(array) => nested_borrow(&array.elem),
+        Type::Paren(paren) => nested_borrow(&paren.elem),
+        Type::Group(group) => nested_borrow(&group.elem),
+        Type::Tuple(tuple) => tuple.elems.iter().find_map(nested_borrow),
+        _ => None,
     }
 }

@@ -22,6 +22,9 @@ pub(crate) const TOOL_KEYS: &[&str] = &[
     CRATE,
 ];
 
+/// Keys `#[tools(...)]` accepts, for the "unknown key" error.
+pub(crate) const TOOLS_KEYS: &[&str] = &[CRATE];
+
 /// Values of `defer = "..."`.
 pub(crate) const DEFER_VALUES: &[&str] = &["always", "auto", "never"];
 

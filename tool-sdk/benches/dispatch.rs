@@ -11,7 +11,7 @@ use std::task::{Context, Poll, Waker};
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use serde::{Deserialize, Serialize};
-use tool_sdk::{tool, ToolRegistry};
+use tool_sdk::{tool, Tool, ToolContext, ToolRegistry};
 
 /// Adds two numbers.
 #[tool]
@@ -88,6 +88,13 @@ fn dispatch(c: &mut Criterion) {
         b.iter(|| {
             let args: AddArgs = serde_json::from_str(black_box(ADD_ARGS)).expect("valid");
             serde_json::to_string(&add(args.a, args.b)).expect("serializable")
+        })
+    });
+    group.bench_function("tool_direct", |b| {
+        b.iter(|| {
+            run(AddTool.call(black_box(ADD_ARGS), ToolContext::new()))
+                .expect("add succeeds")
+                .into_content()
         })
     });
     group.bench_function("registry", |b| {

@@ -18,7 +18,7 @@ pub const MAX_ARGUMENTS_DEPTH: usize = 128;
 /// The fast path is one plain `serde_json` parse; only a failure pays for the second look that
 /// finds the JSON pointer and the kind of the problem.
 pub(crate) fn decode<T: DeserializeOwned>(tool: &str, arguments: &str) -> Result<T, ToolError> {
-    let text = non_empty(arguments);
+    let text = object_text(tool, arguments)?;
     serde_json::from_str(text).map_err(|error| classify::<T>(tool, text, &error))
 }
 
@@ -34,6 +34,30 @@ pub(crate) fn decode_object(tool: &str, arguments: &str) -> Result<Value, ToolEr
             tool: tool.to_owned(),
             found: json_type(&value),
         })
+    }
+}
+
+/// The arguments text when it holds an object (`{}` when it is blank). serde would also
+/// decode a struct from a JSON array, by position; arguments are named, so anything but an
+/// object is refused here, before decoding.
+fn object_text<'a>(tool: &str, arguments: &'a str) -> Result<&'a str, ToolError> {
+    // The common case, an object with no leading whitespace, costs one comparison.
+    if arguments.as_bytes().first() == Some(&b'{') {
+        return Ok(arguments);
+    }
+    let trimmed = arguments.trim_start();
+    if trimmed.is_empty() {
+        return Ok("{}");
+    }
+    if trimmed.starts_with('{') {
+        return Ok(arguments);
+    }
+    match serde_json::from_str::<Value>(arguments) {
+        Ok(value) => Err(ToolError::ArgumentsNotObject {
+            tool: tool.to_owned(),
+            found: json_type(&value),
+        }),
+        Err(error) => Err(syntax_error(tool, &error)),
     }
 }
 
@@ -67,7 +91,7 @@ fn classify<T: DeserializeOwned>(tool: &str, text: &str, error: &serde_json::Err
     };
     ToolError::InvalidArguments {
         tool: tool.to_owned(),
-        problem: problem_of(pointer, &message),
+        problem: Box::new(problem_of(pointer, &message)),
     }
 }
 
@@ -279,6 +303,19 @@ mod tests {
             decode_object("t", &deep),
             Err(ToolError::ArgumentsTooDeep { .. })
         ));
+    }
+
+    #[test]
+    fn an_array_is_not_taken_for_positional_arguments() {
+        assert!(matches!(
+            decode::<Inner>("t", "[[1, 2]]"),
+            Err(ToolError::ArgumentsNotObject { found: "an array", .. })
+        ));
+        assert!(matches!(
+            decode::<Inner>("t", "  [1"),
+            Err(ToolError::MalformedArguments { .. })
+        ));
+        assert!(decode::<Inner>("t", r#"  {"list": [1]}"#).is_ok());
     }
 
     #[test]

@@ -98,10 +98,12 @@ impl DynamicTool {
             .validator
             .iter_errors(&value)
             .next()
-            .map(|error| ArgumentProblem {
-                pointer: error.instance_path().to_string(),
-                expected: error.to_string(),
-                found: Some(describe(error.instance())),
+            .map(|error| {
+                Box::new(ArgumentProblem {
+                    pointer: error.instance_path().to_string(),
+                    expected: error.to_string(),
+                    found: Some(describe(error.instance())),
+                })
             });
         match problem {
             None => Ok(value),

@@ -36,8 +36,8 @@ pub enum ToolError {
     InvalidArguments {
         /// The tool the arguments were meant for.
         tool: String,
-        /// Where and what is wrong.
-        problem: ArgumentProblem,
+        /// Where and what is wrong (boxed: results stay small on the success path).
+        problem: Box<ArgumentProblem>,
     },
 
     /// The arguments text is not valid JSON.

@@ -66,6 +66,7 @@
 extern crate self as tool_sdk;
 
 mod arguments;
+mod call;
 mod catch;
 mod context;
 mod definition;
@@ -83,6 +84,7 @@ mod toolset;
 #[path = "private.rs"]
 pub mod __private;
 
+pub use call::CallFuture;
 pub use arguments::{DEFAULT_MAX_ARGUMENTS_BYTES, MAX_ARGUMENTS_DEPTH};
 pub use context::{CallId, FromToolContext, SharedState, State, ToolContext, ToolName};
 pub use definition::{Defer, ToolDefinition, ToolOptions};

@@ -75,7 +75,8 @@ pub struct ResultTag;
 #[derive(Debug)]
 pub struct PlainTag;
 
-/// Preferred: `Result<T, E: Display>`.
+/// Preferred: `Result<T, E>`. Chosen for every `Result`, so an error type that is not
+/// [`Display`] is reported as such by [`ResultTag::split`] rather than serialized as a success.
 pub trait ResultKind {
     /// The tag for results.
     #[inline]
@@ -83,7 +84,7 @@ pub trait ResultKind {
         ResultTag
     }
 }
-impl<T, E: Display> ResultKind for &Wrap<Result<T, E>> {}
+impl<T, E> ResultKind for &Wrap<Result<T, E>> {}
 
 /// Fallback: any other value.
 pub trait PlainKind {
@@ -98,7 +99,7 @@ impl<T> PlainKind for Wrap<T> {}
 impl ResultTag {
     /// `Ok` passes on; `Err` becomes [`ToolError::ExecutionFailed`] with the error's message.
     #[inline]
-    pub fn split<T, E: Display>(self, value: Result<T, E>, tool: &str) -> Result<T, ToolError> {
+    pub fn split<T, E: ToolErrorValue>(self, value: Result<T, E>, tool: &str) -> Result<T, ToolError> {
         value.map_err(|error| ToolError::failed(tool, error))
     }
 }
@@ -128,7 +129,8 @@ pub trait OutputKind {
 }
 impl<T: IntoToolOutput> OutputKind for &Wrap<T> {}
 
-/// Fallback: `Serialize` types.
+/// Fallback: every other type. Chosen unconditionally, so a type that is not `Serialize` is
+/// reported by [`SerializeTag::convert`] with [`ToolReturnValue`]'s message.
 pub trait SerializeKind {
     /// The tag for `Serialize` types.
     #[inline]
@@ -136,7 +138,28 @@ pub trait SerializeKind {
         SerializeTag
     }
 }
-impl<T: Serialize> SerializeKind for Wrap<T> {}
+impl<T> SerializeKind for Wrap<T> {}
+
+/// What a tool's return value (or the success of its `Result`) must be when it has no
+/// [`IntoToolOutput`] of its own.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be returned by a tool",
+    label = "not `serde::Serialize`",
+    note = "a tool returns `String`, `()`, `Result<T, E: Display>`, or any type that implements `serde::Serialize` (written as JSON): derive `serde::Serialize` for it"
+)]
+pub trait ToolReturnValue: Serialize {}
+
+impl<T: Serialize> ToolReturnValue for T {}
+
+/// What the error of a tool's `Result` must be.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be the error of a tool's `Result`",
+    label = "not `std::fmt::Display`",
+    note = "a tool's `Err(error)` becomes a tool error carrying `error.to_string()`: implement `Display` for it (thiserror's `#[error(\"...\")]` does)"
+)]
+pub trait ToolErrorValue: Display {}
+
+impl<T: Display> ToolErrorValue for T {}
 
 impl OutputTag {
     /// Converts through the type's [`IntoToolOutput`].
@@ -149,7 +172,7 @@ impl OutputTag {
 impl SerializeTag {
     /// Writes the value as JSON text.
     #[inline]
-    pub fn convert<T: Serialize>(self, value: T, tool: &str) -> ToolResult {
+    pub fn convert<T: ToolReturnValue>(self, value: T, tool: &str) -> ToolResult {
         to_json(&value, tool)
     }
 }

@@ -7,10 +7,11 @@ use std::sync::Arc;
 use rustc_hash::FxBuildHasher;
 
 use crate::arguments::DEFAULT_MAX_ARGUMENTS_BYTES;
-use crate::catch::{start_caught, CatchPanic};
+use crate::call::CallFuture;
+use crate::catch::start_caught;
 use crate::{
     validate_name, RegistryError, SharedState, Tool, ToolContext, ToolDefinition, ToolError,
-    ToolResult, ToolSet,
+    ToolSet,
 };
 
 /// Tools by name, in insertion order, and the one place their calls go through.
@@ -152,56 +153,40 @@ impl ToolRegistry {
     }
 
     /// Calls a tool with no call id and no cancellation.
-    pub async fn call(&self, name: &str, arguments: &str) -> ToolResult {
-        self.call_with(name, arguments, ToolContext::new()).await
+    pub fn call<'a>(&'a self, name: &str, arguments: &'a str) -> CallFuture<'a> {
+        self.call_with(name, arguments, ToolContext::new())
     }
 
     /// Calls a tool with a context (call id, cancellation, state). Shared state given in the
     /// context replaces the registry's own for this call.
     ///
-    /// # Cancel safety
-    ///
-    /// Dropping the future stops the tool at its current await point; a tool that must not stop
-    /// halfway should watch its cancellation token instead.
-    pub async fn call_with(
-        &self,
+    /// A synchronous tool runs right here, before the future is first polled; an `async` one
+    /// runs as the future is polled.
+    pub fn call_with<'a>(
+        &'a self,
         name: &str,
-        arguments: &str,
-        context: ToolContext<'_>,
-    ) -> ToolResult {
+        arguments: &'a str,
+        context: ToolContext<'a>,
+    ) -> CallFuture<'a> {
         let Some(&index) = self.index.get(name) else {
-            return Err(self.unknown_tool(name));
+            return CallFuture::done(Err(self.unknown_tool(name)));
         };
         let tool = &self.tools[index];
         let definition = tool.definition();
         let tool_name = definition.name.as_str();
         if arguments.len() > self.max_arguments_bytes {
-            return Err(ToolError::ArgumentsTooLarge {
+            return CallFuture::done(Err(ToolError::ArgumentsTooLarge {
                 tool: tool_name.to_owned(),
                 size: arguments.len(),
                 limit: self.max_arguments_bytes,
-            });
+            }));
         }
         let mut context = context.with_tool_name(tool_name);
         if context.state().is_none() {
             context = context.with_state(&self.state);
         }
         let future = start_caught(tool_name, || tool.call(arguments, context));
-        let future = match future.into_ready() {
-            Ok(result) => return result,
-            Err(pending) => CatchPanic::new(tool_name, pending),
-        };
-        match definition.options.timeout {
-            None => future.await,
-            Some(after) => tokio::time::timeout(after, future)
-                .await
-                .unwrap_or_else(|_| {
-                    Err(ToolError::TimedOut {
-                        tool: tool_name.to_owned(),
-                        after,
-                    })
-                }),
-        }
+        CallFuture::started(tool_name, future, definition.options.timeout)
     }
 
     /// The error for a name nobody registered, with the closest registered names.

@@ -28,6 +28,7 @@ pub(crate) fn args_struct(def: &ToolDef, root: &TokenStream) -> TokenStream {
     let schemars_path = format!("{}::__private::schemars", root.to_string().replace(' ', ""));
     let mut fields = Vec::new();
     let mut extras = Vec::new();
+    let mut checks = Vec::new();
     for (param, argument) in def.arguments() {
         let name = &param.ident;
         let ty = field_type(param, argument);
@@ -55,11 +56,14 @@ pub(crate) fn args_struct(def: &ToolDef, root: &TokenStream) -> TokenStream {
         });
         // The bound is checked where the user wrote the type, with a message that says what a
         // tool argument needs.
-        extras.push(quote_spanned! {ty.span()=>
+        checks.push(quote_spanned! {ty.span()=>
             const _: () = #root::__private::assert_argument::<#ty>();
         });
     }
+    // The checks come first: rustc reports in source order, so the error that says what a tool
+    // argument needs comes before the ones serde's and schemars' derives add for the same type.
     quote! {
+        #(#checks)*
         #[derive(#root::__private::serde::Deserialize, #root::__private::schemars::JsonSchema)]
         #[serde(crate = #serde_path, deny_unknown_fields)]
         #[schemars(crate = #schemars_path)]

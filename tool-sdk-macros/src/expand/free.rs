@@ -31,6 +31,13 @@ pub(crate) fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
     let def = parse_tool_fn(&mut cx, attr, &item.attrs, &mut item.sig, Owner::Free);
     check(&mut cx, &def);
 
+    // A receiver means the fn is a method of an impl block without `#[tools]` (an error already
+    // recorded): a struct and its impl cannot be declared there, so only the errors go out.
+    if item.sig.receiver().is_some() {
+        let errors = cx.check().err().map(|errors| errors.to_compile_error());
+        return quote!(#item #errors);
+    }
+
     let vis = &item.vis;
     let tool_ident = tool_struct_ident(&item.sig.ident);
     let tool_ty = quote!(#tool_ident);
@@ -83,7 +90,7 @@ fn with_errors(input: TokenStream, error: syn::Error) -> TokenStream {
 
 /// The keyword that opens an item, so the error sits on `struct`, `impl`, ... rather than on
 /// the whole item.
-fn item_keyword(item: &syn::Item) -> TokenStream {
+pub(crate) fn item_keyword(item: &syn::Item) -> TokenStream {
     use quote::ToTokens;
     let tokens = item.to_token_stream();
     let keyword = tokens

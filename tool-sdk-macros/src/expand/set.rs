@@ -2,30 +2,39 @@
 //! `#[tool]` method holding the shared instance, and the `ToolSet` that hands them out.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, ToTokens};
 use syn::ext::IdentExt;
 
 use crate::check::check;
 use crate::ctxt::Ctxt;
+use crate::expand::fallback::stand_in_tool_set;
+use crate::expand::free::item_keyword;
 use crate::expand::tool::tool_impl;
 use crate::model::ToolDef;
-use crate::parse::attr::parse_tool_attr;
+use crate::parse::attr::{parse_tool_attr, skip_value};
 use crate::parse::item::{parse_tool_fn, Owner};
 use crate::resolve::runtime_crate;
-use crate::symbol::TOOL;
+use crate::symbol::{CRATE, TOOL, TOOLS_KEYS};
 
 pub(crate) fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
     let mut cx = Ctxt::default();
     let mut item = match syn::parse2::<syn::Item>(input.clone()) {
         Ok(syn::Item::Impl(item)) => item,
-        Ok(_) | Err(_) => {
+        Ok(syn::Item::Fn(item)) => {
             let error = syn::Error::new_spanned(
-                &input,
+                item_keyword(&syn::Item::Fn(item)),
+                "`#[tools]` goes on an impl block whose methods carry `#[tool]`; on a free function, use `#[tool]`",
+            );
+            return with_errors(input, error);
+        }
+        Ok(other) => {
+            let error = syn::Error::new_spanned(
+                item_keyword(&other),
                 "`#[tools]` goes on an impl block whose methods carry `#[tool]`",
             );
-            let errors = error.to_compile_error();
-            return quote!(#input #errors);
+            return with_errors(input, error);
         }
+        Err(error) => return with_errors(input, error),
     };
     let crate_path = parse_set_args(&mut cx, args);
     if let Some((_, path, _)) = &item.trait_ {
@@ -91,7 +100,14 @@ pub(crate) fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
     let root = runtime_crate(crate_path.as_ref());
     let generated = match cx.check() {
         Ok(()) => tool_set(&defs, &self_ty, &root),
-        Err(errors) => errors.to_compile_error(),
+        Err(errors) => {
+            let errors = errors.to_compile_error();
+            // Where the impl is inherent and not generic, a stand-in `ToolSet` keeps code that
+            // registers the set from adding errors of its own.
+            let stand_in = (item.trait_.is_none() && item.generics.params.is_empty())
+                .then(|| stand_in_tool_set(&root, &self_ty));
+            quote!(#errors #stand_in)
+        }
     };
     quote! {
         #item
@@ -99,16 +115,29 @@ pub(crate) fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
     }
 }
 
+fn with_errors(input: TokenStream, error: syn::Error) -> TokenStream {
+    let errors = error.to_compile_error();
+    quote!(#input #errors)
+}
+
 fn parse_set_args(cx: &mut Ctxt, args: TokenStream) -> Option<syn::Path> {
     let mut crate_path = None;
     let parser = syn::meta::parser(|meta| {
-        if meta.path.is_ident("crate") {
+        if meta.path.is_ident(CRATE) {
             if crate_path.is_some() {
                 cx.error_spanned_by(&meta.path, "duplicate `crate` in `#[tools]`");
             }
             crate_path = Some(meta.value()?.parse::<syn::Path>()?);
         } else {
-            cx.error_spanned_by(&meta.path, "unknown key in `#[tools]`; expected: crate");
+            let shown = meta.path.to_token_stream().to_string().replace(' ', "");
+            cx.error_spanned_by(
+                &meta.path,
+                format!(
+                    "unknown key `{shown}` in `#[tools]`; expected one of: {}",
+                    TOOLS_KEYS.join(", ")
+                ),
+            );
+            skip_value(&meta)?;
         }
         Ok(())
     });

@@ -142,19 +142,51 @@ fn call_body(def: &ToolDef, root: &TokenStream) -> TokenStream {
 
 /// Turns `__value` into a `ToolResult` by its concrete type (see `__private`'s tags): a
 /// `Result` is split first, then the success goes through `IntoToolOutput` or `Serialize`.
-/// Spanned at the return type, so an unsupported one is reported there.
+/// Spanned at the return type, so an unsupported one is reported there: for `Result<T, E>`, the
+/// split at `E` and the conversion at `T`.
 fn finish(def: &ToolDef, root: &TokenStream) -> TokenStream {
     let span = def.output.as_ref().map_or(def.span, Spanned::span);
+    let (ok_span, err_span) = def
+        .output
+        .as_ref()
+        .and_then(result_arguments)
+        .map_or((span, span), |(ok, err)| (ok.span(), err.span()));
+    let split = quote_spanned! {err_span=>
+        (&&#root::__private::Wrap::of(&__value)).__tool_result_kind().split(__value, __TOOL_NAME)
+    };
+    let convert = quote_spanned! {ok_span=>
+        (&&#root::__private::Wrap::of(&__ok)).__tool_output_kind().convert(__ok, __TOOL_NAME)
+    };
     quote_spanned! {span=>
         {
             #[allow(unused_imports)]
             use #root::__private::{OutputKind as _, PlainKind as _, ResultKind as _, SerializeKind as _};
-            match (&&#root::__private::Wrap::of(&__value)).__tool_result_kind().split(__value, __TOOL_NAME) {
-                ::core::result::Result::Ok(__ok) => {
-                    (&&#root::__private::Wrap::of(&__ok)).__tool_output_kind().convert(__ok, __TOOL_NAME)
-                }
+            match #split {
+                ::core::result::Result::Ok(__ok) => #convert,
                 ::core::result::Result::Err(error) => ::core::result::Result::Err(error),
             }
         }
+    }
+}
+
+/// `T` and `E` of a return type written `Result<T, E>` (any path ending in `Result`).
+fn result_arguments(ty: &syn::Type) -> Option<(&syn::Type, &syn::Type)> {
+    let syn::Type::Path(path) = ty else {
+        return None;
+    };
+    let last = path.path.segments.last()?;
+    if last.ident != "Result" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(arguments) = &last.arguments else {
+        return None;
+    };
+    let mut types = arguments.args.iter().filter_map(|argument| match argument {
+        syn::GenericArgument::Type(ty) => Some(ty),
+        _ => None,
+    });
+    match (types.next(), types.next(), types.next()) {
+        (Some(ok), Some(err), None) => Some((ok, err)),
+        _ => None,
     }
 }

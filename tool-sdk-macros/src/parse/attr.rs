@@ -187,7 +187,8 @@ fn known_key(
     Ok(None)
 }
 
-fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+/// Consumes the value of a key that is being reported, so parsing goes on after it.
+pub(crate) fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
     if meta.input.peek(Token![=]) {
         meta.value()?.parse::<syn::Expr>()?;
     } else if meta.input.peek(syn::token::Paren) {

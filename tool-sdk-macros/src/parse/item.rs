@@ -2,7 +2,6 @@
 //! so the function can be emitted again as the user wrote it.
 
 use syn::ext::IdentExt;
-use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 use syn::{Attribute, FnArg, Pat, Signature, Type};
 
@@ -136,13 +135,15 @@ fn check_receiver(cx: &mut Ctxt, receiver: &syn::Receiver, owner: &Owner<'_>) ->
 fn parse_param(cx: &mut Ctxt, typed: &mut syn::PatType) -> Option<Param> {
     let mut arg_attr = ArgAttr::default();
     let mut arg_keys = Vec::new();
-    let mut first_arg_attr = None;
-    let mut context_attr: Option<proc_macro2::Span> = None;
+    // Kept whole, so an error about one covers the whole attribute (a span taken from a
+    // multi-token node covers only its first token on stable).
+    let mut first_arg_attr: Option<Attribute> = None;
+    let mut context_attr: Option<Attribute> = None;
     let mut doc_attrs = Vec::new();
     let mut kept = Vec::new();
     for attribute in std::mem::take(&mut typed.attrs) {
         if attribute.path().is_ident(ARG) {
-            first_arg_attr.get_or_insert(attribute.span());
+            first_arg_attr.get_or_insert_with(|| attribute.clone());
             parse_arg_attr(cx, &attribute, &mut arg_attr, &mut arg_keys);
         } else if attribute.path().is_ident(CONTEXT) {
             if !matches!(attribute.meta, syn::Meta::Path(_)) {
@@ -150,7 +151,7 @@ fn parse_param(cx: &mut Ctxt, typed: &mut syn::PatType) -> Option<Param> {
             } else if context_attr.is_some() {
                 cx.error_spanned_by(&attribute, "duplicate `#[context]`");
             }
-            context_attr.get_or_insert(attribute.span());
+            context_attr.get_or_insert_with(|| attribute.clone());
         } else if attribute.path().is_ident(DOC) {
             doc_attrs.push(attribute);
         } else {
@@ -189,14 +190,17 @@ fn parse_param(cx: &mut Ctxt, typed: &mut syn::PatType) -> Option<Param> {
         _ => None,
     };
 
-    if let Some(span) = context_attr {
-        if let Some(arg_span) = first_arg_attr {
-            cx.error_at(arg_span, "a `#[context]` parameter is not part of the schema, so `#[arg]` does not apply to it");
+    if context_attr.is_some() {
+        if let Some(arg_attr) = &first_arg_attr {
+            cx.error_spanned_by(
+                arg_attr,
+                "a `#[context]` parameter is not part of the schema, so `#[arg]` does not apply to it; remove `#[arg(...)]`",
+            );
         }
         if borrowed.is_some() {
-            cx.error_at(
-                span.join(ty.span()).unwrap_or(span),
-                "a `#[context]` parameter is taken by value, not by reference",
+            cx.error_spanned_by(
+                &ty,
+                "a `#[context]` parameter is taken by value, not by reference: remove the `&` (the value is built for each call)",
             );
         }
         return Some(Param {
@@ -208,10 +212,11 @@ fn parse_param(cx: &mut Ctxt, typed: &mut syn::PatType) -> Option<Param> {
 
     let doc = doc_text(&doc_attrs);
     if arg_attr.description.is_some() && doc.is_some() {
-        cx.error_at(
-            first_arg_attr.unwrap_or_else(|| typed.span()),
-            "the parameter is described twice: by its doc comment and by `#[arg(description)]`; keep one",
-        );
+        let message = "the parameter is described twice: by its doc comment and by `#[arg(description)]`; keep one";
+        match &first_arg_attr {
+            Some(arg_attr) => cx.error_spanned_by(arg_attr, message),
+            None => cx.error_spanned_by(&*typed, message),
+        }
     }
     let (wire_name, wire_span) = arg_attr
         .rename

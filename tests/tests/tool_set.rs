@@ -1,0 +1,75 @@
+//! `#[tools]` on an impl block: methods as tools sharing one instance.
+
+use std::sync::{Arc, Mutex};
+
+use tool_sdk::{tools, ToolRegistry};
+
+#[derive(Default)]
+struct Bookings {
+    seats: Mutex<Vec<String>>,
+}
+
+#[tools]
+impl Bookings {
+    /// Books a seat for a passenger and returns the booking number.
+    #[tool]
+    fn book(&self, passenger: String) -> usize {
+        let mut seats = self.seats.lock().unwrap();
+        seats.push(passenger);
+        seats.len()
+    }
+
+    /// Lists the passengers booked so far.
+    #[tool(name = "list_passengers")]
+    async fn list(&self) -> Vec<String> {
+        self.seats.lock().unwrap().clone()
+    }
+
+    /// Says how many seats a plane has.
+    #[tool]
+    fn capacity(kind: Option<<Self as HasKind>::Kind>) -> u32 {
+        match kind.unwrap_or_default().as_str() {
+            "small" => 50,
+            _ => 180,
+        }
+    }
+
+    /// Not a tool: an ordinary method stays as it is.
+    fn count(&self) -> usize {
+        self.seats.lock().unwrap().len()
+    }
+}
+
+trait HasKind {
+    type Kind;
+}
+
+impl HasKind for Bookings {
+    type Kind = String;
+}
+
+#[tokio::test]
+async fn methods_share_one_instance() {
+    let bookings = Arc::new(Bookings::default());
+    let mut registry = ToolRegistry::new();
+    registry.register_set(Arc::clone(&bookings)).unwrap();
+    assert_eq!(registry.names().collect::<Vec<_>>(), ["book", "list_passengers", "capacity"]);
+
+    assert_eq!(registry.call("book", r#"{"passenger":"Ana"}"#).await.unwrap().content(), "1");
+    assert_eq!(registry.call("book", r#"{"passenger":"Ben"}"#).await.unwrap().content(), "2");
+    assert_eq!(
+        registry.call("list_passengers", "{}").await.unwrap().content(),
+        r#"["Ana","Ben"]"#
+    );
+    assert_eq!(registry.call("capacity", r#"{"kind":"small"}"#).await.unwrap().content(), "50");
+    assert_eq!(bookings.count(), 2, "the application sees what the tools did");
+}
+
+#[test]
+fn registering_a_set_twice_adds_nothing_the_second_time() {
+    let mut registry = ToolRegistry::new();
+    registry.register_set(Arc::new(Bookings::default())).unwrap();
+    let error = registry.register_set(Arc::new(Bookings::default())).unwrap_err();
+    assert_eq!(error, tool_sdk::RegistryError::DuplicateName("book".into()));
+    assert_eq!(registry.len(), 3);
+}

@@ -1,0 +1,9 @@
+use tool_sdk::tool;
+
+/// Gets the weather.
+#[tool(name = "get weather")]
+fn get_weather(city: String) -> String {
+    city
+}
+
+fn main() {}

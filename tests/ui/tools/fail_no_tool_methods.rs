@@ -1,0 +1,13 @@
+use tool_sdk::tools;
+
+struct Weather;
+
+#[tools]
+impl Weather {
+    /// Gets the weather.
+    fn get_weather(&self, city: String) -> String {
+        city
+    }
+}
+
+fn main() {}
