@@ -171,7 +171,11 @@ pub fn to_json_schema(schema: &Value) -> Value {
                     "properties" => {
                         let properties = value
                             .as_object()
-                            .map(|p| p.iter().map(|(k, v)| (k.clone(), to_json_schema(v))).collect())
+                            .map(|p| {
+                                p.iter()
+                                    .map(|(k, v)| (k.clone(), to_json_schema(v)))
+                                    .collect()
+                            })
                             .unwrap_or_default();
                         out.insert(key.clone(), Value::Object(properties));
                     }
@@ -196,7 +200,9 @@ fn ground_truth_arguments(arguments: &Value, required: &[Value]) -> Value {
     let mut out = Map::new();
     if let Some(object) = arguments.as_object() {
         for (name, alternatives) in object {
-            let omittable = alternatives.as_array().is_some_and(|a| a.iter().any(|v| v == ""));
+            let omittable = alternatives
+                .as_array()
+                .is_some_and(|a| a.iter().any(|v| v == ""));
             if omittable && !required.iter().any(|r| r == name.as_str()) {
                 continue;
             }

@@ -58,8 +58,8 @@ fn echo(text: String) -> String {
 /// Sums a list.
 #[tool]
 async fn sum(values: &[i64]) -> Result<i64, std::num::TryFromIntError> {
-    let total: i64 = values.iter().sum();
-    Ok(i64::try_from(total)?)
+    let total: i128 = values.iter().map(|v| i128::from(*v)).sum();
+    i64::try_from(total)
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -138,22 +138,45 @@ async fn content(registry: &ToolRegistry, name: &str, arguments: &str) -> String
 async fn results_follow_the_return_type() {
     let registry = registry();
     // A String passes through untouched (no JSON quoting).
-    assert_eq!(content(&registry, "echo", r#"{"text":"a \"b\""}"#).await, r#"a "b""#);
+    assert_eq!(
+        content(&registry, "echo", r#"{"text":"a \"b\""}"#).await,
+        r#"a "b""#
+    );
     // `()` becomes "Success".
     assert_eq!(content(&registry, "noop", "{}").await, "Success");
     // Any other Serialize becomes JSON text.
     assert_eq!(content(&registry, "add", r#"{"a":2,"b":3}"#).await, "5");
-    let moved = content(&registry, "translate", r#"{"point":{"x":1,"y":2},"dx":0.5}"#).await;
-    assert_eq!(serde_json::from_str::<Point>(&moved).unwrap(), Point { x: 1.5, y: 2.0 });
-    // Async functions, Result included.
-    assert_eq!(content(&registry, "sum", r#"{"values":[1,2,3]}"#).await, "6");
+    let moved = content(
+        &registry,
+        "translate",
+        r#"{"point":{"x":1,"y":2},"dx":0.5}"#,
+    )
+    .await;
     assert_eq!(
-        content(&registry, "say_hello", r#"{"name":"Ana","times":2,"excited":true}"#).await,
+        serde_json::from_str::<Point>(&moved).unwrap(),
+        Point { x: 1.5, y: 2.0 }
+    );
+    // Async functions, Result included.
+    assert_eq!(
+        content(&registry, "sum", r#"{"values":[1,2,3]}"#).await,
+        "6"
+    );
+    assert_eq!(
+        content(
+            &registry,
+            "say_hello",
+            r#"{"name":"Ana","times":2,"excited":true}"#
+        )
+        .await,
         "Hello, Ana!Hello, Ana!"
     );
     let output = registry.call("add", r#"{"a":1,"b":1}"#).await.unwrap();
     assert!(output.is_json());
-    assert!(!registry.call("echo", r#"{"text":"x"}"#).await.unwrap().is_json());
+    assert!(!registry
+        .call("echo", r#"{"text":"x"}"#)
+        .await
+        .unwrap()
+        .is_json());
 }
 
 #[tokio::test]
@@ -170,7 +193,10 @@ async fn an_err_becomes_an_execution_failure_with_its_message() {
 #[tokio::test]
 async fn optional_and_default_parameters_may_be_left_out() {
     let registry = registry();
-    assert_eq!(content(&registry, "say_hello", r#"{"name":"Bo"}"#).await, "Hello, Bo.");
+    assert_eq!(
+        content(&registry, "say_hello", r#"{"name":"Bo"}"#).await,
+        "Hello, Bo."
+    );
     assert_eq!(
         content(&registry, "say_hello", r#"{"name":"Bo","excited":null}"#).await,
         "Hello, Bo."
@@ -180,8 +206,14 @@ async fn optional_and_default_parameters_may_be_left_out() {
 #[tokio::test]
 async fn enums_decode_through_their_serde_representation() {
     let registry = registry();
-    assert_eq!(content(&registry, "thermometer", r#"{"unit":"fahrenheit"}"#).await, "70 F");
-    let error = registry.call("thermometer", r#"{"unit":"kelvin"}"#).await.unwrap_err();
+    assert_eq!(
+        content(&registry, "thermometer", r#"{"unit":"fahrenheit"}"#).await,
+        "70 F"
+    );
+    let error = registry
+        .call("thermometer", r#"{"unit":"kelvin"}"#)
+        .await
+        .unwrap_err();
     let ToolError::InvalidArguments { problem, .. } = &error else {
         panic!("expected invalid arguments, got {error:?}");
     };
@@ -194,13 +226,18 @@ async fn context_parameters_come_from_the_call_not_the_arguments() {
     let registry = registry();
     let token = CancellationToken::new();
     token.cancel();
-    let context = ToolContext::new().with_call_id("call_7").with_cancellation(&token);
+    let context = ToolContext::new()
+        .with_call_id("call_7")
+        .with_cancellation(&token);
     let first = registry.call_with("whoami", "{}", context).await.unwrap();
     assert_eq!(first.content(), r#"Some("call_7") whoami true 0"#);
     let second = registry.call("whoami", "").await.unwrap();
     assert_eq!(second.content(), "None whoami false 1");
     // Context parameters are not arguments: the model cannot pass them.
-    let error = registry.call("whoami", r#"{"id":"forged"}"#).await.unwrap_err();
+    let error = registry
+        .call("whoami", r#"{"id":"forged"}"#)
+        .await
+        .unwrap_err();
     assert_eq!(error.kind(), ToolErrorKind::InvalidArguments);
     assert_eq!(WhoamiTool.definition().parameters["properties"], json!({}));
 }
@@ -218,9 +255,15 @@ async fn missing_state_is_a_classified_error() {
 #[tokio::test]
 async fn a_panicking_tool_is_an_error_and_the_registry_lives_on() {
     let registry = registry();
-    let error = registry.call("explode", r#"{"reason":"bug"}"#).await.unwrap_err();
+    let error = registry
+        .call("explode", r#"{"reason":"bug"}"#)
+        .await
+        .unwrap_err();
     assert!(matches!(&error, ToolError::Panicked { message, .. } if message == "boom: bug"));
-    assert!(!error.model_message().contains("boom"), "panic details stay out of the model's view");
+    assert!(
+        !error.model_message().contains("boom"),
+        "panic details stay out of the model's view"
+    );
     assert_eq!(content(&registry, "add", r#"{"a":1,"b":2}"#).await, "3");
 }
 
@@ -231,7 +274,10 @@ async fn a_declared_timeout_stops_the_call() {
         matches!(error, ToolError::TimedOut { after, .. } if after == Duration::from_millis(50)),
         "{error:?}"
     );
-    assert_eq!(SlowTool.definition().options.timeout, Some(Duration::from_millis(50)));
+    assert_eq!(
+        SlowTool.definition().options.timeout,
+        Some(Duration::from_millis(50))
+    );
 }
 
 #[tokio::test]
@@ -241,13 +287,25 @@ async fn bad_arguments_get_classified_errors() {
         let registry = &registry;
         async move { registry.call("add", arguments).await.unwrap_err().kind() }
     };
-    assert_eq!(kind(r#"{"a":1,"b":"two"}"#).await, ToolErrorKind::InvalidArguments);
+    assert_eq!(
+        kind(r#"{"a":1,"b":"two"}"#).await,
+        ToolErrorKind::InvalidArguments
+    );
     assert_eq!(kind(r#"{"a":1}"#).await, ToolErrorKind::InvalidArguments);
-    assert_eq!(kind(r#"{"a":1,"b":2,"c":3}"#).await, ToolErrorKind::InvalidArguments);
+    assert_eq!(
+        kind(r#"{"a":1,"b":2,"c":3}"#).await,
+        ToolErrorKind::InvalidArguments
+    );
     assert_eq!(kind("[1, 2]").await, ToolErrorKind::ArgumentsNotObject);
-    assert_eq!(kind(r#"{"a":1,"b":"#).await, ToolErrorKind::MalformedArguments);
+    assert_eq!(
+        kind(r#"{"a":1,"b":"#).await,
+        ToolErrorKind::MalformedArguments
+    );
 
-    let error = registry.call("add", r#"{"a":1,"b":"two"}"#).await.unwrap_err();
+    let error = registry
+        .call("add", r#"{"a":1,"b":"two"}"#)
+        .await
+        .unwrap_err();
     let ToolError::InvalidArguments { problem, .. } = &error else {
         panic!("{error:?}");
     };
@@ -263,18 +321,28 @@ async fn oversized_arguments_are_refused_before_parsing() {
     registry.register(EchoTool).unwrap();
     let long = format!(r#"{{"text":"{}"}}"#, "x".repeat(100));
     let error = registry.call("echo", &long).await.unwrap_err();
-    assert!(matches!(error, ToolError::ArgumentsTooLarge { limit: 64, .. }), "{error:?}");
+    assert!(
+        matches!(error, ToolError::ArgumentsTooLarge { limit: 64, .. }),
+        "{error:?}"
+    );
 
     // The default limit is 1 MiB.
     let registry = self::registry();
-    let huge = format!(r#"{{"text":"{}"}}"#, "x".repeat(tool_sdk::DEFAULT_MAX_ARGUMENTS_BYTES));
+    let huge = format!(
+        r#"{{"text":"{}"}}"#,
+        "x".repeat(tool_sdk::DEFAULT_MAX_ARGUMENTS_BYTES)
+    );
     let error = registry.call("echo", &huge).await.unwrap_err();
     assert_eq!(error.kind(), ToolErrorKind::ArgumentsTooLarge);
 }
 
 #[tokio::test]
 async fn deeply_nested_arguments_are_refused_not_a_crash() {
-    let deep = format!(r#"{{"text":{}1{}}}"#, "[".repeat(100_000), "]".repeat(100_000));
+    let deep = format!(
+        r#"{{"text":{}1{}}}"#,
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
     let error = registry().call("echo", &deep).await.unwrap_err();
     assert_eq!(error.kind(), ToolErrorKind::ArgumentsTooDeep);
 }
@@ -289,7 +357,10 @@ async fn unknown_tools_suggest_the_closest_names() {
     assert_eq!(suggestions.first().map(String::as_str), Some("add"));
     assert!(suggestions.len() <= 3);
     assert!(error.model_message().contains("`add`"));
-    let error = registry().call("completely_unrelated_name", "{}").await.unwrap_err();
+    let error = registry()
+        .call("completely_unrelated_name", "{}")
+        .await
+        .unwrap_err();
     assert!(matches!(&error, ToolError::UnknownTool { suggestions, .. } if suggestions.is_empty()));
 }
 
@@ -298,12 +369,21 @@ fn names_and_descriptions_come_from_the_signature_or_the_attribute() {
     let add = AddTool.definition();
     assert_eq!(add.name, "add");
     assert_eq!(add.description, "Adds two numbers.");
-    assert_eq!(add.parameters["properties"]["a"]["description"], "The first addend.");
+    assert_eq!(
+        add.parameters["properties"]["a"]["description"],
+        "The first addend."
+    );
     let greet = GreetTool.definition();
     assert_eq!(greet.name, "say_hello");
     assert_eq!(greet.parameters["properties"]["times"]["default"], 1);
-    assert_eq!(NoopTool.definition().description, "Does nothing, successfully.");
-    assert_eq!(TranslateTool.definition().parameters["required"], json!(["point", "dx"]));
+    assert_eq!(
+        NoopTool.definition().description,
+        "Does nothing, successfully."
+    );
+    assert_eq!(
+        TranslateTool.definition().parameters["required"],
+        json!(["point", "dx"])
+    );
 }
 
 #[test]
@@ -336,6 +416,17 @@ fn definitions_keep_insertion_order() {
     let names: Vec<_> = registry().names().map(str::to_owned).collect();
     assert_eq!(
         names,
-        ["add", "say_hello", "translate", "noop", "echo", "sum", "thermometer", "explode", "slow", "whoami"]
+        [
+            "add",
+            "say_hello",
+            "translate",
+            "noop",
+            "echo",
+            "sum",
+            "thermometer",
+            "explode",
+            "slow",
+            "whoami"
+        ]
     );
 }

@@ -71,7 +71,9 @@ fn run<F: Future>(future: F) -> F::Output {
 fn dispatch(c: &mut Criterion) {
     let mut registry = ToolRegistry::new();
     registry.register(AddTool).expect("add registers");
-    registry.register(QuoteTripTool).expect("quote_trip registers");
+    registry
+        .register(QuoteTripTool)
+        .expect("quote_trip registers");
 
     #[derive(Deserialize)]
     struct AddArgs {

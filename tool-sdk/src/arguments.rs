@@ -246,7 +246,7 @@ mod tests {
 
     fn problem(arguments: &str) -> ArgumentProblem {
         match decode::<Args>("t", arguments) {
-            Err(ToolError::InvalidArguments { problem, .. }) => problem,
+            Err(ToolError::InvalidArguments { problem, .. }) => *problem,
             other => panic!("expected invalid arguments, got {other:?}"),
         }
     }
@@ -309,7 +309,10 @@ mod tests {
     fn an_array_is_not_taken_for_positional_arguments() {
         assert!(matches!(
             decode::<Inner>("t", "[[1, 2]]"),
-            Err(ToolError::ArgumentsNotObject { found: "an array", .. })
+            Err(ToolError::ArgumentsNotObject {
+                found: "an array",
+                ..
+            })
         ));
         assert!(matches!(
             decode::<Inner>("t", "  [1"),

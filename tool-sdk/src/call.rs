@@ -41,7 +41,11 @@ impl<'a> CallFuture<'a> {
     }
 
     /// A started call: finished already, or to be polled (under `timeout`, when given).
-    pub(crate) fn started(tool: &'a str, future: ToolFuture<'a>, timeout: Option<Duration>) -> Self {
+    pub(crate) fn started(
+        tool: &'a str,
+        future: ToolFuture<'a>,
+        timeout: Option<Duration>,
+    ) -> Self {
         let future = match future.into_ready() {
             Ok(result) => return Self::done(result),
             Err(pending) => CatchPanic::new(tool, pending),

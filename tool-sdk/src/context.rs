@@ -96,12 +96,14 @@ impl<'a> ToolContext<'a> {
 /// ```
 /// use tool_sdk::{tool, CallId, State};
 ///
-/// struct Greeting(String);
+/// struct Greeting {
+///     word: String,
+/// }
 ///
 /// /// Greets a person.
 /// #[tool]
 /// fn greet(name: String, #[context] greeting: State<Greeting>, #[context] id: CallId) -> String {
-///     format!("{} {name} ({})", greeting.0, id.0.unwrap_or_default())
+///     format!("{} {name} ({})", greeting.word, id.0.unwrap_or_default())
 /// }
 /// ```
 #[diagnostic::on_unimplemented(

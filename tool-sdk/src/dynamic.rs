@@ -94,17 +94,13 @@ impl DynamicTool {
     pub fn validate(&self, arguments: &str) -> Result<Value, ToolError> {
         let tool = self.definition.name.as_str();
         let value = decode_object(tool, arguments)?;
-        let problem = self
-            .validator
-            .iter_errors(&value)
-            .next()
-            .map(|error| {
-                Box::new(ArgumentProblem {
-                    pointer: error.instance_path().to_string(),
-                    expected: error.to_string(),
-                    found: Some(describe(error.instance())),
-                })
-            });
+        let problem = self.validator.iter_errors(&value).next().map(|error| {
+            Box::new(ArgumentProblem {
+                pointer: error.instance_path().to_string(),
+                expected: error.to_string(),
+                found: Some(describe(error.instance())),
+            })
+        });
         match problem {
             None => Ok(value),
             Some(problem) => Err(ToolError::InvalidArguments {

@@ -84,8 +84,8 @@ mod toolset;
 #[path = "private.rs"]
 pub mod __private;
 
-pub use call::CallFuture;
 pub use arguments::{DEFAULT_MAX_ARGUMENTS_BYTES, MAX_ARGUMENTS_DEPTH};
+pub use call::CallFuture;
 pub use context::{CallId, FromToolContext, SharedState, State, ToolContext, ToolName};
 pub use definition::{Defer, ToolDefinition, ToolOptions};
 pub use dynamic::DynamicTool;
@@ -104,3 +104,8 @@ pub use tool_sdk_macros::tool;
 
 /// Turns the `#[tool]` methods of an impl block into a [`ToolSet`].
 pub use tool_sdk_macros::tools;
+
+/// The README's examples, compiled and run as doc tests so they cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;

@@ -99,7 +99,11 @@ impl<T> PlainKind for Wrap<T> {}
 impl ResultTag {
     /// `Ok` passes on; `Err` becomes [`ToolError::ExecutionFailed`] with the error's message.
     #[inline]
-    pub fn split<T, E: ToolErrorValue>(self, value: Result<T, E>, tool: &str) -> Result<T, ToolError> {
+    pub fn split<T, E: ToolErrorValue>(
+        self,
+        value: Result<T, E>,
+        tool: &str,
+    ) -> Result<T, ToolError> {
         value.map_err(|error| ToolError::failed(tool, error))
     }
 }
