@@ -95,7 +95,12 @@ async fn every_bfcl_ground_truth_call_validates_and_dispatches() {
                 let mut broken = arguments.clone();
                 broken.as_object_mut().unwrap().remove(*param);
                 let error = registry.call(&tool, &broken.to_string()).await.unwrap_err();
-                assert_eq!(error.kind(), ToolErrorKind::InvalidArguments, "{}: {error}", entry.id);
+                assert_eq!(
+                    error.kind(),
+                    ToolErrorKind::InvalidArguments,
+                    "{}: {error}",
+                    entry.id
+                );
                 assert!(error.to_string().contains(*param), "{}: {error}", entry.id);
                 missing += 1;
             }
@@ -118,7 +123,10 @@ async fn every_bfcl_ground_truth_call_validates_and_dispatches() {
     // should be: `parallel_multiple_21` passes the Python expression "data['sales']" where an
     // array is declared, `parallel_multiple_94` passes "apple" in an array of integers.
     let refused_ids: Vec<&str> = refused.iter().filter_map(|l| l.split(' ').next()).collect();
-    assert_eq!(refused_ids, ["parallel_multiple_21", "parallel_multiple_94"]);
+    assert_eq!(
+        refused_ids,
+        ["parallel_multiple_21", "parallel_multiple_94"]
+    );
     assert_eq!(entries.len(), 1000);
     assert_eq!(calls + refused.len(), 1747);
 }

@@ -13,13 +13,20 @@ fn weather() -> DynamicTool {
         "required": ["city"],
         "additionalProperties": false
     });
-    DynamicTool::new("forecast", "Weather forecast.", schema, |args: Value| async move {
-        let days = args.get("days").and_then(Value::as_u64).unwrap_or(1);
-        if args["city"] == "Atlantis" {
-            return Err(format!("no station in {}", args["city"]));
-        }
-        Ok(Json(json!({ "city": args["city"], "days": days, "sky": "clear" })))
-    })
+    DynamicTool::new(
+        "forecast",
+        "Weather forecast.",
+        schema,
+        |args: Value| async move {
+            let days = args.get("days").and_then(Value::as_u64).unwrap_or(1);
+            if args["city"] == "Atlantis" {
+                return Err(format!("no station in {}", args["city"]));
+            }
+            Ok(Json(
+                json!({ "city": args["city"], "days": days, "sky": "clear" }),
+            ))
+        },
+    )
     .expect("valid schema")
 }
 
@@ -27,9 +34,18 @@ fn weather() -> DynamicTool {
 async fn valid_arguments_reach_the_closure() {
     let mut registry = ToolRegistry::new();
     registry.register(weather()).unwrap();
-    let output = registry.call("forecast", r#"{"city":"Oslo","days":3}"#).await.unwrap();
-    assert_eq!(output.content(), r#"{"city":"Oslo","days":3,"sky":"clear"}"#);
-    let error = registry.call("forecast", r#"{"city":"Atlantis"}"#).await.unwrap_err();
+    let output = registry
+        .call("forecast", r#"{"city":"Oslo","days":3}"#)
+        .await
+        .unwrap();
+    assert_eq!(
+        output.content(),
+        r#"{"city":"Oslo","days":3,"sky":"clear"}"#
+    );
+    let error = registry
+        .call("forecast", r#"{"city":"Atlantis"}"#)
+        .await
+        .unwrap_err();
     assert_eq!(error.model_message(), r#"Error: no station in "Atlantis""#);
 }
 
@@ -58,10 +74,25 @@ async fn arguments_breaking_the_schema_are_refused_with_their_pointer() {
 fn unusable_schemas_and_names_are_refused_when_built() {
     let handler = |_: Value| async { "ok" };
     let error = DynamicTool::new("t", "d", json!({"type": "array"}), handler).unwrap_err();
-    assert!(matches!(error, RegistryError::InvalidSchema { ref pointer, .. } if pointer == "/type"), "{error}");
-    let error = DynamicTool::new("t", "d", json!({"type": "object", "properties": {"a": {"type": 5}}}), handler)
-        .unwrap_err();
-    assert!(matches!(error, RegistryError::InvalidSchema { .. }), "{error}");
-    let error = DynamicTool::new("math.factorial", "d", json!({"type": "object"}), handler).unwrap_err();
-    assert!(matches!(error, RegistryError::InvalidName { .. }), "{error}");
+    assert!(
+        matches!(error, RegistryError::InvalidSchema { ref pointer, .. } if pointer == "/type"),
+        "{error}"
+    );
+    let error = DynamicTool::new(
+        "t",
+        "d",
+        json!({"type": "object", "properties": {"a": {"type": 5}}}),
+        handler,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(error, RegistryError::InvalidSchema { .. }),
+        "{error}"
+    );
+    let error =
+        DynamicTool::new("math.factorial", "d", json!({"type": "object"}), handler).unwrap_err();
+    assert!(
+        matches!(error, RegistryError::InvalidName { .. }),
+        "{error}"
+    );
 }

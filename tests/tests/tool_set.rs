@@ -53,23 +53,59 @@ async fn methods_share_one_instance() {
     let bookings = Arc::new(Bookings::default());
     let mut registry = ToolRegistry::new();
     registry.register_set(Arc::clone(&bookings)).unwrap();
-    assert_eq!(registry.names().collect::<Vec<_>>(), ["book", "list_passengers", "capacity"]);
-
-    assert_eq!(registry.call("book", r#"{"passenger":"Ana"}"#).await.unwrap().content(), "1");
-    assert_eq!(registry.call("book", r#"{"passenger":"Ben"}"#).await.unwrap().content(), "2");
     assert_eq!(
-        registry.call("list_passengers", "{}").await.unwrap().content(),
+        registry.names().collect::<Vec<_>>(),
+        ["book", "list_passengers", "capacity"]
+    );
+
+    assert_eq!(
+        registry
+            .call("book", r#"{"passenger":"Ana"}"#)
+            .await
+            .unwrap()
+            .content(),
+        "1"
+    );
+    assert_eq!(
+        registry
+            .call("book", r#"{"passenger":"Ben"}"#)
+            .await
+            .unwrap()
+            .content(),
+        "2"
+    );
+    assert_eq!(
+        registry
+            .call("list_passengers", "{}")
+            .await
+            .unwrap()
+            .content(),
         r#"["Ana","Ben"]"#
     );
-    assert_eq!(registry.call("capacity", r#"{"kind":"small"}"#).await.unwrap().content(), "50");
-    assert_eq!(bookings.count(), 2, "the application sees what the tools did");
+    assert_eq!(
+        registry
+            .call("capacity", r#"{"kind":"small"}"#)
+            .await
+            .unwrap()
+            .content(),
+        "50"
+    );
+    assert_eq!(
+        bookings.count(),
+        2,
+        "the application sees what the tools did"
+    );
 }
 
 #[test]
 fn registering_a_set_twice_adds_nothing_the_second_time() {
     let mut registry = ToolRegistry::new();
-    registry.register_set(Arc::new(Bookings::default())).unwrap();
-    let error = registry.register_set(Arc::new(Bookings::default())).unwrap_err();
+    registry
+        .register_set(Arc::new(Bookings::default()))
+        .unwrap();
+    let error = registry
+        .register_set(Arc::new(Bookings::default()))
+        .unwrap_err();
     assert_eq!(error, tool_sdk::RegistryError::DuplicateName("book".into()));
     assert_eq!(registry.len(), 3);
 }

@@ -46,7 +46,12 @@ fn ui_cases() -> impl Iterator<Item = PathBuf> {
     let mut cases: Vec<PathBuf> = std::fs::read_dir("ui")
         .expect("the ui directory")
         .flatten()
-        .flat_map(|dir| std::fs::read_dir(dir.path()).into_iter().flatten().flatten())
+        .flat_map(|dir| {
+            std::fs::read_dir(dir.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+        })
         .map(|entry| entry.path())
         .filter(|path| path.extension().is_some_and(|ext| ext == "rs"))
         .collect();

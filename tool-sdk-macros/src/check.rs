@@ -30,7 +30,10 @@ fn check_name(cx: &mut Ctxt, def: &ToolDef) {
     } else {
         name.chars()
             .find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
-            .map(|c| format!("`{}` is not allowed", c.escape_default()))
+            .map(|c| match c {
+                ' ' => "spaces are not allowed".to_owned(),
+                _ => format!("`{}` is not allowed", c.escape_default()),
+            })
     };
     if let Some(problem) = problem {
         cx.error_at(
@@ -107,18 +110,21 @@ fn nested_borrow(ty: &Type) -> Option<TokenStream> {
             if let Some(found) = path.qself.as_ref().and_then(|q| nested_borrow(&q.ty)) {
                 return Some(found);
             }
-            path.path.segments.iter().find_map(|segment| match &segment.arguments {
-                PathArguments::AngleBracketed(arguments) => {
-                    arguments.args.iter().find_map(|argument| match argument {
-                        GenericArgument::Type(ty) => nested_borrow(ty),
-                        GenericArgument::Lifetime(lifetime) if lifetime.ident == "_" => {
-                            Some(lifetime.to_token_stream())
-                        }
-                        _ => None,
-                    })
-                }
-                _ => None,
-            })
+            path.path
+                .segments
+                .iter()
+                .find_map(|segment| match &segment.arguments {
+                    PathArguments::AngleBracketed(arguments) => {
+                        arguments.args.iter().find_map(|argument| match argument {
+                            GenericArgument::Type(ty) => nested_borrow(ty),
+                            GenericArgument::Lifetime(lifetime) if lifetime.ident == "_" => {
+                                Some(lifetime.to_token_stream())
+                            }
+                            _ => None,
+                        })
+                    }
+                    _ => None,
+                })
         }
         Type::Slice(slice) => nested_borrow(&slice.elem),
         Type::Array(array) => nested_borrow(&array.elem),

@@ -17,6 +17,7 @@ pub const MAX_ARGUMENTS_DEPTH: usize = 128;
 ///
 /// The fast path is one plain `serde_json` parse; only a failure pays for the second look that
 /// finds the JSON pointer and the kind of the problem.
+#[inline]
 pub(crate) fn decode<T: DeserializeOwned>(tool: &str, arguments: &str) -> Result<T, ToolError> {
     let text = object_text(tool, arguments)?;
     serde_json::from_str(text).map_err(|error| classify::<T>(tool, text, &error))
@@ -40,6 +41,7 @@ pub(crate) fn decode_object(tool: &str, arguments: &str) -> Result<Value, ToolEr
 /// The arguments text when it holds an object (`{}` when it is blank). serde would also
 /// decode a struct from a JSON array, by position; arguments are named, so anything but an
 /// object is refused here, before decoding.
+#[inline]
 fn object_text<'a>(tool: &str, arguments: &'a str) -> Result<&'a str, ToolError> {
     // The common case, an object with no leading whitespace, costs one comparison.
     if arguments.as_bytes().first() == Some(&b'{') {
@@ -149,9 +151,15 @@ pub(crate) fn escape_pointer_token(token: &str) -> String {
 
 /// Splits serde's message into where, what was expected and what came.
 fn problem_of(mut pointer: String, message: &str) -> ArgumentProblem {
+    // serde_path_to_error puts an unknown field itself on the path; a missing one is not.
+    let push_field = |pointer: &mut String, field: &str| {
+        let token = format!("/{}", escape_pointer_token(field));
+        if !pointer.ends_with(&token) {
+            pointer.push_str(&token);
+        }
+    };
     if let Some(field) = backticked(message.strip_prefix("missing field ")) {
-        pointer.push('/');
-        pointer.push_str(&escape_pointer_token(field));
+        push_field(&mut pointer, field);
         return ArgumentProblem {
             pointer,
             expected: format!("the required field `{field}`"),
@@ -163,8 +171,7 @@ fn problem_of(mut pointer: String, message: &str) -> ArgumentProblem {
             .split_once(", expected ")
             .unwrap_or((rest, "no fields"));
         if let Some(name) = backticked(Some(field)) {
-            pointer.push('/');
-            pointer.push_str(&escape_pointer_token(name));
+            push_field(&mut pointer, name);
         }
         return ArgumentProblem {
             pointer,
@@ -173,8 +180,7 @@ fn problem_of(mut pointer: String, message: &str) -> ArgumentProblem {
         };
     }
     if let Some(field) = backticked(message.strip_prefix("duplicate field ")) {
-        pointer.push('/');
-        pointer.push_str(&escape_pointer_token(field));
+        push_field(&mut pointer, field);
         return ArgumentProblem {
             pointer,
             expected: "each field once".to_owned(),

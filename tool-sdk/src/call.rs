@@ -34,6 +34,7 @@ enum State<'a> {
 }
 
 impl<'a> CallFuture<'a> {
+    #[inline]
     pub(crate) fn done(result: ToolResult) -> Self {
         Self {
             state: State::Done(Some(result)),
@@ -41,6 +42,7 @@ impl<'a> CallFuture<'a> {
     }
 
     /// A started call: finished already, or to be polled (under `timeout`, when given).
+    #[inline]
     pub(crate) fn started(
         tool: &'a str,
         future: ToolFuture<'a>,
@@ -65,6 +67,7 @@ impl<'a> CallFuture<'a> {
 impl Future for CallFuture<'_> {
     type Output = ToolResult;
 
+    #[inline]
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ToolResult> {
         match &mut self.state {
             State::Done(result) => Poll::Ready(result.take().unwrap_or_else(|| {

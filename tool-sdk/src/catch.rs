@@ -9,6 +9,7 @@ use std::task::{Context, Poll};
 use crate::{ToolError, ToolFuture, ToolResult};
 
 /// Runs `start` (which may run a synchronous tool to completion) with panics caught.
+#[inline]
 pub(crate) fn start_caught<'a>(
     tool: &str,
     start: impl FnOnce() -> ToolFuture<'a>,

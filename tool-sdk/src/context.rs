@@ -37,6 +37,7 @@ pub struct ToolContext<'a> {
 
 impl<'a> ToolContext<'a> {
     /// An empty context: no call id, no cancellation, no state.
+    #[inline]
     pub fn new() -> Self {
         Self::default()
     }
@@ -48,6 +49,7 @@ impl<'a> ToolContext<'a> {
     }
 
     /// Sets the name of the tool being called (the registry does this).
+    #[inline]
     pub fn with_tool_name(mut self, tool_name: &'a str) -> Self {
         self.tool_name = tool_name;
         self
@@ -60,6 +62,7 @@ impl<'a> ToolContext<'a> {
     }
 
     /// Sets the shared state tools take [`State`] from.
+    #[inline]
     pub fn with_state(mut self, state: &'a SharedState) -> Self {
         self.state = Some(state);
         self
@@ -81,6 +84,7 @@ impl<'a> ToolContext<'a> {
     }
 
     /// The shared state, if the caller gave any.
+    #[inline]
     pub fn state(&self) -> Option<&'a SharedState> {
         self.state
     }

@@ -91,6 +91,7 @@ impl<T: IntoToolOutput, E: Display> IntoToolOutput for Result<T, E> {
 
 /// Serializes a result to JSON text; a value serde cannot write (a map with non-string keys,
 /// say) is the tool's failure, not a crash.
+#[inline]
 pub(crate) fn to_json<T: Serialize + ?Sized>(value: &T, tool: &str) -> ToolResult {
     serde_json::to_string(value)
         .map(ToolOutput::json)

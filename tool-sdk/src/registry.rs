@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
+use std::time::Duration;
 
 use rustc_hash::FxBuildHasher;
 
@@ -44,10 +45,17 @@ use crate::{
 /// # }
 /// ```
 pub struct ToolRegistry {
+    /// In insertion order, for listing.
     tools: Vec<Arc<dyn Tool>>,
-    index: HashMap<Box<str>, usize, FxBuildHasher>,
+    /// By name, with what a call needs at hand, so dispatch is one lookup.
+    index: HashMap<Box<str>, Slot, FxBuildHasher>,
     state: SharedState,
     max_arguments_bytes: usize,
+}
+
+struct Slot {
+    tool: Arc<dyn Tool>,
+    timeout: Option<Duration>,
 }
 
 impl Default for ToolRegistry {
@@ -98,7 +106,11 @@ impl ToolRegistry {
         if self.index.contains_key(name) {
             return Err(RegistryError::DuplicateName(name.to_owned()));
         }
-        self.index.insert(name.into(), self.tools.len());
+        let slot = Slot {
+            tool: Arc::clone(&tool),
+            timeout: tool.definition().options.timeout,
+        };
+        self.index.insert(name.into(), slot);
         self.tools.push(tool);
         Ok(self)
     }
@@ -124,7 +136,7 @@ impl ToolRegistry {
 
     /// The tool of that name.
     pub fn get(&self, name: &str) -> Option<&Arc<dyn Tool>> {
-        self.index.get(name).map(|&i| &self.tools[i])
+        self.index.get(name).map(|slot| &slot.tool)
     }
 
     /// Whether a tool of that name is registered.
@@ -153,6 +165,7 @@ impl ToolRegistry {
     }
 
     /// Calls a tool with no call id and no cancellation.
+    #[inline]
     pub fn call<'a>(&'a self, name: &str, arguments: &'a str) -> CallFuture<'a> {
         self.call_with(name, arguments, ToolContext::new())
     }
@@ -162,18 +175,17 @@ impl ToolRegistry {
     ///
     /// A synchronous tool runs right here, before the future is first polled; an `async` one
     /// runs as the future is polled.
+    #[inline]
     pub fn call_with<'a>(
         &'a self,
         name: &str,
         arguments: &'a str,
         context: ToolContext<'a>,
     ) -> CallFuture<'a> {
-        let Some(&index) = self.index.get(name) else {
+        let Some((tool_name, slot)) = self.index.get_key_value(name) else {
             return CallFuture::done(Err(self.unknown_tool(name)));
         };
-        let tool = &self.tools[index];
-        let definition = tool.definition();
-        let tool_name = definition.name.as_str();
+        let tool_name: &str = tool_name;
         if arguments.len() > self.max_arguments_bytes {
             return CallFuture::done(Err(ToolError::ArgumentsTooLarge {
                 tool: tool_name.to_owned(),
@@ -185,8 +197,8 @@ impl ToolRegistry {
         if context.state().is_none() {
             context = context.with_state(&self.state);
         }
-        let future = start_caught(tool_name, || tool.call(arguments, context));
-        CallFuture::started(tool_name, future, definition.options.timeout)
+        let future = start_caught(tool_name, || slot.tool.call(arguments, context));
+        CallFuture::started(tool_name, future, slot.timeout)
     }
 
     /// The error for a name nobody registered, with the closest registered names.

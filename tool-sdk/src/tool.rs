@@ -87,6 +87,7 @@ impl ToolOutput {
     }
 
     /// A JSON text (the serialization of a structured result).
+    #[inline]
     pub fn json(content: String) -> Self {
         Self {
             content,
@@ -105,6 +106,7 @@ impl ToolOutput {
     }
 
     /// The text the model sees, owned.
+    #[inline]
     pub fn into_content(self) -> String {
         self.content
     }
@@ -131,6 +133,7 @@ enum FutureState<'a> {
 
 impl<'a> ToolFuture<'a> {
     /// A call that has finished already.
+    #[inline]
     pub fn ready(result: ToolResult) -> Self {
         Self {
             state: FutureState::Ready(Some(result)),
@@ -145,6 +148,7 @@ impl<'a> ToolFuture<'a> {
     }
 
     /// The result, when the call finished without waiting and was not polled yet.
+    #[inline]
     pub fn into_ready(self) -> Result<ToolResult, Self> {
         match self.state {
             FutureState::Ready(Some(result)) => Ok(result),
@@ -156,6 +160,7 @@ impl<'a> ToolFuture<'a> {
 impl Future for ToolFuture<'_> {
     type Output = ToolResult;
 
+    #[inline]
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ToolResult> {
         match &mut self.state {
             // Polling a finished future again is a caller bug; answer with a classified error

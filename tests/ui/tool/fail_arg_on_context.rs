@@ -2,7 +2,11 @@ use tool_sdk::{tool, CallId};
 
 /// Echoes the call id.
 #[tool]
-fn call_id(#[context] #[arg(rename = "id")] id: CallId) -> String {
+fn call_id(
+    #[context]
+    #[arg(rename = "id")]
+    id: CallId,
+) -> String {
     id.0.unwrap_or_default()
 }
 

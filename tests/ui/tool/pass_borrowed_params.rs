@@ -17,7 +17,10 @@ fn join(separator: &str, words: &[String], counts: &[u32]) -> String {
 /// Measures a point, asynchronously.
 #[tool]
 async fn norm(point: &Point, label: &str) -> String {
-    format!("{label}: {}", (point.x * point.x + point.y * point.y).sqrt())
+    format!(
+        "{label}: {}",
+        (point.x * point.x + point.y * point.y).sqrt()
+    )
 }
 
 fn main() {}
