@@ -27,3 +27,9 @@ pub fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
 pub fn tools(args: TokenStream, input: TokenStream) -> TokenStream {
     expand::set::expand(args.into(), input.into()).into()
 }
+
+/// Defines a tool inline from a closure. Documented in `tool_sdk`.
+#[proc_macro]
+pub fn define_tool(input: TokenStream) -> TokenStream {
+    expand::inline::expand(input.into()).into()
+}

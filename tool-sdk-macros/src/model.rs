@@ -33,6 +33,8 @@ pub(crate) enum Callee {
         self_ty: syn::Type,
         receiver: bool,
     },
+    /// The closure of `define_tool!`, bound to `__handler`.
+    Inline,
 }
 
 /// One parameter of the function.
@@ -77,6 +79,21 @@ pub(crate) struct Options {
     pub(crate) skip_permission: bool,
     pub(crate) defer: Option<DeferMode>,
     pub(crate) crate_path: Option<syn::Path>,
+    /// `confirm` (every call) or `confirm = predicate` (over the typed arguments).
+    pub(crate) confirm: Option<Hook>,
+    /// `compensate = action`: rolls back a successful call, given its arguments and output.
+    pub(crate) compensate: Option<Hook>,
+}
+
+/// A function the tool calls besides its handler (a confirmation predicate, a compensating
+/// action).
+pub(crate) enum Hook {
+    /// A flag without a function (`confirm` alone).
+    Always,
+    /// An expression called with the arguments: a path to a fn, or a closure.
+    Call(syn::Expr),
+    /// A method of the same `#[tools]` impl block, by name.
+    Method { ident: syn::Ident, receiver: bool },
 }
 
 #[derive(Clone, Copy)]

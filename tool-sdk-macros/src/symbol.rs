@@ -9,6 +9,8 @@ pub(crate) const OVERRIDES_BUILT_IN: &str = "overrides_built_in";
 pub(crate) const SKIP_PERMISSION: &str = "skip_permission";
 pub(crate) const DEFER: &str = "defer";
 pub(crate) const CRATE: &str = "crate";
+pub(crate) const CONFIRM: &str = "confirm";
+pub(crate) const COMPENSATE: &str = "compensate";
 
 /// Keys `#[tool(...)]` accepts, for the "unknown key" error.
 pub(crate) const TOOL_KEYS: &[&str] = &[
@@ -19,6 +21,8 @@ pub(crate) const TOOL_KEYS: &[&str] = &[
     OVERRIDES_BUILT_IN,
     SKIP_PERMISSION,
     DEFER,
+    CONFIRM,
+    COMPENSATE,
     CRATE,
 ];
 

@@ -73,6 +73,11 @@ pub struct ToolOptions {
     pub skip_permission: bool,
     /// Whether the definition is sent up front or only once a search finds it.
     pub defer: Defer,
+    /// Whether a person must allow a call before it runs.
+    pub confirm: Confirm,
+    /// Whether the tool declares a compensating action that rolls a successful call back
+    /// ([`Tool::compensate`](crate::Tool::compensate)).
+    pub compensable: bool,
 }
 
 impl ToolOptions {
@@ -110,6 +115,32 @@ impl ToolOptions {
         self.defer = defer;
         self
     }
+
+    /// Sets [`confirm`](Self::confirm).
+    pub fn confirm(mut self, confirm: Confirm) -> Self {
+        self.confirm = confirm;
+        self
+    }
+
+    /// Sets [`compensable`](Self::compensable).
+    pub fn compensable(mut self, on: bool) -> Self {
+        self.compensable = on;
+        self
+    }
+}
+
+/// Whether a call of the tool waits for a person's decision before it runs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Confirm {
+    /// Calls run without asking.
+    #[default]
+    Never,
+    /// Every call waits for a decision (`#[tool(confirm)]`).
+    Always,
+    /// A predicate over the call's typed arguments decides (`#[tool(confirm = predicate)]`);
+    /// see [`Tool::needs_confirmation`](crate::Tool::needs_confirmation).
+    WhenPredicate,
 }
 
 /// When a tool's definition is sent to the model.

@@ -72,6 +72,7 @@ mod context;
 mod definition;
 mod dynamic;
 mod error;
+mod inline;
 mod name;
 mod output;
 mod registry;
@@ -87,9 +88,10 @@ pub mod __private;
 pub use arguments::{DEFAULT_MAX_ARGUMENTS_BYTES, MAX_ARGUMENTS_DEPTH};
 pub use call::CallFuture;
 pub use context::{CallId, FromToolContext, SharedState, State, ToolContext, ToolName};
-pub use definition::{Defer, ToolDefinition, ToolOptions};
+pub use definition::{Confirm, Defer, ToolDefinition, ToolOptions};
 pub use dynamic::DynamicTool;
 pub use error::{ArgumentProblem, RegistryError, ToolError, ToolErrorKind};
+pub use inline::InlineTool;
 pub use name::{provider_name, validate_name, MAX_NAME_LEN};
 pub use output::{IntoToolOutput, Json, UNIT_OUTPUT};
 pub use registry::ToolRegistry;
@@ -104,6 +106,10 @@ pub use tool_sdk_macros::tool;
 
 /// Turns the `#[tool]` methods of an impl block into a [`ToolSet`].
 pub use tool_sdk_macros::tools;
+
+/// Defines a tool inline, from a closure. See [`InlineTool`] and the
+/// [crate documentation](crate#inline-tools-define_tool).
+pub use tool_sdk_macros::define_tool;
 
 /// The README's examples, compiled and run as doc tests so they cannot rot.
 #[cfg(doctest)]

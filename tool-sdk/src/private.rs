@@ -180,3 +180,96 @@ impl SerializeTag {
         to_json(&value, tool)
     }
 }
+
+/// Decodes a recorded output back into the type a compensating action takes: JSON outputs as
+/// JSON, text outputs as a JSON string (so `String` and newtypes over it work), and `"Success"`
+/// as unit.
+pub fn decode_output<T: DeserializeOwned>(
+    tool: &str,
+    output: &crate::ToolOutput,
+) -> Result<T, ToolError> {
+    let content = output.content();
+    let decoded = if output.is_json() {
+        serde_json::from_str(content)
+    } else {
+        T::deserialize(serde_json::Value::String(content.to_owned())).or_else(|error| {
+            if content == crate::UNIT_OUTPUT {
+                T::deserialize(serde_json::Value::Null)
+            } else {
+                Err(error)
+            }
+        })
+    };
+    decoded.map_err(|error| {
+        ToolError::failed(
+            tool,
+            format!("the recorded output does not decode for the compensating action: {error}"),
+        )
+    })
+}
+
+/// Whether decoded arguments need a decision, by a predicate; arguments that do not decode need
+/// none, since such a call fails before it runs.
+pub fn confirm_with<T: DeserializeOwned>(
+    arguments: &str,
+    predicate: impl FnOnce(T) -> bool,
+) -> bool {
+    crate::arguments::decode::<T>("", arguments).is_ok_and(predicate)
+}
+
+// A compensating action may be synchronous or `async`: the value it returns is awaited when it is
+// a future, and taken as it is otherwise, by the same autoref dispatch as results.
+
+/// Tag: the value is a future, to be awaited.
+#[derive(Debug)]
+pub struct FutureTag;
+/// Tag: the value is ready.
+#[derive(Debug)]
+pub struct ReadyTag;
+
+/// Preferred: futures.
+pub trait FutureKind {
+    /// The tag for futures.
+    #[inline]
+    fn __tool_future_kind(&self) -> FutureTag {
+        FutureTag
+    }
+}
+impl<T: std::future::IntoFuture> FutureKind for &Wrap<T> {}
+
+/// Fallback: ready values.
+pub trait ReadyKind {
+    /// The tag for ready values.
+    #[inline]
+    fn __tool_future_kind(&self) -> ReadyTag {
+        ReadyTag
+    }
+}
+impl<T> ReadyKind for Wrap<T> {}
+
+impl FutureTag {
+    /// The future to await.
+    #[inline]
+    pub fn resolve<T: std::future::IntoFuture>(self, value: T) -> T::IntoFuture {
+        value.into_future()
+    }
+}
+
+impl ReadyTag {
+    /// A future that is ready with the value.
+    #[inline]
+    pub fn resolve<T>(self, value: T) -> std::future::Ready<T> {
+        std::future::ready(value)
+    }
+}
+
+pub use crate::inline::InlineTool;
+
+/// The signature of an inline tool's call adapter.
+pub type InlineCall = for<'a> fn(&'a str, crate::ToolContext<'a>) -> crate::ToolFuture<'a>;
+
+/// A stand-in for an inline tool that did not compile, so code using it reports no errors of its
+/// own. Never called: the crate does not compile with the macro's errors beside it.
+pub fn inline_stand_in() -> InlineTool<InlineCall> {
+    unreachable!("an inline tool with compile errors")
+}

@@ -45,6 +45,27 @@ pub trait Tool: Send + Sync {
     /// A tool that finishes without waiting returns [`ToolFuture::ready`], which costs no
     /// allocation; an `async` tool returns [`ToolFuture::boxed`].
     fn call<'a>(&'a self, arguments: &'a str, context: ToolContext<'a>) -> ToolFuture<'a>;
+
+    /// Whether this call needs a person's decision before it runs, by the tool's
+    /// [`Confirm`](crate::Confirm) option. A tool declared with a predicate
+    /// (`#[tool(confirm = predicate)]`) evaluates it on the decoded arguments; arguments that do
+    /// not decode need no decision, since the call fails before running.
+    fn needs_confirmation(&self, arguments: &str) -> bool {
+        let _ = arguments;
+        self.definition().options.confirm == crate::Confirm::Always
+    }
+
+    /// Rolls back a call that succeeded with `output`, when the tool declares a compensating
+    /// action (`#[tool(compensate = undo)]`); `None` otherwise.
+    fn compensate<'a>(
+        &'a self,
+        arguments: &'a str,
+        output: &'a ToolOutput,
+        context: ToolContext<'a>,
+    ) -> Option<ToolFuture<'a>> {
+        let _ = (arguments, output, context);
+        None
+    }
 }
 
 impl<T: Tool + ?Sized> Tool for Arc<T> {
@@ -55,6 +76,19 @@ impl<T: Tool + ?Sized> Tool for Arc<T> {
     fn call<'a>(&'a self, arguments: &'a str, context: ToolContext<'a>) -> ToolFuture<'a> {
         (**self).call(arguments, context)
     }
+
+    fn needs_confirmation(&self, arguments: &str) -> bool {
+        (**self).needs_confirmation(arguments)
+    }
+
+    fn compensate<'a>(
+        &'a self,
+        arguments: &'a str,
+        output: &'a ToolOutput,
+        context: ToolContext<'a>,
+    ) -> Option<ToolFuture<'a>> {
+        (**self).compensate(arguments, output, context)
+    }
 }
 
 impl<T: Tool + ?Sized> Tool for Box<T> {
@@ -64,6 +98,19 @@ impl<T: Tool + ?Sized> Tool for Box<T> {
 
     fn call<'a>(&'a self, arguments: &'a str, context: ToolContext<'a>) -> ToolFuture<'a> {
         (**self).call(arguments, context)
+    }
+
+    fn needs_confirmation(&self, arguments: &str) -> bool {
+        (**self).needs_confirmation(arguments)
+    }
+
+    fn compensate<'a>(
+        &'a self,
+        arguments: &'a str,
+        output: &'a ToolOutput,
+        context: ToolContext<'a>,
+    ) -> Option<ToolFuture<'a>> {
+        (**self).compensate(arguments, output, context)
     }
 }
 

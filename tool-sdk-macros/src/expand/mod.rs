@@ -3,5 +3,6 @@
 pub(crate) mod args;
 pub(crate) mod fallback;
 pub(crate) mod free;
+pub(crate) mod inline;
 pub(crate) mod set;
 pub(crate) mod tool;

@@ -10,7 +10,7 @@ use crate::ctxt::Ctxt;
 use crate::expand::fallback::stand_in_tool_set;
 use crate::expand::free::item_keyword;
 use crate::expand::tool::tool_impl;
-use crate::model::ToolDef;
+use crate::model::{Hook, ToolDef};
 use crate::parse::attr::{parse_tool_attr, skip_value};
 use crate::parse::item::{parse_tool_fn, Owner};
 use crate::resolve::runtime_crate;
@@ -51,6 +51,17 @@ pub(crate) fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
     }
 
     let self_ty = (*item.self_ty).clone();
+    // Every method by name, with whether it takes `self`: a hook may name a sibling method.
+    let methods: Vec<(syn::Ident, bool)> = item
+        .items
+        .iter()
+        .filter_map(|impl_item| match impl_item {
+            syn::ImplItem::Fn(method) => {
+                Some((method.sig.ident.clone(), method.sig.receiver().is_some()))
+            }
+            _ => None,
+        })
+        .collect();
     let mut defs: Vec<ToolDef> = Vec::new();
     for impl_item in &mut item.items {
         let syn::ImplItem::Fn(method) = impl_item else {
@@ -69,6 +80,12 @@ pub(crate) fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
             }
         };
         let mut attr = parse_tool_attr(&mut cx, tokens);
+        for hook in [&mut attr.options.confirm, &mut attr.options.compensate]
+            .into_iter()
+            .flatten()
+        {
+            sibling_method(hook, &methods);
+        }
         if let Some(path) = attr.options.crate_path.take() {
             cx.error_spanned_by(
                 path,
@@ -180,6 +197,23 @@ fn tool_set(defs: &[ToolDef], self_ty: &syn::Type, root: &TokenStream) -> TokenS
                     ::std::vec![#(#constructors),*]
                 }
             }
+        };
+    }
+}
+
+/// A hook written as the bare name of a method of the same impl block calls that method (with
+/// the shared instance when it takes `&self`).
+fn sibling_method(hook: &mut Hook, methods: &[(syn::Ident, bool)]) {
+    let Hook::Call(syn::Expr::Path(path)) = hook else {
+        return;
+    };
+    let Some(ident) = path.path.get_ident() else {
+        return;
+    };
+    if let Some((ident, receiver)) = methods.iter().find(|(name, _)| name == ident) {
+        *hook = Hook::Method {
+            ident: ident.clone(),
+            receiver: *receiver,
         };
     }
 }

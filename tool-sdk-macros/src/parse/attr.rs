@@ -7,7 +7,7 @@ use syn::parse::Parser;
 use syn::{LitStr, Token};
 
 use crate::ctxt::Ctxt;
-use crate::model::{DefaultValue, DeferMode, Options};
+use crate::model::{DefaultValue, DeferMode, Hook, Options};
 use crate::symbol::*;
 
 /// What `#[tool(...)]` said.
@@ -98,6 +98,22 @@ pub(crate) fn parse_tool_attr(cx: &mut Ctxt, tokens: TokenStream) -> ToolAttr {
                 };
                 if fresh {
                     attr.options.defer = mode;
+                }
+            }
+            CONFIRM => {
+                let hook = if meta.input.peek(Token![=]) {
+                    Hook::Call(meta.value()?.parse()?)
+                } else {
+                    Hook::Always
+                };
+                if fresh {
+                    attr.options.confirm = Some(hook);
+                }
+            }
+            COMPENSATE => {
+                let action: syn::Expr = meta.value()?.parse()?;
+                if fresh {
+                    attr.options.compensate = Some(Hook::Call(action));
                 }
             }
             CRATE => {

@@ -132,7 +132,7 @@ fn check_receiver(cx: &mut Ctxt, receiver: &syn::Receiver, owner: &Owner<'_>) ->
     }
 }
 
-fn parse_param(cx: &mut Ctxt, typed: &mut syn::PatType) -> Option<Param> {
+pub(crate) fn parse_param(cx: &mut Ctxt, typed: &mut syn::PatType) -> Option<Param> {
     let mut arg_attr = ArgAttr::default();
     let mut arg_keys = Vec::new();
     // Kept whole, so an error about one covers the whole attribute (a span taken from a

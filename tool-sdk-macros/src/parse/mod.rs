@@ -2,4 +2,5 @@
 
 pub(crate) mod attr;
 pub(crate) mod doc;
+pub(crate) mod inline;
 pub(crate) mod item;

@@ -1,0 +1,89 @@
+//! `define_tool!`: a block that defines the arguments struct, keeps the user's closure, and
+//! evaluates to an `InlineTool` holding the adapters around it.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+
+use crate::check::check;
+use crate::ctxt::Ctxt;
+use crate::expand::args::{args_ident, args_struct};
+use crate::expand::tool::{call_body, compensate_body, confirm_body, hook_span, options};
+use crate::model::{Hook, ToolDef};
+use crate::parse::inline::{parse_inline, InlineInput};
+use crate::resolve::runtime_crate;
+
+pub(crate) fn expand(input: TokenStream) -> TokenStream {
+    let mut input: InlineInput = match syn::parse2(input) {
+        Ok(input) => input,
+        Err(error) => return error.to_compile_error(),
+    };
+    let mut cx = Ctxt::default();
+    let def = parse_inline(&mut cx, &mut input);
+    check(&mut cx, &def);
+    let root = runtime_crate(def.options.crate_path.as_ref());
+    match cx.check() {
+        Ok(()) => inline_tool(&def, &root, &input.closure),
+        Err(errors) => {
+            // The errors, and a value of the right type, so code using it adds none of its own.
+            let errors = errors.to_compile_error();
+            let closure = &input.closure;
+            quote! {{
+                #errors
+                let _ = #closure;
+                #root::__private::inline_stand_in()
+            }}
+        }
+    }
+}
+
+fn inline_tool(def: &ToolDef, root: &TokenStream, closure: &syn::ExprClosure) -> TokenStream {
+    let name = &def.name;
+    let description = def.description.as_deref().unwrap_or_default();
+    let args = args_ident();
+    let args_struct = args_struct(def, root);
+    let options = options(def, root);
+    let call = call_body(def, root);
+    let confirm = match &def.options.confirm {
+        Some(Hook::Call(predicate)) => {
+            let callee = |args: Vec<TokenStream>| quote!((__confirm)(#(#args),*));
+            let check = confirm_body(def, root, &callee);
+            quote_spanned! {hook_span(def.options.confirm.as_ref().unwrap_or(&Hook::Always))=>
+                let __confirm = #predicate;
+                let __tool = __tool.__with_confirm(move |__arguments: &str| #check);
+            }
+        }
+        _ => TokenStream::new(),
+    };
+    let compensate = match &def.options.compensate {
+        Some(hook @ Hook::Call(action)) => {
+            let callee = |args: Vec<TokenStream>| quote!((*__compensate)(#(#args),*));
+            let body = compensate_body(def, root, &callee, hook_span(hook));
+            quote! {
+                let __compensate = #root::__private::Arc::new(#action);
+                let __tool = __tool.__with_compensate(move |__arguments, __output, __context| {
+                    let _ = &__context;
+                    let __compensate = #root::__private::Arc::clone(&__compensate);
+                    #body
+                });
+            }
+        }
+        _ => TokenStream::new(),
+    };
+    quote! {{
+        const __TOOL_NAME: &str = #name;
+        #args_struct
+        let __handler = #root::__private::Arc::new(#closure);
+        static __DEFINITION: #root::__private::OnceLock<#root::ToolDefinition> =
+            #root::__private::OnceLock::new();
+        let __definition: &'static #root::ToolDefinition = __DEFINITION.get_or_init(|| {
+            #root::__private::definition::<#args>(__TOOL_NAME, #description, #options)
+        });
+        let __tool = #root::__private::InlineTool::__new(__definition, move |__arguments, __context| {
+            let _ = &__context;
+            #call
+        });
+        #confirm
+        #compensate
+        __tool
+    }}
+}

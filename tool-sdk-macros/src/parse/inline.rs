@@ -1,0 +1,116 @@
+//! `define_tool!`'s input: attributes (doc comment, `#[tool(...)]`) and a closure whose typed
+//! parameters declare the tool's arguments.
+
+use syn::parse::{Parse, ParseStream};
+use syn::spanned::Spanned;
+use syn::{Attribute, Expr, ExprClosure, Pat};
+
+use crate::ctxt::Ctxt;
+use crate::model::{Callee, ToolDef};
+use crate::parse::attr::{parse_tool_attr, ToolAttr};
+use crate::parse::doc::doc_text;
+use crate::parse::item::parse_param;
+use crate::symbol::{DOC, TOOL};
+
+/// The tokens of one `define_tool!` call.
+pub(crate) struct InlineInput {
+    pub(crate) attrs: Vec<Attribute>,
+    pub(crate) closure: ExprClosure,
+}
+
+impl Parse for InlineInput {
+    fn parse(input: ParseStream<'_>) -> syn::Result<Self> {
+        let attrs = input.call(Attribute::parse_outer)?;
+        let expr: Expr = input.parse()?;
+        let closure = match expr {
+            Expr::Closure(closure) => closure,
+            other => {
+                return Err(syn::Error::new_spanned(
+                    other,
+                    "`define_tool!` takes a closure: `move |city: String| { ... }`",
+                ))
+            }
+        };
+        // A trailing comma is fine; anything else is not.
+        let _ = input.parse::<Option<syn::Token![,]>>()?;
+        if !input.is_empty() {
+            return Err(input.error("unexpected tokens after the tool's closure"));
+        }
+        Ok(Self { attrs, closure })
+    }
+}
+
+/// Builds the model of an inline tool, stripping the parameter attributes from the closure.
+pub(crate) fn parse_inline(cx: &mut Ctxt, input: &mut InlineInput) -> ToolDef {
+    let mut tool_attr: Option<ToolAttr> = None;
+    let mut docs = Vec::new();
+    for attribute in &input.attrs {
+        if attribute.path().is_ident(DOC) {
+            docs.push(attribute.clone());
+        } else if attribute.path().is_ident(TOOL) {
+            if tool_attr.is_some() {
+                cx.error_spanned_by(attribute, "duplicate `#[tool(...)]`: put every key in one");
+                continue;
+            }
+            let tokens = match &attribute.meta {
+                syn::Meta::List(list) => list.tokens.clone(),
+                _ => proc_macro2::TokenStream::new(),
+            };
+            tool_attr = Some(parse_tool_attr(cx, tokens));
+        } else {
+            cx.error_spanned_by(
+                attribute,
+                "`define_tool!` accepts a doc comment and `#[tool(...)]` only",
+            );
+        }
+    }
+    let attr = tool_attr.unwrap_or_default();
+    let closure = &mut input.closure;
+    let bar = closure.or1_token.span;
+    let (name, name_span) = match attr.name {
+        Some(name) => name,
+        None => {
+            cx.error_at(
+                bar,
+                "an inline tool needs a name: add `#[tool(name = \"...\")]` before the closure",
+            );
+            (String::from("unnamed"), bar)
+        }
+    };
+    if let Some(lifetimes) = &closure.lifetimes {
+        cx.error_spanned_by(
+            lifetimes,
+            "an inline tool's closure cannot be generic over lifetimes",
+        );
+    }
+    let mut params = Vec::new();
+    for input in closure.inputs.iter_mut() {
+        match input {
+            Pat::Type(typed) => {
+                if let Some(param) = parse_param(cx, typed) {
+                    params.push(param);
+                }
+            }
+            other => cx.error_spanned_by(
+                &*other,
+                "a parameter of an inline tool needs a type: write `name: Type`",
+            ),
+        }
+    }
+    let is_async = closure.asyncness.is_some() || matches!(*closure.body, Expr::Async(_));
+    let output = match &closure.output {
+        syn::ReturnType::Default => None,
+        syn::ReturnType::Type(_, ty) => Some((**ty).clone()),
+    };
+    ToolDef {
+        name,
+        name_span,
+        description: attr.description.or_else(|| doc_text(&docs)),
+        params,
+        callee: Callee::Inline,
+        is_async,
+        output,
+        options: attr.options,
+        span: closure.span(),
+    }
+}
