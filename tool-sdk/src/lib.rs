@@ -62,6 +62,78 @@
 //! [`ToolError::ExecutionFailed`] carrying `E`'s message.
 //!
 //! The annotated function stays callable as written.
+//!
+//! # Inline tools (`define_tool!`)
+//!
+//! [`define_tool!`] defines a tool where you build the session, from a closure that captures
+//! its environment. The doc comment is the description, `#[tool(...)]` takes the keys of
+//! `#[tool]` (`name` is required here), and the closure's typed parameters are the tool's
+//! arguments, with `///`, `#[arg(...)]` and `#[context]` as on a function. The closure may be
+//! synchronous, `async move |...|`, or return an `async` block; results follow the same rules.
+//!
+//! ```
+//! use std::sync::{Arc, Mutex};
+//! use tool_sdk::{define_tool, CallId, ToolRegistry};
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() {
+//! let cart = Arc::new(Mutex::new(Vec::<String>::new()));
+//! let add_item = define_tool!(
+//!     /// Adds an item to the cart and returns the number of items.
+//!     #[tool(name = "add_to_cart", timeout = "5s")]
+//!     move |
+//!         /// The product to add.
+//!         product: String,
+//!         /// How many.
+//!         #[arg(default = 1)]
+//!         quantity: u32,
+//!         #[context] call: CallId,
+//!     | -> Result<usize, String> {
+//!         let mut cart = cart.lock().map_err(|_| "the cart is unavailable")?;
+//!         for _ in 0..quantity {
+//!             cart.push(product.clone());
+//!         }
+//!         Ok(cart.len())
+//!     }
+//! );
+//!
+//! let mut registry = ToolRegistry::new();
+//! registry.register(add_item).unwrap();
+//! let output = registry.call("add_to_cart", r#"{"product": "tea", "quantity": 2}"#).await.unwrap();
+//! assert_eq!(output.content(), "2");
+//! # }
+//! ```
+//!
+//! # Confirmation and compensation options
+//!
+//! `confirm` marks every call of a tool as needing a person's decision;
+//! `confirm = predicate` decides per call, with the typed arguments by reference
+//! ([`Tool::needs_confirmation`]). `compensate = action` declares how to roll a successful call
+//! back: the action gets the arguments by value and the tool's output decoded into its last
+//! parameter's type, and may be `async` ([`Tool::compensate`]). Inside `#[tools]` either may
+//! name a method of the same impl block.
+//!
+//! ```
+//! use tool_sdk::{tool, Tool, ToolContext};
+//!
+//! /// Transfers money.
+//! #[tool(confirm = large, compensate = refund)]
+//! fn transfer(to: String, amount: u64) -> Result<String, String> {
+//!     Ok(format!("tx-{to}-{amount}"))
+//! }
+//!
+//! fn large(_to: &String, amount: &u64) -> bool {
+//!     *amount > 1_000
+//! }
+//!
+//! fn refund(to: String, amount: u64, transaction: String) -> Result<(), String> {
+//!     println!("refunding {amount} to {to} ({transaction})");
+//!     Ok(())
+//! }
+//!
+//! assert!(TransferTool.needs_confirmation(r#"{"to": "ana", "amount": 5000}"#));
+//! assert!(TransferTool.definition().options.compensable);
+//! ```
 
 extern crate self as tool_sdk;
 

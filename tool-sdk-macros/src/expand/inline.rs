@@ -43,35 +43,44 @@ fn inline_tool(def: &ToolDef, root: &TokenStream, closure: &syn::ExprClosure) ->
     let args_struct = args_struct(def, root);
     let options = options(def, root);
     let call = call_body(def, root);
-    let confirm = match &def.options.confirm {
+    // The hooks' expressions are evaluated before the handler's closure, in the order they are
+    // written, so a hook can clone what the closure then moves.
+    let (confirm_value, confirm) = match &def.options.confirm {
         Some(Hook::Call(predicate)) => {
             let callee = |args: Vec<TokenStream>| quote!((__confirm)(#(#args),*));
             let check = confirm_body(def, root, &callee);
-            quote_spanned! {hook_span(def.options.confirm.as_ref().unwrap_or(&Hook::Always))=>
-                let __confirm = #predicate;
-                let __tool = __tool.__with_confirm(move |__arguments: &str| #check);
-            }
+            let span = hook_span(def.options.confirm.as_ref().unwrap_or(&Hook::Always));
+            (
+                quote_spanned!(span=> let __confirm = #predicate;),
+                quote_spanned! {span=>
+                    let __tool = __tool.__with_confirm(move |__arguments: &str| #check);
+                },
+            )
         }
-        _ => TokenStream::new(),
+        _ => (TokenStream::new(), TokenStream::new()),
     };
-    let compensate = match &def.options.compensate {
+    let (compensate_value, compensate) = match &def.options.compensate {
         Some(hook @ Hook::Call(action)) => {
             let callee = |args: Vec<TokenStream>| quote!((*__compensate)(#(#args),*));
             let body = compensate_body(def, root, &callee, hook_span(hook));
-            quote! {
-                let __compensate = #root::__private::Arc::new(#action);
+            (
+                quote!(let __compensate = #root::__private::Arc::new(#action);),
+                quote! {
                 let __tool = __tool.__with_compensate(move |__arguments, __output, __context| {
                     let _ = &__context;
                     let __compensate = #root::__private::Arc::clone(&__compensate);
                     #body
                 });
-            }
+                },
+            )
         }
-        _ => TokenStream::new(),
+        _ => (TokenStream::new(), TokenStream::new()),
     };
     quote! {{
         const __TOOL_NAME: &str = #name;
         #args_struct
+        #confirm_value
+        #compensate_value
         let __handler = #root::__private::Arc::new(#closure);
         static __DEFINITION: #root::__private::OnceLock<#root::ToolDefinition> =
             #root::__private::OnceLock::new();
