@@ -1,0 +1,122 @@
+//! A person's decisions on the calls of a paused reply, and what is wrong with a set of them.
+
+use serde::{Deserialize, Serialize};
+
+/// Allow or deny one call.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "verdict", rename_all = "snake_case")]
+pub enum Verdict {
+    /// Run the call, provided its tool name and arguments still have this fingerprint
+    /// ([`fingerprint`](crate::gate::fingerprint)).
+    Allow {
+        /// The fingerprint of the call that was shown to the person.
+        fingerprint: String,
+    },
+    /// Do not run the call; the model reads `message` as its result.
+    Deny {
+        /// What the model is told.
+        message: String,
+    },
+}
+
+/// The decision on one call, named by its key ([`tool_call_keys`](crate::gate::tool_call_keys)).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolCallDecision {
+    /// The call's key in its reply.
+    pub key: String,
+    /// Allow or deny.
+    #[serde(flatten)]
+    pub verdict: Verdict,
+}
+
+impl ToolCallDecision {
+    /// Allows the call with `key`, bound to the `fingerprint` of the call the person saw.
+    pub fn allow(key: impl Into<String>, fingerprint: impl Into<String>) -> Self {
+        Self {
+            key: key.into(),
+            verdict: Verdict::Allow {
+                fingerprint: fingerprint.into(),
+            },
+        }
+    }
+
+    /// Denies the call with `key`; the model reads `message`.
+    pub fn deny(key: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            key: key.into(),
+            verdict: Verdict::Deny {
+                message: message.into(),
+            },
+        }
+    }
+}
+
+/// One decision per call of a paused reply. Build it with
+/// [`PausedTurn::decide`](crate::gate::PausedTurn::decide), which binds each allowance to the
+/// call's fingerprint, or from decisions received from elsewhere.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ToolCallDecisions {
+    decisions: Vec<ToolCallDecision>,
+}
+
+impl ToolCallDecisions {
+    /// No decisions yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a decision.
+    pub fn push(&mut self, decision: ToolCallDecision) -> &mut Self {
+        self.decisions.push(decision);
+        self
+    }
+
+    /// The decisions, in the order they were given.
+    pub fn decisions(&self) -> &[ToolCallDecision] {
+        &self.decisions
+    }
+
+    /// The decision on the call with `key`, if any (the first, if there are several).
+    pub fn decision_on(&self, key: &str) -> Option<&ToolCallDecision> {
+        self.decisions.iter().find(|d| d.key == key)
+    }
+}
+
+impl FromIterator<ToolCallDecision> for ToolCallDecisions {
+    fn from_iter<I: IntoIterator<Item = ToolCallDecision>>(iter: I) -> Self {
+        Self {
+            decisions: iter.into_iter().collect(),
+        }
+    }
+}
+
+/// Why a set of decisions cannot be applied to a paused reply. Nothing runs when one is found.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum DecisionError {
+    /// A call of the reply has no decision; every call needs one.
+    #[error("no decision on the call `{key}`: every call of the reply needs one")]
+    MissingDecision {
+        /// The undecided call's key.
+        key: String,
+    },
+    /// Two decisions name the same call.
+    #[error("two decisions on the call `{key}`")]
+    DuplicateDecision {
+        /// The key named twice.
+        key: String,
+    },
+    /// A decision names no call of the reply.
+    #[error("the decision on `{key}` names no call of the reply")]
+    UnknownKey {
+        /// The unknown key.
+        key: String,
+    },
+    /// An allowance was given for other arguments (or another tool) than the call has.
+    #[error("the allowance of `{key}` was given for other arguments than the call has")]
+    ArgumentsChanged {
+        /// The call's key.
+        key: String,
+    },
+}

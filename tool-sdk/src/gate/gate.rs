@@ -1,0 +1,280 @@
+//! Gating a reply: pause it when a call needs a decision, apply decisions, run what is allowed.
+
+use std::collections::HashSet;
+
+use crate::gate::{
+    fingerprint, tool_call_keys, ConfirmationPolicy, DecisionError, GateOutcome, PausedTurn,
+    ToolCallDecisions, Verdict,
+};
+use crate::{
+    AssistantMessage, ToolCall, ToolContext, ToolError, ToolOutput, ToolRegistry,
+    ToolResultMessage, ToolResultStatus,
+};
+
+/// Runs a reply's tool calls behind a [`ConfirmationPolicy`]: when any call needs a person's
+/// decision, **no** call of the reply runs and the reply is paused; once every call has a
+/// decision, the allowed ones run and the denied ones answer the model with their message.
+///
+/// # Examples
+///
+/// ```
+/// use tool_sdk::gate::Gate;
+/// use tool_sdk::{tool, AssistantMessage, ToolCall, ToolRegistry};
+///
+/// /// Deletes a file.
+/// #[tool(confirm)]
+/// fn delete_file(path: String) -> String {
+///     format!("deleted {path}")
+/// }
+///
+/// /// Lists files.
+/// #[tool]
+/// fn list_files() -> Vec<String> {
+///     vec!["a.txt".into()]
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let mut registry = ToolRegistry::new();
+/// registry.register(DeleteFileTool).unwrap();
+/// registry.register(ListFilesTool).unwrap();
+/// let offered: Vec<String> = registry.names().map(str::to_owned).collect();
+///
+/// let reply = AssistantMessage::with_tool_calls(vec![
+///     ToolCall::new("c1", "list_files", "{}"),
+///     ToolCall::new("c2", "delete_file", r#"{"path": "/tmp/a"}"#),
+/// ]);
+/// let gate = Gate::default();
+/// let outcome = gate.execute(&registry, &offered, &reply).await;
+/// assert_eq!(outcome.awaiting_decision(), ["c2"]);
+///
+/// let tool_sdk::gate::GateOutcome::Paused(paused) = outcome else { unreachable!() };
+/// let decisions = paused.decide().deny("c2", "Not today.").allow_rest().build();
+/// let results = gate.resume(&registry, &paused, &decisions).await.unwrap();
+/// assert_eq!(results[0].to_message().content, r#"["a.txt"]"#);
+/// assert_eq!(results[1].to_message().content, "Not today.");
+/// # }
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Gate {
+    policy: ConfirmationPolicy,
+}
+
+/// What was decided for one call, before it runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Resolution {
+    /// Run it.
+    Run,
+    /// A person denied it; the model reads the message.
+    Denied(String),
+    /// Allowed, but its tool was not offered in the request: it never runs.
+    NotOffered,
+}
+
+/// One call of a reply and how it ended.
+#[derive(Debug)]
+pub struct CallOutcome {
+    /// The call's key in its reply.
+    pub key: String,
+    /// The call as the model gave it.
+    pub call: ToolCall,
+    /// How it ended.
+    pub result: CallResult,
+}
+
+/// How a call ended.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum CallResult {
+    /// It ran: the tool's output or a classified error.
+    Ran(Result<ToolOutput, ToolError>),
+    /// A person denied it; it never ran.
+    Denied(String),
+    /// Its tool was not offered in the request; it never ran.
+    NotOffered,
+}
+
+impl CallOutcome {
+    /// The message that answers the call, for the model.
+    pub fn to_message(&self) -> ToolResultMessage {
+        let (content, status) = match &self.result {
+            CallResult::Ran(Ok(output)) => (output.content().to_owned(), ToolResultStatus::Success),
+            CallResult::Ran(Err(error)) => (error.model_message(), ToolResultStatus::Error),
+            CallResult::Denied(message) => (message.clone(), ToolResultStatus::Denied),
+            CallResult::NotOffered => (
+                format!(
+                    "Error: the tool `{}` is not available here.",
+                    self.call.name
+                ),
+                ToolResultStatus::Error,
+            ),
+        };
+        ToolResultMessage {
+            call_id: self.call.id.clone(),
+            key: self.key.clone(),
+            name: self.call.name.clone(),
+            content,
+            status,
+        }
+    }
+}
+
+impl Gate {
+    /// A gate with `policy` (in addition to what tools declare themselves).
+    pub fn new(policy: ConfirmationPolicy) -> Self {
+        Self { policy }
+    }
+
+    /// The keys of the calls of `reply` that need a decision, in reply order.
+    pub fn awaiting(&self, registry: &ToolRegistry, reply: &AssistantMessage) -> Vec<String> {
+        tool_call_keys(reply)
+            .into_iter()
+            .zip(&reply.tool_calls)
+            .filter(|(_, call)| {
+                let tool = registry.get(&call.name).map(|t| &**t);
+                self.policy.needs_confirmation(call, tool)
+            })
+            .map(|(key, _)| key)
+            .collect()
+    }
+
+    /// Pauses `reply` if any call needs a decision; `None` when none does.
+    /// `request_tools` are the names of the tools the request offered.
+    pub fn check(
+        &self,
+        registry: &ToolRegistry,
+        request_tools: &[String],
+        reply: &AssistantMessage,
+    ) -> Option<PausedTurn> {
+        let awaiting = self.awaiting(registry, reply);
+        (!awaiting.is_empty())
+            .then(|| PausedTurn::new(reply.clone(), request_tools.to_vec(), awaiting))
+    }
+
+    /// Runs the calls of `reply` in order, or pauses it without running any when a call needs
+    /// a decision.
+    pub async fn execute(
+        &self,
+        registry: &ToolRegistry,
+        request_tools: &[String],
+        reply: &AssistantMessage,
+    ) -> GateOutcome {
+        if let Some(paused) = self.check(registry, request_tools, reply) {
+            return GateOutcome::Paused(paused);
+        }
+        let offered: HashSet<&str> = request_tools.iter().map(String::as_str).collect();
+        let mut outcomes = Vec::with_capacity(reply.tool_calls.len());
+        for (key, call) in tool_call_keys(reply).into_iter().zip(&reply.tool_calls) {
+            let resolution = if offered.contains(call.name.as_str()) {
+                Resolution::Run
+            } else {
+                Resolution::NotOffered
+            };
+            outcomes.push(run(registry, key, call, resolution).await);
+        }
+        GateOutcome::Completed(outcomes)
+    }
+
+    /// Checks `decisions` against the paused reply: one per call, keys distinct and known,
+    /// allowances bound to the calls' current fingerprints. Gives each call's resolution, in
+    /// reply order; nothing runs.
+    pub fn resolve(
+        &self,
+        paused: &PausedTurn,
+        decisions: &ToolCallDecisions,
+    ) -> Result<Vec<Resolution>, DecisionError> {
+        let reply = paused.reply();
+        let keys = tool_call_keys(reply);
+        let mut seen = HashSet::new();
+        for decision in decisions.decisions() {
+            if !keys.contains(&decision.key) {
+                return Err(DecisionError::UnknownKey {
+                    key: decision.key.clone(),
+                });
+            }
+            if !seen.insert(decision.key.as_str()) {
+                return Err(DecisionError::DuplicateDecision {
+                    key: decision.key.clone(),
+                });
+            }
+        }
+        let offered: HashSet<&str> = paused.request_tools().iter().map(String::as_str).collect();
+        keys.iter()
+            .zip(&reply.tool_calls)
+            .map(|(key, call)| {
+                let decision = decisions
+                    .decision_on(key)
+                    .ok_or_else(|| DecisionError::MissingDecision { key: key.clone() })?;
+                Ok(match &decision.verdict {
+                    Verdict::Deny { message } => Resolution::Denied(message.clone()),
+                    Verdict::Allow { fingerprint: bound } => {
+                        if *bound != fingerprint(call) {
+                            return Err(DecisionError::ArgumentsChanged { key: key.clone() });
+                        }
+                        if offered.contains(call.name.as_str()) {
+                            Resolution::Run
+                        } else {
+                            Resolution::NotOffered
+                        }
+                    }
+                })
+            })
+            .collect()
+    }
+
+    /// Applies `decisions` to a paused reply and runs the allowed calls, in reply order. The
+    /// paused turn must be the one given out (see [`Sealer`](crate::gate::Sealer) and
+    /// [`PausedTurnStore`](crate::gate::PausedTurnStore), which also make it usable once).
+    pub async fn resume(
+        &self,
+        registry: &ToolRegistry,
+        paused: &PausedTurn,
+        decisions: &ToolCallDecisions,
+    ) -> Result<Vec<CallOutcome>, DecisionError> {
+        let resolutions = self.resolve(paused, decisions)?;
+        Ok(run_resolved(registry, paused.reply(), resolutions).await)
+    }
+}
+
+/// Runs the calls of `reply` as resolved, in order.
+pub(crate) async fn run_resolved(
+    registry: &ToolRegistry,
+    reply: &AssistantMessage,
+    resolutions: Vec<Resolution>,
+) -> Vec<CallOutcome> {
+    let mut outcomes = Vec::with_capacity(resolutions.len());
+    let keys = tool_call_keys(reply);
+    for ((key, call), resolution) in keys.into_iter().zip(&reply.tool_calls).zip(resolutions) {
+        outcomes.push(run(registry, key, call, resolution).await);
+    }
+    outcomes
+}
+
+async fn run(
+    registry: &ToolRegistry,
+    key: String,
+    call: &ToolCall,
+    resolution: Resolution,
+) -> CallOutcome {
+    let result = match resolution {
+        Resolution::Denied(message) => CallResult::Denied(message),
+        Resolution::NotOffered => CallResult::NotOffered,
+        Resolution::Run => {
+            let mut context = ToolContext::new();
+            if let Some(id) = &call.id {
+                context = context.with_call_id(id);
+            }
+            CallResult::Ran(
+                registry
+                    .call_with(&call.name, &call.arguments, context)
+                    .await,
+            )
+        }
+    };
+    CallOutcome {
+        key,
+        call: call.clone(),
+        result,
+    }
+}

@@ -1,0 +1,35 @@
+//! Decision gating: a person allows or denies risky tool calls before any call of the reply runs.
+//!
+//! A [`ConfirmationPolicy`] (with what tools declare themselves, `#[tool(confirm)]`) marks the
+//! calls that need a decision. When any call of a reply needs one, [`Gate::execute`] runs
+//! **none** of them and returns a [`PausedTurn`] listing the waiting keys
+//! ([`tool_call_keys`]). The caller shows the calls to a person and sends back
+//! [`ToolCallDecisions`], one per call; [`Gate::resume`] checks them (every call decided, keys
+//! distinct and known, each allowance bound to the call's [`fingerprint`]) and runs the allowed
+//! calls, while a denied call answers the model with its message.
+//!
+//! The paused reply is a security boundary: whoever can edit it can run any tool with any
+//! arguments. Keep it server-side in a [`PausedTurnStore`] under a random [`TurnId`]
+//! ([`Gate::resume_stored`]), or hand it out sealed by a [`Sealer`] ([`Gate::resume_sealed`]);
+//! either way it is used once.
+
+mod decision;
+mod fingerprint;
+#[allow(clippy::module_inception)]
+mod gate;
+mod keys;
+mod paused;
+mod policy;
+mod resume;
+mod seal;
+mod store;
+
+pub use decision::{DecisionError, ToolCallDecision, ToolCallDecisions, Verdict};
+pub use fingerprint::{canonical_arguments, fingerprint};
+pub use gate::{CallOutcome, CallResult, Gate, Resolution};
+pub use keys::{tool_call_keys, POSITION_KEY_PREFIX};
+pub use paused::{DecisionsBuilder, GateOutcome, PausedTurn, PendingCall};
+pub use policy::ConfirmationPolicy;
+pub use resume::ResumeError;
+pub use seal::{InMemoryReplayGuard, OpenedTurn, ReplayGuard, SealError, Sealer, MIN_KEY_BYTES};
+pub use store::{InMemoryPausedTurnStore, PausedTurnStore, StoreError, StoreFuture, TurnId};

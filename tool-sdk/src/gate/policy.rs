@@ -1,0 +1,73 @@
+//! Which calls need a person's decision before they run.
+
+use std::collections::HashSet;
+use std::fmt;
+use std::sync::Arc;
+
+use crate::{Tool, ToolCall};
+
+type CallPredicate = dyn Fn(&ToolCall) -> bool + Send + Sync;
+
+/// Which calls wait for a decision. A call waits when its tool declares so (`#[tool(confirm)]`,
+/// `#[tool(confirm = predicate)]`, see [`Tool::needs_confirmation`]), when its tool is named
+/// here, or when the predicate set here says so. By default nothing else waits.
+///
+/// # Examples
+///
+/// ```
+/// use tool_sdk::gate::ConfirmationPolicy;
+/// use tool_sdk::ToolCall;
+///
+/// let policy = ConfirmationPolicy::new()
+///     .confirm_tool("delete_file")
+///     .confirm_when(|call| call.arguments.contains("\"prod\""));
+/// assert!(policy.needs_confirmation(&ToolCall::new("1", "delete_file", "{}"), None));
+/// assert!(policy.needs_confirmation(&ToolCall::new("2", "deploy", r#"{"env":"prod"}"#), None));
+/// assert!(!policy.needs_confirmation(&ToolCall::new("3", "deploy", r#"{"env":"dev"}"#), None));
+/// ```
+#[derive(Clone, Default)]
+pub struct ConfirmationPolicy {
+    tools: HashSet<String>,
+    predicate: Option<Arc<CallPredicate>>,
+}
+
+impl ConfirmationPolicy {
+    /// Only what the tools themselves declare.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Every call of the tool named `name` waits for a decision.
+    pub fn confirm_tool(mut self, name: impl Into<String>) -> Self {
+        self.tools.insert(name.into());
+        self
+    }
+
+    /// Calls for which `predicate` answers `true` wait for a decision (in addition to the rest).
+    pub fn confirm_when(
+        mut self,
+        predicate: impl Fn(&ToolCall) -> bool + Send + Sync + 'static,
+    ) -> Self {
+        self.predicate = Some(Arc::new(predicate));
+        self
+    }
+
+    /// Whether `call` waits for a decision; `tool` is the registered tool it names, if any.
+    pub fn needs_confirmation(&self, call: &ToolCall, tool: Option<&dyn Tool>) -> bool {
+        tool.is_some_and(|tool| tool.needs_confirmation(&call.arguments))
+            || self.tools.contains(&call.name)
+            || self
+                .predicate
+                .as_ref()
+                .is_some_and(|predicate| predicate(call))
+    }
+}
+
+impl fmt::Debug for ConfirmationPolicy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ConfirmationPolicy")
+            .field("tools", &self.tools)
+            .field("predicate", &self.predicate.is_some())
+            .finish()
+    }
+}

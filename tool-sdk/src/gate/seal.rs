@@ -1,0 +1,256 @@
+//! Handing a paused reply out sealed: an HMAC-SHA256 token the application cannot be fooled
+//! with, usable once, until it expires.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine as _;
+use hmac::{Hmac, Mac};
+use serde::{Deserialize, Serialize};
+use sha2::Sha256;
+
+use crate::gate::PausedTurn;
+
+type HmacSha256 = Hmac<Sha256>;
+
+/// Separates these MACs from any other use of the same key.
+const DOMAIN: &[u8] = b"tool-sdk/paused-turn/v1\n";
+
+/// Shortest key accepted, in bytes.
+pub const MIN_KEY_BYTES: usize = 32;
+
+/// Seals paused replies into tokens and opens them again.
+///
+/// A token carries the paused reply (call ids, names, arguments), the names of the tools the
+/// request offered, the keys that wait, a random nonce and an expiry, all under an HMAC-SHA256
+/// of the application's key. A token with any byte changed, opened after its expiry, or used a
+/// second time ([`ReplayGuard`]) is refused.
+///
+/// # Examples
+///
+/// ```
+/// use tool_sdk::gate::{PausedTurn, Sealer};
+/// use tool_sdk::{AssistantMessage, ToolCall};
+///
+/// let sealer = Sealer::new(&[7u8; 32]).unwrap();
+/// let reply = AssistantMessage::with_tool_calls(vec![ToolCall::new("c1", "pay", r#"{"eur": 5}"#)]);
+/// let paused = PausedTurn::new(reply, vec!["pay".into()], vec!["c1".into()]);
+/// let token = sealer.seal(&paused).unwrap();
+///
+/// let opened = sealer.open(&token).unwrap();
+/// assert_eq!(opened.turn(), &paused);
+///
+/// let mut forged = token.clone();
+/// forged.replace_range(10..11, if &token[10..11] == "A" { "B" } else { "A" });
+/// assert!(sealer.open(&forged).is_err());
+/// ```
+#[derive(Clone)]
+pub struct Sealer {
+    /// Keyed once; cloned for each token.
+    mac: HmacSha256,
+    ttl: Duration,
+    guard: Arc<dyn ReplayGuard>,
+}
+
+/// A token opened and verified, not yet used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpenedTurn {
+    turn: PausedTurn,
+    nonce: String,
+    expires_at: u64,
+}
+
+impl OpenedTurn {
+    /// The paused reply, exactly as sealed.
+    pub fn turn(&self) -> &PausedTurn {
+        &self.turn
+    }
+
+    /// Marks the token used; `false` when it was used already.
+    pub(crate) fn consume(&self, guard: &dyn ReplayGuard) -> bool {
+        guard.consume(&self.nonce, self.expires_at)
+    }
+}
+
+/// Why a token was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SealError {
+    /// The key is shorter than [`MIN_KEY_BYTES`].
+    #[error("a sealing key needs at least {MIN_KEY_BYTES} bytes, got {0}")]
+    WeakKey(usize),
+    /// The token is not of the form this sealer writes.
+    #[error("the token is malformed: {0}")]
+    Malformed(&'static str),
+    /// The token's signature does not match its content: it was changed, or sealed with
+    /// another key.
+    #[error("the token's signature does not match: it was changed or sealed with another key")]
+    BadSignature,
+    /// The token expired.
+    #[error("the token expired at {expired_at} (unix seconds)")]
+    Expired {
+        /// When it expired, in seconds since the Unix epoch.
+        expired_at: u64,
+    },
+    /// The token was used already.
+    #[error("the token was used already")]
+    Replayed,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Payload {
+    v: u8,
+    nonce: String,
+    expires_at: u64,
+    turn: PausedTurn,
+}
+
+impl Sealer {
+    /// A sealer with `key` (at least 32 bytes), tokens valid for 24 hours, and an in-memory
+    /// replay guard.
+    pub fn new(key: &[u8]) -> Result<Self, SealError> {
+        if key.len() < MIN_KEY_BYTES {
+            return Err(SealError::WeakKey(key.len()));
+        }
+        let mac =
+            <HmacSha256 as Mac>::new_from_slice(key).map_err(|_| SealError::WeakKey(key.len()))?;
+        Ok(Self {
+            mac,
+            ttl: Duration::from_secs(24 * 60 * 60),
+            guard: Arc::new(InMemoryReplayGuard::default()),
+        })
+    }
+
+    /// How long a token stays valid.
+    pub fn with_ttl(mut self, ttl: Duration) -> Self {
+        self.ttl = ttl;
+        self
+    }
+
+    /// Where used nonces are remembered (share one across replicas to refuse replays there).
+    pub fn with_replay_guard(mut self, guard: Arc<dyn ReplayGuard>) -> Self {
+        self.guard = guard;
+        self
+    }
+
+    /// The replay guard in use.
+    pub fn replay_guard(&self) -> &dyn ReplayGuard {
+        &*self.guard
+    }
+
+    /// Seals `turn`, valid from now for the sealer's time to live.
+    pub fn seal(&self, turn: &PausedTurn) -> Result<String, SealError> {
+        self.seal_at(turn, SystemTime::now())
+    }
+
+    /// Seals `turn` as of `now`.
+    pub fn seal_at(&self, turn: &PausedTurn, now: SystemTime) -> Result<String, SealError> {
+        let mut nonce = [0u8; 16];
+        getrandom::fill(&mut nonce)
+            .map_err(|_| SealError::Malformed("no randomness for a nonce"))?;
+        let payload = Payload {
+            v: 1,
+            nonce: URL_SAFE_NO_PAD.encode(nonce),
+            expires_at: unix_seconds(now).saturating_add(self.ttl.as_secs()),
+            turn: turn.clone(),
+        };
+        let bytes = serde_json::to_vec(&payload)
+            .map_err(|_| SealError::Malformed("unserializable turn"))?;
+        let tag = self.mac(&bytes).finalize().into_bytes();
+        Ok(format!(
+            "{}.{}",
+            URL_SAFE_NO_PAD.encode(&bytes),
+            URL_SAFE_NO_PAD.encode(tag)
+        ))
+    }
+
+    /// Verifies a token now: signature, then expiry. It is not marked used; applying decisions
+    /// through [`Gate::resume_sealed`](crate::gate::Gate::resume_sealed) does that.
+    pub fn open(&self, token: &str) -> Result<OpenedTurn, SealError> {
+        self.open_at(token, SystemTime::now())
+    }
+
+    /// Verifies a token as of `now`.
+    pub fn open_at(&self, token: &str, now: SystemTime) -> Result<OpenedTurn, SealError> {
+        let (payload, tag) = token
+            .split_once('.')
+            .ok_or(SealError::Malformed("no signature part"))?;
+        let bytes = URL_SAFE_NO_PAD
+            .decode(payload)
+            .map_err(|_| SealError::Malformed("the content is not base64url"))?;
+        let tag = URL_SAFE_NO_PAD
+            .decode(tag)
+            .map_err(|_| SealError::Malformed("the signature is not base64url"))?;
+        // Constant-time comparison.
+        self.mac(&bytes)
+            .verify_slice(&tag)
+            .map_err(|_| SealError::BadSignature)?;
+        let payload: Payload = serde_json::from_slice(&bytes)
+            .map_err(|_| SealError::Malformed("the content is not a paused turn"))?;
+        if payload.v != 1 {
+            return Err(SealError::Malformed("unknown version"));
+        }
+        if unix_seconds(now) >= payload.expires_at {
+            return Err(SealError::Expired {
+                expired_at: payload.expires_at,
+            });
+        }
+        Ok(OpenedTurn {
+            turn: payload.turn,
+            nonce: payload.nonce,
+            expires_at: payload.expires_at,
+        })
+    }
+
+    fn mac(&self, bytes: &[u8]) -> HmacSha256 {
+        let mut mac = self.mac.clone();
+        mac.update(DOMAIN);
+        mac.update(bytes);
+        mac
+    }
+}
+
+impl fmt::Debug for Sealer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Sealer")
+            .field("key", &"<redacted>")
+            .field("ttl", &self.ttl)
+            .finish_non_exhaustive()
+    }
+}
+
+fn unix_seconds(time: SystemTime) -> u64 {
+    time.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs())
+}
+
+/// Remembers which tokens were used, so each is used once.
+pub trait ReplayGuard: Send + Sync {
+    /// Marks `nonce` used until `expires_at` (unix seconds); `false` when it was used already.
+    /// Must be atomic: of two concurrent calls with one nonce, exactly one gets `true`.
+    fn consume(&self, nonce: &str, expires_at: u64) -> bool;
+}
+
+/// A [`ReplayGuard`] in this process's memory; forgets nonces once their tokens expire.
+#[derive(Debug, Default)]
+pub struct InMemoryReplayGuard {
+    used: Mutex<HashMap<String, u64>>,
+}
+
+impl ReplayGuard for InMemoryReplayGuard {
+    fn consume(&self, nonce: &str, expires_at: u64) -> bool {
+        let now = unix_seconds(SystemTime::now());
+        let mut used = self
+            .used
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        used.retain(|_, expiry| *expiry > now);
+        if used.contains_key(nonce) {
+            return false;
+        }
+        used.insert(nonce.to_owned(), expires_at);
+        true
+    }
+}

@@ -1,0 +1,93 @@
+//! The messages of a conversation that tool calling needs: the model's reply with its tool
+//! calls, and the answer to each call.
+
+use serde::{Deserialize, Serialize};
+
+/// One tool call the model asked for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolCall {
+    /// The id the model gave the call; some providers (Gemini) give none.
+    pub id: Option<String>,
+    /// The tool's name.
+    pub name: String,
+    /// The arguments, as the JSON text the model wrote.
+    pub arguments: String,
+}
+
+impl ToolCall {
+    /// A call with an id.
+    pub fn new(
+        id: impl Into<String>,
+        name: impl Into<String>,
+        arguments: impl Into<String>,
+    ) -> Self {
+        Self {
+            id: Some(id.into()),
+            name: name.into(),
+            arguments: arguments.into(),
+        }
+    }
+
+    /// A call without an id.
+    pub fn without_id(name: impl Into<String>, arguments: impl Into<String>) -> Self {
+        Self {
+            id: None,
+            name: name.into(),
+            arguments: arguments.into(),
+        }
+    }
+}
+
+/// What the model replied: text, tool calls, or both.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AssistantMessage {
+    /// The reply's text, if any.
+    pub text: Option<String>,
+    /// The tool calls, in the order the model asked for them.
+    pub tool_calls: Vec<ToolCall>,
+}
+
+impl AssistantMessage {
+    /// A reply made of tool calls only.
+    pub fn with_tool_calls(tool_calls: Vec<ToolCall>) -> Self {
+        Self {
+            text: None,
+            tool_calls,
+        }
+    }
+}
+
+/// How a tool call ended, as the model is told.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ToolResultStatus {
+    /// The tool ran and succeeded.
+    Success,
+    /// The call failed (bad arguments, unknown tool, the tool's own error, ...).
+    Error,
+    /// A person denied the call; it never ran.
+    Denied,
+}
+
+/// The answer to one tool call.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolResultMessage {
+    /// The id of the call it answers (`None` when the call had none).
+    pub call_id: Option<String>,
+    /// The call's key in its reply (see [`tool_call_keys`](crate::gate::tool_call_keys)).
+    pub key: String,
+    /// The tool's name.
+    pub name: String,
+    /// What the model reads.
+    pub content: String,
+    /// How the call ended.
+    pub status: ToolResultStatus,
+}
+
+impl ToolResultMessage {
+    /// Whether the model should read this as an error.
+    pub fn is_error(&self) -> bool {
+        self.status != ToolResultStatus::Success
+    }
+}
