@@ -19,7 +19,7 @@ use std::time::Duration;
 /// assert!(error.is_recoverable());
 /// assert!(error.model_message().contains("get_weather"));
 /// ```
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum ToolError {
     /// The model asked for a tool that is not registered.

@@ -140,6 +140,8 @@ extern crate self as tool_sdk;
 mod arguments;
 mod call;
 mod catch;
+mod chat;
+pub mod compensate;
 mod context;
 mod definition;
 mod dynamic;
@@ -150,6 +152,7 @@ mod message;
 mod name;
 mod output;
 mod registry;
+pub mod run;
 mod schema;
 mod suggest;
 mod tool;
@@ -161,12 +164,18 @@ pub mod __private;
 
 pub use arguments::{DEFAULT_MAX_ARGUMENTS_BYTES, MAX_ARGUMENTS_DEPTH};
 pub use call::CallFuture;
+pub use chat::{
+    ChatModel, ChatOptions, ChatRequest, ChatResponse, ModelError, ModelFuture, ScriptedModel,
+    SeenRequest,
+};
 pub use context::{CallId, FromToolContext, SharedState, State, ToolContext, ToolName};
 pub use definition::{Confirm, Defer, ToolDefinition, ToolOptions};
 pub use dynamic::DynamicTool;
 pub use error::{ArgumentProblem, RegistryError, ToolError, ToolErrorKind};
 pub use inline::InlineTool;
-pub use message::{AssistantMessage, ToolCall, ToolResultMessage, ToolResultStatus};
+pub use message::{
+    check_conversation, AssistantMessage, Message, ToolCall, ToolResultMessage, ToolResultStatus,
+};
 pub use name::{provider_name, validate_name, MAX_NAME_LEN};
 pub use output::{IntoToolOutput, Json, UNIT_OUTPUT};
 pub use registry::ToolRegistry;

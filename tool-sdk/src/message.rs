@@ -1,4 +1,4 @@
-//! The messages of a conversation that tool calling needs: the model's reply with its tool
+//! The messages of a conversation: system and user text, the model's replies with their tool
 //! calls, and the answer to each call.
 
 use serde::{Deserialize, Serialize};
@@ -68,6 +68,8 @@ pub enum ToolResultStatus {
     Error,
     /// A person denied the call; it never ran.
     Denied,
+    /// The call ran and succeeded, then was rolled back by its compensating action.
+    RolledBack,
 }
 
 /// The answer to one tool call.
@@ -90,4 +92,83 @@ impl ToolResultMessage {
     pub fn is_error(&self) -> bool {
         self.status != ToolResultStatus::Success
     }
+}
+
+/// One message of a conversation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "role", rename_all = "snake_case")]
+pub enum Message {
+    /// Instructions for the model.
+    System {
+        /// The instructions.
+        content: String,
+    },
+    /// What the user said.
+    User {
+        /// The user's text.
+        content: String,
+    },
+    /// What the model replied.
+    Assistant(AssistantMessage),
+    /// The answer to one tool call.
+    Tool(ToolResultMessage),
+}
+
+impl Message {
+    /// A system message.
+    pub fn system(content: impl Into<String>) -> Self {
+        Self::System {
+            content: content.into(),
+        }
+    }
+
+    /// A user message.
+    pub fn user(content: impl Into<String>) -> Self {
+        Self::User {
+            content: content.into(),
+        }
+    }
+}
+
+/// Checks what every provider requires of a conversation: each assistant tool call is answered
+/// by exactly one tool result, right after the assistant message, in call order, and no tool
+/// result answers anything else. Returns the first violation.
+///
+/// # Examples
+///
+/// ```
+/// use tool_sdk::{check_conversation, AssistantMessage, Message, ToolCall};
+///
+/// let asked = Message::Assistant(AssistantMessage::with_tool_calls(vec![ToolCall::new("c1", "t", "{}")]));
+/// assert!(check_conversation(&[Message::user("hi"), asked]).is_err(), "c1 is unanswered");
+/// ```
+pub fn check_conversation(messages: &[Message]) -> Result<(), String> {
+    let mut i = 0;
+    while i < messages.len() {
+        match &messages[i] {
+            Message::Assistant(reply) => {
+                for (position, call) in reply.tool_calls.iter().enumerate() {
+                    match messages.get(i + 1 + position) {
+                        Some(Message::Tool(result))
+                            if result.call_id == call.id && result.name == call.name => {}
+                        other => {
+                            return Err(format!(
+                                "message {i}: call {position} ({}) is answered by {other:?}",
+                                call.name
+                            ))
+                        }
+                    }
+                }
+                i += 1 + reply.tool_calls.len();
+            }
+            Message::Tool(result) => {
+                return Err(format!(
+                    "message {i}: a tool result ({}) answers no call",
+                    result.name
+                ))
+            }
+            _ => i += 1,
+        }
+    }
+    Ok(())
 }

@@ -126,6 +126,11 @@ impl Gate {
         Self { policy }
     }
 
+    /// The policy in use.
+    pub fn policy(&self) -> &ConfirmationPolicy {
+        &self.policy
+    }
+
     /// The keys of the calls of `reply` that need a decision, in reply order.
     pub fn awaiting(&self, registry: &ToolRegistry, reply: &AssistantMessage) -> Vec<String> {
         tool_call_keys(reply)

@@ -1,0 +1,519 @@
+//! The tool-calling loop: rounds, concurrency, errors, compensation, cancellation, gating.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tool_sdk::gate::{ConfirmationPolicy, Gate};
+use tool_sdk::run::{
+    Concurrency, ErrorAction, ErrorPolicy, LoopEvent, LoopOptions, LoopStatus, ProviderFuture,
+    ToolLoop, ToolProvider,
+};
+use tool_sdk::{
+    check_conversation, define_tool, AssistantMessage, CancellationToken, DynamicTool, Message,
+    ScriptedModel, Tool, ToolCall, ToolErrorKind, ToolRegistry, ToolResultStatus,
+};
+
+type Timeline = Arc<Mutex<Vec<String>>>;
+
+fn calls(calls: &[(&str, &str, &str)]) -> AssistantMessage {
+    AssistantMessage::with_tool_calls(
+        calls
+            .iter()
+            .map(|(id, name, args)| ToolCall::new(*id, *name, *args))
+            .collect(),
+    )
+}
+
+fn answer(text: &str) -> AssistantMessage {
+    AssistantMessage {
+        text: Some(text.into()),
+        tool_calls: vec![],
+    }
+}
+
+/// `book_<what>` tools that succeed (or fail when `fail` is true), each compensable; every
+/// booking and cancellation goes to the timeline.
+fn booking_tools(timeline: &Timeline, failing: &[&str]) -> ToolRegistry {
+    let mut registry = ToolRegistry::new();
+    for what in ["flight", "hotel", "car"] {
+        let fails = failing.contains(&what);
+        let log = Arc::clone(timeline);
+        let undo_log = Arc::clone(timeline);
+        let name = format!("book_{what}");
+        let tool = define_tool!(
+            /// Books something.
+            #[tool(name = "book", compensate = move |reference: String, booking: String| -> Result<(), String> {
+                undo_log.lock().unwrap().push(format!("cancel {booking} ({reference})"));
+                Ok(())
+            })]
+            move |reference: String| -> Result<String, String> {
+                if fails {
+                    log.lock().unwrap().push(format!("fail {reference}"));
+                    return Err(format!("no availability for {reference}"));
+                }
+                log.lock().unwrap().push(format!("book {reference}"));
+                Ok(format!("B-{reference}"))
+            }
+        );
+        registry.register(Renamed::new(tool, &name)).unwrap();
+    }
+    registry
+}
+
+/// A tool under another name (the same inline tool serves three names in these tests).
+struct Renamed<T> {
+    inner: T,
+    definition: tool_sdk::ToolDefinition,
+}
+
+impl<T: Tool> Renamed<T> {
+    fn new(inner: T, name: &str) -> Self {
+        let mut definition = inner.definition().clone();
+        definition.name = name.to_owned();
+        Self { inner, definition }
+    }
+}
+
+impl<T: Tool> Tool for Renamed<T> {
+    fn definition(&self) -> &tool_sdk::ToolDefinition {
+        &self.definition
+    }
+    fn call<'a>(
+        &'a self,
+        arguments: &'a str,
+        context: tool_sdk::ToolContext<'a>,
+    ) -> tool_sdk::ToolFuture<'a> {
+        self.inner.call(arguments, context)
+    }
+    fn compensate<'a>(
+        &'a self,
+        arguments: &'a str,
+        output: &'a tool_sdk::ToolOutput,
+        context: tool_sdk::ToolContext<'a>,
+    ) -> Option<tool_sdk::ToolFuture<'a>> {
+        self.inner.compensate(arguments, output, context)
+    }
+}
+
+#[tokio::test]
+async fn the_loop_runs_calls_until_the_model_answers() {
+    let timeline = Timeline::default();
+    let model = ScriptedModel::new([
+        calls(&[("c1", "book_flight", r#"{"reference":"LIS-OSL"}"#)]),
+        calls(&[("c2", "book_hotel", r#"{"reference":"OSL-1"}"#)]),
+        answer("All booked."),
+    ]);
+    let agent = ToolLoop::new(model, booking_tools(&timeline, &[]));
+    let mut conversation = vec![Message::user("Book my trip")];
+    let outcome = agent.run(&mut conversation).await;
+    assert!(matches!(outcome.status, LoopStatus::Answered(_)));
+    assert_eq!(outcome.rounds, 3);
+    assert!(outcome.compensations.is_empty());
+    assert_eq!(*timeline.lock().unwrap(), ["book LIS-OSL", "book OSL-1"]);
+    check_conversation(&conversation).unwrap();
+    assert_eq!(conversation.len(), 6);
+}
+
+#[tokio::test]
+async fn a_failure_rolls_back_every_earlier_success_newest_first_once() {
+    let timeline = Timeline::default();
+    let model = ScriptedModel::new([
+        calls(&[("c1", "book_flight", r#"{"reference":"F1"}"#)]),
+        calls(&[
+            ("c2", "book_hotel", r#"{"reference":"H1"}"#),
+            ("c3", "book_car", r#"{"reference":"C1"}"#),
+        ]),
+        answer("unreachable"),
+    ]);
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&events);
+    let agent = ToolLoop::new(model, booking_tools(&timeline, &["car"]))
+        .on_event(move |event| seen.lock().unwrap().push(event.clone()));
+    let mut conversation = vec![Message::user("Book my trip")];
+    let outcome = agent.run(&mut conversation).await;
+    let LoopStatus::RolledBack { name, error, .. } = &outcome.status else {
+        panic!("{:?}", outcome.status);
+    };
+    assert_eq!(name, "book_car");
+    assert_eq!(error.kind(), ToolErrorKind::ExecutionFailed);
+    assert_eq!(
+        *timeline.lock().unwrap(),
+        [
+            "book F1",
+            "book H1",
+            "fail C1",
+            "cancel B-H1 (H1)",
+            "cancel B-F1 (F1)"
+        ]
+    );
+    assert_eq!(
+        outcome
+            .compensations
+            .iter()
+            .map(|c| c.name.as_str())
+            .collect::<Vec<_>>(),
+        ["book_hotel", "book_flight"]
+    );
+    assert!(outcome.compensations.iter().all(|c| c.result.is_ok()));
+    let compensated = events
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|e| matches!(e, LoopEvent::Compensated { .. }))
+        .count();
+    assert_eq!(compensated, 2, "one event per compensation");
+
+    // The model sees each rolled-back call as rolled back, and why.
+    check_conversation(&conversation).unwrap();
+    let rolled_back: Vec<_> = conversation
+        .iter()
+        .filter_map(|m| match m {
+            Message::Tool(r) if r.status == ToolResultStatus::RolledBack => Some(r),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rolled_back.len(), 2);
+    assert!(rolled_back
+        .iter()
+        .all(|r| r.content.contains("rolled back") && r.content.contains("book_car")));
+}
+
+#[tokio::test]
+async fn an_argument_error_goes_back_to_the_model_and_rolls_nothing_back() {
+    let timeline = Timeline::default();
+    let model = ScriptedModel::new([
+        calls(&[("c1", "book_flight", r#"{"reference":"F1"}"#)]),
+        calls(&[("c2", "book_hotel", r#"{"ref":"H1"}"#)]),
+        calls(&[("c3", "book_hotel", r#"{"reference":"H1"}"#)]),
+        answer("Booked after a retry."),
+    ]);
+    let agent = ToolLoop::new(model, booking_tools(&timeline, &[]));
+    let mut conversation = vec![Message::user("go")];
+    let outcome = agent.run(&mut conversation).await;
+    assert!(
+        matches!(outcome.status, LoopStatus::Answered(_)),
+        "{:?}",
+        outcome.status
+    );
+    assert!(outcome.compensations.is_empty());
+    let Message::Tool(retry) = &conversation[4] else {
+        panic!()
+    };
+    assert_eq!(retry.status, ToolResultStatus::Error);
+    assert!(retry.content.contains("reference"), "{}", retry.content);
+}
+
+#[tokio::test]
+async fn hallucinated_tool_names_go_to_the_model_or_fail_the_run() {
+    let timeline = Timeline::default();
+    let script = || {
+        ScriptedModel::new([
+            calls(&[("c1", "book_flight", r#"{"reference":"F1"}"#)]),
+            calls(&[("c2", "book_hotle", r#"{"reference":"H1"}"#)]),
+            answer("done"),
+        ])
+    };
+    let agent = ToolLoop::new(script(), booking_tools(&timeline, &[]));
+    let mut conversation = vec![Message::user("go")];
+    let outcome = agent.run(&mut conversation).await;
+    assert!(matches!(outcome.status, LoopStatus::Answered(_)));
+    let Message::Tool(result) = &conversation[4] else {
+        panic!()
+    };
+    assert!(
+        result.content.contains("`book_hotel`"),
+        "{}",
+        result.content
+    );
+
+    let strict = LoopOptions::default()
+        .errors(ErrorPolicy::new().on(ToolErrorKind::UnknownTool, ErrorAction::RollBack));
+    let agent = ToolLoop::new(script(), booking_tools(&timeline, &[])).with_options(strict);
+    let mut conversation = vec![Message::user("go")];
+    let outcome = agent.run(&mut conversation).await;
+    assert!(matches!(&outcome.status, LoopStatus::RolledBack { name, .. } if name == "book_hotle"));
+    assert_eq!(outcome.compensations.len(), 1);
+    check_conversation(&conversation).unwrap();
+}
+
+#[tokio::test]
+async fn at_the_round_limit_the_outcome_says_so_and_keeps_the_work() {
+    let timeline = Timeline::default();
+    let model = ScriptedModel::new(
+        (0..5).map(|i| calls(&[("c", "book_flight", &format!(r#"{{"reference":"F{i}"}}"#))])),
+    );
+    let options = LoopOptions::default().max_rounds(3);
+    let agent = ToolLoop::new(model, booking_tools(&timeline, &[])).with_options(options);
+    let mut conversation = vec![Message::user("go")];
+    let outcome = agent.run(&mut conversation).await;
+    assert!(matches!(outcome.status, LoopStatus::MaxRoundsReached));
+    assert_eq!(outcome.rounds, 3);
+    assert!(
+        outcome.compensations.is_empty(),
+        "reaching the limit is not a failure"
+    );
+    assert_eq!(timeline.lock().unwrap().len(), 3);
+    check_conversation(&conversation).unwrap();
+}
+
+fn slow_tools(started: &Arc<AtomicUsize>) -> ToolRegistry {
+    let mut registry = ToolRegistry::new();
+    let started = Arc::clone(started);
+    registry
+        .register(define_tool!(
+            /// Waits, then echoes.
+            #[tool(name = "slow_echo")]
+            async move |text: String, millis: u64| {
+                started.fetch_add(1, Ordering::SeqCst);
+                tokio::time::sleep(Duration::from_millis(millis)).await;
+                text
+            }
+        ))
+        .unwrap();
+    registry
+}
+
+#[tokio::test]
+async fn concurrent_calls_answer_in_call_order() {
+    let started = Arc::new(AtomicUsize::new(0));
+    let reply = calls(&[
+        ("a", "slow_echo", r#"{"text":"first","millis":30}"#),
+        ("b", "slow_echo", r#"{"text":"second","millis":1}"#),
+        ("c", "slow_echo", r#"{"text":"third","millis":10}"#),
+    ]);
+    let model = ScriptedModel::new([reply, answer("ok")]);
+    let options = LoopOptions::default().concurrency(Concurrency::Bounded(3));
+    let agent = ToolLoop::new(model, slow_tools(&started)).with_options(options);
+    let mut conversation = vec![Message::user("go")];
+    agent.run(&mut conversation).await;
+    let contents: Vec<_> = conversation
+        .iter()
+        .filter_map(|m| match m {
+            Message::Tool(r) => Some(r.content.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(contents, ["first", "second", "third"]);
+}
+
+#[tokio::test]
+async fn cancellation_drains_the_round_starts_nothing_new_and_rolls_back() {
+    let timeline = Timeline::default();
+    let cancel = CancellationToken::new();
+    let mut registry = booking_tools(&timeline, &[]);
+    let trigger = cancel.clone();
+    let log = Arc::clone(&timeline);
+    registry
+        .register(define_tool!(
+            /// Cancels the run, as a user pressing stop would.
+            #[tool(name = "press_stop")]
+            move || {
+                log.lock().unwrap().push("stop".into());
+                trigger.cancel();
+            }
+        ))
+        .unwrap();
+    let model = ScriptedModel::new([
+        calls(&[("c1", "book_flight", r#"{"reference":"F1"}"#)]),
+        calls(&[
+            ("c2", "book_hotel", r#"{"reference":"H1"}"#),
+            ("c3", "press_stop", "{}"),
+            ("c4", "book_car", r#"{"reference":"C1"}"#),
+        ]),
+        answer("never asked"),
+    ]);
+    let agent = ToolLoop::new(model, registry);
+    let mut conversation = vec![Message::user("go")];
+    let outcome = agent.run_cancellable(&mut conversation, &cancel).await;
+    assert!(matches!(outcome.status, LoopStatus::Cancelled));
+    assert_eq!(
+        *timeline.lock().unwrap(),
+        [
+            "book F1",
+            "book H1",
+            "stop",
+            "cancel B-H1 (H1)",
+            "cancel B-F1 (F1)"
+        ],
+        "the car was never booked"
+    );
+    let car = outcome
+        .calls
+        .iter()
+        .find(|c| c.call.name == "book_car")
+        .unwrap();
+    assert!(!car.started);
+    assert_eq!(outcome.rounds, 2, "no model call after cancellation");
+    check_conversation(&conversation).unwrap();
+}
+
+#[tokio::test]
+async fn a_failing_or_panicking_compensation_is_reported_and_the_rest_still_run() {
+    let timeline = Timeline::default();
+    let mut registry = booking_tools(&timeline, &["car"]);
+    registry
+        .register(define_tool!(
+            /// Books a seat whose cancellation fails.
+            #[tool(name = "book_seat", compensate = |_r: String, _b: String| -> Result<(), String> { Err("the airline's system is down".into()) })]
+            |r: String| format!("S-{r}")
+        ))
+        .unwrap();
+    registry
+        .register(define_tool!(
+            /// Books a meal whose cancellation panics.
+            #[tool(name = "book_meal", compensate = |_r: String, _b: String| -> Result<(), String> { panic!("bug in cancel") })]
+            |r: String| format!("M-{r}")
+        ))
+        .unwrap();
+    let model = ScriptedModel::new([calls(&[
+        ("1", "book_flight", r#"{"reference":"F"}"#),
+        ("2", "book_seat", r#"{"r":"S"}"#),
+        ("3", "book_meal", r#"{"r":"M"}"#),
+        ("4", "book_car", r#"{"reference":"C"}"#),
+    ])]);
+    let agent = ToolLoop::new(model, registry);
+    let mut conversation = vec![Message::user("go")];
+    let outcome = agent.run(&mut conversation).await;
+    let results: Vec<_> = outcome
+        .compensations
+        .iter()
+        .map(|c| (c.name.as_str(), c.result.is_ok()))
+        .collect();
+    assert_eq!(
+        results,
+        [
+            ("book_meal", false),
+            ("book_seat", false),
+            ("book_flight", true)
+        ]
+    );
+    assert_eq!(
+        outcome.compensations[0].result.as_ref().unwrap_err().kind(),
+        ToolErrorKind::Panicked
+    );
+    assert!(timeline
+        .lock()
+        .unwrap()
+        .contains(&"cancel B-F (F)".to_owned()));
+    check_conversation(&conversation).unwrap();
+}
+
+#[tokio::test]
+async fn gating_runs_inside_the_loop_paused_out_decisions_in() {
+    let timeline = Timeline::default();
+    let model = ScriptedModel::new([
+        calls(&[
+            ("c1", "book_flight", r#"{"reference":"F1"}"#),
+            ("c2", "book_hotel", r#"{"reference":"H1"}"#),
+        ]),
+        answer("Flight booked; the hotel was refused."),
+    ]);
+    let gate = Gate::new(ConfirmationPolicy::new().confirm_tool("book_hotel"));
+    let agent = ToolLoop::new(model, booking_tools(&timeline, &[])).with_gate(gate);
+    let mut conversation = vec![Message::user("go")];
+    let outcome = agent.run(&mut conversation).await;
+    assert_eq!(outcome.status.awaiting_decision(), ["c2"]);
+    assert!(timeline.lock().unwrap().is_empty(), "nothing ran");
+    check_conversation(&conversation).unwrap();
+    let LoopStatus::Paused(paused) = outcome.status else {
+        panic!()
+    };
+    let decisions = paused
+        .turn()
+        .decide()
+        .deny("c2", "Too expensive.")
+        .allow_rest()
+        .build();
+    let outcome = agent
+        .resume(
+            &mut conversation,
+            paused,
+            &decisions,
+            &CancellationToken::new(),
+        )
+        .await
+        .unwrap();
+    assert!(matches!(outcome.status, LoopStatus::Answered(_)));
+    assert_eq!(*timeline.lock().unwrap(), ["book F1"]);
+    check_conversation(&conversation).unwrap();
+    let Message::Tool(denied) = &conversation[3] else {
+        panic!()
+    };
+    assert_eq!(
+        (denied.status, denied.content.as_str()),
+        (ToolResultStatus::Denied, "Too expensive.")
+    );
+}
+
+#[tokio::test]
+async fn return_direct_tools_end_the_run_with_their_results() {
+    let mut registry = ToolRegistry::new();
+    registry
+        .register(define_tool!(
+            /// Renders the final report.
+            #[tool(name = "render_report", return_direct)]
+            |title: String| format!("# {title}")
+        ))
+        .unwrap();
+    let model = ScriptedModel::new([calls(&[("c1", "render_report", r#"{"title":"Q3"}"#)])]);
+    let agent = ToolLoop::new(model, registry);
+    let mut conversation = vec![Message::user("report")];
+    let outcome = agent.run(&mut conversation).await;
+    let LoopStatus::ReturnedDirect(results) = outcome.status else {
+        panic!()
+    };
+    assert_eq!(results[0].content, "# Q3");
+    assert_eq!(outcome.rounds, 1);
+}
+
+struct LateTools(AtomicUsize);
+
+impl ToolProvider for LateTools {
+    fn tools(&self) -> ProviderFuture<'_> {
+        // The tool appears from the second round on.
+        let round = self.0.fetch_add(1, Ordering::SeqCst);
+        Box::pin(async move {
+            if round == 0 {
+                return vec![];
+            }
+            let schema = serde_json::json!({"type": "object", "properties": {}});
+            let tool = DynamicTool::new("late_tool", "Arrives late.", schema, |_| async { "late" })
+                .unwrap();
+            vec![Arc::new(tool) as Arc<dyn Tool>]
+        })
+    }
+}
+
+#[tokio::test]
+async fn tool_providers_are_consulted_every_round() {
+    let timeline = Timeline::default();
+    let model = Arc::new(ScriptedModel::new([
+        calls(&[("c1", "book_flight", r#"{"reference":"F1"}"#)]),
+        calls(&[("c2", "late_tool", "{}")]),
+        answer("done"),
+    ]));
+    let agent = ToolLoop::new(
+        SharedModel(Arc::clone(&model)),
+        booking_tools(&timeline, &[]),
+    )
+    .with_provider(Arc::new(LateTools(AtomicUsize::new(0))));
+    let mut conversation = vec![Message::user("go")];
+    let outcome = agent.run(&mut conversation).await;
+    assert!(matches!(outcome.status, LoopStatus::Answered(_)));
+    let requests = model.requests();
+    assert!(!requests[0].tools.contains(&"late_tool".to_owned()));
+    assert!(requests[1].tools.contains(&"late_tool".to_owned()));
+    let Message::Tool(late) = &conversation[4] else {
+        panic!()
+    };
+    assert_eq!(late.content, "late");
+}
+
+struct SharedModel(Arc<ScriptedModel>);
+
+impl tool_sdk::ChatModel for SharedModel {
+    fn chat<'a>(&'a self, request: tool_sdk::ChatRequest<'a>) -> tool_sdk::ModelFuture<'a> {
+        self.0.chat(request)
+    }
+}

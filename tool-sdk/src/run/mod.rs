@@ -1,0 +1,435 @@
+//! The tool-calling loop: send the conversation, run the reply's calls, append their results,
+//! and repeat until the model answers without calls; with decision gating, compensation of what
+//! already ran when a later step fails, and cancellation.
+
+mod events;
+mod options;
+mod round;
+mod tools;
+
+use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use futures_util::future::{select, Either};
+use std::pin::pin;
+use tokio_util::sync::CancellationToken;
+use tracing::Instrument as _;
+
+use crate::compensate::{compensate_one, CompensationRecord, CompensationReport};
+use crate::gate::{DecisionError, Gate, PausedTurn, ToolCallDecisions};
+use crate::{
+    AssistantMessage, ChatModel, ChatRequest, Message, ModelError, ToolCall, ToolRegistry,
+    ToolResultStatus,
+};
+
+pub use events::LoopEvent;
+pub use options::{Concurrency, ErrorAction, ErrorPolicy, LoopOptions, DEFAULT_MAX_ROUNDS};
+pub use round::CallReport;
+pub use tools::{ProviderFuture, ToolProvider};
+
+use round::RoundEnd;
+use tools::RunTools;
+
+type Listener = dyn Fn(&LoopEvent) + Send + Sync;
+type BeforeHook = dyn Fn(&ToolCall) + Send + Sync;
+
+/// Runs a model's tool calls until it answers.
+///
+/// # Examples
+///
+/// ```
+/// use tool_sdk::run::{LoopStatus, ToolLoop};
+/// use tool_sdk::{tool, AssistantMessage, Message, ScriptedModel, ToolCall, ToolRegistry};
+///
+/// /// Adds two numbers.
+/// #[tool]
+/// fn add(a: i64, b: i64) -> i64 {
+///     a + b
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let model = ScriptedModel::new([
+///     AssistantMessage::with_tool_calls(vec![ToolCall::new("c1", "add", r#"{"a": 2, "b": 3}"#)]),
+///     AssistantMessage { text: Some("2 + 3 = 5".into()), tool_calls: vec![] },
+/// ]);
+/// let mut registry = ToolRegistry::new();
+/// registry.register(AddTool).unwrap();
+/// let agent = ToolLoop::new(model, registry);
+///
+/// let mut conversation = vec![Message::user("What is 2 + 3?")];
+/// let outcome = agent.run(&mut conversation).await;
+/// assert!(matches!(&outcome.status, LoopStatus::Answered(reply) if reply.text.as_deref() == Some("2 + 3 = 5")));
+/// assert_eq!(conversation.len(), 4); // user, assistant (call), tool result, assistant (answer)
+/// # }
+/// ```
+pub struct ToolLoop {
+    model: Arc<dyn ChatModel>,
+    registry: ToolRegistry,
+    providers: Vec<Arc<dyn ToolProvider>>,
+    gate: Gate,
+    options: LoopOptions,
+    listener: Option<Arc<Listener>>,
+    before: Option<Arc<BeforeHook>>,
+}
+
+/// How a run ended, with what it did.
+#[derive(Debug)]
+pub struct LoopOutcome {
+    /// Why the run stopped.
+    pub status: LoopStatus,
+    /// Model calls made in this run (across a pause and its resumption).
+    pub rounds: usize,
+    /// Every tool call of the run, in the order the replies gave them.
+    pub calls: Vec<CallReport>,
+    /// Every rollback of the run, in the order it ran (newest call first).
+    pub compensations: Vec<CompensationReport>,
+}
+
+/// Why a run stopped.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum LoopStatus {
+    /// The model answered without tool calls; the answer is the last message.
+    Answered(AssistantMessage),
+    /// Every call of the last reply was a return-direct tool: their results are the answer.
+    ReturnedDirect(Vec<crate::ToolResultMessage>),
+    /// The round limit was reached; all work done is kept.
+    MaxRoundsReached,
+    /// Calls wait for a person's decisions; resume with [`ToolLoop::resume`].
+    Paused(PausedRun),
+    /// The run was cancelled: the round in flight drained, then what was compensable was
+    /// rolled back.
+    Cancelled,
+    /// A tool failed in a way that fails the run ([`ErrorAction::RollBack`]); what was
+    /// compensable was rolled back.
+    RolledBack {
+        /// The failed call's key in its reply.
+        key: String,
+        /// The failed tool.
+        name: String,
+        /// What went wrong.
+        error: crate::ToolError,
+    },
+    /// The model could not be called; what was compensable was rolled back.
+    ModelFailed(ModelError),
+}
+
+impl LoopStatus {
+    /// The keys of the calls waiting for a decision; empty unless paused.
+    pub fn awaiting_decision(&self) -> &[String] {
+        match self {
+            Self::Paused(paused) => paused.turn.awaiting(),
+            _ => &[],
+        }
+    }
+
+    /// Whether the run is paused, waiting for decisions.
+    pub fn is_awaiting_decision(&self) -> bool {
+        matches!(self, Self::Paused(_))
+    }
+}
+
+/// A run paused for decisions: the paused reply and what the run must remember to go on (its
+/// compensation record, its round count).
+#[derive(Debug, Clone)]
+pub struct PausedRun {
+    turn: PausedTurn,
+    state: RunState,
+}
+
+impl PausedRun {
+    /// The paused reply, to show and decide on.
+    pub fn turn(&self) -> &PausedTurn {
+        &self.turn
+    }
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct RunState {
+    pub(crate) id: String,
+    pub(crate) rounds: usize,
+    pub(crate) record: CompensationRecord,
+    pub(crate) calls: Vec<CallReport>,
+}
+
+impl RunState {
+    fn new() -> Self {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        Self {
+            id: format!("run-{}", NEXT.fetch_add(1, Ordering::Relaxed)),
+            rounds: 0,
+            record: CompensationRecord::new(),
+            calls: Vec::new(),
+        }
+    }
+}
+
+impl ToolLoop {
+    /// A loop over `model` with the tools of `registry` and default options.
+    pub fn new(model: impl ChatModel + 'static, registry: ToolRegistry) -> Self {
+        Self {
+            model: Arc::new(model),
+            registry,
+            providers: Vec::new(),
+            gate: Gate::default(),
+            options: LoopOptions::default(),
+            listener: None,
+            before: None,
+        }
+    }
+
+    /// Sets the options.
+    pub fn with_options(mut self, options: LoopOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// Gates calls with `gate` (default: only what tools declare).
+    pub fn with_gate(mut self, gate: Gate) -> Self {
+        self.gate = gate;
+        self
+    }
+
+    /// Consults `provider` at every round for more tools (add-only).
+    pub fn with_provider(mut self, provider: Arc<dyn ToolProvider>) -> Self {
+        self.providers.push(provider);
+        self
+    }
+
+    /// Calls `listener` with every [`LoopEvent`].
+    pub fn on_event(mut self, listener: impl Fn(&LoopEvent) + Send + Sync + 'static) -> Self {
+        self.listener = Some(Arc::new(listener));
+        self
+    }
+
+    /// Calls `hook` before each tool call starts.
+    pub fn before_tool(mut self, hook: impl Fn(&ToolCall) + Send + Sync + 'static) -> Self {
+        self.before = Some(Arc::new(hook));
+        self
+    }
+
+    /// The loop's registry.
+    pub fn registry(&self) -> &ToolRegistry {
+        &self.registry
+    }
+
+    /// Runs until the model answers, appending to `conversation`.
+    pub async fn run(&self, conversation: &mut Vec<Message>) -> LoopOutcome {
+        self.run_cancellable(conversation, &CancellationToken::new())
+            .await
+    }
+
+    /// Runs until the model answers or `cancel` is cancelled.
+    ///
+    /// # Cancel safety
+    ///
+    /// Cancel through the token, not by dropping the future: the token lets the round in
+    /// flight drain and what already ran be rolled back.
+    pub async fn run_cancellable(
+        &self,
+        conversation: &mut Vec<Message>,
+        cancel: &CancellationToken,
+    ) -> LoopOutcome {
+        let mut state = RunState::new();
+        let mut tools = RunTools::new(&self.registry);
+        let status = self
+            .rounds(conversation, &mut state, &mut tools, cancel)
+            .await;
+        self.finish(conversation, state, &tools, status).await
+    }
+
+    /// Resumes a paused run with decisions: the paused reply and its results are appended, and
+    /// the run goes on. Decisions that do not fit are refused and nothing runs.
+    pub async fn resume(
+        &self,
+        conversation: &mut Vec<Message>,
+        paused: PausedRun,
+        decisions: &ToolCallDecisions,
+        cancel: &CancellationToken,
+    ) -> Result<LoopOutcome, DecisionError> {
+        let resolutions = self.gate.resolve(&paused.turn, decisions)?;
+        let PausedRun { turn, mut state } = paused;
+        let mut tools = RunTools::new(&self.registry);
+        tools.refresh(&self.providers).await;
+        let reply = turn.reply().clone();
+        let status = match self
+            .round(conversation, &mut state, &tools, reply, resolutions, cancel)
+            .await
+        {
+            RoundEnd::Continue => {
+                self.rounds(conversation, &mut state, &mut tools, cancel)
+                    .await
+            }
+            RoundEnd::Stop(status) => status,
+        };
+        Ok(self.finish(conversation, state, &tools, status).await)
+    }
+
+    async fn rounds(
+        &self,
+        conversation: &mut Vec<Message>,
+        state: &mut RunState,
+        tools: &mut RunTools<'_>,
+        cancel: &CancellationToken,
+    ) -> LoopStatus {
+        loop {
+            if cancel.is_cancelled() {
+                return LoopStatus::Cancelled;
+            }
+            if state.rounds >= self.options.max_rounds {
+                return LoopStatus::MaxRoundsReached;
+            }
+            tools.refresh(&self.providers).await;
+            state.rounds += 1;
+            self.emit(&LoopEvent::ModelCalled {
+                round: state.rounds,
+            });
+            let definitions = tools.definitions();
+            let request = ChatRequest {
+                messages: conversation,
+                tools: &definitions,
+                options: &self.options.chat,
+            };
+            let span = tracing::info_span!(
+                "gen_ai.chat",
+                gen_ai.operation.name = "chat",
+                round = state.rounds
+            );
+            let call = self.model.chat(request).instrument(span);
+            let response = match select(pin!(cancel.cancelled()), call).await {
+                Either::Left(((), _)) => return LoopStatus::Cancelled,
+                Either::Right((response, _)) => response,
+            };
+            let reply = match response {
+                Ok(response) => response.message,
+                Err(error) => return LoopStatus::ModelFailed(error),
+            };
+            if reply.tool_calls.is_empty() {
+                conversation.push(Message::Assistant(reply.clone()));
+                return LoopStatus::Answered(reply);
+            }
+            let awaiting = self.awaiting(tools, &reply);
+            if !awaiting.is_empty() {
+                self.emit(&LoopEvent::Paused {
+                    awaiting: awaiting.clone(),
+                });
+                let turn = PausedTurn::new(reply, tools.names(), awaiting);
+                return LoopStatus::Paused(PausedRun {
+                    turn,
+                    state: state.clone(),
+                });
+            }
+            // Every tool of the run was offered; a name that is none of them gets "unknown
+            // tool" with suggestions from the registry.
+            let resolutions = vec![crate::gate::Resolution::Run; reply.tool_calls.len()];
+            match self
+                .round(conversation, state, tools, reply, resolutions, cancel)
+                .await
+            {
+                RoundEnd::Continue => {}
+                RoundEnd::Stop(status) => return status,
+            }
+        }
+    }
+
+    /// Keys of calls needing a decision, looking each tool up among all the run's tools.
+    fn awaiting(&self, tools: &RunTools<'_>, reply: &AssistantMessage) -> Vec<String> {
+        crate::gate::tool_call_keys(reply)
+            .into_iter()
+            .zip(&reply.tool_calls)
+            .filter(|(_, call)| {
+                self.gate
+                    .policy()
+                    .needs_confirmation(call, tools.get(&call.name).map(|t| &**t))
+            })
+            .map(|(key, _)| key)
+            .collect()
+    }
+
+    /// Rolls back what is compensable when the run did not end well, then builds the outcome.
+    async fn finish(
+        &self,
+        conversation: &mut [Message],
+        mut state: RunState,
+        tools: &RunTools<'_>,
+        status: LoopStatus,
+    ) -> LoopOutcome {
+        let reason = match &status {
+            LoopStatus::Cancelled => Some("the run was cancelled".to_owned()),
+            LoopStatus::RolledBack { name, error, .. } => Some(format!(
+                "a later step failed: `{name}`: {}",
+                error.model_message()
+            )),
+            LoopStatus::ModelFailed(error) => Some(format!("the model failed: {error}")),
+            _ => None,
+        };
+        let mut compensations = Vec::new();
+        if let Some(reason) = reason {
+            for entry in state.record.drain_newest_first() {
+                let name = entry.call.name.clone();
+                let span = tracing::info_span!(
+                    "gen_ai.compensate_tool",
+                    gen_ai.operation.name = "compensate_tool",
+                    gen_ai.tool.name = %name,
+                    gen_ai.tool.call.id = entry.call.id.as_deref().unwrap_or(""),
+                );
+                let result = compensate_one(tools.get(&name), &entry, &state.id)
+                    .instrument(span)
+                    .await;
+                let error = result.as_ref().err().map(ToString::to_string);
+                tracing::info!(gen_ai.tool.name = %name, key = %entry.key, error = ?error, "compensated");
+                self.emit(&LoopEvent::Compensated {
+                    key: entry.key.clone(),
+                    name: name.clone(),
+                    round: entry.round,
+                    error: error.clone(),
+                });
+                if let Some(Message::Tool(message)) = conversation.get_mut(entry.message_index) {
+                    message.content = match &error {
+                        None => format!(
+                            "This call was rolled back because {reason}; its effect no longer holds. It had returned: {}",
+                            message.content
+                        ),
+                        Some(error) => format!(
+                            "Rolling this call back failed ({error}) after {reason}; its effect may still hold. It had returned: {}",
+                            message.content
+                        ),
+                    };
+                    if error.is_none() {
+                        message.status = ToolResultStatus::RolledBack;
+                    }
+                }
+                compensations.push(CompensationReport {
+                    key: entry.key,
+                    name,
+                    round: entry.round,
+                    result,
+                });
+            }
+        }
+        LoopOutcome {
+            status,
+            rounds: state.rounds,
+            calls: state.calls,
+            compensations,
+        }
+    }
+
+    pub(crate) fn emit(&self, event: &LoopEvent) {
+        if let Some(listener) = &self.listener {
+            listener(event);
+        }
+    }
+}
+
+impl fmt::Debug for ToolLoop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolLoop")
+            .field("registry", &self.registry)
+            .field("gate", &self.gate)
+            .field("options", &self.options)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,118 @@
+//! How the loop behaves: rounds, concurrency, and what each kind of tool error leads to.
+
+use std::collections::HashMap;
+
+use crate::{ChatOptions, ToolErrorKind};
+
+/// Rounds allowed by default before the loop stops with
+/// [`LoopStatus::MaxRoundsReached`](crate::run::LoopStatus::MaxRoundsReached).
+pub const DEFAULT_MAX_ROUNDS: usize = 10;
+
+/// How the calls of one reply run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Concurrency {
+    /// One after another, in reply order.
+    #[default]
+    Sequential,
+    /// Up to this many at a time; results still come in reply order.
+    Bounded(usize),
+}
+
+/// What a failed call leads to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorAction {
+    /// The error goes back to the model as the call's result, so it can correct itself.
+    ToModel,
+    /// The run fails: every compensable call that succeeded so far is rolled back.
+    RollBack,
+}
+
+/// What each [`ToolErrorKind`] leads to. By default, mistakes the model can fix (unknown tool,
+/// bad arguments) go back to it, and failures of the tool itself (its `Err`, a panic, a
+/// timeout, a missing context) roll the run back.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ErrorPolicy {
+    overrides: HashMap<ToolErrorKind, ErrorAction>,
+}
+
+impl ErrorPolicy {
+    /// The default policy.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets what errors of `kind` lead to.
+    pub fn on(mut self, kind: ToolErrorKind, action: ErrorAction) -> Self {
+        self.overrides.insert(kind, action);
+        self
+    }
+
+    /// What an error of `kind` leads to.
+    pub fn action(&self, kind: ToolErrorKind) -> ErrorAction {
+        if let Some(action) = self.overrides.get(&kind) {
+            return *action;
+        }
+        match kind {
+            ToolErrorKind::UnknownTool
+            | ToolErrorKind::InvalidArguments
+            | ToolErrorKind::MalformedArguments
+            | ToolErrorKind::ArgumentsNotObject
+            | ToolErrorKind::ArgumentsTooLarge
+            | ToolErrorKind::ArgumentsTooDeep => ErrorAction::ToModel,
+            _ => ErrorAction::RollBack,
+        }
+    }
+}
+
+/// Options of a [`ToolLoop`](crate::run::ToolLoop).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct LoopOptions {
+    /// Model calls allowed in one run (default [`DEFAULT_MAX_ROUNDS`]).
+    pub max_rounds: usize,
+    /// How the calls of one reply run.
+    pub concurrency: Concurrency,
+    /// What each kind of tool error leads to.
+    pub errors: ErrorPolicy,
+    /// Options sent with every request.
+    pub chat: ChatOptions,
+}
+
+impl LoopOptions {
+    /// Sets [`max_rounds`](Self::max_rounds).
+    pub fn max_rounds(mut self, rounds: usize) -> Self {
+        self.max_rounds = rounds;
+        self
+    }
+
+    /// Sets [`concurrency`](Self::concurrency).
+    pub fn concurrency(mut self, concurrency: Concurrency) -> Self {
+        self.concurrency = concurrency;
+        self
+    }
+
+    /// Sets [`errors`](Self::errors).
+    pub fn errors(mut self, errors: ErrorPolicy) -> Self {
+        self.errors = errors;
+        self
+    }
+
+    /// Sets [`chat`](Self::chat).
+    pub fn chat(mut self, chat: ChatOptions) -> Self {
+        self.chat = chat;
+        self
+    }
+}
+
+impl Default for LoopOptions {
+    fn default() -> Self {
+        Self {
+            max_rounds: DEFAULT_MAX_ROUNDS,
+            concurrency: Concurrency::Sequential,
+            errors: ErrorPolicy::default(),
+            chat: ChatOptions::default(),
+        }
+    }
+}

@@ -1,0 +1,227 @@
+//! One round: run the calls of a reply (in order, or several at a time), append one result per
+//! call, record what can be rolled back, and decide whether the run goes on.
+
+use std::sync::Mutex;
+
+use futures_util::stream::{self, StreamExt as _};
+use tokio_util::sync::CancellationToken;
+use tracing::Instrument as _;
+
+use crate::gate::{tool_call_keys, Resolution};
+use crate::run::tools::RunTools;
+use crate::run::{Concurrency, ErrorAction, LoopEvent, LoopStatus, RunState, ToolLoop};
+use crate::{
+    AssistantMessage, Message, ToolCall, ToolContext, ToolError, ToolOutput, ToolResultMessage,
+    ToolResultStatus,
+};
+
+/// One tool call of a run and how it ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallReport {
+    /// The round it belongs to (1-based).
+    pub round: usize,
+    /// Its key in its reply.
+    pub key: String,
+    /// The call as the model gave it.
+    pub call: ToolCall,
+    /// Whether the tool started (a call left when the run was cancelled, or denied, did not).
+    pub started: bool,
+    /// How it ended, as the model was told.
+    pub status: ToolResultStatus,
+}
+
+pub(crate) enum RoundEnd {
+    Continue,
+    Stop(LoopStatus),
+}
+
+enum Ended {
+    Ran(Result<ToolOutput, ToolError>),
+    Denied(String),
+    NotOffered,
+    NotStarted,
+}
+
+impl ToolLoop {
+    pub(crate) async fn round(
+        &self,
+        conversation: &mut Vec<Message>,
+        state: &mut RunState,
+        tools: &RunTools<'_>,
+        reply: AssistantMessage,
+        resolutions: Vec<Resolution>,
+        cancel: &CancellationToken,
+    ) -> RoundEnd {
+        let keys = tool_call_keys(&reply);
+        let round = state.rounds;
+        // Compensable successes, in the order they finished.
+        let finished: Mutex<Vec<(usize, ToolOutput)>> = Mutex::new(Vec::new());
+
+        let run_call = |position: usize| {
+            let call = &reply.tool_calls[position];
+            let key = &keys[position];
+            let resolution = &resolutions[position];
+            let finished = &finished;
+            async move {
+                match resolution {
+                    Resolution::Denied(message) => return Ended::Denied(message.clone()),
+                    Resolution::NotOffered => return Ended::NotOffered,
+                    Resolution::Run => {}
+                    #[allow(unreachable_patterns)]
+                    _ => return Ended::NotOffered,
+                }
+                // Nothing starts once the run is cancelled; what started finishes.
+                if cancel.is_cancelled() {
+                    return Ended::NotStarted;
+                }
+                if let Some(before) = &self.before {
+                    before(call);
+                }
+                self.emit(&LoopEvent::ToolStarted {
+                    key: key.clone(),
+                    name: call.name.clone(),
+                });
+                let mut context = ToolContext::new().with_cancellation(cancel);
+                if let Some(id) = &call.id {
+                    context = context.with_call_id(id);
+                }
+                let span = tracing::info_span!(
+                    "gen_ai.execute_tool",
+                    gen_ai.operation.name = "execute_tool",
+                    gen_ai.tool.name = %call.name,
+                    gen_ai.tool.call.id = call.id.as_deref().unwrap_or(""),
+                );
+                let result = tools
+                    .call(&call.name, &call.arguments, context)
+                    .instrument(span)
+                    .await;
+                if let Ok(output) = &result {
+                    let compensable = tools
+                        .get(&call.name)
+                        .is_some_and(|tool| tool.definition().options.compensable);
+                    if compensable {
+                        if let Ok(mut finished) = finished.lock() {
+                            finished.push((position, output.clone()));
+                        }
+                    }
+                }
+                Ended::Ran(result)
+            }
+        };
+
+        let positions = 0..reply.tool_calls.len();
+        let ended: Vec<Ended> = match self.options.concurrency {
+            Concurrency::Bounded(limit) if limit > 1 => {
+                stream::iter(positions.map(run_call))
+                    .buffered(limit)
+                    .collect()
+                    .await
+            }
+            _ => {
+                let mut ended = Vec::with_capacity(positions.len());
+                for position in positions {
+                    ended.push(run_call(position).await);
+                }
+                ended
+            }
+        };
+
+        // One result per call, in call order, right after the reply.
+        let base = conversation.len() + 1;
+        conversation.push(Message::Assistant(reply.clone()));
+        let mut failure: Option<(String, String, ToolError)> = None;
+        let mut all_direct = true;
+        for ((call, key), ended) in reply.tool_calls.iter().zip(&keys).zip(ended) {
+            let (content, status, started) = match ended {
+                Ended::Ran(Ok(output)) => {
+                    let direct = tools
+                        .get(&call.name)
+                        .is_some_and(|tool| tool.definition().options.return_direct);
+                    all_direct &= direct;
+                    (output.into_content(), ToolResultStatus::Success, true)
+                }
+                Ended::Ran(Err(error)) => {
+                    all_direct = false;
+                    let content = error.model_message();
+                    if failure.is_none()
+                        && self.options.errors.action(error.kind()) == ErrorAction::RollBack
+                    {
+                        failure = Some((key.clone(), call.name.clone(), error));
+                    }
+                    (content, ToolResultStatus::Error, true)
+                }
+                Ended::Denied(message) => {
+                    all_direct = false;
+                    (message, ToolResultStatus::Denied, false)
+                }
+                Ended::NotOffered => {
+                    all_direct = false;
+                    (
+                        format!("Error: the tool `{}` is not available here.", call.name),
+                        ToolResultStatus::Error,
+                        false,
+                    )
+                }
+                Ended::NotStarted => {
+                    all_direct = false;
+                    (
+                        "Error: this call did not run: the run was cancelled.".to_owned(),
+                        ToolResultStatus::Error,
+                        false,
+                    )
+                }
+            };
+            if started {
+                self.emit(&LoopEvent::ToolFinished {
+                    key: key.clone(),
+                    name: call.name.clone(),
+                    status,
+                });
+            }
+            conversation.push(Message::Tool(ToolResultMessage {
+                call_id: call.id.clone(),
+                key: key.clone(),
+                name: call.name.clone(),
+                content,
+                status,
+            }));
+            state.calls.push(CallReport {
+                round,
+                key: key.clone(),
+                call: call.clone(),
+                started,
+                status,
+            });
+        }
+
+        // Record what can be rolled back, in the order it finished.
+        let finished = finished.into_inner().unwrap_or_default();
+        for (position, output) in finished {
+            state.record.push(
+                round,
+                keys[position].clone(),
+                reply.tool_calls[position].clone(),
+                &output,
+                base + position,
+            );
+        }
+
+        if cancel.is_cancelled() {
+            return RoundEnd::Stop(LoopStatus::Cancelled);
+        }
+        if let Some((key, name, error)) = failure {
+            return RoundEnd::Stop(LoopStatus::RolledBack { key, name, error });
+        }
+        if all_direct {
+            let results = conversation[base..]
+                .iter()
+                .filter_map(|m| match m {
+                    Message::Tool(result) => Some(result.clone()),
+                    _ => None,
+                })
+                .collect();
+            return RoundEnd::Stop(LoopStatus::ReturnedDirect(results));
+        }
+        RoundEnd::Continue
+    }
+}
