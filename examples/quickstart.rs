@@ -1,8 +1,9 @@
-//! Quickstart: a few functions become tools, go into a registry, and answer the tool calls of a
-//! model.
+//! Quickstart: a few functions become tools, go into a registry, and a tool-calling loop runs a
+//! model's calls until it answers.
 //!
-//! The model here is a **scripted stand-in**: it replays a fixed list of tool calls (one of them
-//! wrong on purpose), so the example runs offline and always the same way.
+//! The model here is a **scripted stand-in** (`ScriptedModel`): it replays fixed replies (one
+//! call wrong on purpose, which the loop sends back to it to correct), so the example runs
+//! offline and always the same way.
 //!
 //! ```text
 //! cargo run --example quickstart
@@ -11,7 +12,8 @@
 use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
-use tool_sdk::{tool, tools, ToolRegistry};
+use tool_sdk::run::{LoopEvent, LoopStatus, ToolLoop};
+use tool_sdk::{tool, tools, AssistantMessage, Message, ScriptedModel, ToolCall, ToolRegistry};
 
 /// Gets the current weather for a city.
 #[tool]
@@ -82,15 +84,40 @@ impl Notebook {
     }
 }
 
-/// The scripted stand-in for a model: the tool calls it "decides" to make, in order.
-const SCRIPTED_CALLS: &[(&str, &str)] = &[
-    ("get_weather", r#"{"city": "Lisbon"}"#),
-    ("get_weather", r#"{"city": "Boston", "unit": "fahrenheit"}"#),
-    ("save_note", r#"{"text": "Pack an umbrella for Boston"}"#),
-    ("get_weather", r#"{"city": 42}"#),
-    ("get_wether", r#"{"city": "Oslo"}"#),
-    ("list_notes", "{}"),
-];
+/// The scripted stand-in for a model: the replies it gives, round by round.
+fn scripted_model() -> ScriptedModel {
+    let calls = |calls: &[(&str, &str, &str)]| {
+        AssistantMessage::with_tool_calls(
+            calls
+                .iter()
+                .map(|(id, name, args)| ToolCall::new(*id, *name, *args))
+                .collect(),
+        )
+    };
+    ScriptedModel::new([
+        calls(&[
+            ("call_1", "get_weather", r#"{"city": "Lisbon"}"#),
+            ("call_2", "get_weather", r#"{"city": 42}"#),
+        ]),
+        calls(&[
+            (
+                "call_3",
+                "get_weather",
+                r#"{"city": "Boston", "unit": "fahrenheit"}"#,
+            ),
+            (
+                "call_4",
+                "save_note",
+                r#"{"text": "Pack an umbrella for Boston"}"#,
+            ),
+        ]),
+        calls(&[("call_5", "list_notes", "{}")]),
+        AssistantMessage {
+            text: Some("Lisbon is 18.5 °C and Boston 65.3 °F; I noted the umbrella.".into()),
+            tool_calls: vec![],
+        },
+    ])
+}
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -101,23 +128,40 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("Tools offered to the model:");
     for definition in registry.definitions() {
         println!("  {}: {}", definition.name, definition.description);
-        println!("    parameters: {}", definition.parameters);
     }
 
-    println!(
-        "\n[scripted model] replaying {} tool calls\n",
-        SCRIPTED_CALLS.len()
-    );
-    for (name, arguments) in SCRIPTED_CALLS {
-        println!("call   {name}({arguments})");
-        match registry.call(name, arguments).await {
-            Ok(output) => println!("result {}\n", output.content()),
-            Err(error) => {
-                // What the developer sees, and what goes back to the model so it can retry.
-                println!("error  {error}");
-                println!("model sees: {}\n", error.model_message());
+    println!("\n[scripted model] a stand-in replaying fixed replies\n");
+    let agent = ToolLoop::new(scripted_model(), registry).on_event(|event| match event {
+        LoopEvent::ModelCalled { round } => println!("-- round {round}: model call"),
+        LoopEvent::ToolStarted { name, key } => println!("   call   {name} [{key}]"),
+        _ => {}
+    });
+    let mut conversation = vec![Message::user(
+        "What's the weather in Lisbon and Boston? Note anything to pack.",
+    )];
+    let outcome = agent.run(&mut conversation).await;
+
+    println!("\nConversation:");
+    for message in &conversation {
+        match message {
+            Message::User { content } => println!("  user:      {content}"),
+            Message::Assistant(reply) => {
+                for call in &reply.tool_calls {
+                    println!("  assistant: {}({})", call.name, call.arguments);
+                }
+                if let Some(text) = &reply.text {
+                    println!("  assistant: {text}");
+                }
             }
+            Message::Tool(result) => {
+                println!("  tool:      [{:?}] {}", result.status, result.content)
+            }
+            Message::System { content } => println!("  system:    {content}"),
         }
+    }
+    match outcome.status {
+        LoopStatus::Answered(_) => println!("\nanswered after {} rounds", outcome.rounds),
+        other => println!("\nstopped: {other:?}"),
     }
     Ok(())
 }

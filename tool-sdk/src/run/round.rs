@@ -95,6 +95,15 @@ impl ToolLoop {
                     .call(&call.name, &call.arguments, context)
                     .instrument(span)
                     .await;
+                self.emit(&LoopEvent::ToolFinished {
+                    key: key.clone(),
+                    name: call.name.clone(),
+                    status: if result.is_ok() {
+                        ToolResultStatus::Success
+                    } else {
+                        ToolResultStatus::Error
+                    },
+                });
                 if let Ok(output) = &result {
                     let compensable = tools
                         .get(&call.name)
@@ -171,13 +180,6 @@ impl ToolLoop {
                     )
                 }
             };
-            if started {
-                self.emit(&LoopEvent::ToolFinished {
-                    key: key.clone(),
-                    name: call.name.clone(),
-                    status,
-                });
-            }
             conversation.push(Message::Tool(ToolResultMessage {
                 call_id: call.id.clone(),
                 key: key.clone(),
