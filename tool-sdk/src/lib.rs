@@ -148,6 +148,7 @@ mod dynamic;
 mod error;
 pub mod gate;
 mod inline;
+mod memory;
 mod message;
 mod name;
 mod output;
@@ -173,6 +174,7 @@ pub use definition::{Confirm, Defer, ToolDefinition, ToolOptions};
 pub use dynamic::DynamicTool;
 pub use error::{ArgumentProblem, RegistryError, ToolError, ToolErrorKind};
 pub use inline::InlineTool;
+pub use memory::{ChatMemory, InMemoryChatMemory, MemoryError, MemoryFuture};
 pub use message::{
     check_conversation, AssistantMessage, Message, ToolCall, ToolResultMessage, ToolResultStatus,
 };

@@ -19,8 +19,8 @@ use tracing::Instrument as _;
 use crate::compensate::{compensate_one, CompensationRecord, CompensationReport};
 use crate::gate::{DecisionError, Gate, PausedTurn, ToolCallDecisions};
 use crate::{
-    AssistantMessage, ChatModel, ChatRequest, Message, ModelError, ToolCall, ToolRegistry,
-    ToolResultStatus,
+    AssistantMessage, ChatMemory, ChatModel, ChatRequest, MemoryError, Message, ModelError,
+    ToolCall, ToolRegistry, ToolResultStatus,
 };
 
 pub use events::LoopEvent;
@@ -33,6 +33,7 @@ use tools::RunTools;
 
 type Listener = dyn Fn(&LoopEvent) + Send + Sync;
 type BeforeHook = dyn Fn(&ToolCall) + Send + Sync;
+type AfterHook = dyn Fn(&ToolCall, &crate::ToolResult) + Send + Sync;
 
 /// Runs a model's tool calls until it answers.
 ///
@@ -72,6 +73,7 @@ pub struct ToolLoop {
     options: LoopOptions,
     listener: Option<Arc<Listener>>,
     before: Option<Arc<BeforeHook>>,
+    after: Option<Arc<AfterHook>>,
 }
 
 /// How a run ended, with what it did.
@@ -177,6 +179,7 @@ impl ToolLoop {
             options: LoopOptions::default(),
             listener: None,
             before: None,
+            after: None,
         }
     }
 
@@ -208,6 +211,31 @@ impl ToolLoop {
     pub fn before_tool(mut self, hook: impl Fn(&ToolCall) + Send + Sync + 'static) -> Self {
         self.before = Some(Arc::new(hook));
         self
+    }
+
+    /// Calls `hook` after each tool call ends, with its result.
+    pub fn after_tool(
+        mut self,
+        hook: impl Fn(&ToolCall, &crate::ToolResult) + Send + Sync + 'static,
+    ) -> Self {
+        self.after = Some(Arc::new(hook));
+        self
+    }
+
+    /// Runs on the conversation `id` of `memory`: loads it, appends `input`, runs, and stores
+    /// the conversation back whatever the outcome (it is valid at every outcome).
+    pub async fn run_with_memory(
+        &self,
+        memory: &dyn ChatMemory,
+        id: &str,
+        input: Message,
+        cancel: &CancellationToken,
+    ) -> Result<LoopOutcome, MemoryError> {
+        let mut conversation = memory.load(id).await?;
+        conversation.push(input);
+        let outcome = self.run_cancellable(&mut conversation, cancel).await;
+        memory.store(id, &conversation).await?;
+        Ok(outcome)
     }
 
     /// The loop's registry.

@@ -95,6 +95,9 @@ impl ToolLoop {
                     .call(&call.name, &call.arguments, context)
                     .instrument(span)
                     .await;
+                if let Some(after) = &self.after {
+                    after(call, &result);
+                }
                 self.emit(&LoopEvent::ToolFinished {
                     key: key.clone(),
                     name: call.name.clone(),

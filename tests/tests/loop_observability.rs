@@ -1,0 +1,140 @@
+//! What the loop tells the outside: hooks, events, tracing spans with the OpenTelemetry GenAI
+//! attribute names, and the conversation kept in a chat memory.
+
+use std::sync::{Arc, Mutex};
+
+use tool_sdk::run::{LoopStatus, ToolLoop};
+use tool_sdk::{
+    check_conversation, tool, AssistantMessage, CancellationToken, InMemoryChatMemory, Message,
+    ScriptedModel, ToolCall, ToolRegistry,
+};
+use tracing::field::{Field, Visit};
+use tracing::span::{Attributes, Id, Record};
+use tracing::{Event, Metadata, Subscriber};
+
+/// Adds two numbers.
+#[tool]
+fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+fn script() -> ScriptedModel {
+    ScriptedModel::new([
+        AssistantMessage::with_tool_calls(vec![ToolCall::new("call_9", "add", r#"{"a":1,"b":2}"#)]),
+        AssistantMessage {
+            text: Some("3".into()),
+            tool_calls: vec![],
+        },
+    ])
+}
+
+fn registry() -> ToolRegistry {
+    let mut registry = ToolRegistry::new();
+    registry.register(AddTool).unwrap();
+    registry
+}
+
+/// Records every span: its name and its fields.
+#[derive(Default, Clone)]
+struct Spans(Arc<Mutex<Vec<(String, Vec<(String, String)>)>>>);
+
+struct Fields<'a>(&'a mut Vec<(String, String)>);
+
+impl Visit for Fields<'_> {
+    fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
+        self.0.push((
+            field.name().to_owned(),
+            format!("{value:?}").trim_matches('"').to_owned(),
+        ));
+    }
+    fn record_str(&mut self, field: &Field, value: &str) {
+        self.0.push((field.name().to_owned(), value.to_owned()));
+    }
+}
+
+impl Subscriber for Spans {
+    fn enabled(&self, _: &Metadata<'_>) -> bool {
+        true
+    }
+    fn new_span(&self, span: &Attributes<'_>) -> Id {
+        let mut fields = Vec::new();
+        span.record(&mut Fields(&mut fields));
+        let mut spans = self.0.lock().unwrap();
+        spans.push((span.metadata().name().to_owned(), fields));
+        Id::from_u64(spans.len() as u64)
+    }
+    fn record(&self, _: &Id, _: &Record<'_>) {}
+    fn record_follows_from(&self, _: &Id, _: &Id) {}
+    fn event(&self, _: &Event<'_>) {}
+    fn enter(&self, _: &Id) {}
+    fn exit(&self, _: &Id) {}
+}
+
+#[tokio::test]
+async fn spans_carry_the_gen_ai_attribute_names() {
+    let spans = Spans::default();
+    let _guard = tracing::subscriber::set_default(spans.clone());
+    let agent = ToolLoop::new(script(), registry());
+    let mut conversation = vec![Message::user("1 + 2?")];
+    agent.run(&mut conversation).await;
+    let spans = spans.0.lock().unwrap();
+    let chat: Vec<_> = spans
+        .iter()
+        .filter(|(name, _)| name == "gen_ai.chat")
+        .collect();
+    assert_eq!(chat.len(), 2);
+    assert!(chat[0]
+        .1
+        .contains(&("gen_ai.operation.name".into(), "chat".into())));
+    let tool = spans
+        .iter()
+        .find(|(name, _)| name == "gen_ai.execute_tool")
+        .expect("a tool span");
+    assert!(tool
+        .1
+        .contains(&("gen_ai.operation.name".into(), "execute_tool".into())));
+    assert!(tool.1.contains(&("gen_ai.tool.name".into(), "add".into())));
+    assert!(tool
+        .1
+        .contains(&("gen_ai.tool.call.id".into(), "call_9".into())));
+}
+
+#[tokio::test]
+async fn hooks_see_every_call_before_and_after() {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let (before, after) = (Arc::clone(&seen), Arc::clone(&seen));
+    let agent = ToolLoop::new(script(), registry())
+        .before_tool(move |call| before.lock().unwrap().push(format!("before {}", call.name)))
+        .after_tool(move |call, result| {
+            let output = result
+                .as_ref()
+                .map(|o| o.content().to_owned())
+                .unwrap_or_default();
+            after
+                .lock()
+                .unwrap()
+                .push(format!("after {} = {output}", call.name));
+        });
+    let mut conversation = vec![Message::user("1 + 2?")];
+    agent.run(&mut conversation).await;
+    assert_eq!(*seen.lock().unwrap(), ["before add", "after add = 3"]);
+}
+
+#[tokio::test]
+async fn a_conversation_lives_in_chat_memory_between_runs() {
+    let memory = InMemoryChatMemory::new();
+    let agent = ToolLoop::new(script(), registry());
+    let outcome = agent
+        .run_with_memory(
+            &memory,
+            "ana",
+            Message::user("1 + 2?"),
+            &CancellationToken::new(),
+        )
+        .await
+        .unwrap();
+    assert!(matches!(outcome.status, LoopStatus::Answered(_)));
+    let stored = tool_sdk::ChatMemory::load(&memory, "ana").await.unwrap();
+    assert_eq!(stored.len(), 4);
+    check_conversation(&stored).unwrap();
+}
