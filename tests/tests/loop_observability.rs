@@ -34,9 +34,12 @@ fn registry() -> ToolRegistry {
     registry
 }
 
-/// Records every span: its name and its fields.
+/// A span's name and its fields.
+type SpanRecord = (String, Vec<(String, String)>);
+
+/// Records every span.
 #[derive(Default, Clone)]
-struct Spans(Arc<Mutex<Vec<(String, Vec<(String, String)>)>>>);
+struct Spans(Arc<Mutex<Vec<SpanRecord>>>);
 
 struct Fields<'a>(&'a mut Vec<(String, String)>);
 
