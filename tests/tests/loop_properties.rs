@@ -1,5 +1,5 @@
 //! Property tests of the loop over random scenarios: rounds × calls × which fail × where
-//! cancellation lands × concurrency on or off.
+//! cancellation lands × concurrency on or off × streamed or not.
 
 use std::sync::{Arc, Mutex};
 
@@ -30,9 +30,10 @@ fn step() -> impl Strategy<Value = Step> {
         })
 }
 
-fn scenario() -> impl Strategy<Value = (Vec<Vec<Step>>, bool)> {
+fn scenario() -> impl Strategy<Value = (Vec<Vec<Step>>, bool, bool)> {
     (
         prop::collection::vec(prop::collection::vec(step(), 1..5), 1..5),
+        any::<bool>(),
         any::<bool>(),
     )
 }
@@ -123,14 +124,18 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
     #[test]
-    fn the_loop_keeps_its_promises((rounds, concurrent) in scenario()) {
+    fn the_loop_keeps_its_promises((rounds, concurrent, streamed) in scenario()) {
         let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
         let log = Arc::new(Mutex::new(Log::default()));
         let cancel = CancellationToken::new();
         let options = LoopOptions::default()
             .max_rounds(10)
             .concurrency(if concurrent { Concurrency::Bounded(3) } else { Concurrency::Sequential });
-        let agent = ToolLoop::new(ScriptedModel::new(replies(&rounds)), registry(&log, &cancel)).with_options(options);
+        let mut model = ScriptedModel::new(replies(&rounds));
+        if streamed {
+            model = model.streaming(std::time::Duration::ZERO);
+        }
+        let agent = ToolLoop::new(model, registry(&log, &cancel)).with_options(options);
         let mut conversation = vec![Message::user("go")];
         let outcome = runtime.block_on(agent.run_cancellable(&mut conversation, &cancel));
         let log = log.lock().unwrap();

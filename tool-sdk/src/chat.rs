@@ -4,8 +4,11 @@ use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Mutex;
+use std::time::Duration;
 
-use crate::{AssistantMessage, Message, ToolDefinition};
+use futures_util::stream::{self, Stream, StreamExt as _};
+
+use crate::{AssistantMessage, Message, ToolCall, ToolDefinition};
 
 /// A boxed future of a model call.
 pub type ModelFuture<'a> =
@@ -71,10 +74,30 @@ pub enum ModelError {
     Exhausted,
 }
 
+/// A piece of a streamed reply.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ChatDelta {
+    /// More of the reply's text.
+    Text(String),
+    /// A tool call, complete (its arguments whole): the loop may start it at once.
+    ToolCall(ToolCall),
+}
+
+/// A streamed reply: its pieces, in order.
+pub type ChatStream<'a> = Pin<Box<dyn Stream<Item = Result<ChatDelta, ModelError>> + Send + 'a>>;
+
 /// A chat model that can call tools.
 pub trait ChatModel: Send + Sync {
     /// Sends one request.
     fn chat<'a>(&'a self, request: ChatRequest<'a>) -> ModelFuture<'a>;
+
+    /// Sends one request and streams the reply, when the model can; `None` (the default) when
+    /// it cannot, and the loop uses [`chat`](Self::chat).
+    fn chat_stream<'a>(&'a self, request: ChatRequest<'a>) -> Option<ChatStream<'a>> {
+        let _ = request;
+        None
+    }
 }
 
 /// A model that replays fixed replies, for tests, examples and offline runs; it records each
@@ -93,6 +116,7 @@ pub trait ChatModel: Send + Sync {
 pub struct ScriptedModel {
     replies: Mutex<std::collections::VecDeque<AssistantMessage>>,
     seen: Mutex<Vec<SeenRequest>>,
+    stream_gap: Option<Duration>,
 }
 
 /// What a [`ScriptedModel`] was sent.
@@ -111,7 +135,25 @@ impl ScriptedModel {
         Self {
             replies: Mutex::new(replies.into_iter().collect()),
             seen: Mutex::new(Vec::new()),
+            stream_gap: None,
         }
+    }
+
+    /// Also streams its replies: the text first, then each tool call as a whole, with `gap`
+    /// before each piece, as a slow provider would.
+    pub fn streaming(mut self, gap: Duration) -> Self {
+        self.stream_gap = Some(gap);
+        self
+    }
+
+    fn next_reply(&self, request: ChatRequest<'_>) -> Option<AssistantMessage> {
+        if let Ok(mut seen) = self.seen.lock() {
+            seen.push(SeenRequest {
+                messages: request.messages.to_vec(),
+                tools: request.tools.iter().map(|t| t.name.clone()).collect(),
+            });
+        }
+        self.replies.lock().ok().and_then(|mut r| r.pop_front())
     }
 
     /// The requests received so far.
@@ -122,14 +164,28 @@ impl ScriptedModel {
 
 impl ChatModel for ScriptedModel {
     fn chat<'a>(&'a self, request: ChatRequest<'a>) -> ModelFuture<'a> {
-        if let Ok(mut seen) = self.seen.lock() {
-            seen.push(SeenRequest {
-                messages: request.messages.to_vec(),
-                tools: request.tools.iter().map(|t| t.name.clone()).collect(),
-            });
-        }
-        let reply = self.replies.lock().ok().and_then(|mut r| r.pop_front());
+        let reply = self.next_reply(request);
         Box::pin(async move { reply.map(ChatResponse::new).ok_or(ModelError::Exhausted) })
+    }
+
+    fn chat_stream<'a>(&'a self, request: ChatRequest<'a>) -> Option<ChatStream<'a>> {
+        let gap = self.stream_gap?;
+        let pieces: Vec<Result<ChatDelta, ModelError>> = match self.next_reply(request) {
+            None => vec![Err(ModelError::Exhausted)],
+            Some(reply) => reply
+                .text
+                .map(ChatDelta::Text)
+                .into_iter()
+                .chain(reply.tool_calls.into_iter().map(ChatDelta::ToolCall))
+                .map(Ok)
+                .collect(),
+        };
+        Some(Box::pin(stream::iter(pieces).then(
+            move |piece| async move {
+                tokio::time::sleep(gap).await;
+                piece
+            },
+        )))
     }
 }
 

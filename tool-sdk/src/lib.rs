@@ -166,8 +166,8 @@ pub mod __private;
 pub use arguments::{DEFAULT_MAX_ARGUMENTS_BYTES, MAX_ARGUMENTS_DEPTH};
 pub use call::CallFuture;
 pub use chat::{
-    ChatModel, ChatOptions, ChatRequest, ChatResponse, ModelError, ModelFuture, ScriptedModel,
-    SeenRequest,
+    ChatDelta, ChatModel, ChatOptions, ChatRequest, ChatResponse, ChatStream, ModelError,
+    ModelFuture, ScriptedModel, SeenRequest,
 };
 pub use context::{CallId, FromToolContext, SharedState, State, ToolContext, ToolName};
 pub use definition::{Confirm, Defer, ToolDefinition, ToolOptions};

@@ -52,6 +52,11 @@ impl ConfirmationPolicy {
         self
     }
 
+    /// Whether the policy adds nothing to what tools declare.
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty() && self.predicate.is_none()
+    }
+
     /// Whether `call` waits for a decision; `tool` is the registered tool it names, if any.
     pub fn needs_confirmation(&self, call: &ToolCall, tool: Option<&dyn Tool>) -> bool {
         tool.is_some_and(|tool| tool.needs_confirmation(&call.arguments))

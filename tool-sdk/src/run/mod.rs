@@ -5,6 +5,7 @@
 mod events;
 mod options;
 mod round;
+mod stream;
 mod tools;
 
 use std::fmt;
@@ -325,6 +326,44 @@ impl ToolLoop {
                 gen_ai.operation.name = "chat",
                 round = state.rounds
             );
+            // Streamed, calls start while the reply still arrives; not when a call might need
+            // a decision, since then no call of the reply may run before all are known.
+            let streaming = self.options.streaming && !self.may_pause(tools);
+            let streamed = match streaming.then(|| self.model.chat_stream(request)).flatten() {
+                Some(stream) => Some(
+                    self.consume_stream(stream, tools, cancel)
+                        .instrument(span.clone())
+                        .await,
+                ),
+                None => None,
+            };
+            if let Some(streamed) = streamed {
+                if streamed.reply.tool_calls.is_empty() {
+                    if let Some(error) = streamed.error {
+                        return LoopStatus::ModelFailed(error);
+                    }
+                    if cancel.is_cancelled() {
+                        return LoopStatus::Cancelled;
+                    }
+                    conversation.push(Message::Assistant(streamed.reply.clone()));
+                    return LoopStatus::Answered(streamed.reply);
+                }
+                let error = streamed.error;
+                let end = self.conclude(
+                    conversation,
+                    state,
+                    tools,
+                    streamed.reply,
+                    streamed.ended,
+                    streamed.finished,
+                    cancel,
+                );
+                match (end, error) {
+                    (RoundEnd::Stop(status), _) => return status,
+                    (RoundEnd::Continue, Some(error)) => return LoopStatus::ModelFailed(error),
+                    (RoundEnd::Continue, None) => continue,
+                }
+            }
             let call = self.model.chat(request).instrument(span);
             let response = match select(pin!(cancel.cancelled()), call).await {
                 Either::Left(((), _)) => return LoopStatus::Cancelled,
@@ -360,6 +399,16 @@ impl ToolLoop {
                 RoundEnd::Stop(status) => return status,
             }
         }
+    }
+
+    /// Whether any call could need a decision: the gate's policy names something, or a tool
+    /// declares confirmation.
+    fn may_pause(&self, tools: &RunTools<'_>) -> bool {
+        !self.gate.policy().is_empty()
+            || tools
+                .definitions()
+                .iter()
+                .any(|d| d.options.confirm != crate::Confirm::Never)
     }
 
     /// Keys of calls needing a decision, looking each tool up among all the run's tools.

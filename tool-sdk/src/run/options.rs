@@ -78,6 +78,9 @@ pub struct LoopOptions {
     pub errors: ErrorPolicy,
     /// Options sent with every request.
     pub chat: ChatOptions,
+    /// Stream replies when the model can, starting each tool call as soon as it is complete
+    /// (default on).
+    pub streaming: bool,
 }
 
 impl LoopOptions {
@@ -99,6 +102,12 @@ impl LoopOptions {
         self
     }
 
+    /// Sets [`streaming`](Self::streaming).
+    pub fn streaming(mut self, on: bool) -> Self {
+        self.streaming = on;
+        self
+    }
+
     /// Sets [`chat`](Self::chat).
     pub fn chat(mut self, chat: ChatOptions) -> Self {
         self.chat = chat;
@@ -113,6 +122,7 @@ impl Default for LoopOptions {
             concurrency: Concurrency::Sequential,
             errors: ErrorPolicy::default(),
             chat: ChatOptions::default(),
+            streaming: true,
         }
     }
 }

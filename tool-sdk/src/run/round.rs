@@ -35,7 +35,7 @@ pub(crate) enum RoundEnd {
     Stop(LoopStatus),
 }
 
-enum Ended {
+pub(crate) enum Ended {
     Ran(Result<ToolOutput, ToolError>),
     Denied(String),
     NotOffered,
@@ -43,6 +43,74 @@ enum Ended {
 }
 
 impl ToolLoop {
+    /// Runs one call of a reply, unless it was denied, not offered, or the run is cancelled.
+    /// Successes of compensable tools go to `finished` as they happen.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) async fn run_one(
+        &self,
+        tools: &RunTools<'_>,
+        call: ToolCall,
+        key: String,
+        position: usize,
+        resolution: Resolution,
+        cancel: &CancellationToken,
+        finished: &Mutex<Vec<(usize, ToolOutput)>>,
+    ) -> Ended {
+        match resolution {
+            Resolution::Denied(message) => return Ended::Denied(message),
+            Resolution::Run => {}
+            _ => return Ended::NotOffered,
+        }
+        // Nothing starts once the run is cancelled; what started finishes.
+        if cancel.is_cancelled() {
+            return Ended::NotStarted;
+        }
+        if let Some(before) = &self.before {
+            before(&call);
+        }
+        self.emit(&LoopEvent::ToolStarted {
+            key: key.clone(),
+            name: call.name.clone(),
+        });
+        let mut context = ToolContext::new().with_cancellation(cancel);
+        if let Some(id) = &call.id {
+            context = context.with_call_id(id);
+        }
+        let span = tracing::info_span!(
+            "gen_ai.execute_tool",
+            gen_ai.operation.name = "execute_tool",
+            gen_ai.tool.name = %call.name,
+            gen_ai.tool.call.id = call.id.as_deref().unwrap_or(""),
+        );
+        let result = tools
+            .call(&call.name, &call.arguments, context)
+            .instrument(span)
+            .await;
+        if let Some(after) = &self.after {
+            after(&call, &result);
+        }
+        self.emit(&LoopEvent::ToolFinished {
+            key,
+            name: call.name.clone(),
+            status: if result.is_ok() {
+                ToolResultStatus::Success
+            } else {
+                ToolResultStatus::Error
+            },
+        });
+        if let Ok(output) = &result {
+            let compensable = tools
+                .get(&call.name)
+                .is_some_and(|tool| tool.definition().options.compensable);
+            if compensable {
+                if let Ok(mut finished) = finished.lock() {
+                    finished.push((position, output.clone()));
+                }
+            }
+        }
+        Ended::Ran(result)
+    }
+
     pub(crate) async fn round(
         &self,
         conversation: &mut Vec<Message>,
@@ -53,91 +121,45 @@ impl ToolLoop {
         cancel: &CancellationToken,
     ) -> RoundEnd {
         let keys = tool_call_keys(&reply);
-        let round = state.rounds;
         // Compensable successes, in the order they finished.
         let finished: Mutex<Vec<(usize, ToolOutput)>> = Mutex::new(Vec::new());
-
-        let run_call = |position: usize| {
-            let call = &reply.tool_calls[position];
-            let key = &keys[position];
-            let resolution = &resolutions[position];
-            let finished = &finished;
-            async move {
-                match resolution {
-                    Resolution::Denied(message) => return Ended::Denied(message.clone()),
-                    Resolution::NotOffered => return Ended::NotOffered,
-                    Resolution::Run => {}
-                    #[allow(unreachable_patterns)]
-                    _ => return Ended::NotOffered,
-                }
-                // Nothing starts once the run is cancelled; what started finishes.
-                if cancel.is_cancelled() {
-                    return Ended::NotStarted;
-                }
-                if let Some(before) = &self.before {
-                    before(call);
-                }
-                self.emit(&LoopEvent::ToolStarted {
-                    key: key.clone(),
-                    name: call.name.clone(),
-                });
-                let mut context = ToolContext::new().with_cancellation(cancel);
-                if let Some(id) = &call.id {
-                    context = context.with_call_id(id);
-                }
-                let span = tracing::info_span!(
-                    "gen_ai.execute_tool",
-                    gen_ai.operation.name = "execute_tool",
-                    gen_ai.tool.name = %call.name,
-                    gen_ai.tool.call.id = call.id.as_deref().unwrap_or(""),
-                );
-                let result = tools
-                    .call(&call.name, &call.arguments, context)
-                    .instrument(span)
-                    .await;
-                if let Some(after) = &self.after {
-                    after(call, &result);
-                }
-                self.emit(&LoopEvent::ToolFinished {
-                    key: key.clone(),
-                    name: call.name.clone(),
-                    status: if result.is_ok() {
-                        ToolResultStatus::Success
-                    } else {
-                        ToolResultStatus::Error
-                    },
-                });
-                if let Ok(output) = &result {
-                    let compensable = tools
-                        .get(&call.name)
-                        .is_some_and(|tool| tool.definition().options.compensable);
-                    if compensable {
-                        if let Ok(mut finished) = finished.lock() {
-                            finished.push((position, output.clone()));
-                        }
-                    }
-                }
-                Ended::Ran(result)
-            }
+        let run = |(position, resolution): (usize, Resolution)| {
+            let call = reply.tool_calls[position].clone();
+            let key = keys[position].clone();
+            self.run_one(tools, call, key, position, resolution, cancel, &finished)
         };
-
-        let positions = 0..reply.tool_calls.len();
+        let work = resolutions.into_iter().enumerate();
         let ended: Vec<Ended> = match self.options.concurrency {
             Concurrency::Bounded(limit) if limit > 1 => {
-                stream::iter(positions.map(run_call))
-                    .buffered(limit)
-                    .collect()
-                    .await
+                stream::iter(work.map(run)).buffered(limit).collect().await
             }
             _ => {
-                let mut ended = Vec::with_capacity(positions.len());
-                for position in positions {
-                    ended.push(run_call(position).await);
+                let mut ended = Vec::with_capacity(reply.tool_calls.len());
+                for item in work {
+                    ended.push(run(item).await);
                 }
                 ended
             }
         };
+        let finished = finished.into_inner().unwrap_or_default();
+        self.conclude(conversation, state, tools, reply, ended, finished, cancel)
+    }
 
+    /// Appends the reply and one result per call, records what can be rolled back, and decides
+    /// whether the run goes on.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn conclude(
+        &self,
+        conversation: &mut Vec<Message>,
+        state: &mut RunState,
+        tools: &RunTools<'_>,
+        reply: AssistantMessage,
+        ended: Vec<Ended>,
+        finished: Vec<(usize, ToolOutput)>,
+        cancel: &CancellationToken,
+    ) -> RoundEnd {
+        let keys = tool_call_keys(&reply);
+        let round = state.rounds;
         // One result per call, in call order, right after the reply.
         let base = conversation.len() + 1;
         conversation.push(Message::Assistant(reply.clone()));
@@ -200,7 +222,6 @@ impl ToolLoop {
         }
 
         // Record what can be rolled back, in the order it finished.
-        let finished = finished.into_inner().unwrap_or_default();
         for (position, output) in finished {
             state.record.push(
                 round,
