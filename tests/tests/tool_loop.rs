@@ -517,3 +517,28 @@ impl tool_sdk::ChatModel for SharedModel {
         self.0.chat(request)
     }
 }
+
+#[tokio::test]
+async fn an_error_handler_words_what_the_model_reads() {
+    let timeline = Timeline::default();
+    let model = ScriptedModel::new([
+        calls(&[("c1", "book_flight", r#"{"ref":"F1"}"#)]),
+        answer("ok"),
+    ]);
+    let agent = ToolLoop::new(model, booking_tools(&timeline, &[])).on_tool_error(|call, error| {
+        format!(
+            "{} refused ({:?}); check the schema",
+            call.name,
+            error.kind()
+        )
+    });
+    let mut conversation = vec![Message::user("go")];
+    agent.run(&mut conversation).await;
+    let Message::Tool(result) = &conversation[2] else {
+        panic!()
+    };
+    assert_eq!(
+        result.content,
+        "book_flight refused (InvalidArguments); check the schema"
+    );
+}

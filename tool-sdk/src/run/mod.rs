@@ -35,6 +35,7 @@ use tools::RunTools;
 type Listener = dyn Fn(&LoopEvent) + Send + Sync;
 type BeforeHook = dyn Fn(&ToolCall) + Send + Sync;
 type AfterHook = dyn Fn(&ToolCall, &crate::ToolResult) + Send + Sync;
+type ErrorHandler = dyn Fn(&ToolCall, &crate::ToolError) -> String + Send + Sync;
 
 /// Runs a model's tool calls until it answers.
 ///
@@ -75,6 +76,7 @@ pub struct ToolLoop {
     listener: Option<Arc<Listener>>,
     before: Option<Arc<BeforeHook>>,
     after: Option<Arc<AfterHook>>,
+    error_handler: Option<Arc<ErrorHandler>>,
 }
 
 /// How a run ended, with what it did.
@@ -181,6 +183,7 @@ impl ToolLoop {
             listener: None,
             before: None,
             after: None,
+            error_handler: None,
         }
     }
 
@@ -220,6 +223,17 @@ impl ToolLoop {
         hook: impl Fn(&ToolCall, &crate::ToolResult) + Send + Sync + 'static,
     ) -> Self {
         self.after = Some(Arc::new(hook));
+        self
+    }
+
+    /// Words what the model reads for a failed call (by default
+    /// [`ToolError::model_message`](crate::ToolError::model_message)), for argument errors and
+    /// execution errors alike; `error.kind()` tells them apart.
+    pub fn on_tool_error(
+        mut self,
+        handler: impl Fn(&ToolCall, &crate::ToolError) -> String + Send + Sync + 'static,
+    ) -> Self {
+        self.error_handler = Some(Arc::new(handler));
         self
     }
 

@@ -176,7 +176,10 @@ impl ToolLoop {
                 }
                 Ended::Ran(Err(error)) => {
                     all_direct = false;
-                    let content = error.model_message();
+                    let content = match &self.error_handler {
+                        Some(handler) => handler(call, &error),
+                        None => error.model_message(),
+                    };
                     if failure.is_none()
                         && self.options.errors.action(error.kind()) == ErrorAction::RollBack
                     {
