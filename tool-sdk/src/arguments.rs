@@ -20,7 +20,37 @@ pub const MAX_ARGUMENTS_DEPTH: usize = 128;
 #[inline]
 pub(crate) fn decode<T: DeserializeOwned>(tool: &str, arguments: &str) -> Result<T, ToolError> {
     let text = object_text(tool, arguments)?;
-    serde_json::from_str(text).map_err(|error| classify::<T>(tool, text, &error))
+    serde_json::from_str(text)
+        .or_else(|error| without_nulls::<T>(text).ok_or_else(|| classify::<T>(tool, text, &error)))
+}
+
+/// Strict dialects (OpenAI strict mode) make every property required and let the model say
+/// `null` for the ones it leaves out. A field with a default cannot take `null`, so when the
+/// arguments fail to decode, they are decoded once more with every `null` object member
+/// removed: left out, as the canonical schema allows. Only the failure path pays for it.
+fn without_nulls<T: DeserializeOwned>(text: &str) -> Option<T> {
+    fn strip(value: &mut Value) -> bool {
+        match value {
+            Value::Object(object) => {
+                let before = object.len();
+                object.retain(|_, v| !v.is_null());
+                let mut changed = object.len() != before;
+                for child in object.values_mut() {
+                    changed |= strip(child);
+                }
+                changed
+            }
+            Value::Array(items) => items
+                .iter_mut()
+                .fold(false, |changed, item| strip(item) || changed),
+            _ => false,
+        }
+    }
+    let mut value: Value = serde_json::from_str(text).ok()?;
+    if !strip(&mut value) {
+        return None;
+    }
+    T::deserialize(value).ok()
 }
 
 /// Decodes `arguments` into a JSON object value (for tools whose schema is only known at run
@@ -325,6 +355,21 @@ mod tests {
             Err(ToolError::MalformedArguments { .. })
         ));
         assert!(decode::<Inner>("t", r#"  {"list": [1]}"#).is_ok());
+    }
+
+    #[test]
+    fn null_for_a_field_with_a_default_means_left_out() {
+        #[derive(Debug, serde::Deserialize)]
+        struct WithDefault {
+            #[serde(default)]
+            n: u32,
+            inner: Option<Inner>,
+        }
+        let decoded: WithDefault = decode("t", r#"{"n": null, "inner": null}"#).unwrap();
+        assert_eq!(decoded.n, 0);
+        assert!(decoded.inner.is_none());
+        // A required field is still required.
+        assert!(decode::<Args>("t", r#"{"a": null}"#).is_err());
     }
 
     #[test]

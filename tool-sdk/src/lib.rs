@@ -154,7 +154,7 @@ mod name;
 mod output;
 mod registry;
 pub mod run;
-mod schema;
+pub mod schema;
 mod suggest;
 mod tool;
 mod toolset;
