@@ -40,9 +40,13 @@ fn without_nulls<T: DeserializeOwned>(text: &str) -> Option<T> {
                 }
                 changed
             }
-            Value::Array(items) => items
-                .iter_mut()
-                .fold(false, |changed, item| strip(item) || changed),
+            Value::Array(items) => {
+                let mut changed = false;
+                for item in items {
+                    changed |= strip(item);
+                }
+                changed
+            }
             _ => false,
         }
     }

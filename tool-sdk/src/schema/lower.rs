@@ -142,7 +142,7 @@ pub fn lower(tool: &str, schema: &Value, dialect: Dialect) -> Result<Value, Lowe
         Dialect::OpenAiStrict => {
             super::openai_strict::lower(schema).map_err(|(pointer, rule)| fail(&pointer, rule))
         }
-        Dialect::AnthropicStrict | Dialect::Gemini => lowering.node(schema, "", 0, true),
+        Dialect::AnthropicStrict | Dialect::Gemini => lowering.node(schema, "", true),
     }
 }
 
@@ -159,7 +159,6 @@ impl<F: Fn(&str, String) -> LoweringError> Lowering<'_, F> {
         &mut self,
         schema: &Value,
         pointer: &str,
-        depth: usize,
         is_root: bool,
     ) -> Result<Value, LoweringError> {
         let Some(object) = schema.as_object() else {
@@ -191,7 +190,7 @@ impl<F: Fn(&str, String) -> LoweringError> Lowering<'_, F> {
                         merged.insert(key.clone(), value.clone());
                     }
                 }
-                let lowered = self.node(&Value::Object(merged), pointer, depth, false);
+                let lowered = self.node(&Value::Object(merged), pointer, false);
                 self.expanding.pop();
                 return lowered;
             }
@@ -206,7 +205,7 @@ impl<F: Fn(&str, String) -> LoweringError> Lowering<'_, F> {
                     let mut lowered = Map::new();
                     for (name, property) in properties {
                         let at = format!("{here}/{}", escape_pointer_token(name));
-                        lowered.insert(name.clone(), self.node(property, &at, depth + 1, false)?);
+                        lowered.insert(name.clone(), self.node(property, &at, false)?);
                     }
                     out.insert(key.clone(), Value::Object(lowered));
                 }
@@ -214,7 +213,7 @@ impl<F: Fn(&str, String) -> LoweringError> Lowering<'_, F> {
                     if key == "additionalProperties" && self.dialect == Dialect::Gemini {
                         continue;
                     }
-                    out.insert(key.clone(), self.node(value, &here, depth + 1, false)?);
+                    out.insert(key.clone(), self.node(value, &here, false)?);
                 }
                 "anyOf" | "oneOf" | "allOf" => {
                     let Some(branches) = value.as_array() else {
@@ -229,7 +228,7 @@ impl<F: Fn(&str, String) -> LoweringError> Lowering<'_, F> {
                                 "`allOf` with several schemas has no equivalent here".into(),
                             ));
                         }
-                        let only = self.node(&branches[0], &format!("{here}/0"), depth, false)?;
+                        let only = self.node(&branches[0], &format!("{here}/0"), false)?;
                         if let Value::Object(only) = only {
                             out.extend(only);
                         }
@@ -241,7 +240,7 @@ impl<F: Fn(&str, String) -> LoweringError> Lowering<'_, F> {
                     let lowered: Result<Vec<Value>, _> = branches
                         .iter()
                         .enumerate()
-                        .map(|(i, b)| self.node(b, &format!("{here}/{i}"), depth, false))
+                        .map(|(i, b)| self.node(b, &format!("{here}/{i}"), false))
                         .collect();
                     // `oneOf` becomes `anyOf`: schemars writes `oneOf` only for enum variants,
                     // which never overlap, and Gemini accepts `anyOf` only.
@@ -257,7 +256,7 @@ impl<F: Fn(&str, String) -> LoweringError> Lowering<'_, F> {
                     let mut lowered = Map::new();
                     for (name, def) in defs {
                         let at = format!("{here}/{}", escape_pointer_token(name));
-                        lowered.insert(name.clone(), self.node(def, &at, depth, false)?);
+                        lowered.insert(name.clone(), self.node(def, &at, false)?);
                     }
                     out.insert(key.clone(), Value::Object(lowered));
                 }
