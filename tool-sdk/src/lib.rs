@@ -158,6 +158,7 @@ pub mod schema;
 mod suggest;
 mod tool;
 mod toolset;
+pub mod wire;
 
 #[doc(hidden)]
 #[path = "private.rs"]
