@@ -367,3 +367,31 @@ async fn tool_fns_take_the_same_confirm_and_compensate_options() {
     assert_eq!(undo.await.unwrap().content(), "Success");
     assert_eq!(*RELEASED.lock().unwrap(), ["hold-1A-90 (1A)"]);
 }
+
+#[tokio::test]
+async fn an_async_compensating_action_keeps_its_captures_and_gets_owned_arguments() {
+    let released = Arc::new(Mutex::new(Vec::<String>::new()));
+    let released_by_tool = Arc::clone(&released);
+    let hold = define_tool!(
+        /// Holds a seat.
+        #[tool(
+            name = "hold",
+            // An `async` closure whose future borrows its captures: `AsyncFn`, not `Fn`. The
+            // `&str` parameter reaches it by value, as the decoded `String`.
+            compensate = async move |seat: String, hold: String| {
+                tokio::time::sleep(Duration::from_millis(1)).await;
+                released_by_tool.lock().unwrap().push(format!("{hold} ({seat})"));
+            }
+        )]
+        |seat: &str| format!("hold-{seat}")
+    );
+    for seat in ["1A", "2B"] {
+        let arguments = format!(r#"{{"seat":"{seat}"}}"#);
+        let output = hold.call(&arguments, ToolContext::new()).await.unwrap();
+        let undo = hold
+            .compensate(&arguments, &output, ToolContext::new())
+            .expect("compensable");
+        assert_eq!(undo.await.unwrap().content(), "Success");
+    }
+    assert_eq!(*released.lock().unwrap(), ["hold-1A (1A)", "hold-2B (2B)"]);
+}

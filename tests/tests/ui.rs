@@ -1,5 +1,5 @@
-//! Compile-time behaviour of `#[tool]` and `#[tools]`: every rejected form fails with the
-//! spanned error recorded in its `.stderr`, every accepted form compiles warning-free.
+//! Compile-time behaviour of `#[tool]`, `#[tools]` and `define_tool!`: every rejected form fails
+//! with the spanned error recorded in its `.stderr`, every accepted form compiles warning-free.
 //!
 //! Cases live in `ui/<macro>/{fail,pass}_*.rs`, one mistake or one accepted form each, named for
 //! it. After a deliberate change of a message (or of the compiler), regenerate with

@@ -21,6 +21,9 @@ pub(crate) struct ToolDef {
     pub(crate) options: Options,
     /// Where the fn was written, for errors about the tool as a whole.
     pub(crate) span: Span,
+    /// Where errors about the returned value go when no return type is written: the value a
+    /// closure's body ends with (a fn without a return type returns `()`, which is always fine).
+    pub(crate) value_span: Span,
 }
 
 /// How generated code calls the user's function.

@@ -155,6 +155,7 @@ mod output;
 mod registry;
 pub mod run;
 pub mod schema;
+pub mod search;
 mod suggest;
 mod tool;
 mod toolset;

@@ -48,8 +48,9 @@ pub const fn assert_argument<T: ToolArgument + ?Sized>() {}
 
 // Return values are turned into tool results by autoref-based specialization: at the concrete
 // return type in generated code, `(&&Wrap::of(&value)).method()` finds the impl on `&Wrap<T>`
-// before the one on `Wrap<T>`. The methods only hand out a zero-sized tag; the tag's inherent
-// method then takes the value by value, with the bounds it needs.
+// before the one on `Wrap<T>` (and `(&&&Wrap::of(&value))` the one on `&&Wrap<T>` before
+// both). The methods only hand out a zero-sized tag; the tag's inherent method then takes the
+// value by value, with the bounds it needs.
 
 /// Carries a type for method resolution; holds nothing.
 pub struct Wrap<T>(PhantomData<fn() -> T>);
@@ -84,7 +85,7 @@ pub trait ResultKind {
         ResultTag
     }
 }
-impl<T, E> ResultKind for &Wrap<Result<T, E>> {}
+impl<T, E> ResultKind for &&Wrap<Result<T, E>> {}
 
 /// Fallback: any other value.
 pub trait PlainKind {
@@ -95,6 +96,40 @@ pub trait PlainKind {
     }
 }
 impl<T> PlainKind for Wrap<T> {}
+
+/// Between [`ResultKind`] and [`PlainKind`]: a future, which the tool would return instead of
+/// awaiting. Chosen so that [`UnawaitedTag::split`] reports it with [`AwaitedValue`]'s message,
+/// rather than as a value that is not `Serialize`. A level of its own, so a value whose type is
+/// not known (after an error elsewhere) is not ambiguous between it and [`ResultKind`].
+pub trait UnawaitedKind {
+    /// The tag for futures returned as values.
+    #[inline]
+    fn __tool_result_kind(&self) -> UnawaitedTag {
+        UnawaitedTag
+    }
+}
+impl<T: std::future::IntoFuture> UnawaitedKind for &Wrap<T> {}
+
+/// Tag: the value is a future the tool did not await.
+#[derive(Debug)]
+pub struct UnawaitedTag;
+
+/// Implemented by no type: the bound that reports a future returned where a tool's value was
+/// expected.
+#[diagnostic::on_unimplemented(
+    message = "a tool returned a future, `{Self}`, instead of its value",
+    label = "a future, not awaited",
+    note = "an inline tool is async when its closure is `async move |..|` or its body is an `async move {{ .. }}` block (or a block ending in one); a `#[tool]` function is async when it is an `async fn`"
+)]
+pub trait AwaitedValue {}
+
+impl UnawaitedTag {
+    /// Never compiles: `T` is a future, which implements no [`AwaitedValue`].
+    #[inline]
+    pub fn split<T: AwaitedValue>(self, _value: T, tool: &str) -> Result<(), ToolError> {
+        Err(ToolError::failed(tool, "the tool returned a future"))
+    }
+}
 
 impl ResultTag {
     /// `Ok` passes on; `Err` becomes [`ToolError::ExecutionFailed`] with the error's message.

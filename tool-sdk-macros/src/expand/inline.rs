@@ -7,8 +7,11 @@ use quote::{quote, quote_spanned};
 use crate::check::check;
 use crate::ctxt::Ctxt;
 use crate::expand::args::{args_ident, args_struct};
-use crate::expand::tool::{call_body, compensate_body, confirm_body, hook_span, options};
-use crate::model::{Hook, ToolDef};
+use crate::expand::tool::{
+    call_body, compensate_body, confirm_body, hook_callee, hook_span, hook_value, options,
+    HookRole, HookUse,
+};
+use crate::model::ToolDef;
 use crate::parse::inline::{parse_inline, InlineInput};
 use crate::resolve::runtime_crate;
 
@@ -46,35 +49,41 @@ fn inline_tool(def: &ToolDef, root: &TokenStream, closure: &syn::ExprClosure) ->
     // The hooks' expressions are evaluated before the handler's closure, in the order they are
     // written, so a hook can clone what the closure then moves.
     let (confirm_value, confirm) = match &def.options.confirm {
-        Some(Hook::Call(predicate)) => {
-            let callee = |args: Vec<TokenStream>| quote!((__confirm)(#(#args),*));
-            let check = confirm_body(def, root, &callee);
-            let span = hook_span(def.options.confirm.as_ref().unwrap_or(&Hook::Always));
-            (
-                quote_spanned!(span=> let __confirm = #predicate;),
-                quote_spanned! {span=>
-                    let __tool = __tool.__with_confirm(move |__arguments: &str| #check);
-                },
-            )
-        }
-        _ => (TokenStream::new(), TokenStream::new()),
+        Some(hook) => match hook_value(def, hook, HookRole::Confirm, HookUse::Shared) {
+            Some(value) => {
+                let check = confirm_body(def, root, &hook_callee(hook, quote!(__confirm)));
+                let span = hook_span(hook);
+                (
+                    quote_spanned!(span=> let __confirm = #value;),
+                    quote_spanned! {span=>
+                        let __tool = __tool.__with_confirm(move |__arguments: &str| #check);
+                    },
+                )
+            }
+            None => (TokenStream::new(), TokenStream::new()),
+        },
+        None => (TokenStream::new(), TokenStream::new()),
     };
     let (compensate_value, compensate) = match &def.options.compensate {
-        Some(hook @ Hook::Call(action)) => {
-            let callee = |args: Vec<TokenStream>| quote!((*__compensate)(#(#args),*));
-            let body = compensate_body(def, root, &callee, hook_span(hook));
-            (
-                quote!(let __compensate = #root::__private::Arc::new(#action);),
-                quote! {
-                let __tool = __tool.__with_compensate(move |__arguments, __output, __context| {
-                    let _ = &__context;
-                    let __compensate = #root::__private::Arc::clone(&__compensate);
-                    #body
-                });
-                },
-            )
-        }
-        _ => (TokenStream::new(), TokenStream::new()),
+        Some(hook) => match hook_value(def, hook, HookRole::Compensate, HookUse::Shared) {
+            Some(value) => {
+                let callee = hook_callee(hook, quote!(*__compensate));
+                let span = hook_span(hook);
+                let body = compensate_body(def, root, &callee, span);
+                (
+                    quote_spanned!(span=> let __compensate = #root::__private::Arc::new(#value);),
+                    quote! {
+                        let __tool = __tool.__with_compensate(move |__arguments, __output, __context| {
+                            let _ = &__context;
+                            let __compensate = #root::__private::Arc::clone(&__compensate);
+                            #body
+                        });
+                    },
+                )
+            }
+            None => (TokenStream::new(), TokenStream::new()),
+        },
+        None => (TokenStream::new(), TokenStream::new()),
     };
     quote! {{
         const __TOOL_NAME: &str = #name;

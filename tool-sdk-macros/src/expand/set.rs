@@ -210,7 +210,9 @@ fn sibling_method(hook: &mut Hook, methods: &[(syn::Ident, bool)]) {
     let Some(ident) = path.path.get_ident() else {
         return;
     };
-    if let Some((ident, receiver)) = methods.iter().find(|(name, _)| name == ident) {
+    // The ident is the hook's own token, so errors about the method's signature point at the
+    // hook that names it.
+    if let Some((_, receiver)) = methods.iter().find(|(name, _)| name == ident) {
         *hook = Hook::Method {
             ident: ident.clone(),
             receiver: *receiver,

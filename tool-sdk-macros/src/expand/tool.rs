@@ -1,10 +1,10 @@
 //! The `Tool` implementation of one tool: its cached definition and its call adapter.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 
-use crate::expand::args::{args_ident, args_struct};
+use crate::expand::args::{args_ident, args_struct, field_type};
 use crate::model::{Callee as ModelCallee, DeferMode, Hook, ParamKind, ToolDef};
 
 /// `impl Tool for #tool_ty`, with the arguments struct it decodes, in a `const _` block of its own.
@@ -16,15 +16,23 @@ pub(crate) fn tool_impl(def: &ToolDef, root: &TokenStream, tool_ty: &TokenStream
     let options = options(def, root);
     let call = call_body(def, root);
     let confirm = def.options.confirm.as_ref().and_then(|hook| {
-        let check = confirm_body(def, root, &hook_callee(hook, def)?);
+        let value = hook_value(def, hook, HookRole::Confirm, HookUse::Once)?;
+        let check = confirm_body(def, root, &hook_callee(hook, quote!(__confirm)));
         Some(quote! {
             fn needs_confirmation(&self, __arguments: &str) -> bool {
+                let __confirm = #value;
                 #check
             }
         })
     });
     let compensate = def.options.compensate.as_ref().and_then(|hook| {
-        let body = compensate_body(def, root, &hook_callee(hook, def)?, hook_span(hook));
+        let value = hook_value(def, hook, HookRole::Compensate, HookUse::Once)?;
+        let body = compensate_body(
+            def,
+            root,
+            &hook_callee(hook, quote!(__action)),
+            hook_span(hook),
+        );
         Some(quote! {
             fn compensate<'__a>(
                 &'__a self,
@@ -32,6 +40,7 @@ pub(crate) fn tool_impl(def: &ToolDef, root: &TokenStream, tool_ty: &TokenStream
                 __output: &'__a #root::ToolOutput,
                 __context: #root::ToolContext<'__a>,
             ) -> ::core::option::Option<#root::ToolFuture<'__a>> {
+                let __action = #value;
                 // The body returns early on bad arguments; the closure gives it a place to.
                 let __compensate = move || -> #root::ToolFuture<'__a> { #body };
                 ::core::option::Option::Some(__compensate())
@@ -107,27 +116,170 @@ pub(crate) fn options(def: &ToolDef, root: &TokenStream) -> TokenStream {
 /// How generated code calls a function with a list of arguments.
 pub(crate) type Callee<'a> = dyn Fn(Vec<TokenStream>) -> TokenStream + 'a;
 
-/// The callee of a hook declared on a `#[tool]` or `#[tools]` tool; `None` for a flag.
-fn hook_callee<'a>(hook: &'a Hook, def: &'a ToolDef) -> Option<Box<Callee<'a>>> {
-    match hook {
-        Hook::Always => None,
-        Hook::Call(expr) => Some(Box::new(
-            move |args| quote_spanned!(expr.span()=> (#expr)(#(#args),*)),
-        )),
+/// What a hook is for, which decides the signature generated code calls it with.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum HookRole {
+    /// `confirm = predicate`: each schema argument by reference; returns `bool`.
+    Confirm,
+    /// `compensate = action`: each schema argument by value, then the recorded output decoded
+    /// into the action's last parameter type; returns anything a tool may return, or a future of
+    /// it.
+    Compensate,
+}
+
+/// How generated code holds a hook, which decides the `Fn` trait it must implement.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum HookUse {
+    /// Evaluated afresh for each use (`#[tool]`, `#[tools]`): called once, so any `FnOnce`
+    /// fits, an `async` closure that borrows its captures included.
+    Once,
+    /// Evaluated once and kept in the tool (`define_tool!`): called many times, from any thread.
+    Shared,
+}
+
+/// The hook as a value with exactly the signature generated code calls it with (after
+/// `&Self` for a sibling method taking `&self`); `None` for a flag.
+///
+/// A local `fn` states that signature as a bound, spanned at the hook: a closure gets its
+/// parameter types from it, and a function or closure that does not fit is reported once, at the
+/// hook, with the expected signature (rustc's "expected closure signature `fn(String, u8, _) ->
+/// _`"), rather than as argument errors on generated calls. The value comes back boxed as a
+/// `dyn FnOnce` / `dyn Fn` of that signature: calls through it add no errors of their own and,
+/// unlike an `impl Fn`, its type does not carry the bound, which rustc would check (and report)
+/// again wherever generated code names the type.
+///
+/// One form cannot be boxed: an `async` closure kept by `define_tool!` borrows its captures in
+/// each call's future, so it implements `AsyncFn` but not `Fn`, and its future's type cannot be
+/// named. It comes back as it is, checked against `AsyncFn` (the bound also tells the closure it
+/// is called by reference), and generated code calls it with call syntax at its concrete type;
+/// a mismatch there is reported twice, by the bound and by the call.
+pub(crate) fn hook_value(
+    def: &ToolDef,
+    hook: &Hook,
+    role: HookRole,
+    usage: HookUse,
+) -> Option<TokenStream> {
+    let span = hook_span(hook);
+    let (value, self_ty) = match hook {
+        Hook::Always => return None,
+        Hook::Call(expr) => (expr.to_token_stream(), None),
         Hook::Method { ident, receiver } => {
             let ModelCallee::Method { self_ty, .. } = &def.callee else {
                 return None;
             };
-            let receiver = *receiver;
-            Some(Box::new(move |args| {
-                if receiver {
-                    quote_spanned!(ident.span()=> <#self_ty>::#ident(&*self.__inner, #(#args),*))
-                } else {
-                    quote_spanned!(ident.span()=> <#self_ty>::#ident(#(#args),*))
-                }
-            }))
+            let value = quote_spanned!(ident.span()=> <#self_ty>::#ident);
+            (value, receiver.then_some(self_ty))
         }
+    };
+    // A method's future may borrow the instance: the lifetime is named, so the output can
+    // depend on it.
+    let lifetime = self_ty.map(|_| quote_spanned!(span=> '__s));
+    let lifetime_param = lifetime.as_ref().map(|l| quote_spanned!(span=> #l,));
+    let receiver = self_ty.map(|ty| quote_spanned!(span=> &#lifetime #ty,));
+    let (helper, parameter, generics, arguments) = match role {
+        HookRole::Confirm => {
+            let types = def.arguments().map(|(param, argument)| {
+                let ty = field_type(param, argument);
+                quote_spanned!(span=> &#ty)
+            });
+            (
+                quote_spanned!(span=> __confirmation_predicate),
+                quote_spanned!(span=> predicate),
+                quote_spanned!(span=> #lifetime_param __F),
+                quote_spanned!(span=> (#receiver #(#types),*) -> bool),
+            )
+        }
+        HookRole::Compensate => {
+            let types = def
+                .arguments()
+                .map(|(param, argument)| field_type(param, argument));
+            (
+                quote_spanned!(span=> __compensating_action),
+                quote_spanned!(span=> action),
+                quote_spanned!(span=> #lifetime_param __F, __O, __R),
+                quote_spanned!(span=> (#receiver #(#types,)* __O) -> __R),
+            )
+        }
+    };
+    let kept_async = usage == HookUse::Shared
+        && role == HookRole::Compensate
+        && matches!(hook, Hook::Call(expr) if is_async_closure(expr));
+    let helper_fn = if kept_async {
+        quote_spanned! {span=>
+            fn #helper<#generics>(#parameter: __F) -> __F
+            where
+                __F: ::core::ops::AsyncFn #arguments,
+            {
+                #parameter
+            }
+        }
+    } else {
+        let (family, bounds) = match usage {
+            HookUse::Once => (
+                quote_spanned!(span=> ::core::ops::FnOnce),
+                quote_spanned!(span=> ::core::marker::Send),
+            ),
+            HookUse::Shared => (
+                quote_spanned!(span=> ::core::ops::Fn),
+                quote_spanned!(span=> ::core::marker::Send + ::core::marker::Sync),
+            ),
+        };
+        let outlives = match &lifetime {
+            Some(lifetime) => lifetime.clone(),
+            None => quote_spanned!(span=> 'static),
+        };
+        quote_spanned! {span=>
+            #[allow(clippy::type_complexity)]
+            fn #helper<#generics>(
+                #parameter: __F,
+            ) -> ::std::boxed::Box<dyn #family #arguments + #bounds + #outlives>
+            where
+                __F: #family #arguments + #bounds + #outlives,
+            {
+                ::std::boxed::Box::new(#parameter)
+            }
+        }
+    };
+    Some(quote_spanned! {span=> {
+        #helper_fn
+        #helper(#value)
+    }})
+}
+
+/// An `async` closure, written as the expression or as the value of a block.
+fn is_async_closure(expr: &syn::Expr) -> bool {
+    match expr {
+        syn::Expr::Closure(closure) => closure.asyncness.is_some(),
+        syn::Expr::Paren(paren) => is_async_closure(&paren.expr),
+        syn::Expr::Block(block) => match block.block.stmts.last() {
+            Some(syn::Stmt::Expr(tail, None)) => is_async_closure(tail),
+            _ => false,
+        },
+        _ => false,
     }
+}
+
+/// How generated code calls a hook bound to `binding` by [`hook_value`].
+pub(crate) fn hook_callee(
+    hook: &Hook,
+    binding: TokenStream,
+) -> impl Fn(Vec<TokenStream>) -> TokenStream {
+    let span = hook_span(hook);
+    let binding = respan(binding, span);
+    let receiver = matches!(hook, Hook::Method { receiver: true, .. })
+        .then(|| quote_spanned!(span=> &*self.__inner,));
+    move |args| quote_spanned!(span=> (#binding)(#receiver #(#args),*))
+}
+
+/// `tokens`, every one moved to `span` (groups flat: the bindings given here have none).
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut token| {
+            token.set_span(span);
+            token
+        })
+        .collect()
 }
 
 /// Where errors about a hook's signature are reported.
@@ -177,17 +329,14 @@ fn argument_list(def: &ToolDef, by_ref: bool) -> Vec<TokenStream> {
         .collect()
 }
 
-/// The schema arguments alone (no context), by value.
-fn schema_arguments(def: &ToolDef) -> Vec<TokenStream> {
+/// The schema arguments alone (no context), by value: a borrowed parameter's decoded, owned
+/// value (`String` for `&str`). Spanned at `span` (the hook), so an argument that does not fit
+/// a hook checked only at its call is reported there.
+fn schema_arguments(def: &ToolDef, span: Span) -> Vec<TokenStream> {
     def.arguments()
-        .map(|(param, argument)| {
-            let ident = &param.ident;
-            match &argument.borrowed {
-                Some(inner) => quote! {
-                    <<#inner as ::std::borrow::ToOwned>::Owned as ::core::borrow::Borrow<#inner>>::borrow(&__args.#ident)
-                },
-                None => quote!(__args.#ident),
-            }
+        .map(|(param, _)| {
+            let field = syn::Ident::new(&param.ident.to_string(), span);
+            quote_spanned!(span=> __args.#field)
         })
         .collect()
 }
@@ -272,37 +421,41 @@ pub(crate) fn compensate_body(
     callee: &Callee<'_>,
     span: Span,
 ) -> TokenStream {
-    let mut args = schema_arguments(def);
-    args.push(quote!(__recorded));
+    let mut args = schema_arguments(def, span);
+    args.push(quote_spanned!(span=> __recorded));
     let invoke = callee(args);
     let finish = finish_at(span, span, span, root);
     let decode = decode_args(root, |error| error);
+    // No arm diverges (`return`), so when the action does not fit, the type of its output is
+    // not left to never-type fallback, which would add an error of its own.
     quote_spanned! {span=>
         #decode
         #root::ToolFuture::boxed(async move {
-            let __recorded = match #root::__private::decode_output(__TOOL_NAME, __output) {
-                ::core::result::Result::Ok(output) => output,
-                ::core::result::Result::Err(error) => return ::core::result::Result::Err(error),
-            };
-            #[allow(clippy::let_unit_value)]
-            let __value = #invoke;
-            let __value = {
-                #[allow(unused_imports)]
-                use #root::__private::{FutureKind as _, ReadyKind as _};
-                (&&#root::__private::Wrap::of(&__value)).__tool_future_kind().resolve(__value)
+            match #root::__private::decode_output(__TOOL_NAME, __output) {
+                ::core::result::Result::Ok(__recorded) => {
+                    #[allow(clippy::let_unit_value)]
+                    let __value = #invoke;
+                    let __value = {
+                        #[allow(unused_imports)]
+                        use #root::__private::{FutureKind as _, ReadyKind as _};
+                        (&&#root::__private::Wrap::of(&__value)).__tool_future_kind().resolve(__value)
+                    }
+                    .await;
+                    #finish
+                }
+                ::core::result::Result::Err(error) => ::core::result::Result::Err(error),
             }
-            .await;
-            #finish
         })
     }
 }
 
 /// Turns `__value` into a `ToolResult` by its concrete type (see `__private`'s tags): a
-/// `Result` is split first, then the success goes through `IntoToolOutput` or `Serialize`.
+/// `Result` is split first (a future, which was not awaited, is reported there), then the
+/// success goes through `IntoToolOutput` or `Serialize`.
 /// Spanned at the return type, so an unsupported one is reported there: for `Result<T, E>`, the
 /// split at `E` and the conversion at `T`.
 fn finish(def: &ToolDef, root: &TokenStream) -> TokenStream {
-    let span = def.output.as_ref().map_or(def.span, Spanned::span);
+    let span = def.output.as_ref().map_or(def.value_span, Spanned::span);
     let (ok_span, err_span) = def
         .output
         .as_ref()
@@ -314,7 +467,7 @@ fn finish(def: &ToolDef, root: &TokenStream) -> TokenStream {
 /// [`finish`] with explicit spans: the whole, the success conversion, the error split.
 fn finish_at(span: Span, ok_span: Span, err_span: Span, root: &TokenStream) -> TokenStream {
     let split = quote_spanned! {err_span=>
-        (&&#root::__private::Wrap::of(&__value)).__tool_result_kind().split(__value, __TOOL_NAME)
+        (&&&#root::__private::Wrap::of(&__value)).__tool_result_kind().split(__value, __TOOL_NAME)
     };
     let convert = quote_spanned! {ok_span=>
         (&&#root::__private::Wrap::of(&__ok)).__tool_output_kind().convert(__ok, __TOOL_NAME)
@@ -322,7 +475,9 @@ fn finish_at(span: Span, ok_span: Span, err_span: Span, root: &TokenStream) -> T
     quote_spanned! {span=>
         {
             #[allow(unused_imports)]
-            use #root::__private::{OutputKind as _, PlainKind as _, ResultKind as _, SerializeKind as _};
+            use #root::__private::{
+                OutputKind as _, PlainKind as _, ResultKind as _, SerializeKind as _, UnawaitedKind as _,
+            };
             match #split {
                 ::core::result::Result::Ok(__ok) => #convert,
                 ::core::result::Result::Err(error) => ::core::result::Result::Err(error),

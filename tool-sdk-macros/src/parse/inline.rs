@@ -24,6 +24,12 @@ impl Parse for InlineInput {
         let expr: Expr = input.parse()?;
         let closure = match expr {
             Expr::Closure(closure) => closure,
+            Expr::Path(path) => {
+                return Err(syn::Error::new_spanned(
+                    path,
+                    "`define_tool!` takes a closure, not a path: put `#[tool]` on a `fn` instead, or call it from a closure (`|city: String| get_weather(city)`)",
+                ))
+            }
             other => {
                 return Err(syn::Error::new_spanned(
                     other,
@@ -43,6 +49,7 @@ impl Parse for InlineInput {
 /// Builds the model of an inline tool, stripping the parameter attributes from the closure.
 pub(crate) fn parse_inline(cx: &mut Ctxt, input: &mut InlineInput) -> ToolDef {
     let mut tool_attr: Option<ToolAttr> = None;
+    let mut tool_attr_tokens: Option<&Attribute> = None;
     let mut docs = Vec::new();
     for attribute in &input.attrs {
         if attribute.path().is_ident(DOC) {
@@ -57,6 +64,7 @@ pub(crate) fn parse_inline(cx: &mut Ctxt, input: &mut InlineInput) -> ToolDef {
                 _ => proc_macro2::TokenStream::new(),
             };
             tool_attr = Some(parse_tool_attr(cx, tokens));
+            tool_attr_tokens = Some(attribute);
         } else {
             cx.error_spanned_by(
                 attribute,
@@ -69,11 +77,18 @@ pub(crate) fn parse_inline(cx: &mut Ctxt, input: &mut InlineInput) -> ToolDef {
     let bar = closure.or1_token.span;
     let (name, name_span) = match attr.name {
         Some(name) => name,
+        // At the `#[tool(...)]` the name belongs in, else at the closure.
         None => {
-            cx.error_at(
-                bar,
-                "an inline tool needs a name: add `#[tool(name = \"...\")]` before the closure",
-            );
+            match tool_attr_tokens {
+                Some(attribute) => cx.error_spanned_by(
+                    attribute,
+                    "an inline tool needs a name: add `name = \"...\"` to `#[tool(...)]`",
+                ),
+                None => cx.error_at(
+                    bar,
+                    "an inline tool needs a name: add `#[tool(name = \"...\")]` before the closure",
+                ),
+            }
             (String::from("unnamed"), bar)
         }
     };
@@ -97,7 +112,7 @@ pub(crate) fn parse_inline(cx: &mut Ctxt, input: &mut InlineInput) -> ToolDef {
             ),
         }
     }
-    let is_async = closure.asyncness.is_some() || matches!(*closure.body, Expr::Async(_));
+    let is_async = closure.asyncness.is_some() || ends_in_async_block(&closure.body);
     let output = match &closure.output {
         syn::ReturnType::Default => None,
         syn::ReturnType::Type(_, ty) => Some((**ty).clone()),
@@ -112,5 +127,34 @@ pub(crate) fn parse_inline(cx: &mut Ctxt, input: &mut InlineInput) -> ToolDef {
         output,
         options: attr.options,
         span: closure.span(),
+        value_span: value_span(&closure.body),
+    }
+}
+
+/// An `async` block, or a block whose value is one (`{ let state = state.clone(); async move
+/// { .. } }`). Read from the syntax: a future the body returns in any other way is reported by
+/// the generated code (`__private::AwaitedValue`), so a miss fails loudly.
+fn ends_in_async_block(body: &Expr) -> bool {
+    match body {
+        Expr::Async(_) => true,
+        Expr::Paren(paren) => ends_in_async_block(&paren.expr),
+        Expr::Block(block) => match block.block.stmts.last() {
+            Some(syn::Stmt::Expr(tail, None)) => ends_in_async_block(tail),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// The value a closure's body ends with: the tail of a block or `async` block, else the body.
+fn value_span(body: &Expr) -> proc_macro2::Span {
+    let block = match body {
+        Expr::Block(block) => &block.block,
+        Expr::Async(block) => &block.block,
+        other => return other.span(),
+    };
+    match block.stmts.last() {
+        Some(syn::Stmt::Expr(tail, None)) => value_span(tail),
+        _ => body.span(),
     }
 }

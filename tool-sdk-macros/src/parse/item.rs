@@ -79,6 +79,7 @@ pub(crate) fn parse_tool_fn(
         output,
         options: attr.options,
         span: sig.ident.span(),
+        value_span: sig.ident.span(),
     }
 }
 

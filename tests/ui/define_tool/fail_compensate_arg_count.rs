@@ -1,0 +1,12 @@
+use tool_sdk::define_tool;
+
+fn main() {
+    let _tool = define_tool!(
+        /// Books a room.
+        #[tool(
+            name = "book_room",
+            compensate = |hotel: String, booking: String| println!("cancel {booking} at {hotel}")
+        )]
+        |hotel: String, nights: u8| format!("{hotel}-{nights}")
+    );
+}

@@ -1,0 +1,9 @@
+use tool_sdk::define_tool;
+
+fn main() {
+    let _tool = define_tool!(
+        /// Gets the weather.
+        #[tool(name = "get weather")]
+        |city: String| format!("sunny in {city}")
+    );
+}
