@@ -1,17 +1,28 @@
 //! Quickstart: a few functions become tools, go into a registry, and a tool-calling loop runs a
 //! model's calls until it answers.
 //!
-//! The model here is a **scripted stand-in** (`ScriptedModel`): it replays fixed replies (one
-//! call wrong on purpose, which the loop sends back to it to correct), so the example runs
+//! By default the model is a **scripted stand-in** (`ScriptedModel`): it replays fixed replies
+//! (one call wrong on purpose, which the loop sends back to it to correct), so the example runs
 //! offline and always the same way.
 //!
 //! ```text
 //! cargo run --example quickstart
 //! ```
+//!
+//! With `OPENAI_BASE_URL` set, a real model answers instead, over the OpenAI-compatible Chat
+//! Completions API (`OpenAiCompatibleModel::from_env`: `OPENAI_MODEL` names the model,
+//! `OPENAI_API_KEY` is the key, needed by OpenAI, not by local servers):
+//!
+//! ```text
+//! OPENAI_BASE_URL=http://localhost:11434/v1 OPENAI_MODEL=qwen2.5 cargo run --example quickstart
+//! OPENAI_BASE_URL=https://api.openai.com/v1 OPENAI_MODEL=gpt-4o-mini OPENAI_API_KEY=sk-... \
+//!     cargo run --example quickstart
+//! ```
 
 use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
+use tool_sdk::openai::{ConfigError, OpenAiCompatibleModel, ENV_BASE_URL};
 use tool_sdk::run::{LoopEvent, LoopStatus, ToolLoop};
 use tool_sdk::{tool, tools, AssistantMessage, Message, ScriptedModel, ToolCall, ToolRegistry};
 
@@ -119,6 +130,14 @@ fn scripted_model() -> ScriptedModel {
     ])
 }
 
+/// The real model, when `OPENAI_BASE_URL` says where it is.
+fn real_model() -> Result<Option<OpenAiCompatibleModel>, ConfigError> {
+    if std::env::var_os(ENV_BASE_URL).is_none_or(|url| url.is_empty()) {
+        return Ok(None);
+    }
+    OpenAiCompatibleModel::from_env().map(Some)
+}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut registry = ToolRegistry::new();
@@ -130,8 +149,28 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!("  {}: {}", definition.name, definition.description);
     }
 
-    println!("\n[scripted model] a stand-in replaying fixed replies\n");
-    let agent = ToolLoop::new(scripted_model(), registry).on_event(|event| match event {
+    let real = match real_model() {
+        Ok(real) => real,
+        Err(error) => {
+            eprintln!("error: {error}");
+            std::process::exit(2);
+        }
+    };
+    let agent = match real {
+        Some(model) => {
+            println!(
+                "\n[OpenAI-compatible model at {}, model {}]\n",
+                model.base_url(),
+                model.model()
+            );
+            ToolLoop::new(model, registry)
+        }
+        None => {
+            println!("\n[scripted model] a stand-in replaying fixed replies\n");
+            ToolLoop::new(scripted_model(), registry)
+        }
+    };
+    let agent = agent.on_event(|event| match event {
         LoopEvent::ModelCalled { round } => println!("-- round {round}: model call"),
         LoopEvent::ToolStarted { name, key } => println!("   call   {name} [{key}]"),
         _ => {}

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test of the workspace: unit, integration, trybuild UI suites, real-data (BFCL) and
-# doc tests. Works on a fresh machine with a Rust toolchain; installs whatever else it needs.
+# Runs every test of the workspace: unit, integration, trybuild UI suites, real-data (BFCL),
+# real-server (fakellm) and doc tests. Works on a fresh machine with a Rust toolchain and
+# python3 (with venv); installs whatever else it needs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,6 +10,77 @@ if [ -z "${TOOL_SDK_BFCL_DIR:-}" ] && [ ! -d ../shared/corpora/bfcl ]; then
   echo "error: the BFCL corpus is not at ../shared/corpora/bfcl; set TOOL_SDK_BFCL_DIR" >&2
   exit 1
 fi
+
+# Python tools of the tests, pinned, in .venv: fakellm (an OpenAI-compatible server answering
+# from YAML rules) and the openai package.
+FAKELLM_VERSION=0.3.5
+OPENAI_VERSION=3.51.0
+VENV="$PWD/.venv"
+if [ ! -x "$VENV/bin/python" ]; then
+  python3 -m venv "$VENV"
+fi
+if ! "$VENV/bin/python" - "$FAKELLM_VERSION" "$OPENAI_VERSION" 2>/dev/null <<'EOF'
+import sys
+from importlib.metadata import version
+sys.exit(0 if (version("fakellm"), version("openai")) == tuple(sys.argv[1:3]) else 1)
+EOF
+then
+  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
+    "fakellm==$FAKELLM_VERSION" "openai==$OPENAI_VERSION"
+fi
+export TOOL_SDK_PYTHON="$VENV/bin/python"
+
+# One fakellm server per rule file tests/fakellm/NAME.yaml, on a free port of 127.0.0.1, its
+# base URL in TOOL_SDK_FAKELLM_URL_<NAME> (TOOL_SDK_FAKELLM_URL for openai.yaml); all are
+# stopped on exit.
+FAKELLM_PIDS=()
+FAKELLM_LOGS="$(mktemp -d)"
+stop_fakellm() {
+  for pid in ${FAKELLM_PIDS[@]+"${FAKELLM_PIDS[@]}"}; do
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
+  rm -rf "$FAKELLM_LOGS"
+}
+trap stop_fakellm EXIT
+
+free_port() {
+  "$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+for rules in tests/fakellm/*.yaml; do
+  [ -e "$rules" ] || continue
+  name="$(basename "$rules" .yaml)"
+  port="$(free_port)"
+  log="$FAKELLM_LOGS/$name.log"
+  "$VENV/bin/fakellm" serve --host 127.0.0.1 --port "$port" --config "$rules" >"$log" 2>&1 &
+  FAKELLM_PIDS+=("$!")
+  url="http://127.0.0.1:$port/v1"
+  # Ready when it answers its stats endpoint (about a second); give up after 30 s.
+  if ! "$VENV/bin/python" - "http://127.0.0.1:$port/_fakellm/stats" <<'EOF'
+import sys, time, urllib.request
+deadline = time.monotonic() + 30
+while True:
+    try:
+        urllib.request.urlopen(sys.argv[1], timeout=1).read()
+        break
+    except OSError:
+        if time.monotonic() > deadline:
+            sys.exit(1)
+        time.sleep(0.1)
+EOF
+  then
+    echo "error: fakellm did not start for $rules:" >&2
+    cat "$log" >&2
+    exit 1
+  fi
+  var="TOOL_SDK_FAKELLM_URL_$(echo "$name" | tr '[:lower:]-' '[:upper:]_')"
+  export "$var=$url"
+  if [ "$name" = openai ]; then
+    export TOOL_SDK_FAKELLM_URL="$url"
+  fi
+  echo "fakellm $FAKELLM_VERSION serving $rules at $url"
+done
 
 # Snapshot mismatches fail instead of writing new snapshots.
 export INSTA_UPDATE=no

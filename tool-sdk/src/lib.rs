@@ -151,6 +151,7 @@ mod inline;
 mod memory;
 mod message;
 mod name;
+pub mod openai;
 mod output;
 mod registry;
 pub mod run;
