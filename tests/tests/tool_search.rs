@@ -67,3 +67,199 @@ fn bm25_finds_the_ground_truth_function_among_all_bfcl_functions() {
     // reached so far against regressions.
     assert!(recall_5 >= 0.87, "recall@5 {recall_5:.3} fell under 0.87");
 }
+
+mod in_the_loop {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+
+    use serde_json::{json, Value};
+    use tool_sdk::run::{LoopOptions, LoopStatus, ToolLoop};
+    use tool_sdk::search::SEARCH_TOOL_NAME;
+    use tool_sdk::{
+        define_tool, provider_name, AssistantMessage, ChatModel, ChatRequest, Defer, DynamicTool,
+        Message, ModelFuture, ScriptedModel, ToolCall, ToolOptions, ToolRegistry,
+    };
+    use tool_sdk_tests::bfcl::load;
+
+    /// Shares a scripted model with the test, to read the requests it saw.
+    struct Shared(Arc<ScriptedModel>);
+
+    impl ChatModel for Shared {
+        fn chat<'a>(&'a self, request: ChatRequest<'a>) -> ModelFuture<'a> {
+            self.0.chat(request)
+        }
+    }
+
+    fn call(id: &str, name: &str, arguments: Value) -> AssistantMessage {
+        AssistantMessage::with_tool_calls(vec![ToolCall::new(id, name, arguments.to_string())])
+    }
+
+    fn answer() -> AssistantMessage {
+        AssistantMessage {
+            text: Some("done".into()),
+            tool_calls: vec![],
+        }
+    }
+
+    /// All BFCL functions of the simple category as deferred tools, echoing their arguments;
+    /// `first`'s own functions first, since the corpus reuses some names with other schemas and
+    /// the registry keeps the first of a name.
+    fn bfcl_registry(first: &tool_sdk_tests::bfcl::Entry) -> ToolRegistry {
+        let mut registry = ToolRegistry::new();
+        for entry in std::iter::once(first.clone()).chain(load("BFCL_v4_simple_python")) {
+            for function in entry.functions {
+                let tool = DynamicTool::new(
+                    provider_name(&function.name),
+                    function.description,
+                    function.parameters,
+                    |arguments: Value| async move { tool_sdk::Json(arguments) },
+                )
+                .unwrap()
+                .with_options(ToolOptions::new().defer(Defer::Always));
+                let _ = registry.register(tool);
+            }
+        }
+        registry
+    }
+
+    #[tokio::test]
+    async fn requests_carry_only_the_search_tool_and_what_it_found() {
+        let entries = load("BFCL_v4_simple_python");
+        let (mut checked, mut called) = (0, 0);
+        for entry in entries.iter().take(40) {
+            let (name, arguments) = &entry.ground_truth[0];
+            let model = Arc::new(ScriptedModel::new([
+                call("s1", SEARCH_TOOL_NAME, json!({ "query": entry.question })),
+                call("c1", &provider_name(name), arguments.clone()),
+                answer(),
+            ]));
+            let agent = ToolLoop::new(Shared(Arc::clone(&model)), bfcl_registry(entry));
+            let mut conversation = vec![Message::user(entry.question.clone())];
+            agent.run(&mut conversation).await;
+            let requests = model.requests();
+            assert_eq!(
+                requests[0].tools,
+                [SEARCH_TOOL_NAME],
+                "{}: only the search tool up front",
+                entry.id
+            );
+            let second = &requests[1].tools;
+            assert!(second.len() <= 6, "{}: {second:?}", entry.id);
+            assert!(second.contains(&SEARCH_TOOL_NAME.to_owned()));
+            let found = second.contains(&provider_name(name).into_owned());
+            let Message::Tool(result) = &conversation[4] else {
+                panic!()
+            };
+            if found {
+                let content: Value = serde_json::from_str(&result.content)
+                    .unwrap_or_else(|_| panic!("{}: {}", entry.id, result.content));
+                assert_eq!(content, *arguments, "{}", entry.id);
+                called += 1;
+            } else {
+                // Never found: answered like an unknown tool, pointing at the search.
+                assert!(
+                    result.content.contains(SEARCH_TOOL_NAME),
+                    "{}: {}",
+                    entry.id,
+                    result.content
+                );
+            }
+            checked += 1;
+        }
+        println!("{checked} questions through the loop; the ground-truth tool was found and called in {called}");
+        assert!(called * 10 >= checked * 8);
+    }
+
+    #[tokio::test]
+    async fn found_tools_keep_gating_and_compensation() {
+        let undone = Arc::new(AtomicUsize::new(0));
+        let undo = Arc::clone(&undone);
+        let mut registry = ToolRegistry::new();
+        registry
+            .register(define_tool!(
+                /// Reserves a table at a restaurant.
+                #[tool(name = "reserve_table", defer, compensate = move |_r: String, _b: String| {
+                    undo.fetch_add(1, Ordering::SeqCst);
+                })]
+                |restaurant: String| format!("R-{restaurant}")
+            ))
+            .unwrap();
+        registry
+            .register(define_tool!(
+                /// Charges a credit card for a deposit.
+                #[tool(name = "charge_card", defer, confirm)]
+                |amount: u32| -> Result<String, String> { Err(format!("card declined for {amount}")) }
+            ))
+            .unwrap();
+        let model = ScriptedModel::new([
+            call(
+                "s1",
+                SEARCH_TOOL_NAME,
+                json!({ "query": "reserve a restaurant table and charge a card deposit" }),
+            ),
+            AssistantMessage::with_tool_calls(vec![
+                ToolCall::new("c1", "reserve_table", r#"{"restaurant":"Lume"}"#),
+                ToolCall::new("c2", "charge_card", r#"{"amount":50}"#),
+            ]),
+        ]);
+        let agent = ToolLoop::new(model, registry);
+        let mut conversation = vec![Message::user("book dinner")];
+        let outcome = agent.run(&mut conversation).await;
+        assert_eq!(
+            outcome.status.awaiting_decision(),
+            ["c2"],
+            "the found tool still needs a decision"
+        );
+        let LoopStatus::Paused(paused) = outcome.status else {
+            panic!()
+        };
+        let decisions = paused.turn().decide().allow_rest().build();
+        let outcome = agent
+            .resume(
+                &mut conversation,
+                paused,
+                &decisions,
+                &tool_sdk::CancellationToken::new(),
+            )
+            .await
+            .unwrap();
+        assert!(
+            matches!(outcome.status, LoopStatus::RolledBack { .. }),
+            "{:?}",
+            outcome.status
+        );
+        assert_eq!(
+            undone.load(Ordering::SeqCst),
+            1,
+            "the found tool was rolled back"
+        );
+        tool_sdk::check_conversation(&conversation).unwrap();
+    }
+
+    #[tokio::test]
+    async fn auto_defers_only_above_the_threshold() {
+        let registry = || {
+            let mut registry = ToolRegistry::new();
+            for i in 0..5 {
+                let schema = json!({"type": "object", "properties": {}});
+                let tool =
+                    DynamicTool::new(format!("tool_{i}"), "A tool.", schema, |_| async { "ok" })
+                        .unwrap()
+                        .with_options(ToolOptions::new().defer(Defer::Auto));
+                registry.register(tool).unwrap();
+            }
+            registry
+        };
+        for (threshold, expected) in [(10, 5), (3, 1)] {
+            let model = Arc::new(ScriptedModel::new([answer()]));
+            let agent = ToolLoop::new(Shared(Arc::clone(&model)), registry())
+                .with_options(LoopOptions::default().defer_threshold(threshold));
+            agent.run(&mut vec![Message::user("hi")]).await;
+            assert_eq!(
+                model.requests()[0].tools.len(),
+                expected,
+                "threshold {threshold}"
+            );
+        }
+    }
+}

@@ -25,7 +25,9 @@ use crate::{
 };
 
 pub use events::LoopEvent;
-pub use options::{Concurrency, ErrorAction, ErrorPolicy, LoopOptions, DEFAULT_MAX_ROUNDS};
+pub use options::{
+    Concurrency, ErrorAction, ErrorPolicy, LoopOptions, DEFAULT_DEFER_THRESHOLD, DEFAULT_MAX_ROUNDS,
+};
 pub use round::CallReport;
 pub use tools::{ProviderFuture, ToolProvider};
 
@@ -77,6 +79,7 @@ pub struct ToolLoop {
     before: Option<Arc<BeforeHook>>,
     after: Option<Arc<AfterHook>>,
     error_handler: Option<Arc<ErrorHandler>>,
+    search: Arc<dyn crate::search::SearchStrategy>,
 }
 
 /// How a run ended, with what it did.
@@ -155,6 +158,8 @@ impl PausedRun {
 pub(crate) struct RunState {
     pub(crate) id: String,
     pub(crate) rounds: usize,
+    /// Deferred tools found by a search in this run.
+    pub(crate) found: std::collections::HashSet<String>,
     pub(crate) record: CompensationRecord,
     pub(crate) calls: Vec<CallReport>,
 }
@@ -165,6 +170,7 @@ impl RunState {
         Self {
             id: format!("run-{}", NEXT.fetch_add(1, Ordering::Relaxed)),
             rounds: 0,
+            found: std::collections::HashSet::new(),
             record: CompensationRecord::new(),
             calls: Vec::new(),
         }
@@ -184,6 +190,7 @@ impl ToolLoop {
             before: None,
             after: None,
             error_handler: None,
+            search: Arc::new(crate::search::Bm25Search::new()),
         }
     }
 
@@ -223,6 +230,12 @@ impl ToolLoop {
         hook: impl Fn(&ToolCall, &crate::ToolResult) + Send + Sync + 'static,
     ) -> Self {
         self.after = Some(Arc::new(hook));
+        self
+    }
+
+    /// Ranks deferred tools for the built-in search tool with `strategy` (default BM25).
+    pub fn with_search(mut self, strategy: impl crate::search::SearchStrategy + 'static) -> Self {
+        self.search = Arc::new(strategy);
         self
     }
 
@@ -276,7 +289,12 @@ impl ToolLoop {
         cancel: &CancellationToken,
     ) -> LoopOutcome {
         let mut state = RunState::new();
-        let mut tools = RunTools::new(&self.registry);
+        let mut tools = RunTools::new(
+            &self.registry,
+            &*self.search,
+            self.options.defer_threshold,
+            state.found.clone(),
+        );
         let status = self
             .rounds(conversation, &mut state, &mut tools, cancel)
             .await;
@@ -294,7 +312,12 @@ impl ToolLoop {
     ) -> Result<LoopOutcome, DecisionError> {
         let resolutions = self.gate.resolve(&paused.turn, decisions)?;
         let PausedRun { turn, mut state } = paused;
-        let mut tools = RunTools::new(&self.registry);
+        let mut tools = RunTools::new(
+            &self.registry,
+            &*self.search,
+            self.options.defer_threshold,
+            state.found.clone(),
+        );
         tools.refresh(&self.providers).await;
         let reply = turn.reply().clone();
         let status = match self
@@ -397,10 +420,9 @@ impl ToolLoop {
                     awaiting: awaiting.clone(),
                 });
                 let turn = PausedTurn::new(reply, tools.names(), awaiting);
-                return LoopStatus::Paused(PausedRun {
-                    turn,
-                    state: state.clone(),
-                });
+                let mut state = state.clone();
+                state.found = tools.found_names();
+                return LoopStatus::Paused(PausedRun { turn, state });
             }
             // Every tool of the run was offered; a name that is none of them gets "unknown
             // tool" with suggestions from the registry.
@@ -420,7 +442,7 @@ impl ToolLoop {
     fn may_pause(&self, tools: &RunTools<'_>) -> bool {
         !self.gate.policy().is_empty()
             || tools
-                .definitions()
+                .all_definitions()
                 .iter()
                 .any(|d| d.options.confirm != crate::Confirm::Never)
     }

@@ -81,7 +81,13 @@ pub struct LoopOptions {
     /// Stream replies when the model can, starting each tool call as soon as it is complete
     /// (default on).
     pub streaming: bool,
+    /// Above this many tools, those declared `Defer::Auto` are offered only once a search
+    /// finds them (default [`DEFAULT_DEFER_THRESHOLD`]).
+    pub defer_threshold: usize,
 }
+
+/// Tools a run holds before `Defer::Auto` tools are deferred.
+pub const DEFAULT_DEFER_THRESHOLD: usize = 30;
 
 impl LoopOptions {
     /// Sets [`max_rounds`](Self::max_rounds).
@@ -108,6 +114,12 @@ impl LoopOptions {
         self
     }
 
+    /// Sets [`defer_threshold`](Self::defer_threshold).
+    pub fn defer_threshold(mut self, tools: usize) -> Self {
+        self.defer_threshold = tools;
+        self
+    }
+
     /// Sets [`chat`](Self::chat).
     pub fn chat(mut self, chat: ChatOptions) -> Self {
         self.chat = chat;
@@ -123,6 +135,7 @@ impl Default for LoopOptions {
             errors: ErrorPolicy::default(),
             chat: ChatOptions::default(),
             streaming: true,
+            defer_threshold: DEFAULT_DEFER_THRESHOLD,
         }
     }
 }

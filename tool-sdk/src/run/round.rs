@@ -30,6 +30,8 @@ pub struct CallReport {
     pub status: ToolResultStatus,
 }
 
+// Built once per round and matched at once: its size costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum RoundEnd {
     Continue,
     Stop(LoopStatus),
@@ -82,10 +84,20 @@ impl ToolLoop {
             gen_ai.tool.name = %call.name,
             gen_ai.tool.call.id = call.id.as_deref().unwrap_or(""),
         );
-        let result = tools
-            .call(&call.name, &call.arguments, context)
-            .instrument(span)
-            .await;
+        let result = if tools.is_search(&call.name) {
+            tools.run_search(&call.arguments)
+        } else if tools.is_hidden(&call.name) {
+            // Deferred and never found: unknown to the model, which is pointed at the search.
+            Err(ToolError::unknown_tool(
+                call.name.clone(),
+                vec![crate::search::SEARCH_TOOL_NAME.to_owned()],
+            ))
+        } else {
+            tools
+                .call(&call.name, &call.arguments, context)
+                .instrument(span)
+                .await
+        };
         if let Some(after) = &self.after {
             after(&call, &result);
         }

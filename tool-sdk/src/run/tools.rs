@@ -1,10 +1,14 @@
 //! The tools of one run: the loop's registry, plus what tool providers added (add-only).
 
+use std::collections::HashSet;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::{CallFuture, Tool, ToolContext, ToolDefinition, ToolRegistry};
+use crate::search::{describe_found, search_tool_definition, SearchStrategy, DEFAULT_SEARCH_LIMIT};
+use crate::{
+    CallFuture, Defer, Tool, ToolContext, ToolDefinition, ToolError, ToolOutput, ToolRegistry,
+};
 
 /// A boxed future of a provider's tool list.
 pub type ProviderFuture<'a> = Pin<Box<dyn Future<Output = Vec<Arc<dyn Tool>>> + Send + 'a>>;
@@ -20,14 +24,92 @@ pub trait ToolProvider: Send + Sync {
 pub(crate) struct RunTools<'a> {
     registry: &'a ToolRegistry,
     added: ToolRegistry,
+    search: &'a dyn SearchStrategy,
+    defer_threshold: usize,
+    search_definition: ToolDefinition,
+    /// Deferred tools a search found in this run: offered from then on (add-only).
+    found: Mutex<HashSet<String>>,
 }
 
 impl<'a> RunTools<'a> {
-    pub(crate) fn new(registry: &'a ToolRegistry) -> Self {
+    pub(crate) fn new(
+        registry: &'a ToolRegistry,
+        search: &'a dyn SearchStrategy,
+        defer_threshold: usize,
+        found: HashSet<String>,
+    ) -> Self {
         Self {
             registry,
             added: ToolRegistry::new(),
+            search,
+            defer_threshold,
+            search_definition: search_tool_definition(),
+            found: Mutex::new(found),
         }
+    }
+
+    /// Every tool of the run, offered or deferred.
+    fn all(&self) -> impl Iterator<Item = &ToolDefinition> {
+        self.registry.definitions().chain(self.added.definitions())
+    }
+
+    fn is_deferred(&self, definition: &ToolDefinition) -> bool {
+        match definition.options.defer {
+            Defer::Always => true,
+            Defer::Auto => self.registry.len() + self.added.len() > self.defer_threshold,
+            _ => false,
+        }
+    }
+
+    fn found(&self) -> std::sync::MutexGuard<'_, HashSet<String>> {
+        self.found.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The deferred tools no search has found yet.
+    fn hidden(&self) -> Vec<&ToolDefinition> {
+        let found = self.found();
+        self.all()
+            .filter(|d| self.is_deferred(d) && !found.contains(&d.name))
+            .collect()
+    }
+
+    /// Whether `name` is a deferred tool no search has found: calling it is like calling an
+    /// unknown tool.
+    pub(crate) fn is_hidden(&self, name: &str) -> bool {
+        self.all().any(|d| d.name == name && self.is_deferred(d)) && !self.found().contains(name)
+    }
+
+    /// Whether `name` is the built-in search tool of this run.
+    pub(crate) fn is_search(&self, name: &str) -> bool {
+        name == self.search_definition.name
+            && !self.registry.contains(name)
+            && !self.added.contains(name)
+    }
+
+    /// Runs the built-in search: the tools found are offered for the rest of the run.
+    pub(crate) fn run_search(&self, arguments: &str) -> Result<ToolOutput, ToolError> {
+        #[derive(serde::Deserialize)]
+        struct Query {
+            query: String,
+            limit: Option<usize>,
+        }
+        let name = self.search_definition.name.as_str();
+        let query: Query = crate::arguments::decode(name, arguments)?;
+        let hidden = self.hidden();
+        let limit = query.limit.unwrap_or(DEFAULT_SEARCH_LIMIT).clamp(1, 20);
+        let hits: Vec<&ToolDefinition> = self
+            .search
+            .search(&query.query, &hidden, limit)
+            .into_iter()
+            .filter_map(|i| hidden.get(i).copied())
+            .collect();
+        self.found().extend(hits.iter().map(|d| d.name.clone()));
+        Ok(ToolOutput::text(describe_found(&hits)))
+    }
+
+    /// What a paused run must remember.
+    pub(crate) fn found_names(&self) -> HashSet<String> {
+        self.found().clone()
     }
 
     /// Adds what the providers offer that the run does not know yet.
@@ -43,18 +125,39 @@ impl<'a> RunTools<'a> {
         }
     }
 
+    /// The definitions the next request offers: every tool not deferred, the deferred ones a
+    /// search found, and the search tool while anything stays deferred.
     pub(crate) fn definitions(&self) -> Vec<&ToolDefinition> {
-        self.registry
-            .definitions()
-            .chain(self.added.definitions())
-            .collect()
+        let found = self.found();
+        let mut offered: Vec<&ToolDefinition> = Vec::new();
+        let mut hidden = false;
+        for definition in self.all() {
+            if !self.is_deferred(definition) || found.contains(&definition.name) {
+                offered.push(definition);
+            } else {
+                hidden = true;
+            }
+        }
+        if hidden
+            && !offered
+                .iter()
+                .any(|d| d.name == self.search_definition.name)
+        {
+            offered.push(&self.search_definition);
+        }
+        offered
+    }
+
+    /// Every tool of the run, offered or deferred (for what does not depend on the request,
+    /// such as whether a call may need a decision).
+    pub(crate) fn all_definitions(&self) -> Vec<&ToolDefinition> {
+        self.all().collect()
     }
 
     pub(crate) fn names(&self) -> Vec<String> {
-        self.registry
-            .names()
-            .chain(self.added.names())
-            .map(str::to_owned)
+        self.definitions()
+            .into_iter()
+            .map(|d| d.name.clone())
             .collect()
     }
 

@@ -57,7 +57,6 @@ pub fn search_tool_definition() -> ToolDefinition {
 }
 
 /// The text the model reads for a search's results.
-#[allow(dead_code)] // used by the loop's search tool, which is not wired in yet
 pub(crate) fn describe_found(found: &[&ToolDefinition]) -> String {
     if found.is_empty() {
         return "No tool matches; try other words.".to_owned();
