@@ -68,51 +68,35 @@ pub trait Tool: Send + Sync {
     }
 }
 
-impl<T: Tool + ?Sized> Tool for Arc<T> {
-    fn definition(&self) -> &ToolDefinition {
-        (**self).definition()
-    }
+/// A shared or boxed tool is a tool: every method forwards to it.
+macro_rules! forward_tool {
+    ($($pointer:ident),*) => {$(
+        impl<T: Tool + ?Sized> Tool for $pointer<T> {
+            fn definition(&self) -> &ToolDefinition {
+                (**self).definition()
+            }
 
-    fn call<'a>(&'a self, arguments: &'a str, context: ToolContext<'a>) -> ToolFuture<'a> {
-        (**self).call(arguments, context)
-    }
+            fn call<'a>(&'a self, arguments: &'a str, context: ToolContext<'a>) -> ToolFuture<'a> {
+                (**self).call(arguments, context)
+            }
 
-    fn needs_confirmation(&self, arguments: &str) -> bool {
-        (**self).needs_confirmation(arguments)
-    }
+            fn needs_confirmation(&self, arguments: &str) -> bool {
+                (**self).needs_confirmation(arguments)
+            }
 
-    fn compensate<'a>(
-        &'a self,
-        arguments: &'a str,
-        output: &'a ToolOutput,
-        context: ToolContext<'a>,
-    ) -> Option<ToolFuture<'a>> {
-        (**self).compensate(arguments, output, context)
-    }
+            fn compensate<'a>(
+                &'a self,
+                arguments: &'a str,
+                output: &'a ToolOutput,
+                context: ToolContext<'a>,
+            ) -> Option<ToolFuture<'a>> {
+                (**self).compensate(arguments, output, context)
+            }
+        }
+    )*};
 }
 
-impl<T: Tool + ?Sized> Tool for Box<T> {
-    fn definition(&self) -> &ToolDefinition {
-        (**self).definition()
-    }
-
-    fn call<'a>(&'a self, arguments: &'a str, context: ToolContext<'a>) -> ToolFuture<'a> {
-        (**self).call(arguments, context)
-    }
-
-    fn needs_confirmation(&self, arguments: &str) -> bool {
-        (**self).needs_confirmation(arguments)
-    }
-
-    fn compensate<'a>(
-        &'a self,
-        arguments: &'a str,
-        output: &'a ToolOutput,
-        context: ToolContext<'a>,
-    ) -> Option<ToolFuture<'a>> {
-        (**self).compensate(arguments, output, context)
-    }
-}
+forward_tool!(Arc, Box);
 
 /// The outcome of one tool call.
 pub type ToolResult = Result<ToolOutput, ToolError>;

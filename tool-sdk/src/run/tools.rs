@@ -76,7 +76,9 @@ impl<'a> RunTools<'a> {
     /// Whether `name` is a deferred tool no search has found: calling it is like calling an
     /// unknown tool.
     pub(crate) fn is_hidden(&self, name: &str) -> bool {
-        self.all().any(|d| d.name == name && self.is_deferred(d)) && !self.found().contains(name)
+        self.get(name)
+            .is_some_and(|tool| self.is_deferred(tool.definition()))
+            && !self.found().contains(name)
     }
 
     /// Whether `name` is the built-in search tool of this run.
