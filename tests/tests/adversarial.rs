@@ -1,0 +1,280 @@
+//! Hostile input: each case ends in a classified error or a correct outcome, never a crash, a
+//! hang, or a lost compensation.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use serde_json::json;
+use tool_sdk::run::{Concurrency, LoopOptions, LoopStatus, ToolLoop};
+use tool_sdk::{
+    check_conversation, define_tool, tool, AssistantMessage, CancellationToken, DynamicTool,
+    Message, RegistryError, ScriptedModel, ToolCall, ToolErrorKind, ToolRegistry,
+};
+
+/// Echoes a text.
+#[tool]
+fn echo(text: String) -> String {
+    text
+}
+
+/// Adds two numbers.
+#[tool]
+fn add(a: i64, b: i64) -> i64 {
+    a.saturating_add(b)
+}
+
+fn registry() -> ToolRegistry {
+    let mut registry = ToolRegistry::new().with_max_arguments_bytes(16 << 20);
+    registry.register(EchoTool).unwrap();
+    registry.register(AddTool).unwrap();
+    let schema =
+        json!({"type": "object", "properties": {"x": {"type": "number"}}, "required": ["x"]});
+    let dynamic = DynamicTool::new(
+        "measure",
+        "Echoes x.",
+        schema,
+        |v: serde_json::Value| async move { tool_sdk::Json(v) },
+    )
+    .unwrap();
+    registry.register(dynamic).unwrap();
+    registry
+}
+
+async fn kind(
+    registry: &ToolRegistry,
+    name: &str,
+    arguments: &str,
+) -> Result<String, ToolErrorKind> {
+    registry
+        .call(name, arguments)
+        .await
+        .map(|o| o.into_content())
+        .map_err(|e| e.kind())
+}
+
+#[tokio::test]
+async fn ten_mebibytes_of_arguments_are_decoded_or_refused_by_the_limit() {
+    let big = format!(r#"{{"text":"{}"}}"#, "x".repeat(10 << 20));
+    assert_eq!(
+        kind(&registry(), "echo", &big).await.map(|c| c.len()),
+        Ok(10 << 20)
+    );
+    let mut limited = ToolRegistry::new();
+    limited.register(EchoTool).unwrap();
+    assert_eq!(
+        kind(&limited, "echo", &big).await,
+        Err(ToolErrorKind::ArgumentsTooLarge)
+    );
+}
+
+#[tokio::test]
+async fn nesting_ten_thousand_deep_is_refused_for_typed_and_dynamic_tools() {
+    let deep = format!(
+        r#"{{"text":{}"x"{}}}"#,
+        "[".repeat(10_000),
+        "]".repeat(10_000)
+    );
+    assert_eq!(
+        kind(&registry(), "echo", &deep).await,
+        Err(ToolErrorKind::ArgumentsTooDeep)
+    );
+    let deep = format!(
+        r#"{{"x":{}1{}}}"#,
+        "{\"a\":".repeat(10_000),
+        "}".repeat(10_000)
+    );
+    assert_eq!(
+        kind(&registry(), "measure", &deep).await,
+        Err(ToolErrorKind::ArgumentsTooDeep)
+    );
+}
+
+#[tokio::test]
+async fn lone_surrogates_and_bad_escapes_are_malformed_arguments() {
+    let registry = registry();
+    for text in [
+        r#"{"text":"\ud800"}"#,
+        r#"{"text":"\udc00x"}"#,
+        r#"{"text":"\x"}"#,
+        "{\"text\":\"\u{0}\"}",
+    ] {
+        assert_eq!(
+            kind(&registry, "echo", text).await,
+            Err(ToolErrorKind::MalformedArguments),
+            "{text:?}"
+        );
+    }
+    // A valid surrogate pair is fine.
+    assert_eq!(
+        kind(&registry, "echo", r#"{"text":"\ud83d\ude00"}"#)
+            .await
+            .as_deref(),
+        Ok("😀")
+    );
+}
+
+#[tokio::test]
+async fn nan_infinity_and_huge_numbers_are_classified() {
+    let registry = registry();
+    assert_eq!(
+        kind(&registry, "add", r#"{"a":NaN,"b":1}"#).await,
+        Err(ToolErrorKind::MalformedArguments)
+    );
+    assert_eq!(
+        kind(&registry, "add", r#"{"a":1e400,"b":1}"#).await,
+        Err(ToolErrorKind::MalformedArguments)
+    );
+    assert_eq!(
+        kind(&registry, "add", r#"{"a":99999999999999999999,"b":1}"#).await,
+        Err(ToolErrorKind::InvalidArguments)
+    );
+    assert_eq!(
+        kind(&registry, "add", r#"{"a":1.5,"b":1}"#).await,
+        Err(ToolErrorKind::InvalidArguments)
+    );
+    assert_eq!(
+        kind(&registry, "measure", r#"{"x":-Infinity}"#).await,
+        Err(ToolErrorKind::MalformedArguments)
+    );
+}
+
+#[tokio::test]
+async fn duplicate_keys_are_refused_for_typed_tools() {
+    assert_eq!(
+        kind(&registry(), "add", r#"{"a":1,"a":2,"b":3}"#).await,
+        Err(ToolErrorKind::InvalidArguments)
+    );
+}
+
+#[tokio::test]
+async fn tool_names_with_control_characters_are_unknown_and_unregistrable() {
+    let registry = registry();
+    for name in ["add\0", "ad\nd", "\u{7f}echo", "echo\u{202e}"] {
+        assert_eq!(
+            kind(&registry, name, "{}").await,
+            Err(ToolErrorKind::UnknownTool),
+            "{name:?}"
+        );
+        let tool = DynamicTool::new(name, "d", json!({"type": "object"}), |_| async { "" });
+        assert!(
+            matches!(tool, Err(RegistryError::InvalidName { .. })),
+            "{name:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_reply_of_a_thousand_calls_is_answered_call_by_call() {
+    for concurrency in [Concurrency::Sequential, Concurrency::Bounded(16)] {
+        let model = ScriptedModel::new(model_replies());
+        let agent = ToolLoop::new(model, registry())
+            .with_options(LoopOptions::default().concurrency(concurrency));
+        let mut conversation = vec![Message::user("go")];
+        let outcome = agent.run(&mut conversation).await;
+        assert!(matches!(outcome.status, LoopStatus::Answered(_)));
+        check_conversation(&conversation).unwrap();
+        let Message::Tool(last) = &conversation[1001] else {
+            panic!()
+        };
+        assert_eq!(last.content, "1000");
+    }
+}
+
+fn model_replies() -> Vec<AssistantMessage> {
+    vec![
+        AssistantMessage::with_tool_calls(
+            (0..1000)
+                .map(|i| ToolCall::new(format!("c{i}"), "add", format!(r#"{{"a":{i},"b":1}}"#)))
+                .collect(),
+        ),
+        AssistantMessage {
+            text: Some("done".into()),
+            tool_calls: vec![],
+        },
+    ]
+}
+
+#[tokio::test]
+async fn a_tool_that_never_returns_is_stopped_by_its_timeout_and_rolled_back_after() {
+    let undone = Arc::new(AtomicUsize::new(0));
+    let undo = Arc::clone(&undone);
+    let mut registry = ToolRegistry::new();
+    registry
+        .register(define_tool!(
+            /// Holds a room.
+            #[tool(name = "hold", compensate = move |_r: String, _h: String| { undo.fetch_add(1, Ordering::SeqCst); })]
+            |r: String| format!("H-{r}")
+        ))
+        .unwrap();
+    registry
+        .register(define_tool!(
+            /// Never answers.
+            #[tool(name = "hang", timeout = "50ms")]
+            async move || -> String { std::future::pending::<String>().await }
+        ))
+        .unwrap();
+    let model = ScriptedModel::new([AssistantMessage::with_tool_calls(vec![
+        ToolCall::new("1", "hold", r#"{"r":"a"}"#),
+        ToolCall::new("2", "hang", "{}"),
+    ])]);
+    let outcome = ToolLoop::new(model, registry)
+        .run(&mut vec![Message::user("go")])
+        .await;
+    assert!(
+        matches!(&outcome.status, LoopStatus::RolledBack { error, .. } if error.kind() == ToolErrorKind::TimedOut)
+    );
+    assert_eq!(undone.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn cancellation_at_every_step_of_a_round_loses_no_compensation() {
+    const CALLS: usize = 6;
+    for cancel_at in 0..CALLS {
+        for concurrency in [Concurrency::Sequential, Concurrency::Bounded(3)] {
+            let log = Arc::new(Mutex::new((Vec::<usize>::new(), Vec::<usize>::new())));
+            let cancel = CancellationToken::new();
+            let (run_log, undo_log, trigger) = (Arc::clone(&log), Arc::clone(&log), cancel.clone());
+            let mut registry = ToolRegistry::new();
+            registry
+                .register(define_tool!(
+                    /// A step of the round.
+                    #[tool(name = "step", compensate = move |n: usize, _out: usize| { undo_log.lock().unwrap().1.push(n); })]
+                    move |n: usize| {
+                        run_log.lock().unwrap().0.push(n);
+                        if n == cancel_at {
+                            trigger.cancel();
+                        }
+                        n
+                    }
+                ))
+                .unwrap();
+            let calls = (0..CALLS)
+                .map(|n| ToolCall::new(format!("c{n}"), "step", format!(r#"{{"n":{n}}}"#)))
+                .collect();
+            let model = ScriptedModel::new([AssistantMessage::with_tool_calls(calls)]);
+            let agent = ToolLoop::new(model, registry)
+                .with_options(LoopOptions::default().concurrency(concurrency));
+            let mut conversation = vec![Message::user("go")];
+            let outcome = agent.run_cancellable(&mut conversation, &cancel).await;
+            assert!(
+                matches!(outcome.status, LoopStatus::Cancelled),
+                "{cancel_at} {concurrency:?}"
+            );
+            check_conversation(&conversation).unwrap();
+            let (ran, undone) = log.lock().unwrap().clone();
+            let mut expected = ran.clone();
+            expected.reverse();
+            assert_eq!(
+                undone, expected,
+                "every step that ran is undone once, newest first"
+            );
+            if concurrency == Concurrency::Sequential {
+                assert_eq!(
+                    ran.len(),
+                    cancel_at + 1,
+                    "nothing starts after the cancelling step"
+                );
+            }
+        }
+    }
+}
