@@ -42,7 +42,14 @@ stop_fakellm() {
   done
   rm -rf "$FAKELLM_LOGS"
 }
-trap stop_fakellm EXIT
+# On exit, stop the fakellm servers and, once scripts/postgres.sh has defined it, PostgreSQL.
+cleanup() {
+  stop_fakellm
+  if declare -F stop_postgres >/dev/null; then
+    stop_postgres
+  fi
+}
+trap cleanup EXIT
 
 free_port() {
   "$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
@@ -81,6 +88,10 @@ EOF
   fi
   echo "fakellm $FAKELLM_VERSION serving $rules at $url"
 done
+
+# A throwaway PostgreSQL server on a free port of 127.0.0.1 (installed if missing), its libpq
+# connection string in TOOL_SDK_POSTGRES_URL; a TOOL_SDK_POSTGRES_URL already set is used as is.
+source scripts/postgres.sh
 
 # Snapshot mismatches fail instead of writing new snapshots.
 export INSTA_UPDATE=no

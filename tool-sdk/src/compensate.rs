@@ -8,6 +8,39 @@ use serde::{Deserialize, Serialize};
 use crate::catch::{start_caught, CatchPanic};
 use crate::{Tool, ToolCall, ToolContext, ToolError, ToolOutput};
 
+tokio::task_local! {
+    static IDEMPOTENCY_KEY: String;
+}
+
+/// The idempotency key of the compensating action running now, in it (also its context's
+/// [`call_id`](crate::ToolContext::call_id)); `None` elsewhere.
+///
+/// The key is the same for one recorded call in every attempt, in any process: an action
+/// that keeps the keys it has done (or passes them to a service that does) turns a rollback
+/// repeated after a crash into a no-op.
+///
+/// # Examples
+///
+/// ```
+/// use tool_sdk::tool;
+///
+/// /// Books a room.
+/// #[tool(compensate = cancel)]
+/// fn book(room: String) -> String {
+///     format!("booking-{room}")
+/// }
+///
+/// fn cancel(_room: String, booking: String) -> Result<(), String> {
+///     let key = tool_sdk::compensate::idempotency_key().unwrap_or_default();
+///     // e.g. DELETE /bookings/{booking} with the header `Idempotency-Key: {key}`
+///     let _ = (booking, key);
+///     Ok(())
+/// }
+/// ```
+pub fn idempotency_key() -> Option<String> {
+    IDEMPOTENCY_KEY.try_with(Clone::clone).ok()
+}
+
 /// One successful call of a compensable tool, kept until the run ends or rolls back.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RecordEntry {
@@ -25,9 +58,34 @@ pub struct RecordEntry {
     pub output_is_json: bool,
     /// Where the call's result sits in the conversation, to be rewritten on rollback.
     pub message_index: usize,
+    /// What the compensating action receives as its call id: the same for this entry in
+    /// every attempt, in any process, so a repeated rollback can be recognised.
+    pub idempotency_key: String,
 }
 
 impl RecordEntry {
+    /// An entry for the success of `call`, keyed `key` in round `round` of run `run_id`; its
+    /// sequence number is given when it joins a record.
+    pub(crate) fn new(
+        run_id: &str,
+        round: usize,
+        key: String,
+        call: ToolCall,
+        output: &ToolOutput,
+        message_index: usize,
+    ) -> Self {
+        Self {
+            seq: 0,
+            idempotency_key: format!("{run_id}:{round}:{key}"),
+            round,
+            key,
+            call,
+            output: output.content().to_owned(),
+            output_is_json: output.is_json(),
+            message_index,
+        }
+    }
+
     pub(crate) fn output(&self) -> ToolOutput {
         if self.output_is_json {
             ToolOutput::json(self.output.clone())
@@ -50,27 +108,11 @@ impl CompensationRecord {
         Self::default()
     }
 
-    /// Records a success; gives its sequence number.
-    pub(crate) fn push(
-        &mut self,
-        round: usize,
-        key: String,
-        call: ToolCall,
-        output: &ToolOutput,
-        message_index: usize,
-    ) -> u64 {
-        let seq = self.next_seq;
+    /// Records a success, numbering it after every earlier one.
+    pub(crate) fn push(&mut self, mut entry: RecordEntry) {
+        entry.seq = self.next_seq;
         self.next_seq += 1;
-        self.entries.push(RecordEntry {
-            seq,
-            round,
-            key,
-            call,
-            output: output.content().to_owned(),
-            output_is_json: output.is_json(),
-            message_index,
-        });
-        seq
+        self.entries.push(entry);
     }
 
     /// The entries, oldest first.
@@ -109,7 +151,6 @@ pub struct CompensationReport {
 pub(crate) async fn compensate_one(
     tool: Option<&Arc<dyn Tool>>,
     entry: &RecordEntry,
-    run_id: &str,
 ) -> Result<(), ToolError> {
     let name = entry.call.name.as_str();
     let Some(tool) = tool else {
@@ -119,23 +160,30 @@ pub(crate) async fn compensate_one(
         ));
     };
     let output = entry.output();
-    // A stable idempotency key: the same entry of the same run always gets the same one.
-    let idempotency_key = format!("{run_id}:{}:{}", entry.round, entry.key);
     let context = ToolContext::new()
-        .with_call_id(&idempotency_key)
+        .with_call_id(&entry.idempotency_key)
         .with_tool_name(name);
-    let future = start_caught(name, || {
-        match tool.compensate(&entry.call.arguments, &output, context) {
-            Some(future) => future,
-            None => crate::ToolFuture::ready(Err(ToolError::failed(
-                name,
-                "the tool has no compensating action",
-            ))),
-        }
+    let key = &entry.idempotency_key;
+    // The key is in scope both where a synchronous action runs (at the call) and where an
+    // asynchronous one is polled.
+    let future = IDEMPOTENCY_KEY.sync_scope(key.clone(), || {
+        start_caught(name, || {
+            match tool.compensate(&entry.call.arguments, &output, context) {
+                Some(future) => future,
+                None => crate::ToolFuture::ready(Err(ToolError::failed(
+                    name,
+                    "the tool has no compensating action",
+                ))),
+            }
+        })
     });
     let result = match future.into_ready() {
         Ok(result) => result,
-        Err(pending) => CatchPanic::new(name, pending).await,
+        Err(pending) => {
+            IDEMPOTENCY_KEY
+                .scope(key.clone(), CatchPanic::new(name, pending))
+                .await
+        }
     };
     result.map(|_| ())
 }

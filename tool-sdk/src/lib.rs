@@ -144,6 +144,7 @@ mod chat;
 pub mod compensate;
 mod context;
 mod definition;
+pub mod durable;
 mod dynamic;
 mod error;
 pub mod gate;

@@ -53,8 +53,15 @@ pub enum StoreError {
     /// No paused turn has this id (never stored, or used already).
     #[error("no paused turn `{0}`: unknown, or used already")]
     NotFound(TurnId),
+    /// No run with this id is in the state the operation needs (never paused, resumed by
+    /// another already, or finished).
+    #[error("no paused run `{0}`: unknown, resumed already, or finished")]
+    UnknownRun(String),
+    /// Another owner took the run over (this owner's lease ran out); this owner must stop.
+    #[error("the run `{0}` is no longer owned here: its lease ran out and it was taken over")]
+    Lost(String),
     /// The storage itself failed.
-    #[error("the paused-turn store failed: {0}")]
+    #[error("the store failed: {0}")]
     Backend(String),
 }
 

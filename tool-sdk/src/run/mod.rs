@@ -2,15 +2,17 @@
 //! and repeat until the model answers without calls; with decision gating, compensation of what
 //! already ran when a later step fails, and cancellation.
 
+mod durable;
 mod events;
 mod options;
+mod recover;
 mod round;
 mod stream;
 mod tools;
 
 use std::fmt;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 use futures_util::future::{select, Either};
 use std::pin::pin;
@@ -18,7 +20,8 @@ use tokio_util::sync::CancellationToken;
 use tracing::Instrument as _;
 
 use crate::compensate::{compensate_one, CompensationRecord, CompensationReport};
-use crate::gate::{DecisionError, Gate, PausedTurn, ToolCallDecisions};
+use crate::durable::{Compensated, RunId, RunStore, StoreError};
+use crate::gate::{Gate, PausedTurn, ResumeError, ToolCallDecisions};
 use crate::{
     AssistantMessage, ChatMemory, ChatModel, ChatRequest, MemoryError, Message, ModelError,
     ToolCall, ToolRegistry, ToolResultStatus,
@@ -28,6 +31,7 @@ pub use events::LoopEvent;
 pub use options::{
     Concurrency, ErrorAction, ErrorPolicy, LoopOptions, DEFAULT_DEFER_THRESHOLD, DEFAULT_MAX_ROUNDS,
 };
+pub use recover::RecoveredRun;
 pub use round::CallReport;
 pub use tools::{ProviderFuture, ToolProvider};
 
@@ -80,6 +84,8 @@ pub struct ToolLoop {
     after: Option<Arc<AfterHook>>,
     error_handler: Option<Arc<ErrorHandler>>,
     search: Arc<dyn crate::search::SearchStrategy>,
+    store: Option<Arc<dyn RunStore>>,
+    lease: Duration,
 }
 
 /// How a run ended, with what it did.
@@ -93,6 +99,11 @@ pub struct LoopOutcome {
     pub calls: Vec<CallReport>,
     /// Every rollback of the run, in the order it ran (newest call first).
     pub compensations: Vec<CompensationReport>,
+    /// The run's id (what a paused run is resumed by, and what idempotency keys start with).
+    pub run_id: RunId,
+    /// Set when the store could not record the run's end: until it is recorded, recovery may
+    /// take the run for one that stopped in the middle.
+    pub store_error: Option<StoreError>,
 }
 
 /// Why a run stopped.
@@ -122,6 +133,10 @@ pub enum LoopStatus {
     },
     /// The model could not be called; what was compensable was rolled back.
     ModelFailed(ModelError),
+    /// The run's store failed (a success could not be recorded before going on, or the run
+    /// could not pause); what was compensable was rolled back. When the store says the run
+    /// was taken over ([`StoreError::Lost`]), nothing is rolled back here: the new owner does it.
+    StoreFailed(StoreError),
 }
 
 impl LoopStatus {
@@ -141,7 +156,11 @@ impl LoopStatus {
 
 /// A run paused for decisions: the paused reply and what the run must remember to go on (its
 /// compensation record, its round count).
-#[derive(Debug, Clone)]
+///
+/// With a [`RunStore`], it is kept there under [`id`](Self::id) and can be resumed in any
+/// process ([`ToolLoop::resume_stored`]); otherwise it must come back exactly as given out, so
+/// keep it server-side.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct PausedRun {
     turn: PausedTurn,
     state: RunState,
@@ -152,11 +171,16 @@ impl PausedRun {
     pub fn turn(&self) -> &PausedTurn {
         &self.turn
     }
+
+    /// The run's id.
+    pub fn id(&self) -> &RunId {
+        &self.state.id
+    }
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub(crate) struct RunState {
-    pub(crate) id: String,
+    pub(crate) id: RunId,
     pub(crate) rounds: usize,
     /// Deferred tools found by a search in this run.
     pub(crate) found: std::collections::HashSet<String>,
@@ -166,9 +190,8 @@ pub(crate) struct RunState {
 
 impl RunState {
     fn new() -> Self {
-        static NEXT: AtomicU64 = AtomicU64::new(1);
         Self {
-            id: format!("run-{}", NEXT.fetch_add(1, Ordering::Relaxed)),
+            id: durable::new_run_id(),
             rounds: 0,
             found: std::collections::HashSet::new(),
             record: CompensationRecord::new(),
@@ -191,7 +214,25 @@ impl ToolLoop {
             after: None,
             error_handler: None,
             search: Arc::new(crate::search::Bm25Search::new()),
+            store: None,
+            lease: crate::durable::DEFAULT_LEASE,
         }
+    }
+
+    /// Keeps each run's record in `store`: compensable successes are written there before the
+    /// loop goes on, paused runs wait there ([`resume_stored`](Self::resume_stored)), and what a
+    /// crash interrupted is found there by [`recover`](Self::recover).
+    pub fn with_store(mut self, store: Arc<dyn RunStore>) -> Self {
+        self.store = Some(store);
+        self
+    }
+
+    /// How long a run stays owned without renewal (default
+    /// [`DEFAULT_LEASE`](crate::durable::DEFAULT_LEASE)); the loop renews at a third of it.
+    /// After a crash, other replicas wait this long before they recover the run.
+    pub fn with_lease(mut self, lease: Duration) -> Self {
+        self.lease = lease;
+        self
     }
 
     /// Sets the options.
@@ -295,22 +336,85 @@ impl ToolLoop {
             self.options.defer_threshold,
             state.found.clone(),
         );
-        let status = self
-            .rounds(conversation, &mut state, &mut tools, cancel)
-            .await;
-        self.finish(conversation, state, &tools, status).await
+        if let Some(store) = &self.store {
+            if let Err(error) = store.begin(&state.id, self.lease).await {
+                // Nothing ran: there is nothing to roll back or record.
+                return LoopOutcome {
+                    status: LoopStatus::StoreFailed(error),
+                    rounds: 0,
+                    calls: Vec::new(),
+                    compensations: Vec::new(),
+                    run_id: state.id,
+                    store_error: None,
+                };
+            }
+        }
+        let id = state.id.clone();
+        self.heartbeat(&id, async {
+            let status = self
+                .rounds(conversation, &mut state, &mut tools, cancel)
+                .await;
+            self.finish(conversation, state, &tools, status).await
+        })
+        .await
     }
 
     /// Resumes a paused run with decisions: the paused reply and its results are appended, and
-    /// the run goes on. Decisions that do not fit are refused and nothing runs.
+    /// the run goes on. Decisions that do not fit are refused and nothing runs. With a store,
+    /// the run is taken out of it first: a paused run resumes once.
     pub async fn resume(
         &self,
         conversation: &mut Vec<Message>,
         paused: PausedRun,
         decisions: &ToolCallDecisions,
         cancel: &CancellationToken,
-    ) -> Result<LoopOutcome, DecisionError> {
-        let resolutions = self.gate.resolve(&paused.turn, decisions)?;
+    ) -> Result<LoopOutcome, ResumeError> {
+        let mut resolutions = self.gate.resolve(&paused.turn, decisions)?;
+        let paused = match &self.store {
+            Some(store) => {
+                // What runs is what the store kept, checked again.
+                let taken = store.take_paused(paused.id(), self.lease).await?;
+                resolutions = self.gate.resolve(&taken.turn, decisions)?;
+                taken
+            }
+            None => paused,
+        };
+        let id = paused.id().clone();
+        Ok(self
+            .heartbeat(
+                &id,
+                self.resume_taken(conversation, paused, resolutions, cancel),
+            )
+            .await)
+    }
+
+    /// Resumes the run paused under `id` in this loop's store, possibly by another process:
+    /// it is read, the decisions checked, then taken (of two concurrent resumes, in any
+    /// processes, exactly one gets it; the other gets [`StoreError::UnknownRun`]).
+    pub async fn resume_stored(
+        &self,
+        conversation: &mut Vec<Message>,
+        id: &RunId,
+        decisions: &ToolCallDecisions,
+        cancel: &CancellationToken,
+    ) -> Result<LoopOutcome, ResumeError> {
+        let Some(store) = &self.store else {
+            return Err(StoreError::UnknownRun(id.to_string()).into());
+        };
+        // Checked before taking, so decisions that do not fit leave the run paused.
+        let paused = store.load_paused(id).await?;
+        self.gate.resolve(&paused.turn, decisions)?;
+        self.resume(conversation, paused, decisions, cancel).await
+    }
+
+    /// The paused run, and whatever follows, once taken.
+    async fn resume_taken(
+        &self,
+        conversation: &mut Vec<Message>,
+        paused: PausedRun,
+        resolutions: Vec<crate::gate::Resolution>,
+        cancel: &CancellationToken,
+    ) -> LoopOutcome {
         let PausedRun { turn, mut state } = paused;
         let mut tools = RunTools::new(
             &self.registry,
@@ -330,7 +434,7 @@ impl ToolLoop {
             }
             RoundEnd::Stop(status) => status,
         };
-        Ok(self.finish(conversation, state, &tools, status).await)
+        self.finish(conversation, state, &tools, status).await
     }
 
     async fn rounds(
@@ -366,9 +470,16 @@ impl ToolLoop {
             // Streamed, calls start while the reply still arrives; not when a call might need
             // a decision, since then no call of the reply may run before all are known.
             let streaming = self.options.streaming && !self.may_pause(tools);
+            let run_id = state.id.clone();
+            let finished = durable::Finished::new(
+                self.store.as_deref(),
+                &run_id,
+                state.rounds,
+                conversation.len() + 1,
+            );
             let streamed = match streaming.then(|| self.model.chat_stream(request)).flatten() {
                 Some(stream) => Some(
-                    self.consume_stream(stream, tools, cancel)
+                    self.consume_stream(stream, tools, finished, cancel)
                         .instrument(span.clone())
                         .await,
                 ),
@@ -422,7 +533,13 @@ impl ToolLoop {
                 let turn = PausedTurn::new(reply, tools.names(), awaiting);
                 let mut state = state.clone();
                 state.found = tools.found_names();
-                return LoopStatus::Paused(PausedRun { turn, state });
+                let paused = PausedRun { turn, state };
+                if let Some(store) = &self.store {
+                    if let Err(error) = store.pause(&paused.state.id, &paused).await {
+                        return LoopStatus::StoreFailed(error);
+                    }
+                }
+                return LoopStatus::Paused(paused);
             }
             // Every tool of the run was offered; a name that is none of them gets "unknown
             // tool" with suggestions from the registry.
@@ -476,9 +593,14 @@ impl ToolLoop {
                 error.model_message()
             )),
             LoopStatus::ModelFailed(error) => Some(format!("the model failed: {error}")),
+            // Taken over: the new owner rolls back what was recorded; doing it here too would
+            // do it twice.
+            LoopStatus::StoreFailed(StoreError::Lost(_)) => None,
+            LoopStatus::StoreFailed(error) => Some(format!("the run's store failed: {error}")),
             _ => None,
         };
         let mut compensations = Vec::new();
+        let mut store_error = None;
         if let Some(reason) = reason {
             for entry in state.record.drain_newest_first() {
                 let name = entry.call.name.clone();
@@ -488,10 +610,23 @@ impl ToolLoop {
                     gen_ai.tool.name = %name,
                     gen_ai.tool.call.id = entry.call.id.as_deref().unwrap_or(""),
                 );
-                let result = compensate_one(tools.get(&name), &entry, &state.id)
+                let result = compensate_one(tools.get(&name), &entry)
                     .instrument(span)
                     .await;
                 let error = result.as_ref().err().map(ToString::to_string);
+                if let Some(store) = &self.store {
+                    let outcome = match &error {
+                        None => Compensated::Done,
+                        Some(error) => Compensated::Failed(error.clone()),
+                    };
+                    if let Err(failure) = store
+                        .compensated(&state.id, &entry.idempotency_key, &outcome)
+                        .await
+                    {
+                        tracing::warn!(run = %state.id, error = %failure, "rollback not recorded");
+                        store_error.get_or_insert(failure);
+                    }
+                }
                 tracing::info!(gen_ai.tool.name = %name, key = %entry.key, error = ?error, "compensated");
                 self.emit(&LoopEvent::Compensated {
                     key: entry.key.clone(),
@@ -522,11 +657,22 @@ impl ToolLoop {
                 });
             }
         }
+        let ended = !matches!(
+            status,
+            LoopStatus::Paused(_) | LoopStatus::StoreFailed(StoreError::Lost(_))
+        );
+        if let (Some(store), true) = (&self.store, ended) {
+            if let Err(failure) = durable::finish_run(&**store, &state.id).await {
+                store_error.get_or_insert(failure);
+            }
+        }
         LoopOutcome {
             status,
             rounds: state.rounds,
             calls: state.calls,
             compensations,
+            run_id: state.id,
+            store_error,
         }
     }
 
@@ -543,6 +689,8 @@ impl fmt::Debug for ToolLoop {
             .field("registry", &self.registry)
             .field("gate", &self.gate)
             .field("options", &self.options)
+            .field("store", &self.store.is_some())
+            .field("lease", &self.lease)
             .finish_non_exhaustive()
     }
 }

@@ -1,13 +1,14 @@
 //! One round: run the calls of a reply (in order, or several at a time), append one result per
 //! call, record what can be rolled back, and decide whether the run goes on.
 
-use std::sync::Mutex;
-
 use futures_util::stream::{self, StreamExt as _};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument as _;
 
+use crate::compensate::RecordEntry;
+use crate::durable::StoreError;
 use crate::gate::{tool_call_keys, Resolution};
+use crate::run::durable::Finished;
 use crate::run::tools::RunTools;
 use crate::run::{Concurrency, ErrorAction, LoopEvent, LoopStatus, RunState, ToolLoop};
 use crate::{
@@ -16,7 +17,7 @@ use crate::{
 };
 
 /// One tool call of a run and how it ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct CallReport {
     /// The round it belongs to (1-based).
     pub round: usize,
@@ -46,7 +47,7 @@ pub(crate) enum Ended {
 
 impl ToolLoop {
     /// Runs one call of a reply, unless it was denied, not offered, or the run is cancelled.
-    /// Successes of compensable tools go to `finished` as they happen.
+    /// Successes of compensable tools go to `finished` as they happen, before this returns.
     #[allow(clippy::too_many_arguments)]
     pub(crate) async fn run_one(
         &self,
@@ -56,7 +57,7 @@ impl ToolLoop {
         position: usize,
         resolution: Resolution,
         cancel: &CancellationToken,
-        finished: &Mutex<Vec<(usize, ToolOutput)>>,
+        finished: &Finished<'_>,
     ) -> Ended {
         match resolution {
             Resolution::Denied(message) => return Ended::Denied(message),
@@ -102,7 +103,7 @@ impl ToolLoop {
             after(&call, &result);
         }
         self.emit(&LoopEvent::ToolFinished {
-            key,
+            key: key.clone(),
             name: call.name.clone(),
             status: if result.is_ok() {
                 ToolResultStatus::Success
@@ -115,9 +116,7 @@ impl ToolLoop {
                 .get(&call.name)
                 .is_some_and(|tool| tool.definition().options.compensable);
             if compensable {
-                if let Ok(mut finished) = finished.lock() {
-                    finished.push((position, output.clone()));
-                }
+                finished.push(position, key, call, output).await;
             }
         }
         Ended::Ran(result)
@@ -133,8 +132,13 @@ impl ToolLoop {
         cancel: &CancellationToken,
     ) -> RoundEnd {
         let keys = tool_call_keys(&reply);
-        // Compensable successes, in the order they finished.
-        let finished: Mutex<Vec<(usize, ToolOutput)>> = Mutex::new(Vec::new());
+        let run_id = state.id.clone();
+        let finished = Finished::new(
+            self.store.as_deref(),
+            &run_id,
+            state.rounds,
+            conversation.len() + 1,
+        );
         let run = |(position, resolution): (usize, Resolution)| {
             let call = reply.tool_calls[position].clone();
             let key = keys[position].clone();
@@ -153,8 +157,16 @@ impl ToolLoop {
                 ended
             }
         };
-        let finished = finished.into_inner().unwrap_or_default();
-        self.conclude(conversation, state, tools, reply, ended, finished, cancel)
+        let (finished, store_failure) = finished.into_parts();
+        self.conclude(
+            conversation,
+            state,
+            tools,
+            reply,
+            ended,
+            (finished, store_failure),
+            cancel,
+        )
     }
 
     /// Appends the reply and one result per call, records what can be rolled back, and decides
@@ -167,7 +179,7 @@ impl ToolLoop {
         tools: &RunTools<'_>,
         reply: AssistantMessage,
         ended: Vec<Ended>,
-        finished: Vec<(usize, ToolOutput)>,
+        (finished, store_failure): (Vec<(usize, RecordEntry)>, Option<StoreError>),
         cancel: &CancellationToken,
     ) -> RoundEnd {
         let keys = tool_call_keys(&reply);
@@ -237,16 +249,13 @@ impl ToolLoop {
         }
 
         // Record what can be rolled back, in the order it finished.
-        for (position, output) in finished {
-            state.record.push(
-                round,
-                keys[position].clone(),
-                reply.tool_calls[position].clone(),
-                &output,
-                base + position,
-            );
+        for (_, entry) in finished {
+            state.record.push(entry);
         }
 
+        if let Some(error) = store_failure {
+            return RoundEnd::Stop(LoopStatus::StoreFailed(error));
+        }
         if cancel.is_cancelled() {
             return RoundEnd::Stop(LoopStatus::Cancelled);
         }

@@ -3,23 +3,25 @@
 
 use std::collections::VecDeque;
 use std::pin::pin;
-use std::sync::Mutex;
 
 use futures_util::future::{select, Either};
 use futures_util::stream::{FuturesUnordered, StreamExt as _};
 use tokio_util::sync::CancellationToken;
 
+use crate::compensate::RecordEntry;
+use crate::durable::StoreError;
 use crate::gate::Resolution;
+use crate::run::durable::Finished;
 use crate::run::round::Ended;
 use crate::run::tools::RunTools;
 use crate::run::{Concurrency, ToolLoop};
-use crate::{AssistantMessage, ChatDelta, ChatStream, ModelError, ToolOutput};
+use crate::{AssistantMessage, ChatDelta, ChatStream, ModelError};
 
 /// What a streamed reply gave, once the stream ended and the started calls finished.
 pub(crate) struct Streamed {
     pub(crate) reply: AssistantMessage,
     pub(crate) ended: Vec<Ended>,
-    pub(crate) finished: Vec<(usize, ToolOutput)>,
+    pub(crate) finished: (Vec<(usize, RecordEntry)>, Option<StoreError>),
     pub(crate) error: Option<ModelError>,
 }
 
@@ -27,17 +29,18 @@ impl ToolLoop {
     /// Reads `stream` to its end, starting each complete call at once (within the concurrency
     /// limit; `Sequential` runs them one at a time, still overlapping the stream). On
     /// cancellation the stream is dropped, queued calls never start, started ones finish.
+    /// Compensable successes are recorded through `finished` as they happen.
     pub(crate) async fn consume_stream(
         &self,
         stream: ChatStream<'_>,
         tools: &RunTools<'_>,
+        finished: Finished<'_>,
         cancel: &CancellationToken,
     ) -> Streamed {
         let limit = match self.options.concurrency {
             Concurrency::Bounded(limit) if limit > 1 => limit,
             _ => 1,
         };
-        let finished = Mutex::new(Vec::new());
         let mut stream = Some(stream);
         let mut reply = AssistantMessage::default();
         let mut running = FuturesUnordered::new();
@@ -102,7 +105,7 @@ impl ToolLoop {
                 .into_iter()
                 .map(|e| e.unwrap_or(Ended::NotStarted))
                 .collect(),
-            finished: finished.into_inner().unwrap_or_default(),
+            finished: finished.into_parts(),
             error,
         }
     }

@@ -1,0 +1,25 @@
+//! The schema of the durable stores, as numbered migrations kept in `migrations/`; a store
+//! applies, in order and once each, those its database has not seen.
+
+/// One step of a store's schema.
+#[derive(Debug)]
+pub(crate) struct Migration {
+    /// Applied in increasing order; recorded once applied.
+    pub(crate) version: i64,
+    /// The SQL, run as one batch in one transaction.
+    pub(crate) sql: &'static str,
+}
+
+/// The SQLite schema.
+#[cfg(feature = "sqlite")]
+pub(crate) const SQLITE: &[Migration] = &[Migration {
+    version: 1,
+    sql: include_str!("../../migrations/sqlite/0001_runs.sql"),
+}];
+
+/// The PostgreSQL schema.
+#[cfg(feature = "postgres")]
+pub(crate) const POSTGRES: &[Migration] = &[Migration {
+    version: 1,
+    sql: include_str!("../../migrations/postgres/0001_runs.sql"),
+}];

@@ -1,0 +1,268 @@
+//! The PostgreSQL [`RunStore`]: each operation one statement; a write to a run locks the run's
+//! row (`FOR SHARE`) while it checks ownership, so it cannot interleave with a takeover.
+
+use std::time::Duration;
+
+use super::{backend, PostgresStore};
+use crate::durable::{
+    decode_paused, encode_paused, Compensated, Orphan, Orphans, RecordEntry, RunId, RunStore,
+    StoreError, StoreFuture,
+};
+use crate::run::PausedRun;
+
+fn millis(lease: Duration) -> i64 {
+    i64::try_from(lease.as_millis()).unwrap_or(i64::MAX)
+}
+
+impl PostgresStore {
+    /// Whether `run` is running and owned here.
+    async fn owned(&self, run: &str) -> Result<bool, StoreError> {
+        Ok(self
+            .client
+            .query_opt(
+                "SELECT 1 FROM tool_sdk_runs WHERE id = $1 AND phase = 'running' AND owner = $2",
+                &[&run, &&*self.owner],
+            )
+            .await
+            .map_err(backend)?
+            .is_some())
+    }
+}
+
+impl RunStore for PostgresStore {
+    fn begin<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            self.client
+                .execute(
+                    "INSERT INTO tool_sdk_runs (id, phase, owner, lease_until)
+                     VALUES ($1, 'running', $2, now() + $3::bigint * interval '1 millisecond')",
+                    &[&run.as_str(), &&*self.owner, &millis(lease)],
+                )
+                .await
+                .map_err(backend)?;
+            Ok(())
+        })
+    }
+
+    fn renew<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let renewed = self
+                .client
+                .execute(
+                    "UPDATE tool_sdk_runs
+                     SET lease_until = now() + $3::bigint * interval '1 millisecond'
+                     WHERE id = $1 AND phase = 'running' AND owner = $2",
+                    &[&run.as_str(), &&*self.owner, &millis(lease)],
+                )
+                .await
+                .map_err(backend)?;
+            if renewed == 0 {
+                return Err(StoreError::Lost(run.to_string()));
+            }
+            Ok(())
+        })
+    }
+
+    fn record<'a>(&'a self, run: &'a RunId, entry: &'a RecordEntry) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let text = serde_json::to_string(entry)
+                .map_err(|e| backend(format!("cannot encode the entry: {e}")))?;
+            let inserted = self
+                .client
+                .execute(
+                    "INSERT INTO tool_sdk_run_entries (run_id, idempotency_key, entry)
+                     SELECT $1, $2, $3
+                     WHERE EXISTS (
+                         SELECT 1 FROM tool_sdk_runs
+                         WHERE id = $1 AND phase = 'running' AND owner = $4
+                         FOR SHARE
+                     )
+                     ON CONFLICT (run_id, idempotency_key) DO NOTHING",
+                    &[&run.as_str(), &entry.idempotency_key, &text, &&*self.owner],
+                )
+                .await
+                .map_err(backend)?;
+            // Nothing inserted: recorded already (fine), or the run is not ours.
+            if inserted == 0 && !self.owned(run.as_str()).await? {
+                return Err(StoreError::Lost(run.to_string()));
+            }
+            Ok(())
+        })
+    }
+
+    fn compensated<'a>(
+        &'a self,
+        run: &'a RunId,
+        idempotency_key: &'a str,
+        outcome: &'a Compensated,
+    ) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let outcome = match outcome {
+                Compensated::Done => "done".to_owned(),
+                Compensated::Failed(message) => format!("failed: {message}"),
+            };
+            let updated = self
+                .client
+                .execute(
+                    "UPDATE tool_sdk_run_entries SET compensated = $3
+                     WHERE run_id = $1 AND idempotency_key = $2
+                       AND EXISTS (
+                           SELECT 1 FROM tool_sdk_runs
+                           WHERE id = $1 AND phase = 'running' AND owner = $4
+                           FOR SHARE
+                       )",
+                    &[&run.as_str(), &idempotency_key, &outcome, &&*self.owner],
+                )
+                .await
+                .map_err(backend)?;
+            if updated == 0 && !self.owned(run.as_str()).await? {
+                return Err(StoreError::Lost(run.to_string()));
+            }
+            Ok(())
+        })
+    }
+
+    fn pause<'a>(&'a self, run: &'a RunId, paused: &'a PausedRun) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let paused = encode_paused(paused)?;
+            let changed = self
+                .client
+                .execute(
+                    "UPDATE tool_sdk_runs
+                     SET phase = 'paused', owner = NULL, lease_until = NULL, paused = $3
+                     WHERE id = $1 AND phase = 'running' AND owner = $2",
+                    &[&run.as_str(), &&*self.owner, &paused],
+                )
+                .await
+                .map_err(backend)?;
+            if changed == 0 {
+                return Err(StoreError::Lost(run.to_string()));
+            }
+            Ok(())
+        })
+    }
+
+    fn load_paused<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, PausedRun> {
+        Box::pin(async move {
+            let row = self
+                .client
+                .query_opt(
+                    "SELECT paused FROM tool_sdk_runs WHERE id = $1 AND phase = 'paused'",
+                    &[&run.as_str()],
+                )
+                .await
+                .map_err(backend)?
+                .ok_or_else(|| StoreError::UnknownRun(run.to_string()))?;
+            let paused: String = row.try_get(0).map_err(backend)?;
+            decode_paused(&paused)
+        })
+    }
+
+    fn take_paused<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, PausedRun> {
+        Box::pin(async move {
+            // The row lock makes a second taker wait, then find the run no longer paused.
+            let row = self
+                .client
+                .query_opt(
+                    "UPDATE tool_sdk_runs AS r
+                     SET phase = 'running', owner = $2,
+                         lease_until = now() + $3::bigint * interval '1 millisecond',
+                         paused = NULL
+                     FROM (
+                         SELECT id, paused FROM tool_sdk_runs
+                         WHERE id = $1 AND phase = 'paused'
+                         FOR UPDATE
+                     ) AS old
+                     WHERE r.id = old.id AND r.phase = 'paused'
+                     RETURNING old.paused",
+                    &[&run.as_str(), &&*self.owner, &millis(lease)],
+                )
+                .await
+                .map_err(backend)?
+                .ok_or_else(|| StoreError::UnknownRun(run.to_string()))?;
+            let paused: String = row.try_get(0).map_err(backend)?;
+            decode_paused(&paused)
+        })
+    }
+
+    fn finish<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let deleted = self
+                .client
+                .execute(
+                    "DELETE FROM tool_sdk_runs WHERE id = $1 AND owner = $2",
+                    &[&run.as_str(), &&*self.owner],
+                )
+                .await
+                .map_err(backend)?;
+            if deleted == 0 {
+                let exists = self
+                    .client
+                    .query_opt(
+                        "SELECT 1 FROM tool_sdk_runs WHERE id = $1",
+                        &[&run.as_str()],
+                    )
+                    .await
+                    .map_err(backend)?
+                    .is_some();
+                if exists {
+                    return Err(StoreError::Lost(run.to_string()));
+                }
+            }
+            Ok(())
+        })
+    }
+
+    fn claim_orphan(&self, which: Orphans, lease: Duration) -> StoreFuture<'_, Option<Orphan>> {
+        Box::pin(async move {
+            // SKIP LOCKED: replicas claiming at once take different runs.
+            let claimed = self
+                .client
+                .query_opt(
+                    "UPDATE tool_sdk_runs
+                     SET owner = $1, lease_until = now() + $2::bigint * interval '1 millisecond'
+                     WHERE id = (
+                         SELECT id FROM tool_sdk_runs
+                         WHERE phase = 'running'
+                           AND owner IS DISTINCT FROM $1
+                           AND ($3 OR lease_until <= now())
+                         ORDER BY lease_until, id
+                         LIMIT 1
+                         FOR UPDATE SKIP LOCKED
+                     )
+                     RETURNING id",
+                    &[&&*self.owner, &millis(lease), &(which == Orphans::All)],
+                )
+                .await
+                .map_err(backend)?;
+            let Some(claimed) = claimed else {
+                return Ok(None);
+            };
+            let run: String = claimed.try_get(0).map_err(backend)?;
+            // Ours now: no other owner can add entries after this point.
+            let rows = self
+                .client
+                .query(
+                    "SELECT seq, entry FROM tool_sdk_run_entries
+                     WHERE run_id = $1 AND compensated IS NULL
+                     ORDER BY seq",
+                    &[&run],
+                )
+                .await
+                .map_err(backend)?;
+            let mut pending = Vec::with_capacity(rows.len());
+            for row in rows {
+                let seq: i64 = row.try_get(0).map_err(backend)?;
+                let text: String = row.try_get(1).map_err(backend)?;
+                let mut entry: RecordEntry = serde_json::from_str(&text)
+                    .map_err(|e| backend(format!("a stored entry is unreadable: {e}")))?;
+                entry.seq = u64::try_from(seq).unwrap_or_default();
+                pending.push(entry);
+            }
+            Ok(Some(Orphan {
+                run: RunId::from_string(run),
+                pending,
+            }))
+        })
+    }
+}
