@@ -194,7 +194,11 @@ impl RunStore for InMemoryRunStore {
 
     fn finish<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, ()> {
         Box::pin(async move {
-            self.runs().remove(run);
+            let mut runs = self.runs();
+            if runs.contains_key(run) {
+                self.running(&mut runs, run)?;
+                runs.remove(run);
+            }
             Ok(())
         })
     }
@@ -215,11 +219,14 @@ impl RunStore for InMemoryRunStore {
             found.phase = self.running_phase(lease);
             Ok(Some(Orphan {
                 run: id.clone(),
-                pending: found
-                    .entries
-                    .iter()
-                    .filter(|(_, done)| done.is_none())
-                    .map(|(entry, _)| entry.clone())
+                // Numbered in the order recorded, as the databases do.
+                pending: (0u64..)
+                    .zip(&found.entries)
+                    .filter(|(_, (_, done))| done.is_none())
+                    .map(|(seq, (entry, _))| RecordEntry {
+                        seq,
+                        ..entry.clone()
+                    })
                     .collect(),
             }))
         })

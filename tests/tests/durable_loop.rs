@@ -1,0 +1,404 @@
+//! The loop on a run store: write-ahead of compensable successes, a store that fails, resuming
+//! a paused run from another loop, idempotency keys, the lease heartbeat and takeover, and
+//! recovery of a run whose process stopped.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tool_sdk::durable::{
+    Compensated, InMemoryRunStore, Orphan, Orphans, RecordEntry, RunId, RunStore, SqliteStore,
+    StoreError, StoreFuture,
+};
+use tool_sdk::gate::ResumeError;
+use tool_sdk::run::{LoopStatus, PausedRun, ToolLoop};
+use tool_sdk::{
+    define_tool, AssistantMessage, Confirm, DynamicTool, Message, ScriptedModel, ToolCall,
+    ToolOptions, ToolRegistry,
+};
+
+type Timeline = Arc<Mutex<Vec<String>>>;
+
+fn calls(calls: &[(&str, &str)]) -> AssistantMessage {
+    AssistantMessage::with_tool_calls(
+        calls
+            .iter()
+            .map(|(id, name)| ToolCall::new(*id, *name, r#"{"reference": "r"}"#))
+            .collect(),
+    )
+}
+
+fn answer(text: &str) -> AssistantMessage {
+    AssistantMessage {
+        text: Some(text.into()),
+        tool_calls: vec![],
+    }
+}
+
+/// `book` (compensable, logs `book`/`cancel KEY`), `slow` (compensable, takes `delay`), and
+/// `fail` (always fails).
+fn tools(timeline: &Timeline, delay: Duration) -> ToolRegistry {
+    let mut registry = ToolRegistry::new();
+    let (log, undo) = (Arc::clone(timeline), Arc::clone(timeline));
+    registry
+        .register(define_tool!(
+            /// Books.
+            #[tool(name = "book", compensate = move |_reference: String, _booking: String| {
+                let key = tool_sdk::compensate::idempotency_key().unwrap_or_default();
+                undo.lock().unwrap().push(format!("cancel {key}"));
+            })]
+            move |reference: String| -> String {
+                log.lock().unwrap().push("start book".into());
+                format!("booked {reference}")
+            }
+        ))
+        .unwrap();
+    let (log, undo) = (Arc::clone(timeline), Arc::clone(timeline));
+    registry
+        .register(define_tool!(
+            /// Books slowly.
+            #[tool(name = "slow", compensate = move |_reference: String, _booking: String| {
+                undo.lock().unwrap().push("cancel slow".into());
+            })]
+            async move |reference: String| -> String {
+                log.lock().unwrap().push("start slow".into());
+                tokio::time::sleep(delay).await;
+                format!("booked {reference}")
+            }
+        ))
+        .unwrap();
+    registry
+        .register(define_tool!(
+            /// Fails.
+            #[tool(name = "fail")]
+            |reference: String| -> Result<String, String> { Err(format!("no {reference}")) }
+        ))
+        .unwrap();
+    registry
+}
+
+/// A store that logs each write to the timeline and can be told to refuse records.
+struct Watched {
+    inner: Arc<dyn RunStore>,
+    timeline: Timeline,
+    refuse_records: bool,
+}
+
+impl RunStore for Watched {
+    fn begin<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, ()> {
+        self.inner.begin(run, lease)
+    }
+    fn renew<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, ()> {
+        self.inner.renew(run, lease)
+    }
+    fn record<'a>(&'a self, run: &'a RunId, entry: &'a RecordEntry) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            if self.refuse_records {
+                return Err(StoreError::Backend("disk full".into()));
+            }
+            self.inner.record(run, entry).await?;
+            self.timeline
+                .lock()
+                .unwrap()
+                .push(format!("recorded {}", entry.call.name));
+            Ok(())
+        })
+    }
+    fn compensated<'a>(
+        &'a self,
+        run: &'a RunId,
+        key: &'a str,
+        outcome: &'a Compensated,
+    ) -> StoreFuture<'a, ()> {
+        self.inner.compensated(run, key, outcome)
+    }
+    fn pause<'a>(&'a self, run: &'a RunId, paused: &'a PausedRun) -> StoreFuture<'a, ()> {
+        self.inner.pause(run, paused)
+    }
+    fn load_paused<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, PausedRun> {
+        self.inner.load_paused(run)
+    }
+    fn take_paused<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, PausedRun> {
+        self.inner.take_paused(run, lease)
+    }
+    fn finish<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, ()> {
+        self.inner.finish(run)
+    }
+    fn claim_orphan(&self, which: Orphans, lease: Duration) -> StoreFuture<'_, Option<Orphan>> {
+        self.inner.claim_orphan(which, lease)
+    }
+}
+
+#[tokio::test]
+async fn a_success_is_recorded_before_the_next_call_starts_and_dropped_when_the_run_ends() {
+    let timeline = Timeline::default();
+    let store = InMemoryRunStore::new();
+    let watched = Watched {
+        inner: Arc::new(store.handle()),
+        timeline: Arc::clone(&timeline),
+        refuse_records: false,
+    };
+    let model = ScriptedModel::new([
+        calls(&[("a", "book")]),
+        calls(&[("b", "book")]),
+        answer("done"),
+    ]);
+    let agent =
+        ToolLoop::new(model, tools(&timeline, Duration::ZERO)).with_store(Arc::new(watched));
+    let mut conversation = vec![Message::user("book twice")];
+    let outcome = agent.run(&mut conversation).await;
+    assert!(matches!(outcome.status, LoopStatus::Answered(_)));
+    assert_eq!(
+        *timeline.lock().unwrap(),
+        ["start book", "recorded book", "start book", "recorded book"]
+    );
+    // Answered: the record is gone, nothing is left for recovery.
+    assert_eq!(
+        store
+            .handle()
+            .claim_orphan(Orphans::All, Duration::from_secs(1))
+            .await
+            .unwrap(),
+        None
+    );
+    assert!(outcome.store_error.is_none());
+}
+
+#[tokio::test]
+async fn a_success_that_cannot_be_recorded_stops_the_run_and_is_rolled_back_here() {
+    let timeline = Timeline::default();
+    let watched = Watched {
+        inner: Arc::new(InMemoryRunStore::new()),
+        timeline: Arc::clone(&timeline),
+        refuse_records: true,
+    };
+    let model = ScriptedModel::new([calls(&[("a", "book")]), calls(&[("b", "book")])]);
+    let agent =
+        ToolLoop::new(model, tools(&timeline, Duration::ZERO)).with_store(Arc::new(watched));
+    let mut conversation = vec![Message::user("book")];
+    let outcome = agent.run(&mut conversation).await;
+    assert!(
+        matches!(&outcome.status, LoopStatus::StoreFailed(StoreError::Backend(m)) if m == "disk full"),
+        "{:?}",
+        outcome.status
+    );
+    // The second reply never came: the run did not go on unrecorded.
+    assert_eq!(outcome.rounds, 1);
+    let key = format!("{}:1:a", outcome.run_id);
+    assert_eq!(
+        *timeline.lock().unwrap(),
+        ["start book".to_owned(), format!("cancel {key}")]
+    );
+    assert_eq!(outcome.compensations.len(), 1);
+}
+
+#[tokio::test]
+async fn rollbacks_get_the_run_round_and_call_as_idempotency_key() {
+    let timeline = Timeline::default();
+    let model = ScriptedModel::new([
+        calls(&[("a", "book")]),
+        calls(&[("b", "book"), ("c", "fail")]),
+    ]);
+    let agent = ToolLoop::new(model, tools(&timeline, Duration::ZERO))
+        .with_store(Arc::new(InMemoryRunStore::new()));
+    let mut conversation = vec![Message::user("book")];
+    let outcome = agent.run(&mut conversation).await;
+    assert!(matches!(outcome.status, LoopStatus::RolledBack { .. }));
+    let run = &outcome.run_id;
+    let cancels: Vec<String> = timeline
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|l| l.starts_with("cancel"))
+        .cloned()
+        .collect();
+    assert_eq!(
+        cancels,
+        [format!("cancel {run}:2:b"), format!("cancel {run}:1:a")]
+    );
+}
+
+fn transfer_tools(timeline: &Timeline) -> ToolRegistry {
+    let mut registry = ToolRegistry::new();
+    let log = Arc::clone(timeline);
+    registry
+        .register(
+            DynamicTool::new(
+                "transfer",
+                "Sends money.",
+                serde_json::json!({"type": "object", "properties": {}}),
+                move |_| {
+                    let log = Arc::clone(&log);
+                    async move {
+                        log.lock().unwrap().push("transfer".into());
+                        Ok::<_, String>("sent".to_owned())
+                    }
+                },
+            )
+            .unwrap()
+            .with_options(ToolOptions::new().confirm(Confirm::Always)),
+        )
+        .unwrap();
+    registry
+}
+
+#[tokio::test]
+async fn a_run_paused_by_one_loop_is_resumed_by_another_once() {
+    let dir = std::env::temp_dir().join(format!("tool-sdk-durable-loop-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("runs.db");
+    let timeline = Timeline::default();
+
+    // The first process pauses and hands the id to a person.
+    let first = ToolLoop::new(
+        ScriptedModel::new([AssistantMessage::with_tool_calls(vec![ToolCall::new(
+            "x", "transfer", "{}",
+        )])]),
+        transfer_tools(&timeline),
+    )
+    .with_store(Arc::new(SqliteStore::open(&path).unwrap()));
+    let mut conversation = vec![Message::user("pay")];
+    let LoopStatus::Paused(paused) = first.run(&mut conversation).await.status else {
+        panic!("expected a pause");
+    };
+    let id = paused.id().clone();
+    drop(first);
+
+    // Another process (its own store handle) gets the decision.
+    let second = ToolLoop::new(
+        ScriptedModel::new([answer("sent")]),
+        transfer_tools(&timeline),
+    )
+    .with_store(Arc::new(SqliteStore::open(&path).unwrap()));
+    let cancel = tool_sdk::CancellationToken::new();
+    // Decisions that do not fit are refused, and the run stays paused.
+    let wrong = paused.turn().decide().build();
+    let refused = second
+        .resume_stored(&mut conversation, &id, &wrong, &cancel)
+        .await;
+    assert!(
+        matches!(refused, Err(ResumeError::Decision(_))),
+        "{refused:?}"
+    );
+    let decisions = paused.turn().decide().allow("x").build();
+    let outcome = second
+        .resume_stored(&mut conversation, &id, &decisions, &cancel)
+        .await
+        .unwrap();
+    assert!(matches!(outcome.status, LoopStatus::Answered(_)));
+    assert_eq!(outcome.run_id, id);
+    assert_eq!(*timeline.lock().unwrap(), ["transfer"]);
+
+    // Used up, whoever asks — even with the run in hand.
+    let again = second
+        .resume_stored(&mut conversation, &id, &decisions, &cancel)
+        .await;
+    assert!(
+        matches!(&again, Err(ResumeError::Store(StoreError::UnknownRun(r))) if *r == id.to_string()),
+        "{again:?}"
+    );
+    let third = ToolLoop::new(
+        ScriptedModel::new([answer("sent")]),
+        transfer_tools(&timeline),
+    )
+    .with_store(Arc::new(SqliteStore::open(&path).unwrap()));
+    let again = third
+        .resume(&mut conversation, paused, &decisions, &cancel)
+        .await;
+    assert!(matches!(again, Err(ResumeError::Store(_))), "{again:?}");
+    assert_eq!(*timeline.lock().unwrap(), ["transfer"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test]
+async fn the_heartbeat_keeps_a_long_call_owned_and_a_takeover_stops_the_run() {
+    let timeline = Timeline::default();
+    let store = InMemoryRunStore::new();
+    let model = ScriptedModel::new([
+        calls(&[("a", "book")]),
+        calls(&[("s", "slow")]),
+        answer("done"),
+    ]);
+    let agent = ToolLoop::new(model, tools(&timeline, Duration::from_secs(3)))
+        .with_store(Arc::new(store.handle()))
+        .with_lease(Duration::from_millis(200));
+    let mut conversation = vec![Message::user("book")];
+    let replica = store.handle();
+    let run = agent.run(&mut conversation);
+    let watch = async {
+        // Well past the lease, the run is still renewed: not expired.
+        tokio::time::sleep(Duration::from_millis(700)).await;
+        assert_eq!(
+            replica
+                .claim_orphan(Orphans::Expired, Duration::from_secs(60))
+                .await
+                .unwrap(),
+            None
+        );
+        // Taken over anyway (as a process at start-up would): the run must stop.
+        replica
+            .claim_orphan(Orphans::All, Duration::from_secs(60))
+            .await
+            .unwrap()
+            .expect("the running run")
+    };
+    let (outcome, orphan) = tokio::join!(run, watch);
+    assert!(
+        matches!(outcome.status, LoopStatus::StoreFailed(StoreError::Lost(_))),
+        "{:?}",
+        outcome.status
+    );
+    // The new owner has the record; the old one rolled nothing back itself.
+    assert_eq!(orphan.pending.len(), 1);
+    assert_eq!(orphan.pending[0].key, "a");
+    assert!(outcome.compensations.is_empty());
+    assert!(!timeline
+        .lock()
+        .unwrap()
+        .iter()
+        .any(|l| l.starts_with("cancel")));
+}
+
+#[tokio::test]
+async fn recovery_rolls_back_a_run_whose_process_stopped() {
+    let timeline = Timeline::default();
+    let store = InMemoryRunStore::new();
+    let model = ScriptedModel::new([
+        calls(&[("a", "book")]),
+        calls(&[("b", "book")]),
+        calls(&[("s", "slow")]),
+        answer("done"),
+    ]);
+    let crashed = ToolLoop::new(model, tools(&timeline, Duration::from_secs(3600)))
+        .with_store(Arc::new(store.handle()));
+    let mut conversation = vec![Message::user("book")];
+    // The process stops while the slow call runs: its future is dropped where it stands.
+    let stopped =
+        tokio::time::timeout(Duration::from_millis(200), crashed.run(&mut conversation)).await;
+    assert!(stopped.is_err());
+
+    let restarted = ToolLoop::new(ScriptedModel::new([]), tools(&timeline, Duration::ZERO))
+        .with_store(Arc::new(store.handle()));
+    let recovered = restarted.recover(Orphans::All).await.unwrap();
+    assert_eq!(recovered.len(), 1);
+    let keys: Vec<&str> = recovered[0]
+        .compensations
+        .iter()
+        .map(|c| c.key.as_str())
+        .collect();
+    assert_eq!(keys, ["b", "a"]);
+    assert!(recovered[0].compensations.iter().all(|c| c.result.is_ok()));
+    let run = &recovered[0].run;
+    let lines = timeline.lock().unwrap().clone();
+    assert_eq!(
+        lines,
+        [
+            "start book".to_owned(),
+            "start book".to_owned(),
+            "start slow".to_owned(),
+            format!("cancel {run}:2:b"),
+            format!("cancel {run}:1:a"),
+        ]
+    );
+    // Done once: nothing left.
+    assert!(restarted.recover(Orphans::All).await.unwrap().is_empty());
+}

@@ -1,0 +1,332 @@
+//! The rules every `RunStore` keeps, checked on each: in memory, SQLite and PostgreSQL. A
+//! second handle on the same data acts as another process or replica.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tool_sdk::durable::{
+    Compensated, InMemoryRunStore, Orphans, PostgresStore, RecordEntry, RunId, RunStore,
+    SqliteStore, StoreError,
+};
+use tool_sdk::gate::{PausedTurnStore, StoreError as GateStoreError};
+use tool_sdk::run::{LoopStatus, PausedRun, ToolLoop};
+use tool_sdk::{
+    AssistantMessage, ChatMemory, Confirm, DynamicTool, Message, ScriptedModel, ToolCall,
+    ToolOptions, ToolRegistry,
+};
+use tool_sdk_tests::durable::{place, Backend, Place};
+
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Memory,
+    Sqlite,
+    Postgres,
+}
+
+/// Opens handles on one store's data; each handle is its own owner.
+struct Opener {
+    kind: Kind,
+    memory: Arc<InMemoryRunStore>,
+    place: Option<Place>,
+}
+
+/// One handle, with the other traits of the durable stores when it has them.
+struct Handle {
+    runs: Arc<dyn RunStore>,
+    sqlite: Option<SqliteStore>,
+    postgres: Option<PostgresStore>,
+}
+
+impl Opener {
+    async fn new(kind: Kind, test: &str) -> Self {
+        let place = match kind {
+            Kind::Memory => None,
+            Kind::Sqlite => Some(place(Backend::Sqlite, test).await),
+            Kind::Postgres => Some(place(Backend::Postgres, test).await),
+        };
+        Self {
+            kind,
+            memory: Arc::new(InMemoryRunStore::new()),
+            place,
+        }
+    }
+
+    async fn open(&self) -> Handle {
+        let location = self.place.as_ref().map(Place::location).unwrap_or_default();
+        match self.kind {
+            Kind::Memory => Handle {
+                runs: Arc::new(self.memory.handle()),
+                sqlite: None,
+                postgres: None,
+            },
+            Kind::Sqlite => {
+                let store = SqliteStore::open(location).expect("open SQLite");
+                Handle {
+                    runs: Arc::new(store.clone()),
+                    sqlite: Some(store),
+                    postgres: None,
+                }
+            }
+            Kind::Postgres => {
+                let store = PostgresStore::connect(location)
+                    .await
+                    .expect("connect to PostgreSQL");
+                Handle {
+                    runs: Arc::new(store.clone()),
+                    sqlite: None,
+                    postgres: Some(store),
+                }
+            }
+        }
+    }
+}
+
+const LONG: Duration = Duration::from_secs(60);
+
+fn entry(key: &str, seq_hint: usize) -> RecordEntry {
+    let call = ToolCall::new(key, "book", format!(r#"{{"n": {seq_hint}}}"#));
+    serde_json::from_value(serde_json::json!({
+        "seq": 0,
+        "round": 1,
+        "key": key,
+        "call": call,
+        "output": format!("booked-{key}"),
+        "output_is_json": false,
+        "message_index": seq_hint,
+        "idempotency_key": format!("run:1:{key}"),
+    }))
+    .expect("a record entry")
+}
+
+async fn recorded_successes_go_to_whoever_claims_the_orphan(kind: Kind) {
+    let opener = Opener::new(kind, "claim").await;
+    let first = opener.open().await;
+    let second = opener.open().await;
+    let run = RunId::random().unwrap();
+    first.runs.begin(&run, LONG).await.unwrap();
+    for (n, key) in ["a", "b", "c"].into_iter().enumerate() {
+        first.runs.record(&run, &entry(key, n)).await.unwrap();
+    }
+    // Recorded twice (a retried write): kept once.
+    first.runs.record(&run, &entry("b", 1)).await.unwrap();
+    first
+        .runs
+        .compensated(&run, "run:1:c", &Compensated::Done)
+        .await
+        .unwrap();
+
+    // Leased for a minute: not expired, so a replica leaves it alone.
+    assert_eq!(
+        second
+            .runs
+            .claim_orphan(Orphans::Expired, LONG)
+            .await
+            .unwrap(),
+        None
+    );
+    // A process at start-up takes it, with what is still to roll back, oldest first.
+    let orphan = second
+        .runs
+        .claim_orphan(Orphans::All, LONG)
+        .await
+        .unwrap()
+        .expect("an orphan");
+    assert_eq!(orphan.run, run);
+    let keys: Vec<&str> = orphan.pending.iter().map(|e| e.key.as_str()).collect();
+    assert_eq!(keys, ["a", "b"]);
+    assert!(orphan.pending[0].seq < orphan.pending[1].seq);
+    // Claimed once: nobody else gets it, not even the claimer again.
+    assert_eq!(
+        second.runs.claim_orphan(Orphans::All, LONG).await.unwrap(),
+        None
+    );
+
+    // The first owner has lost it: every write is refused, so it cannot interfere.
+    let lost = |r: Result<(), StoreError>| matches!(r, Err(StoreError::Lost(_)));
+    assert!(lost(first.runs.renew(&run, LONG).await));
+    assert!(lost(first.runs.record(&run, &entry("d", 3)).await));
+    assert!(lost(
+        first
+            .runs
+            .compensated(&run, "run:1:a", &Compensated::Done)
+            .await
+    ));
+    assert!(lost(first.runs.finish(&run).await));
+
+    second
+        .runs
+        .compensated(&run, "run:1:b", &Compensated::Done)
+        .await
+        .unwrap();
+    second
+        .runs
+        .compensated(&run, "run:1:a", &Compensated::Failed("down".into()))
+        .await
+        .unwrap();
+    second.runs.finish(&run).await.unwrap();
+    let third = opener.open().await;
+    assert_eq!(
+        third.runs.claim_orphan(Orphans::All, LONG).await.unwrap(),
+        None
+    );
+}
+
+async fn an_expired_lease_makes_an_orphan(kind: Kind) {
+    let opener = Opener::new(kind, "expired").await;
+    let first = opener.open().await;
+    let second = opener.open().await;
+    let run = RunId::random().unwrap();
+    first
+        .runs
+        .begin(&run, Duration::from_millis(1))
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(30)).await;
+    let orphan = second
+        .runs
+        .claim_orphan(Orphans::Expired, LONG)
+        .await
+        .unwrap()
+        .expect("the expired run");
+    assert_eq!(orphan.run, run);
+    assert!(orphan.pending.is_empty());
+}
+
+async fn a_paused_run_is_taken_back_once(kind: Kind) {
+    let opener = Opener::new(kind, "paused").await;
+    let pauser = opener.open().await;
+    let paused = pause_a_transfer(pauser.runs.clone()).await;
+    let id = paused.id().clone();
+
+    // Paused runs wait for a person: never orphans.
+    let other = opener.open().await;
+    assert_eq!(
+        other.runs.claim_orphan(Orphans::All, LONG).await.unwrap(),
+        None
+    );
+    // Readable by anyone, as many times as needed.
+    let loaded = other.runs.load_paused(&id).await.unwrap();
+    assert_eq!(loaded.turn(), paused.turn());
+
+    // Eight owners race to take it: exactly one wins.
+    let mut racers = Vec::new();
+    for _ in 0..8 {
+        let handle = opener.open().await;
+        let id = id.clone();
+        racers.push(tokio::spawn(async move {
+            handle.runs.take_paused(&id, LONG).await
+        }));
+    }
+    let mut won = 0;
+    for racer in racers {
+        match racer.await.unwrap() {
+            Ok(taken) => {
+                won += 1;
+                assert_eq!(taken.turn(), paused.turn());
+            }
+            Err(StoreError::UnknownRun(name)) => assert_eq!(name, id.as_str()),
+            Err(other) => panic!("unexpected {other}"),
+        }
+    }
+    assert_eq!(won, 1);
+    assert!(matches!(
+        other.runs.load_paused(&id).await,
+        Err(StoreError::UnknownRun(_))
+    ));
+}
+
+async fn pause_a_transfer(store: Arc<dyn RunStore>) -> PausedRun {
+    let mut registry = ToolRegistry::new();
+    registry
+        .register(
+            DynamicTool::new(
+                "transfer",
+                "Sends money.",
+                serde_json::json!({"type": "object", "properties": {}}),
+                |_| async { Ok::<_, String>("sent".to_owned()) },
+            )
+            .unwrap()
+            .with_options(ToolOptions::new().confirm(Confirm::Always)),
+        )
+        .unwrap();
+    let model = ScriptedModel::new([AssistantMessage::with_tool_calls(vec![ToolCall::new(
+        "x", "transfer", "{}",
+    )])]);
+    let agent = ToolLoop::new(model, registry).with_store(store);
+    let mut conversation = vec![Message::user("pay")];
+    match agent.run(&mut conversation).await.status {
+        LoopStatus::Paused(paused) => paused,
+        other => panic!("expected a pause, got {other:?}"),
+    }
+}
+
+async fn memory_and_paused_turns_survive_a_reopen(kind: Kind) {
+    let opener = Opener::new(kind, "reopen").await;
+    let conversation = [Message::user("hello"), Message::user("again")];
+    let turn_id = {
+        let handle = opener.open().await;
+        let (memory, turns): (&dyn ChatMemory, &dyn PausedTurnStore) =
+            match (&handle.sqlite, &handle.postgres) {
+                (Some(store), _) => (store, store),
+                (_, Some(store)) => (store, store),
+                _ => return,
+            };
+        memory.store("ana", &conversation).await.unwrap();
+        let paused = pause_a_transfer(handle.runs.clone()).await;
+        turns.save(paused.turn().clone()).await.unwrap()
+    };
+    // A new handle, as after a restart.
+    let handle = opener.open().await;
+    let (memory, turns): (&dyn ChatMemory, &dyn PausedTurnStore) =
+        match (&handle.sqlite, &handle.postgres) {
+            (Some(store), _) => (store, store),
+            (_, Some(store)) => (store, store),
+            _ => return,
+        };
+    assert_eq!(memory.load("ana").await.unwrap(), conversation);
+    assert!(memory.load("ben").await.unwrap().is_empty());
+    memory.store("ana", &conversation[..1]).await.unwrap();
+    assert_eq!(memory.load("ana").await.unwrap(), conversation[..1]);
+    turns.load(&turn_id).await.unwrap();
+    turns.take(&turn_id).await.unwrap();
+    assert!(matches!(
+        turns.take(&turn_id).await,
+        Err(GateStoreError::NotFound(_))
+    ));
+}
+
+macro_rules! on_every_store {
+    ($($scenario:ident),* $(,)?) => {
+        mod memory {
+            $(
+                #[tokio::test]
+                async fn $scenario() {
+                    super::$scenario(super::Kind::Memory).await;
+                }
+            )*
+        }
+        mod sqlite {
+            $(
+                #[tokio::test]
+                async fn $scenario() {
+                    super::$scenario(super::Kind::Sqlite).await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test]
+                async fn $scenario() {
+                    super::$scenario(super::Kind::Postgres).await;
+                }
+            )*
+        }
+    };
+}
+
+on_every_store!(
+    recorded_successes_go_to_whoever_claims_the_orphan,
+    an_expired_lease_makes_an_orphan,
+    a_paused_run_is_taken_back_once,
+    memory_and_paused_turns_survive_a_reopen,
+);
