@@ -147,6 +147,12 @@ pub trait RunStore: Send + Sync {
     fn claim_orphan(&self, which: Orphans, lease: Duration) -> StoreFuture<'_, Option<Orphan>>;
 }
 
+/// A store for everything that must outlive a process: runs, chat memory, and the gate's paused
+/// turns. Every type that is all three is one (the SQLite and PostgreSQL stores are).
+pub trait DurableStore: RunStore + crate::ChatMemory + crate::gate::PausedTurnStore {}
+
+impl<T: RunStore + crate::ChatMemory + crate::gate::PausedTurnStore + ?Sized> DurableStore for T {}
+
 /// Encodes a paused run for a store.
 #[cfg_attr(not(any(feature = "sqlite", feature = "postgres")), allow(dead_code))]
 pub(crate) fn encode_paused(paused: &PausedRun) -> Result<String, StoreError> {
