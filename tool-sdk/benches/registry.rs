@@ -1,0 +1,61 @@
+//! A registry of many tools: listing their definitions for a request, and what each costs in
+//! memory.
+//!
+//! - `registry/list_1000`: the definitions of 1,000 registered tools, in order (each schema is
+//!   computed once, at registration; listing lends them).
+//! - `registry/encode_1000_openai`: the same, encoded as the `tools` of a Chat Completions
+//!   request (lowering and JSON), i.e. what sending them all on every request costs.
+//!
+//! Run with `cargo bench -p tool-sdk --bench registry`; memory per tool is the `memory` bench.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use serde_json::json;
+use tool_sdk::wire::openai_chat;
+use tool_sdk::{DynamicTool, ToolRegistry};
+
+/// Tools with schemas of realistic size: three parameters, one optional enum.
+fn registry(count: usize) -> ToolRegistry {
+    let mut registry = ToolRegistry::new();
+    for n in 0..count {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "city": {"type": "string", "description": "The city, such as Lisbon."},
+                "days": {"type": "integer", "minimum": 1, "maximum": 7, "description": "Days ahead."},
+                "units": {"type": "string", "enum": ["metric", "imperial"], "description": "Units."}
+            },
+            "required": ["city", "days"]
+        });
+        let tool = DynamicTool::new(
+            format!("forecast_{n}"),
+            format!("Gets the weather forecast for a city, variant {n}."),
+            schema,
+            |arguments| async move { arguments.to_string() },
+        )
+        .expect("a valid tool");
+        registry.register(tool).expect("a unique name");
+    }
+    registry
+}
+
+fn bench(c: &mut Criterion) {
+    let tools = registry(1_000);
+
+    let mut group = c.benchmark_group("registry");
+    group.bench_function("list_1000", |b| {
+        b.iter(|| tools.definitions().collect::<Vec<_>>())
+    });
+    group.bench_function("encode_1000_openai", |b| {
+        b.iter(|| {
+            let encoded: Vec<openai_chat::Tool> = tools
+                .definitions()
+                .map(|d| openai_chat::Tool::from_definition(d, false).expect("lowers"))
+                .collect();
+            serde_json::to_string(&encoded).expect("encodes")
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
