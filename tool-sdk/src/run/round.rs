@@ -249,7 +249,12 @@ impl ToolLoop {
         }
 
         // Record what can be rolled back, in the order it finished.
-        for (_, entry) in finished {
+        for (position, mut entry) in finished {
+            // A streamed call was recorded under its provisional key; reports use the reply's
+            // (the idempotency key stays as written ahead).
+            if let Some(key) = keys.get(position) {
+                entry.key.clone_from(key);
+            }
             state.record.push(entry);
         }
 
