@@ -12,21 +12,24 @@ if [ -z "${TOOL_SDK_BFCL_DIR:-}" ] && [ ! -d ../shared/corpora/bfcl ]; then
 fi
 
 # Python tools of the tests, pinned, in .venv: fakellm (an OpenAI-compatible server answering
-# from YAML rules) and the openai package.
+# from YAML rules), the openai package, and the mcp package (the reference MCP client, and
+# FastMCP for a server the MCP client tests consume).
 FAKELLM_VERSION=0.3.5
 OPENAI_VERSION=3.51.0
+MCP_VERSION=2.3.0
 VENV="$PWD/.venv"
 if [ ! -x "$VENV/bin/python" ]; then
   python3 -m venv "$VENV"
 fi
-if ! "$VENV/bin/python" - "$FAKELLM_VERSION" "$OPENAI_VERSION" 2>/dev/null <<'EOF'
+if ! "$VENV/bin/python" - "$FAKELLM_VERSION" "$OPENAI_VERSION" "$MCP_VERSION" 2>/dev/null <<'EOF'
 import sys
 from importlib.metadata import version
-sys.exit(0 if (version("fakellm"), version("openai")) == tuple(sys.argv[1:3]) else 1)
+wanted = tuple(sys.argv[1:4])
+sys.exit(0 if (version("fakellm"), version("openai"), version("mcp")) == wanted else 1)
 EOF
 then
   "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
-    "fakellm==$FAKELLM_VERSION" "openai==$OPENAI_VERSION"
+    "fakellm==$FAKELLM_VERSION" "openai==$OPENAI_VERSION" "mcp==$MCP_VERSION"
 fi
 export TOOL_SDK_PYTHON="$VENV/bin/python"
 

@@ -1,3 +1,4 @@
 //! Shared helpers of the integration tests.
 
 pub mod bfcl;
+pub mod mcp;
