@@ -33,6 +33,12 @@ then
 fi
 export TOOL_SDK_PYTHON="$VENV/bin/python"
 
+# The MCP inspector tests run `npx --yes @modelcontextprotocol/inspector@0.15.0` (Node.js 20 and
+# npm); without npx they fail, saying so. Said here too, before the long build.
+if ! command -v npx >/dev/null 2>&1; then
+  echo "warning: npx is not on the PATH: the MCP inspector tests will fail (install Node.js 20 and npm)" >&2
+fi
+
 # One fakellm server per rule file tests/fakellm/NAME.yaml, on a free port of 127.0.0.1, its
 # base URL in TOOL_SDK_FAKELLM_URL_<NAME> (TOOL_SDK_FAKELLM_URL for openai.yaml); all are
 # stopped on exit.

@@ -39,6 +39,8 @@ use crate::{ToolCall, ToolContext, ToolRegistry};
 ///   their context ([`CancellationToken`](crate::CancellationToken)).
 ///
 /// The server reports the application's name and version, given to [`McpServer::builder`].
+/// Options only the loop acts on (`return_direct`, `defer`, compensation) mean nothing to an
+/// MCP client: every tool is listed, and each call stands alone.
 ///
 /// # Examples
 ///
