@@ -12,23 +12,32 @@ if [ -z "${TOOL_SDK_BFCL_DIR:-}" ] && [ ! -d ../shared/corpora/bfcl ]; then
 fi
 
 # Python tools of the tests, pinned, in .venv: fakellm (an OpenAI-compatible server answering
-# from YAML rules) and the openai package.
+# from YAML rules), the openai package, and the mcp package (the reference MCP client, and
+# FastMCP for a server the MCP client tests consume).
 FAKELLM_VERSION=0.3.5
 OPENAI_VERSION=3.51.0
+MCP_VERSION=2.3.0
 VENV="$PWD/.venv"
 if [ ! -x "$VENV/bin/python" ]; then
   python3 -m venv "$VENV"
 fi
-if ! "$VENV/bin/python" - "$FAKELLM_VERSION" "$OPENAI_VERSION" 2>/dev/null <<'EOF'
+if ! "$VENV/bin/python" - "$FAKELLM_VERSION" "$OPENAI_VERSION" "$MCP_VERSION" 2>/dev/null <<'EOF'
 import sys
 from importlib.metadata import version
-sys.exit(0 if (version("fakellm"), version("openai")) == tuple(sys.argv[1:3]) else 1)
+wanted = tuple(sys.argv[1:4])
+sys.exit(0 if (version("fakellm"), version("openai"), version("mcp")) == wanted else 1)
 EOF
 then
   "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
-    "fakellm==$FAKELLM_VERSION" "openai==$OPENAI_VERSION"
+    "fakellm==$FAKELLM_VERSION" "openai==$OPENAI_VERSION" "mcp==$MCP_VERSION"
 fi
 export TOOL_SDK_PYTHON="$VENV/bin/python"
+
+# The MCP inspector tests run `npx --yes @modelcontextprotocol/inspector@0.15.0` (Node.js 20 and
+# npm); without npx they fail, saying so. Said here too, before the long build.
+if ! command -v npx >/dev/null 2>&1; then
+  echo "warning: npx is not on the PATH: the MCP inspector tests will fail (install Node.js 20 and npm)" >&2
+fi
 
 # One fakellm server per rule file tests/fakellm/NAME.yaml, on a free port of 127.0.0.1, its
 # base URL in TOOL_SDK_FAKELLM_URL_<NAME> (TOOL_SDK_FAKELLM_URL for openai.yaml); all are

@@ -2,3 +2,4 @@
 
 pub mod bfcl;
 pub mod durable;
+pub mod mcp;

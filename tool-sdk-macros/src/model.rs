@@ -81,6 +81,10 @@ pub(crate) struct Options {
     pub(crate) overrides_built_in: bool,
     pub(crate) skip_permission: bool,
     pub(crate) defer: Option<DeferMode>,
+    /// `read_only`: the tool changes nothing (a hint for hosts, such as MCP's).
+    pub(crate) read_only: bool,
+    /// `destructive` or `destructive = false`: whether the tool's changes may destroy.
+    pub(crate) destructive: Option<bool>,
     pub(crate) crate_path: Option<syn::Path>,
     /// `confirm` (every call) or `confirm = predicate` (over the typed arguments).
     pub(crate) confirm: Option<Hook>,

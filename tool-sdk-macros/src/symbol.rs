@@ -11,6 +11,8 @@ pub(crate) const DEFER: &str = "defer";
 pub(crate) const CRATE: &str = "crate";
 pub(crate) const CONFIRM: &str = "confirm";
 pub(crate) const COMPENSATE: &str = "compensate";
+pub(crate) const READ_ONLY: &str = "read_only";
+pub(crate) const DESTRUCTIVE: &str = "destructive";
 
 /// Keys `#[tool(...)]` accepts, for the "unknown key" error.
 pub(crate) const TOOL_KEYS: &[&str] = &[
@@ -21,6 +23,8 @@ pub(crate) const TOOL_KEYS: &[&str] = &[
     OVERRIDES_BUILT_IN,
     SKIP_PERMISSION,
     DEFER,
+    READ_ONLY,
+    DESTRUCTIVE,
     CONFIRM,
     COMPENSATE,
     CRATE,

@@ -78,6 +78,13 @@ pub struct ToolOptions {
     /// Whether the tool declares a compensating action that rolls a successful call back
     /// ([`Tool::compensate`](crate::Tool::compensate)).
     pub compensable: bool,
+    /// The tool only reads: it changes nothing in its environment. A hint for hosts (MCP's
+    /// `readOnlyHint`), not enforced.
+    pub read_only: bool,
+    /// Whether the tool's changes may destroy or overwrite something (`Some(true)`), or only
+    /// add (`Some(false)`); `None` when the tool does not say. A hint for hosts (MCP's
+    /// `destructiveHint`), not enforced; meaningless for a [`read_only`](Self::read_only) tool.
+    pub destructive: Option<bool>,
 }
 
 impl ToolOptions {
@@ -125,6 +132,18 @@ impl ToolOptions {
     /// Sets [`compensable`](Self::compensable).
     pub fn compensable(mut self, on: bool) -> Self {
         self.compensable = on;
+        self
+    }
+
+    /// Sets [`read_only`](Self::read_only).
+    pub fn read_only(mut self, on: bool) -> Self {
+        self.read_only = on;
+        self
+    }
+
+    /// Sets [`destructive`](Self::destructive).
+    pub fn destructive(mut self, on: bool) -> Self {
+        self.destructive = Some(on);
         self
     }
 }

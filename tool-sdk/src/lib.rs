@@ -47,8 +47,10 @@
 //! On the function: `name = "..."` (default: the function's name), `description = "..."`
 //! (default: the doc comment; one of the two is required), `timeout = "30s"` (units `ms`, `s`,
 //! `m`, `h`), `return_direct`, `overrides_built_in`, `skip_permission`,
-//! `defer` / `defer = "always" | "auto" | "never"`, and `crate = path` (where `tool_sdk` is, when it is
-//! neither a dependency named `tool-sdk` nor renamed in `Cargo.toml`).
+//! `defer` / `defer = "always" | "auto" | "never"`, `read_only` and `destructive` /
+//! `destructive = false` (hints for hosts, such as MCP's tool annotations), and `crate = path`
+//! (where `tool_sdk` is, when it is neither a dependency named `tool-sdk` nor renamed in
+//! `Cargo.toml`).
 //!
 //! On a parameter: `///` doc comments describe it; `#[arg(rename = "wire_name")]`,
 //! `#[arg(description = "...")]`, `#[arg(default)]` (the type's `Default`) or
@@ -149,6 +151,8 @@ mod dynamic;
 mod error;
 pub mod gate;
 mod inline;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 mod memory;
 mod message;
 mod name;
@@ -201,7 +205,8 @@ pub use tool_sdk_macros::tools;
 /// [crate documentation](crate#inline-tools-define_tool).
 pub use tool_sdk_macros::define_tool;
 
-/// The README's examples, compiled and run as doc tests so they cannot rot.
-#[cfg(doctest)]
+/// The README's examples, compiled and run as doc tests so they cannot rot. They use every
+/// feature (`mcp` included), which `cargo test --workspace` turns on through the tests package.
+#[cfg(all(doctest, feature = "mcp"))]
 #[doc = include_str!("../../README.md")]
 struct ReadmeDoctests;

@@ -110,6 +110,12 @@ pub(crate) fn options(def: &ToolDef, root: &TokenStream) -> TokenStream {
     if o.compensate.is_some() {
         calls.push(quote!(.compensable(true)));
     }
+    if o.read_only {
+        calls.push(quote!(.read_only(true)));
+    }
+    if let Some(destructive) = o.destructive {
+        calls.push(quote!(.destructive(#destructive)));
+    }
     quote!(#root::ToolOptions::new() #(#calls)*)
 }
 

@@ -75,6 +75,31 @@ pub(crate) fn parse_tool_attr(cx: &mut Ctxt, tokens: TokenStream) -> ToolAttr {
             RETURN_DIRECT => flag(cx, &meta, &mut attr.options.return_direct, fresh)?,
             OVERRIDES_BUILT_IN => flag(cx, &meta, &mut attr.options.overrides_built_in, fresh)?,
             SKIP_PERMISSION => flag(cx, &meta, &mut attr.options.skip_permission, fresh)?,
+            READ_ONLY => flag(cx, &meta, &mut attr.options.read_only, fresh)?,
+            DESTRUCTIVE => {
+                // Alone it says "yes"; `= false` states the opposite, which differs from
+                // saying nothing (hosts assume a tool that says nothing may destroy).
+                let value = if meta.input.peek(Token![=]) {
+                    match meta.value()?.parse::<syn::Expr>()? {
+                        syn::Expr::Lit(syn::ExprLit {
+                            lit: syn::Lit::Bool(lit),
+                            ..
+                        }) => Some(lit.value),
+                        other => {
+                            cx.error_spanned_by(
+                                &other,
+                                "`destructive` is a flag, or takes `true` or `false`",
+                            );
+                            None
+                        }
+                    }
+                } else {
+                    Some(true)
+                };
+                if fresh && value.is_some() {
+                    attr.options.destructive = value;
+                }
+            }
             DEFER => {
                 let mode = if meta.input.peek(Token![=]) {
                     let lit: LitStr = meta.value()?.parse()?;

@@ -1,0 +1,261 @@
+//! Tools of MCP servers used here: a server written with the Python SDK's FastMCP
+//! (`tests/mcp/fastmcp_server.py`) started as a child process, its tools added to a registry
+//! and offered by a tool loop; and a tool-sdk server reached in-process.
+
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+use tokio::process::Command;
+use tool_sdk::mcp::{McpClient, McpServer};
+use tool_sdk::run::{LoopStatus, ToolLoop};
+use tool_sdk::{
+    tool, AssistantMessage, Confirm, Message, ScriptedModel, Tool, ToolCall, ToolErrorKind,
+    ToolRegistry, ToolResultStatus,
+};
+use tool_sdk_tests::mcp::{python, script};
+
+async fn inventory(prefix: &str) -> McpClient {
+    let mut command = Command::new(python());
+    command.arg(script("fastmcp_server.py"));
+    McpClient::builder()
+        .prefix(prefix)
+        .spawn(command)
+        .await
+        .expect("the FastMCP server starts and initializes")
+}
+
+fn calls(calls: &[(&str, &str, &str)]) -> AssistantMessage {
+    AssistantMessage::with_tool_calls(
+        calls
+            .iter()
+            .map(|(id, name, args)| ToolCall::new(*id, *name, *args))
+            .collect(),
+    )
+}
+
+fn tool_result(conversation: &[Message], index: usize) -> (&str, ToolResultStatus) {
+    match &conversation[index] {
+        Message::Tool(result) => (result.content.as_str(), result.status),
+        other => panic!("message {index} is not a tool result: {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn the_servers_tools_become_tools_with_its_schemas_and_hints() {
+    let client = inventory("inv_").await;
+    let server = client.server_info().expect("the server introduced itself");
+    assert_eq!(
+        (server.name.as_str(), server.version.as_str()),
+        ("py-inventory", "0.4.2")
+    );
+
+    let tools = client.tools().await.expect("the tools are listed");
+    let names: Vec<&str> = tools.iter().map(|t| t.definition().name.as_str()).collect();
+    assert_eq!(names, ["inv_stock", "inv_restock", "inv_echo"]);
+
+    let stock = tools[0].definition();
+    assert_eq!(stock.description, "How many of an item are in stock.");
+    assert_eq!(stock.parameters["type"], "object");
+    assert_eq!(stock.parameters["required"], json!(["item"]));
+    assert_eq!(stock.parameters["properties"]["item"]["type"], "string");
+    assert!(stock.options.read_only);
+
+    let restock = tools[1].definition();
+    assert!(!restock.options.read_only);
+    assert_eq!(restock.options.destructive, Some(false));
+
+    let echo = tools[2].definition();
+    assert_eq!(echo.parameters["properties"]["times"]["default"], 1);
+    assert_eq!(echo.options.destructive, None);
+    assert_eq!(echo.options.confirm, Confirm::Never);
+}
+
+#[tokio::test]
+async fn calls_go_to_the_server_and_its_errors_are_execution_failures() {
+    let client = inventory("").await;
+    let mut registry = ToolRegistry::new();
+    assert_eq!(client.register_into(&mut registry).await.ok(), Some(3));
+
+    let output = registry
+        .call("echo", r#"{"text": "hi", "times": 2}"#)
+        .await
+        .expect("echo answers");
+    // FastMCP sends a `dict` as JSON text without structured content: text it stays.
+    assert_eq!(
+        serde_json::from_str::<Value>(output.content()).ok(),
+        Some(json!({"echo": "hi hi"}))
+    );
+
+    // The server's `isError`.
+    let error = registry
+        .call("stock", r#"{"item": "banana"}"#)
+        .await
+        .expect_err("an unknown item fails");
+    assert_eq!(error.kind(), ToolErrorKind::ExecutionFailed);
+    assert!(
+        error.model_message().contains("unknown item 'banana'"),
+        "{}",
+        error.model_message()
+    );
+
+    // Arguments are checked against the server's schema before anything is sent.
+    let error = registry
+        .call("stock", r#"{"item": 5}"#)
+        .await
+        .expect_err("a number is not an item");
+    assert_eq!(error.kind(), ToolErrorKind::InvalidArguments);
+    assert!(error.model_message().contains("/item"), "{error}");
+
+    // A name the registry holds already is refused, nothing added; a prefix avoids it.
+    let again = inventory("").await;
+    assert!(again.register_into(&mut registry).await.is_err());
+    assert_eq!(registry.len(), 3);
+    let prefixed = inventory("second_").await;
+    assert_eq!(prefixed.register_into(&mut registry).await.ok(), Some(3));
+    let output = registry
+        .call("second_restock", r#"{"item": "pear", "count": 4}"#)
+        .await
+        .expect("restock answers");
+    assert_eq!(output.content(), "pear: 4 in stock");
+    client.close().await.expect("the session ends");
+}
+
+#[tokio::test]
+async fn a_tool_loop_uses_the_server_as_a_provider() {
+    let model = Arc::new(ScriptedModel::new([
+        calls(&[
+            ("c1", "inv_stock", r#"{"item": "apple"}"#),
+            ("c2", "inv_restock", r#"{"item": "pear", "count": 3}"#),
+        ]),
+        calls(&[("c3", "inv_stock", r#"{"item": "pear"}"#)]),
+        calls(&[("c4", "inv_stock", r#"{"item": "banana"}"#)]),
+    ]));
+    let agent = ToolLoop::new(SharedModel(Arc::clone(&model)), ToolRegistry::new())
+        .with_provider(Arc::new(inventory("inv_").await));
+    let mut conversation = vec![Message::user("How many apples and pears?")];
+    let outcome = agent.run(&mut conversation).await;
+
+    // The provider's tools were offered from the first request on.
+    let offered = &model.requests()[0].tools;
+    assert_eq!(offered, &["inv_stock", "inv_restock", "inv_echo"]);
+
+    assert_eq!(
+        tool_result(&conversation, 2),
+        ("12", ToolResultStatus::Success)
+    );
+    assert_eq!(
+        tool_result(&conversation, 3),
+        ("pear: 3 in stock", ToolResultStatus::Success)
+    );
+    assert_eq!(
+        tool_result(&conversation, 5),
+        ("3", ToolResultStatus::Success)
+    );
+    // The server's error is the tool's failure, which rolls the run back by default.
+    let LoopStatus::RolledBack { name, error, .. } = &outcome.status else {
+        panic!("expected a rollback, got {:?}", outcome.status);
+    };
+    assert_eq!(name, "inv_stock");
+    assert_eq!(error.kind(), ToolErrorKind::ExecutionFailed);
+    assert!(
+        error.to_string().contains("unknown item 'banana'"),
+        "{error}"
+    );
+    tool_sdk::check_conversation(&conversation).expect("the conversation stays valid");
+}
+
+#[tokio::test]
+async fn possibly_destructive_tools_can_wait_for_a_decision() {
+    let mut command = Command::new(python());
+    command.arg(script("fastmcp_server.py"));
+    let client = McpClient::builder()
+        .confirm_destructive(true)
+        .spawn(command)
+        .await
+        .expect("the FastMCP server starts");
+    let tools = client.tools().await.expect("the tools are listed");
+    let confirm: Vec<(&str, Confirm)> = tools
+        .iter()
+        .map(|t| (t.definition().name.as_str(), t.definition().options.confirm))
+        .collect();
+    // Read-only, explicitly not destructive, unannotated (MCP: may destroy).
+    assert_eq!(
+        confirm,
+        [
+            ("stock", Confirm::Never),
+            ("restock", Confirm::Never),
+            ("echo", Confirm::Always)
+        ]
+    );
+    assert!(tools[2].needs_confirmation(r#"{"text": "x"}"#));
+}
+
+/// Divides a by b.
+#[tool(read_only)]
+fn divide(a: f64, b: f64) -> Result<f64, String> {
+    if b == 0.0 {
+        return Err("cannot divide by zero".into());
+    }
+    Ok(a / b)
+}
+
+#[tokio::test]
+async fn a_tool_sdk_server_and_client_round_trip_in_process() {
+    let mut registry = ToolRegistry::new();
+    registry.register(DivideTool).expect("divide registers");
+    let server = McpServer::builder("calculator", "2.0.0")
+        .build(registry)
+        .expect("the schemas have an MCP form");
+    assert_eq!(server.listed_tools().len(), 1);
+
+    let (client_side, server_side) = tokio::io::duplex(64 * 1024);
+    let (server_read, server_write) = tokio::io::split(server_side);
+    let serving = tokio::spawn(server.serve_io(server_read, server_write));
+    let (client_read, client_write) = tokio::io::split(client_side);
+    let client = McpClient::builder()
+        .prefix("calc_")
+        .connect_io(client_read, client_write)
+        .await
+        .expect("the session is set up");
+    assert_eq!(
+        client.server_info().map(|info| (info.name, info.version)),
+        Some(("calculator".to_owned(), "2.0.0".to_owned()))
+    );
+
+    let mut registry = ToolRegistry::new();
+    client
+        .register_into(&mut registry)
+        .await
+        .expect("the tools are added");
+    let definition = registry
+        .get("calc_divide")
+        .expect("prefixed name")
+        .definition();
+    assert!(definition.options.read_only);
+    assert_eq!(definition.parameters["required"], json!(["a", "b"]));
+
+    let output = registry.call("calc_divide", r#"{"a": 1, "b": 8}"#).await;
+    assert_eq!(
+        output.map(|o| o.into_content()).ok().as_deref(),
+        Some("0.125")
+    );
+    let error = registry
+        .call("calc_divide", r#"{"a": 1, "b": 0}"#)
+        .await
+        .expect_err("division by zero fails");
+    assert_eq!(error.model_message(), "Error: cannot divide by zero");
+
+    client.close().await.expect("the session ends");
+    let served = tokio::time::timeout(std::time::Duration::from_secs(10), serving)
+        .await
+        .expect("the server stops when the client leaves");
+    assert!(matches!(served, Ok(Ok(()))), "{served:?}");
+}
+
+struct SharedModel(Arc<ScriptedModel>);
+
+impl tool_sdk::ChatModel for SharedModel {
+    fn chat<'a>(&'a self, request: tool_sdk::ChatRequest<'a>) -> tool_sdk::ModelFuture<'a> {
+        self.0.chat(request)
+    }
+}

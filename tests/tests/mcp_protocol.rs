@@ -1,0 +1,285 @@
+//! The MCP server at the JSON-RPC level, written and read line by line over the stdio of the
+//! test server (`tests/bin/mcp_test_server.rs`): protocol errors, classified tool errors,
+//! a gated call, cancellation, and clients that leave in the middle of a call.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+const SERVER: &str = env!("CARGO_BIN_EXE_mcp_test_server");
+const WAIT: Duration = Duration::from_secs(20);
+
+/// A server process and the lines it writes, read on a thread so that no read can hang the
+/// test. The thread stops after `max_lines` lines (dropping its end of the pipe).
+struct Session {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Value>,
+}
+
+impl Session {
+    fn start(max_lines: usize) -> Self {
+        let mut child = Command::new(SERVER)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the test server starts");
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let (send, lines) = mpsc::channel();
+        thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            for _ in 0..max_lines {
+                let mut line = String::new();
+                match reader.read_line(&mut line) {
+                    Ok(0) | Err(_) => return,
+                    Ok(_) => {
+                        let value = serde_json::from_str(&line).unwrap_or_else(|error| {
+                            panic!("the server wrote a line that is not JSON ({error}): {line}")
+                        });
+                        if send.send(value).is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+        });
+        let mut session = Self {
+            child,
+            stdin,
+            lines,
+        };
+        session.initialize();
+        session
+    }
+
+    fn send_raw(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        stdin
+            .write_all(format!("{line}\n").as_bytes())
+            .and_then(|()| stdin.flush())
+            .expect("the server reads its stdin");
+    }
+
+    fn send(&mut self, message: Value) {
+        self.send_raw(&message.to_string());
+    }
+
+    fn next(&self) -> Value {
+        self.lines
+            .recv_timeout(WAIT)
+            .expect("the server answers within 20 s")
+    }
+
+    fn request(&mut self, id: u64, method: &str, params: Value) -> Value {
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        let answer = self.next();
+        assert_eq!(answer["id"], id, "{answer}");
+        answer
+    }
+
+    fn call(&mut self, id: u64, name: &str, arguments: Value) -> Value {
+        let answer = self.request(
+            id,
+            "tools/call",
+            json!({"name": name, "arguments": arguments}),
+        );
+        answer["result"].clone()
+    }
+
+    fn initialize(&mut self) {
+        let answer = self.request(
+            0,
+            "initialize",
+            json!({
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "raw-test-client", "version": "0.0.1"}
+            }),
+        );
+        assert_eq!(
+            answer["result"]["serverInfo"],
+            json!({"name": "mcp-test-server", "version": "9.9.9"}),
+            "{answer}"
+        );
+        assert_eq!(answer["result"]["protocolVersion"], "2025-06-18");
+        self.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    }
+
+    /// Closes the server's stdin, as a client that leaves does.
+    fn close_stdin(&mut self) {
+        drop(self.stdin.take());
+    }
+
+    /// Waits for the process to end on its own; its status and standard error.
+    fn wait_exit(mut self) -> (ExitStatus, String, Duration) {
+        let started = Instant::now();
+        loop {
+            match self.child.try_wait().expect("the process can be waited on") {
+                Some(status) => {
+                    let mut stderr = String::new();
+                    if let Some(mut pipe) = self.child.stderr.take() {
+                        let _ = std::io::Read::read_to_string(&mut pipe, &mut stderr);
+                    }
+                    return (status, stderr, started.elapsed());
+                }
+                None if started.elapsed() > WAIT => {
+                    let _ = self.child.kill();
+                    panic!("the server did not exit within 20 s of its client leaving");
+                }
+                None => thread::sleep(Duration::from_millis(20)),
+            }
+        }
+    }
+}
+
+fn text(result: &Value) -> &str {
+    result["content"][0]["text"].as_str().unwrap_or_default()
+}
+
+#[test]
+fn unknown_methods_get_method_not_found() {
+    let mut session = Session::start(usize::MAX);
+    let answer = session.request(1, "tools/frobnicate", json!({}));
+    assert_eq!(answer["error"]["code"], -32601, "{answer}");
+    assert_eq!(
+        answer["error"]["message"],
+        "method not found: `tools/frobnicate`"
+    );
+    // Still serving.
+    let answer = session.request(2, "tools/list", json!({}));
+    assert_eq!(answer["result"]["tools"].as_array().map(Vec::len), Some(4));
+}
+
+#[test]
+fn malformed_messages_get_invalid_request_and_garbage_is_ignored() {
+    let mut session = Session::start(usize::MAX);
+    // Not JSON: there is no id to answer; it is skipped.
+    session.send_raw("this is not json {");
+    // JSON, but not a JSON-RPC message.
+    session.send_raw(r#"{"jsonrpc": "2.0", "id": 3, "method": 42}"#);
+    let answer = session.next();
+    assert_eq!(answer["error"]["code"], -32600, "{answer}");
+    session.send_raw(r#"[1, 2, 3]"#);
+    let answer = session.next();
+    assert_eq!(answer["error"]["code"], -32600, "{answer}");
+    // `tools/call` without its parameters.
+    session.send(json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call"}));
+    let answer = session.next();
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    assert_eq!(
+        answer["error"]["message"],
+        "the parameters of `tools/call` are missing or malformed"
+    );
+    // The server still serves.
+    let result = session.call(5, "divide", json!({"a": 1, "b": 4}));
+    assert_eq!(result["structuredContent"], json!({"result": 0.25}));
+}
+
+#[test]
+fn tool_failures_are_classified_is_error_results() {
+    let mut session = Session::start(usize::MAX);
+    let result = session.call(1, "divide", json!({"a": 1, "b": 0}));
+    assert_eq!(result["isError"], true);
+    assert_eq!(text(&result), "Error: cannot divide by zero");
+
+    // A panic is caught; its message stays inside.
+    let result = session.call(2, "boom", json!({}));
+    assert_eq!(result["isError"], true);
+    assert_eq!(text(&result), "Error: the tool failed unexpectedly.");
+
+    let result = session.call(3, "divide", json!({"a": "one", "b": 2}));
+    assert_eq!(result["isError"], true);
+    assert!(
+        text(&result).starts_with("Error: invalid arguments at `/a`"),
+        "{result}"
+    );
+}
+
+#[test]
+fn a_confirmation_policy_refuses_calls_over_mcp() {
+    let mut session = Session::start(usize::MAX);
+    let result = session.call(1, "transfer", json!({"to": "ana", "amount": 5000}));
+    assert_eq!(result["isError"], true, "{result}");
+    assert!(
+        text(&result).starts_with("Error: calling `transfer` needs a person's decision"),
+        "{result}"
+    );
+    let result = session.call(2, "transfer", json!({"to": "ana", "amount": 10}));
+    assert_eq!(result["isError"], false, "{result}");
+    assert_eq!(text(&result), "sent 10 to ana");
+}
+
+#[test]
+fn a_cancelled_call_does_not_stop_the_server() {
+    let mut session = Session::start(usize::MAX);
+    session.send(json!({
+        "jsonrpc": "2.0", "id": 10, "method": "tools/call",
+        "params": {"name": "slow", "arguments": {"millis": 60000}}
+    }));
+    session.send(json!({
+        "jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": 10, "reason": "the user changed their mind"}
+    }));
+    let started = Instant::now();
+    let result = session.call(11, "divide", json!({"a": 9, "b": 3}));
+    assert_eq!(text(&result), "3.0");
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
+
+/// `rmcp` lets calls still running when stdin closes answer for up to 5 s (a client may close
+/// its end after its last request and still read), then cancels them.
+const DRAIN: Duration = Duration::from_secs(5);
+
+#[test]
+fn a_client_closing_stdin_mid_call_ends_the_server_cleanly() {
+    let mut session = Session::start(usize::MAX);
+    session.send(json!({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "slow", "arguments": {"millis": 60000}}
+    }));
+    session.send(json!({
+        "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "slow", "arguments": {"millis": 300}}
+    }));
+    thread::sleep(Duration::from_millis(100));
+    session.close_stdin();
+    // The short call still answers after stdin closed; the long one never does.
+    let answer = session.next();
+    assert_eq!(answer["id"], 2, "{answer}");
+    assert_eq!(text(&answer["result"]), "waited 300 ms");
+    let (status, stderr, after) = session.wait_exit();
+    assert!(status.success(), "exit status {status}; stderr:\n{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        stderr.contains("the client closed the session"),
+        "serve_stdio returned normally: {stderr}"
+    );
+    assert!(after < DRAIN + Duration::from_secs(3), "took {after:?}");
+}
+
+#[test]
+fn a_client_that_dies_mid_call_ends_the_server_cleanly() {
+    // The reader stops after the answer to `initialize`: both pipes are closed, as when the
+    // client process is killed; the first answer meets a closed pipe.
+    let mut session = Session::start(1);
+    session.send(json!({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "slow", "arguments": {"millis": 100}}
+    }));
+    session.send(json!({
+        "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "slow", "arguments": {"millis": 60000}}
+    }));
+    thread::sleep(Duration::from_millis(500));
+    session.close_stdin();
+    let (status, stderr, after) = session.wait_exit();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(status.success(), "exit status {status}; stderr:\n{stderr}");
+    assert!(after < DRAIN + Duration::from_secs(3), "took {after:?}");
+}

@@ -1,0 +1,9 @@
+use tool_sdk::tool;
+
+/// Deletes a file.
+#[tool(destructive = "yes")]
+fn delete_file(path: String) -> String {
+    path
+}
+
+fn main() {}

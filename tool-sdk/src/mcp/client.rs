@@ -1,0 +1,222 @@
+//! A connection to an MCP server whose tools this process uses.
+
+use std::fmt;
+use std::sync::Arc;
+
+use rmcp::model::{ClientCapabilities, ClientConfig, Implementation};
+use rmcp::service::RunningService;
+use rmcp::transport::TokioChildProcess;
+use rmcp::{RoleClient, ServiceExt};
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::process::Command;
+
+use super::remote::remote_tool;
+use super::McpError;
+use crate::run::{ProviderFuture, ToolProvider};
+use crate::{DynamicTool, Tool, ToolRegistry};
+
+/// A session with an MCP server, whose tools become [`DynamicTool`]s: each keeps the server's
+/// name (after an optional prefix), description and `inputSchema` (its parameters schema,
+/// against which arguments are validated before they are sent), and each call goes to the
+/// server. A server's `isError` result, or a lost connection, is a
+/// [`ToolError::ExecutionFailed`](crate::ToolError::ExecutionFailed) with the server's message.
+///
+/// Use it as a [`ToolProvider`] of a [`ToolLoop`](crate::run::ToolLoop) (its tools are listed
+/// again every round; new ones are added), or add its tools to a registry once with
+/// [`register_into`](Self::register_into).
+///
+/// A tool the server lists whose name (with the prefix) breaks the provider rule
+/// (`^[a-zA-Z0-9_-]{1,64}$`), or whose schema is not a usable object schema, is left out, with
+/// a `tracing` warning.
+///
+/// The server process is killed when the client is dropped; [`close`](Self::close) ends the
+/// session first.
+///
+/// # Examples
+///
+/// ```no_run
+/// use tokio::process::Command;
+/// use tool_sdk::mcp::McpClient;
+/// use tool_sdk::ToolRegistry;
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let mut command = Command::new("python3");
+/// command.args(["-m", "my_mcp_server"]);
+/// let files = McpClient::builder().prefix("files_").spawn(command).await?;
+///
+/// let mut registry = ToolRegistry::new();
+/// let added = files.register_into(&mut registry).await?;
+/// println!("{added} tools from the server");
+/// # Ok(())
+/// # }
+/// ```
+pub struct McpClient {
+    service: RunningService<RoleClient, ClientConfig>,
+    prefix: String,
+    confirm_destructive: bool,
+}
+
+/// Builds an [`McpClient`]; see [`McpClient::builder`].
+#[derive(Debug, Clone)]
+pub struct McpClientBuilder {
+    implementation: Implementation,
+    prefix: String,
+    confirm_destructive: bool,
+}
+
+impl McpClient {
+    /// A client introducing itself as `tool-sdk` with this crate's version, with no prefix.
+    pub fn builder() -> McpClientBuilder {
+        McpClientBuilder {
+            implementation: Implementation::new("tool-sdk", env!("CARGO_PKG_VERSION")),
+            prefix: String::new(),
+            confirm_destructive: false,
+        }
+    }
+
+    /// The tools the server lists now, as tools of this process.
+    pub async fn tools(&self) -> Result<Vec<Arc<dyn Tool>>, McpError> {
+        Ok(self
+            .dynamic_tools()
+            .await?
+            .into_iter()
+            .map(|tool| Arc::new(tool) as Arc<dyn Tool>)
+            .collect())
+    }
+
+    /// Adds the server's tools to `registry`; returns how many. Nothing is added when one of
+    /// them has a name the registry holds already (use a [prefix](McpClientBuilder::prefix)).
+    pub async fn register_into(&self, registry: &mut ToolRegistry) -> Result<usize, McpError> {
+        let tools = self.dynamic_tools().await?;
+        let mut names = Vec::with_capacity(tools.len());
+        for tool in &tools {
+            let name = tool.definition().name.as_str();
+            if registry.contains(name) || names.contains(&name) {
+                return Err(crate::RegistryError::DuplicateName(name.to_owned()).into());
+            }
+            names.push(name);
+        }
+        let count = tools.len();
+        for tool in tools {
+            registry.register(tool)?;
+        }
+        Ok(count)
+    }
+
+    /// The name and version the server introduced itself with.
+    pub fn server_info(&self) -> Option<Implementation> {
+        self.service
+            .peer()
+            .peer_info()
+            .and_then(|info| info.server_info.clone())
+    }
+
+    /// Ends the session and waits for it to stop.
+    pub async fn close(self) -> Result<(), McpError> {
+        self.service
+            .cancel()
+            .await
+            .map(|_| ())
+            .map_err(|error| McpError::Stopped(Box::new(error)))
+    }
+
+    async fn dynamic_tools(&self) -> Result<Vec<DynamicTool>, McpError> {
+        let peer = self.service.peer();
+        let listed = peer
+            .list_all_tools()
+            .await
+            .map_err(|error| McpError::Request(Box::new(error)))?;
+        let mut tools = Vec::with_capacity(listed.len());
+        for tool in listed {
+            match remote_tool(peer, tool, &self.prefix, self.confirm_destructive) {
+                Ok(tool) => tools.push(tool),
+                Err(error) => tracing::warn!(%error, "MCP tool left out"),
+            }
+        }
+        Ok(tools)
+    }
+}
+
+impl McpClientBuilder {
+    /// Puts `prefix` before every tool name, so that tools of several servers (or of a server
+    /// and the application) do not clash.
+    pub fn prefix(mut self, prefix: impl Into<String>) -> Self {
+        self.prefix = prefix.into();
+        self
+    }
+
+    /// The name and version this client introduces itself with.
+    pub fn client_info(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
+        self.implementation = Implementation::new(name, version);
+        self
+    }
+
+    /// Whether a tool the server may let destroy something (not `readOnlyHint`, and
+    /// `destructiveHint` not `false`: MCP's defaults make an unannotated tool destructive)
+    /// waits for a person's decision ([`Confirm::Always`](crate::Confirm::Always)) when the
+    /// loop or gate runs it. Off by default.
+    pub fn confirm_destructive(mut self, on: bool) -> Self {
+        self.confirm_destructive = on;
+        self
+    }
+
+    /// Starts `command` as the server, speaking MCP over its standard input and output (its
+    /// standard error is inherited), and sets the session up.
+    pub async fn spawn(self, command: Command) -> Result<McpClient, McpError> {
+        let transport = TokioChildProcess::new(command).map_err(McpError::Spawn)?;
+        self.connect_transport(transport).await
+    }
+
+    /// Sets a session up with a server reached over a byte stream pair (newline-delimited
+    /// JSON-RPC, as stdio).
+    pub async fn connect_io<R, W>(self, reader: R, writer: W) -> Result<McpClient, McpError>
+    where
+        R: AsyncRead + Send + Unpin + 'static,
+        W: AsyncWrite + Send + Unpin + 'static,
+    {
+        self.connect_transport((reader, writer)).await
+    }
+
+    async fn connect_transport<T, E, A>(self, transport: T) -> Result<McpClient, McpError>
+    where
+        T: rmcp::transport::IntoTransport<RoleClient, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        let config = ClientConfig::new(ClientCapabilities::default(), self.implementation);
+        let service = config
+            .serve(transport)
+            .await
+            .map_err(|error| McpError::Initialize(Box::new(error)))?;
+        Ok(McpClient {
+            service,
+            prefix: self.prefix,
+            confirm_destructive: self.confirm_destructive,
+        })
+    }
+}
+
+impl ToolProvider for McpClient {
+    /// The server's tools now; none, with a `tracing` warning, when it cannot be reached.
+    fn tools(&self) -> ProviderFuture<'_> {
+        Box::pin(async move {
+            match McpClient::tools(self).await {
+                Ok(tools) => tools,
+                Err(error) => {
+                    tracing::warn!(%error, "MCP server's tools unavailable this round");
+                    Vec::new()
+                }
+            }
+        })
+    }
+}
+
+impl fmt::Debug for McpClient {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("McpClient")
+            .field("server", &self.server_info())
+            .field("prefix", &self.prefix)
+            .field("confirm_destructive", &self.confirm_destructive)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,29 @@
+//! A tool definition as an MCP tool: name, description, `inputSchema`, annotations.
+
+use std::sync::Arc;
+
+use rmcp::model::Tool as McpTool;
+
+use super::annotations::annotations_for;
+use crate::schema::{lower, Dialect, LoweringError};
+use crate::ToolDefinition;
+
+/// The MCP listing of a tool; its schema lowered to the MCP dialect (an object at the root).
+pub(crate) fn describe(definition: &ToolDefinition) -> Result<McpTool, LoweringError> {
+    let schema = lower(&definition.name, &definition.parameters, Dialect::Mcp)?;
+    // `lower` checked that the root is an object; anything else is refused the same way.
+    let serde_json::Value::Object(schema) = schema else {
+        return Err(LoweringError {
+            tool: definition.name.clone(),
+            dialect: Dialect::Mcp,
+            pointer: String::new(),
+            rule: "the parameters schema must be an object schema".into(),
+        });
+    };
+    Ok(McpTool::new(
+        definition.name.clone(),
+        definition.description.clone(),
+        Arc::new(schema),
+    )
+    .with_annotations(annotations_for(&definition.options)))
+}

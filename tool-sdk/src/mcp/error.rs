@@ -1,0 +1,40 @@
+//! What can go wrong when serving or consuming MCP.
+
+use std::error::Error as StdError;
+
+use crate::schema::LoweringError;
+use crate::RegistryError;
+
+type Source = Box<dyn StdError + Send + Sync>;
+
+/// Why an MCP server or client could not be set up, or stopped.
+///
+/// Failures of single tool calls are not here: a served tool's error goes back to the client as
+/// an `isError` result, and a consumed tool's error is a [`ToolError`](crate::ToolError).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum McpError {
+    /// A tool's parameters schema has no MCP form (the root is not an object).
+    #[error(transparent)]
+    Schema(#[from] LoweringError),
+
+    /// A consumed tool could not be added to a registry (a name taken already).
+    #[error(transparent)]
+    Registry(#[from] RegistryError),
+
+    /// The MCP server process could not be started.
+    #[error("could not start the MCP server process: {0}")]
+    Spawn(#[source] std::io::Error),
+
+    /// The peer left or broke the protocol before the session was set up.
+    #[error("the MCP session could not be set up: {0}")]
+    Initialize(#[source] Source),
+
+    /// A request to the server failed (transport closed, protocol error).
+    #[error("the MCP request failed: {0}")]
+    Request(#[source] Source),
+
+    /// The service's task ended abnormally.
+    #[error("the MCP service stopped abnormally: {0}")]
+    Stopped(#[source] Source),
+}

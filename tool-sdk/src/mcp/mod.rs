@@ -1,0 +1,104 @@
+//! MCP (Model Context Protocol): serve a registry's tools to MCP hosts, and use the tools of
+//! MCP servers. Built on the `rmcp` crate; cargo feature `mcp`.
+//!
+//! # Serve
+//!
+//! [`McpServer`] serves a [`ToolRegistry`](crate::ToolRegistry) over stdio (or any byte
+//! stream pair): `tools/list` and `tools/call`, the server reporting the application's own
+//! name and version.
+//!
+//! ```no_run
+//! use tool_sdk::mcp::McpServer;
+//! use tool_sdk::{tool, ToolRegistry};
+//!
+//! /// Looks a word up in the dictionary.
+//! #[tool]
+//! fn define(word: String) -> String {
+//!     format!("{word}: a word")
+//! }
+//!
+//! #[tokio::main(flavor = "current_thread")]
+//! async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     let mut registry = ToolRegistry::new();
+//!     registry.register(DefineTool)?;
+//!     let server = McpServer::builder("dictionary", "1.2.0").build(registry)?;
+//!     server.serve_stdio().await?;
+//!     Ok(())
+//! }
+//! ```
+//!
+//! # Consume
+//!
+//! [`McpClient`] starts an MCP server as a child process and turns its tools into
+//! [`DynamicTool`](crate::DynamicTool)s: add them to a registry, or give the client to a
+//! [`ToolLoop`](crate::run::ToolLoop) as a [`ToolProvider`](crate::run::ToolProvider).
+//!
+//! ```no_run
+//! use std::sync::Arc;
+//!
+//! use tokio::process::Command;
+//! use tool_sdk::mcp::McpClient;
+//! use tool_sdk::run::ToolLoop;
+//! use tool_sdk::{ScriptedModel, ToolRegistry};
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let weather = McpClient::builder()
+//!     .prefix("weather_")
+//!     .spawn(Command::new("weather-mcp-server"))
+//!     .await?;
+//! let agent = ToolLoop::new(ScriptedModel::new([]), ToolRegistry::new())
+//!     .with_provider(Arc::new(weather));
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! # Decisions
+//!
+//! MCP has no place for this crate's decision gating: a served tool call that needs a
+//! person's decision (the tool's `confirm`, or the server's
+//! [`ConfirmationPolicy`](crate::gate::ConfirmationPolicy)) is refused with an `isError`
+//! result saying so, and does not run. Such tools are listed with `destructiveHint: true`
+//! (unless they say otherwise), so a host that asks its user before destructive calls does.
+//! On the consuming side, [`McpClientBuilder::confirm_destructive`] makes the server's
+//! possibly destructive tools wait for a decision in the loop or the gate.
+//!
+//! # Annotations
+//!
+//! | tool options | MCP annotations |
+//! |---|---|
+//! | [`read_only`](crate::ToolOptions::read_only) | `readOnlyHint` (always stated) |
+//! | [`destructive`](crate::ToolOptions::destructive) `Some(b)`, not read-only | `destructiveHint: b` |
+//! | not set, `confirm` declared, not read-only | `destructiveHint: true` |
+//! | not set, no `confirm`, not read-only | left out (MCP then assumes `true`) |
+//!
+//! Consumed tools get `read_only` and `destructive` back from the server's hints.
+//!
+//! # Protocol errors
+//!
+//! An unknown method is answered with `-32601`; a served method (`tools/call`, ...) whose
+//! parameters are missing or malformed with `-32602`; well-formed JSON that is not a JSON-RPC
+//! message with `-32600`. A line that is not JSON at all is ignored, as `rmcp` and the other
+//! official SDKs do: it has no id to answer, and answering garbage can start an error loop
+//! between two peers.
+//!
+//! A client that disconnects, even in the middle of a call, ends [`McpServer::serve_stdio`]
+//! normally: calls still running get up to 5 s to finish and answer (a client may close its
+//! end after its last request and still read), then they are dropped and the tools'
+//! cancellation token is cancelled.
+
+mod annotations;
+mod client;
+mod describe;
+mod error;
+mod remote;
+mod result;
+mod server;
+
+pub use client::{McpClient, McpClientBuilder};
+pub use error::McpError;
+pub use result::STRUCTURED_RESULT_KEY;
+pub use server::{McpServer, McpServerBuilder};
+
+/// The `rmcp` crate this module is built on, for its protocol types.
+pub use rmcp;

@@ -1,0 +1,44 @@
+//! One tool of an MCP server as a tool of this process.
+
+use rmcp::model::{CallToolRequestParams, Tool as McpTool};
+use rmcp::service::Peer;
+use rmcp::RoleClient;
+use serde_json::Value;
+
+use super::annotations::options_from;
+use super::result::from_call_result;
+use crate::{Confirm, DynamicTool, RegistryError};
+
+/// `tool` as a dynamic tool named `prefix` + its name, whose calls go to the server through
+/// `peer` under the server's own name.
+pub(crate) fn remote_tool(
+    peer: &Peer<RoleClient>,
+    tool: McpTool,
+    prefix: &str,
+    confirm_destructive: bool,
+) -> Result<DynamicTool, RegistryError> {
+    let name = format!("{prefix}{}", tool.name);
+    let description = tool.description.as_deref().unwrap_or_default().to_owned();
+    let parameters = Value::Object(tool.input_schema.as_ref().clone());
+    let mut options = options_from(tool.annotations.as_ref());
+    if confirm_destructive && !options.read_only && options.destructive != Some(false) {
+        options = options.confirm(Confirm::Always);
+    }
+    let peer = peer.clone();
+    let remote_name = tool.name;
+    let handler = move |arguments: Value| {
+        let peer = peer.clone();
+        let mut request = CallToolRequestParams::new(remote_name.clone());
+        // The arguments were validated against the object schema, so they are an object.
+        if let Value::Object(arguments) = arguments {
+            request = request.with_arguments(arguments);
+        }
+        async move {
+            match peer.call_tool(request).await {
+                Ok(result) => from_call_result(result),
+                Err(error) => Err(format!("the MCP server did not answer: {error}")),
+            }
+        }
+    };
+    Ok(DynamicTool::new(name, description, parameters, handler)?.with_options(options))
+}

@@ -1,0 +1,257 @@
+//! A registry served as an MCP server.
+
+use std::fmt;
+use std::sync::Arc;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ErrorCode,
+    Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    Tool as McpTool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use serde_json::Value;
+use tokio::io::{AsyncRead, AsyncWrite};
+
+use super::describe::describe;
+use super::result::{refusal, to_call_result};
+use super::McpError;
+use crate::gate::ConfirmationPolicy;
+use crate::{ToolCall, ToolContext, ToolRegistry};
+
+/// A [`ToolRegistry`] served over MCP: `tools/list` lists its tools, `tools/call` dispatches
+/// through it.
+///
+/// - **Listing**: name, description, the parameters schema in the MCP dialect
+///   ([`Dialect::Mcp`](crate::schema::Dialect::Mcp)) as `inputSchema`, and annotations from
+///   the tool's options (see the [module documentation](super#annotations)).
+/// - **Calls**: output is a text block; JSON output (a [`Json`](crate::Json) or any
+///   `Serialize` result) is also `structuredContent` (an object as it is, any other value
+///   under `"result"`). A classified [`ToolError`](crate::ToolError) (bad arguments, the
+///   tool's `Err`, a panic, a timeout) is an `isError: true` result carrying
+///   [`model_message`](crate::ToolError::model_message), for the model to read and correct.
+///   An unknown tool name is a protocol error (`-32602`), as MCP asks.
+/// - **Decisions**: a call that needs a person's decision (the tool's `confirm`, or the
+///   [`ConfirmationPolicy`] given to the builder) is **refused** with an `isError` result
+///   saying so, and never runs. MCP hosts ask their user before calling a tool when its
+///   annotations say it may be destructive; a server cannot know that they did.
+/// - **Cancellation**: a client's `notifications/cancelled` cancels the token tools see in
+///   their context ([`CancellationToken`](crate::CancellationToken)).
+///
+/// The server reports the application's name and version, given to [`McpServer::builder`].
+/// Options only the loop acts on (`return_direct`, `defer`, compensation) mean nothing to an
+/// MCP client: every tool is listed, and each call stands alone.
+///
+/// # Examples
+///
+/// ```no_run
+/// use tool_sdk::mcp::McpServer;
+/// use tool_sdk::{tool, ToolRegistry};
+///
+/// /// Adds two numbers.
+/// #[tool]
+/// fn add(a: i64, b: i64) -> i64 {
+///     a + b
+/// }
+///
+/// #[tokio::main(flavor = "current_thread")]
+/// async fn main() -> Result<(), Box<dyn std::error::Error>> {
+///     let mut registry = ToolRegistry::new();
+///     registry.register(AddTool)?;
+///     McpServer::builder(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"))
+///         .instructions("Call `add` to sum two integers.")
+///         .build(registry)?
+///         .serve_stdio()
+///         .await?;
+///     Ok(())
+/// }
+/// ```
+#[derive(Clone)]
+pub struct McpServer {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    registry: Arc<ToolRegistry>,
+    /// The listing, built once: schemas are lowered and checked when the server is built.
+    tools: Vec<McpTool>,
+    implementation: Implementation,
+    instructions: Option<String>,
+    policy: ConfirmationPolicy,
+}
+
+/// Builds an [`McpServer`]; see [`McpServer::builder`].
+#[derive(Debug)]
+pub struct McpServerBuilder {
+    implementation: Implementation,
+    instructions: Option<String>,
+    policy: ConfirmationPolicy,
+}
+
+impl McpServer {
+    /// A server that introduces itself as `name` `version`: the application's, such as
+    /// `env!("CARGO_PKG_NAME")` and `env!("CARGO_PKG_VERSION")`.
+    pub fn builder(name: impl Into<String>, version: impl Into<String>) -> McpServerBuilder {
+        McpServerBuilder {
+            implementation: Implementation::new(name, version),
+            instructions: None,
+            policy: ConfirmationPolicy::new(),
+        }
+    }
+
+    /// Serves one client over the process's standard input and output, until the client
+    /// closes them. A client that leaves in the middle of a call ends the session cleanly:
+    /// calls still running get up to 5 s to answer, then they are dropped.
+    pub async fn serve_stdio(self) -> Result<(), McpError> {
+        self.serve_io(tokio::io::stdin(), tokio::io::stdout()).await
+    }
+
+    /// Serves one client over any byte stream pair (newline-delimited JSON-RPC, as stdio),
+    /// until the reader ends.
+    pub async fn serve_io<R, W>(self, reader: R, writer: W) -> Result<(), McpError>
+    where
+        R: AsyncRead + Send + Unpin + 'static,
+        W: AsyncWrite + Send + Unpin + 'static,
+    {
+        let running = ServiceExt::serve(self, (reader, writer))
+            .await
+            .map_err(|error| McpError::Initialize(Box::new(error)))?;
+        running
+            .waiting()
+            .await
+            .map_err(|error| McpError::Stopped(Box::new(error)))?;
+        Ok(())
+    }
+
+    /// The tools as `tools/list` gives them.
+    pub fn listed_tools(&self) -> &[McpTool] {
+        &self.inner.tools
+    }
+}
+
+impl McpServerBuilder {
+    /// Instructions for the client's model on how to use the server's tools.
+    pub fn instructions(mut self, instructions: impl Into<String>) -> Self {
+        self.instructions = Some(instructions.into());
+        self
+    }
+
+    /// Calls that need a person's decision besides those the tools declare (`confirm`): such
+    /// calls are refused over MCP.
+    pub fn confirmation_policy(mut self, policy: ConfirmationPolicy) -> Self {
+        self.policy = policy;
+        self
+    }
+
+    /// The server over `registry`. Fails when a tool's schema has no MCP form.
+    pub fn build(self, registry: impl Into<Arc<ToolRegistry>>) -> Result<McpServer, McpError> {
+        let registry = registry.into();
+        let tools = registry
+            .definitions()
+            .map(describe)
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(McpServer {
+            inner: Arc::new(Inner {
+                registry,
+                tools,
+                implementation: self.implementation,
+                instructions: self.instructions,
+                policy: self.policy,
+            }),
+        })
+    }
+}
+
+impl ServerHandler for McpServer {
+    fn get_info(&self) -> ServerConfig {
+        let config = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(self.inner.implementation.clone());
+        match &self.inner.instructions {
+            Some(instructions) => config.with_instructions(instructions.clone()),
+            None => config,
+        }
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.inner.tools.clone()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let registry = &self.inner.registry;
+        let name = request.name.as_ref();
+        let Some(tool) = registry.get(name) else {
+            let error = registry.unknown_tool(name);
+            return Err(ErrorData::invalid_params(error.model_message(), None));
+        };
+        let arguments = Value::Object(request.arguments.unwrap_or_default()).to_string();
+        let call_id = context.id.to_string();
+        let call = ToolCall::new(call_id.as_str(), name, arguments.as_str());
+        if self
+            .inner
+            .policy
+            .needs_confirmation(&call, Some(tool.as_ref()))
+        {
+            tracing::info!(tool = name, "refused over MCP: the call needs a decision");
+            return Ok(refusal(needs_decision(name)).into());
+        }
+        let tool_context = ToolContext::new()
+            .with_call_id(&call_id)
+            .with_cancellation(&context.ct);
+        let result = registry.call_with(name, &arguments, tool_context).await;
+        if let Err(error) = &result {
+            tracing::debug!(tool = name, %error, "tool call failed");
+        }
+        Ok(to_call_result(result).into())
+    }
+
+    /// `rmcp` hands over every request it could not read as a standard one. For a method
+    /// this server has, that means its parameters were missing or malformed: `-32602`, not
+    /// "method not found".
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        let method = request.method;
+        if SERVED_METHODS.contains(&method.as_str()) {
+            return Err(ErrorData::invalid_params(
+                format!("the parameters of `{method}` are missing or malformed"),
+                None,
+            ));
+        }
+        Err(ErrorData::new(
+            ErrorCode::METHOD_NOT_FOUND,
+            format!("method not found: `{method}`"),
+            None,
+        ))
+    }
+}
+
+/// The methods this server answers, besides the lifecycle.
+const SERVED_METHODS: &[&str] = &["tools/list", "tools/call", "ping"];
+
+/// What the client's model reads when a call needs a person's decision.
+fn needs_decision(tool: &str) -> String {
+    format!(
+        "Error: calling `{tool}` needs a person's decision, which this MCP server cannot ask \
+         for; the call was not run. Ask the user to run it another way."
+    )
+}
+
+impl fmt::Debug for McpServer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("McpServer")
+            .field("implementation", &self.inner.implementation)
+            .field("registry", &self.inner.registry)
+            .field("policy", &self.inner.policy)
+            .finish_non_exhaustive()
+    }
+}
