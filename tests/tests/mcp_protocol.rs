@@ -59,9 +59,13 @@ impl Session {
     }
 
     fn send_raw(&mut self, line: &str) {
+        self.send_bytes(format!("{line}\n").as_bytes());
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
         let stdin = self.stdin.as_mut().expect("stdin is open");
         stdin
-            .write_all(format!("{line}\n").as_bytes())
+            .write_all(bytes)
             .and_then(|()| stdin.flush())
             .expect("the server reads its stdin");
     }
@@ -157,10 +161,19 @@ fn unknown_methods_get_method_not_found() {
 }
 
 #[test]
-fn malformed_messages_get_invalid_request_and_garbage_is_ignored() {
+fn malformed_messages_get_json_rpc_errors() {
     let mut session = Session::start(usize::MAX);
-    // Not JSON: there is no id to answer; it is skipped.
+    // Not JSON: a parse error, with no id to answer to.
     session.send_raw("this is not json {");
+    let answer = session.next();
+    assert_eq!(answer["error"]["code"], -32700, "{answer}");
+    assert_eq!(answer["id"], Value::Null, "{answer}");
+    // Not even UTF-8.
+    session.send_bytes(b"{\"jsonrpc\": \"2.0\", \"id\": \"\xff\xfe\"}\n");
+    let answer = session.next();
+    assert_eq!(answer["error"]["code"], -32700, "{answer}");
+    // Blank lines are nothing at all.
+    session.send_raw("");
     // JSON, but not a JSON-RPC message.
     session.send_raw(r#"{"jsonrpc": "2.0", "id": 3, "method": 42}"#);
     let answer = session.next();

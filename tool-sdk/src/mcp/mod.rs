@@ -78,9 +78,9 @@
 //!
 //! An unknown method is answered with `-32601`; a served method (`tools/call`, ...) whose
 //! parameters are missing or malformed with `-32602`; well-formed JSON that is not a JSON-RPC
-//! message with `-32600`. A line that is not JSON at all is ignored, as `rmcp` and the other
-//! official SDKs do: it has no id to answer, and answering garbage can start an error loop
-//! between two peers.
+//! message with `-32600`. A line that is not JSON at all (invalid UTF-8 included) gets the
+//! parse error JSON-RPC 2.0 prescribes, `-32700` with id `null`; being valid JSON itself, that
+//! answer cannot start an error loop with a peer that answers the same way.
 //!
 //! A client that disconnects, even in the middle of a call, ends [`McpServer::serve_stdio`]
 //! normally: calls still running get up to 5 s to finish and answer (a client may close its
@@ -91,6 +91,7 @@ mod annotations;
 mod client;
 mod describe;
 mod error;
+mod framing;
 mod remote;
 mod result;
 mod server;

@@ -14,6 +14,7 @@ use serde_json::Value;
 use tokio::io::{AsyncRead, AsyncWrite};
 
 use super::describe::describe;
+use super::framing;
 use super::result::{refusal, to_call_result};
 use super::McpError;
 use crate::gate::ConfirmationPolicy;
@@ -113,14 +114,21 @@ impl McpServer {
         R: AsyncRead + Send + Unpin + 'static,
         W: AsyncWrite + Send + Unpin + 'static,
     {
-        let running = ServiceExt::serve(self, (reader, writer))
+        let filtered = framing::filter(reader, writer);
+        let running = ServiceExt::serve(self, (filtered.protocol_in, filtered.protocol_out))
             .await
-            .map_err(|error| McpError::Initialize(Box::new(error)))?;
-        running
-            .waiting()
-            .await
-            .map_err(|error| McpError::Stopped(Box::new(error)))?;
-        Ok(())
+            .map_err(|error| McpError::Initialize(Box::new(error)));
+        let stopped = match running {
+            Ok(running) => running
+                .waiting()
+                .await
+                .map(|_| ())
+                .map_err(|error| McpError::Stopped(Box::new(error))),
+            Err(error) => Err(error),
+        };
+        // Whatever the protocol wrote last (its answers to calls in flight) reaches the client.
+        filtered.tasks.drain().await;
+        stopped
     }
 
     /// The tools as `tools/list` gives them.
