@@ -259,3 +259,53 @@ impl tool_sdk::ChatModel for SharedModel {
         self.0.chat(request)
     }
 }
+
+#[tokio::test]
+async fn deferred_server_tools_are_found_by_search_and_called() {
+    use tool_sdk::search::SEARCH_TOOL_NAME;
+
+    let mut command = Command::new(python());
+    command.arg(script("fastmcp_server.py"));
+    let client = McpClient::builder()
+        .prefix("inv_")
+        .defer(tool_sdk::Defer::Always)
+        .spawn(command)
+        .await
+        .expect("the FastMCP server starts and initializes");
+    let model = Arc::new(ScriptedModel::new([
+        calls(&[(
+            "s1",
+            SEARCH_TOOL_NAME,
+            r#"{"query": "how many of an item are in stock"}"#,
+        )]),
+        calls(&[("c1", "inv_stock", r#"{"item": "apple"}"#)]),
+        AssistantMessage {
+            text: Some("12 apples".into()),
+            tool_calls: vec![],
+        },
+    ]));
+    let agent = ToolLoop::new(SharedModel(Arc::clone(&model)), ToolRegistry::new())
+        .with_provider(Arc::new(client));
+    let mut conversation = vec![Message::user("How many apples are there?")];
+    let outcome = agent.run(&mut conversation).await;
+    assert!(
+        matches!(outcome.status, LoopStatus::Answered(_)),
+        "{:?}",
+        outcome.status
+    );
+
+    let requests = model.requests();
+    // Up front, only the search tool: the server's tools wait to be found.
+    assert_eq!(requests[0].tools, [SEARCH_TOOL_NAME]);
+    // Found, then offered and called through the server.
+    assert!(
+        requests[1].tools.contains(&"inv_stock".to_owned()),
+        "{:?}",
+        requests[1].tools
+    );
+    assert!(requests[1].tools.len() <= 4, "{:?}", requests[1].tools);
+    assert_eq!(
+        tool_result(&conversation, 4),
+        ("12", ToolResultStatus::Success)
+    );
+}

@@ -10,10 +10,10 @@ use rmcp::{RoleClient, ServiceExt};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::process::Command;
 
-use super::remote::remote_tool;
+use super::remote::{remote_tool, Shaping};
 use super::McpError;
 use crate::run::{ProviderFuture, ToolProvider};
-use crate::{DynamicTool, Tool, ToolRegistry};
+use crate::{Defer, DynamicTool, Tool, ToolRegistry};
 
 /// A session with an MCP server, whose tools become [`DynamicTool`]s: each keeps the server's
 /// name (after an optional prefix), description and `inputSchema` (its parameters schema,
@@ -53,16 +53,14 @@ use crate::{DynamicTool, Tool, ToolRegistry};
 /// ```
 pub struct McpClient {
     service: RunningService<RoleClient, ClientConfig>,
-    prefix: String,
-    confirm_destructive: bool,
+    shaping: Shaping,
 }
 
 /// Builds an [`McpClient`]; see [`McpClient::builder`].
 #[derive(Debug, Clone)]
 pub struct McpClientBuilder {
     implementation: Implementation,
-    prefix: String,
-    confirm_destructive: bool,
+    shaping: Shaping,
 }
 
 impl McpClient {
@@ -70,8 +68,11 @@ impl McpClient {
     pub fn builder() -> McpClientBuilder {
         McpClientBuilder {
             implementation: Implementation::new("tool-sdk", env!("CARGO_PKG_VERSION")),
-            prefix: String::new(),
-            confirm_destructive: false,
+            shaping: Shaping {
+                prefix: String::new(),
+                confirm_destructive: false,
+                defer: Defer::Never,
+            },
         }
     }
 
@@ -129,7 +130,7 @@ impl McpClient {
             .map_err(|error| McpError::Request(Box::new(error)))?;
         let mut tools = Vec::with_capacity(listed.len());
         for tool in listed {
-            match remote_tool(peer, tool, &self.prefix, self.confirm_destructive) {
+            match remote_tool(peer, tool, &self.shaping) {
                 Ok(tool) => tools.push(tool),
                 Err(error) => tracing::warn!(%error, "MCP tool left out"),
             }
@@ -142,7 +143,15 @@ impl McpClientBuilder {
     /// Puts `prefix` before every tool name, so that tools of several servers (or of a server
     /// and the application) do not clash.
     pub fn prefix(mut self, prefix: impl Into<String>) -> Self {
-        self.prefix = prefix.into();
+        self.shaping.prefix = prefix.into();
+        self
+    }
+
+    /// Whether the server's tools are sent to the model up front or only once the loop's
+    /// search tool finds them ([`Defer`]; default [`Defer::Never`]). With many servers, defer
+    /// their tools and let the model search.
+    pub fn defer(mut self, defer: Defer) -> Self {
+        self.shaping.defer = defer;
         self
     }
 
@@ -157,7 +166,7 @@ impl McpClientBuilder {
     /// waits for a person's decision ([`Confirm::Always`](crate::Confirm::Always)) when the
     /// loop or gate runs it. Off by default.
     pub fn confirm_destructive(mut self, on: bool) -> Self {
-        self.confirm_destructive = on;
+        self.shaping.confirm_destructive = on;
         self
     }
 
@@ -190,8 +199,7 @@ impl McpClientBuilder {
             .map_err(|error| McpError::Initialize(Box::new(error)))?;
         Ok(McpClient {
             service,
-            prefix: self.prefix,
-            confirm_destructive: self.confirm_destructive,
+            shaping: self.shaping,
         })
     }
 }
@@ -215,8 +223,7 @@ impl fmt::Debug for McpClient {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("McpClient")
             .field("server", &self.server_info())
-            .field("prefix", &self.prefix)
-            .field("confirm_destructive", &self.confirm_destructive)
+            .field("shaping", &self.shaping)
             .finish_non_exhaustive()
     }
 }

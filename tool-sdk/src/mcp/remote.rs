@@ -7,21 +7,33 @@ use serde_json::Value;
 
 use super::annotations::options_from;
 use super::result::from_call_result;
-use crate::{Confirm, DynamicTool, RegistryError};
+use crate::{Confirm, Defer, DynamicTool, RegistryError};
+
+/// How the client shapes the tools of its server.
+#[derive(Debug, Clone)]
+pub(crate) struct Shaping {
+    pub(crate) prefix: String,
+    pub(crate) confirm_destructive: bool,
+    pub(crate) defer: Defer,
+}
 
 /// `tool` as a dynamic tool named `prefix` + its name, whose calls go to the server through
 /// `peer` under the server's own name.
 pub(crate) fn remote_tool(
     peer: &Peer<RoleClient>,
     tool: McpTool,
-    prefix: &str,
-    confirm_destructive: bool,
+    shaping: &Shaping,
 ) -> Result<DynamicTool, RegistryError> {
+    let Shaping {
+        prefix,
+        confirm_destructive,
+        defer,
+    } = shaping;
     let name = format!("{prefix}{}", tool.name);
     let description = tool.description.as_deref().unwrap_or_default().to_owned();
     let parameters = Value::Object(tool.input_schema.as_ref().clone());
-    let mut options = options_from(tool.annotations.as_ref());
-    if confirm_destructive && !options.read_only && options.destructive != Some(false) {
+    let mut options = options_from(tool.annotations.as_ref()).defer(*defer);
+    if *confirm_destructive && !options.read_only && options.destructive != Some(false) {
         options = options.confirm(Confirm::Always);
     }
     let peer = peer.clone();
