@@ -19,6 +19,7 @@
 //! it carries the same key, so the action can make the repetition harmless.
 
 mod memory;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod migrations;
 #[cfg(feature = "postgres")]
 mod postgres;
