@@ -175,28 +175,36 @@ const STOP_WORDS: &[&str] = &[
     "using",
 ];
 
-/// The searchable text of a definition: its name (twice, as names are dense), its
-/// description, and its parameters' names and descriptions.
-pub(crate) fn document(definition: &ToolDefinition) -> Vec<String> {
+/// The searchable words of a definition, in two fields: its name (twice, as names are dense)
+/// and description; then its parameters' names, descriptions and allowed values, which say
+/// less about what the tool is for.
+pub(crate) fn document_fields(definition: &ToolDefinition) -> (Vec<String>, Vec<String>) {
     let mut text = String::new();
     for _ in 0..2 {
         text.push_str(&definition.name.replace(['.', '_', '-'], " "));
         text.push(' ');
     }
     text.push_str(&definition.description);
+    let mut parameters = String::new();
     if let Some(properties) = definition
         .parameters
         .get("properties")
         .and_then(Value::as_object)
     {
         for (name, property) in properties {
-            text.push(' ');
-            text.push_str(&name.replace(['_', '-'], " "));
+            parameters.push(' ');
+            parameters.push_str(&name.replace(['_', '-'], " "));
             if let Some(description) = property.get("description").and_then(Value::as_str) {
-                text.push(' ');
-                text.push_str(description);
+                parameters.push(' ');
+                parameters.push_str(description);
+            }
+            if let Some(values) = property.get("enum").and_then(Value::as_array) {
+                for value in values.iter().filter_map(Value::as_str) {
+                    parameters.push(' ');
+                    parameters.push_str(value);
+                }
             }
         }
     }
-    tokens(&text)
+    (tokens(&text), tokens(&parameters))
 }
