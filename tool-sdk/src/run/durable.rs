@@ -4,7 +4,7 @@
 use std::future::Future;
 use std::pin::pin;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 use futures_util::future::{select, Either};
@@ -14,21 +14,22 @@ use crate::durable::{RunId, RunStore, StoreError};
 use crate::run::{LoopOutcome, LoopStatus, ToolLoop};
 use crate::{ToolCall, ToolOutput};
 
-/// A fresh run id: random, so that ids (and the idempotency keys built on them) never repeat
-/// across processes; a process-local one only if the system has no randomness to give.
+/// A fresh run id, unique across processes (so are the idempotency keys built on it): a
+/// random prefix drawn once per process, then a counter — one system call per process, not
+/// per run. A process-local prefix only if the system has no randomness to give.
 pub(crate) fn new_run_id() -> RunId {
-    RunId::random().unwrap_or_else(|_| {
-        static NEXT: AtomicU64 = AtomicU64::new(1);
-        let since_epoch = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap_or_default();
-        RunId::from_string(format!(
-            "run-{}-{}-{}",
-            std::process::id(),
-            since_epoch.as_nanos(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        ))
-    })
+    static PREFIX: OnceLock<String> = OnceLock::new();
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    let prefix = PREFIX.get_or_init(|| match RunId::random() {
+        Ok(id) => id.as_str().to_owned(),
+        Err(_) => {
+            let since_epoch = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap_or_default();
+            format!("p{}-{}", std::process::id(), since_epoch.as_nanos())
+        }
+    });
+    RunId::from_string(format!("{prefix}-{}", NEXT.fetch_add(1, Ordering::Relaxed)))
 }
 
 /// Records that a run ended, trying a few times: a run whose end is not recorded looks, to
