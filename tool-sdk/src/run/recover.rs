@@ -27,7 +27,10 @@ impl ToolLoop {
     /// runs again, with the same idempotency key
     /// ([`RecordEntry::idempotency_key`](crate::compensate::RecordEntry::idempotency_key)).
     /// Runs are claimed one at a time, atomically, so replicas recovering at once share the
-    /// work and never roll back one run twice. Paused runs are left alone.
+    /// work and never roll back one run twice. The claim's lease is renewed before each
+    /// rollback; a single rollback longer than the lease lets another replica take the run
+    /// over (it then repeats only that rollback, with the same idempotency key). Paused runs
+    /// are left alone.
     ///
     /// `which`: [`Orphans::Expired`] with replicas (runs whose lease ran out);
     /// [`Orphans::All`] for a single process at start-up. Without a store there is nothing to
@@ -67,6 +70,9 @@ impl ToolLoop {
             tracing::info!(run = %run, pending = orphan.pending.len(), "recovering a run");
             let mut compensations = Vec::new();
             for entry in orphan.pending.iter().rev() {
+                // Renewed before each rollback, so the claim outlives a long recovery as long
+                // as no single rollback outlasts the lease.
+                store.renew(&run, self.lease).await?;
                 let name = entry.call.name.clone();
                 let span = tracing::info_span!(
                     "gen_ai.compensate_tool",
