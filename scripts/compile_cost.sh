@@ -407,8 +407,8 @@ if [ "${COMPILE_COST_TIMER:-}" != loop ]; then
   fi
 fi
 
-# The incremental edit: a new text for one parameter's doc string in the edited module, so the
-# tool's schema (and with_macro's description string) really changes, not only the file's mtime.
+# The incremental edit: a new text for one parameter's doc string in the edited module, so that
+# parameter's description in the schema really changes, not only the file's mtime.
 edit() {
   sed -i "s/(rev [0-9]*)/(rev $(date +%s%N))/" "$work/$1/src/$edited_module.rs"
 }
