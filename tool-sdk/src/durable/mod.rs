@@ -29,8 +29,6 @@ mod sqlite;
 use std::fmt;
 use std::time::Duration;
 
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 
 pub use crate::compensate::RecordEntry;
@@ -46,7 +44,8 @@ use crate::run::PausedRun;
 /// How long a run stays owned without a renewal, by default. The loop renews at a third of it.
 pub const DEFAULT_LEASE: Duration = Duration::from_secs(30);
 
-/// The opaque, random id of a run (128 bits); a paused run is resumed by it.
+/// The opaque id of a run; a paused run is resumed by it. The loop's runs get a random
+/// per-process prefix and a counter, unique across processes.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct RunId(String);
@@ -54,10 +53,7 @@ pub struct RunId(String);
 impl RunId {
     /// A fresh random id.
     pub fn random() -> Result<Self, StoreError> {
-        let mut bytes = [0u8; 16];
-        getrandom::fill(&mut bytes)
-            .map_err(|e| StoreError::Backend(format!("no randomness: {e}")))?;
-        Ok(Self(URL_SAFE_NO_PAD.encode(bytes)))
+        crate::gate::random_token().map(Self)
     }
 
     /// An id received back, e.g. from the person who decides on a paused run.
@@ -171,5 +167,5 @@ pub(crate) fn decode_paused(text: &str) -> Result<PausedRun, StoreError> {
 /// A random owner token for a store instance.
 #[cfg_attr(not(any(feature = "sqlite", feature = "postgres")), allow(dead_code))]
 pub(crate) fn owner_token() -> Result<String, StoreError> {
-    RunId::random().map(|id| id.0)
+    crate::gate::random_token()
 }

@@ -32,4 +32,5 @@ pub use paused::{DecisionsBuilder, GateOutcome, PausedTurn, PendingCall};
 pub use policy::ConfirmationPolicy;
 pub use resume::ResumeError;
 pub use seal::{InMemoryReplayGuard, OpenedTurn, ReplayGuard, SealError, Sealer, MIN_KEY_BYTES};
+pub(crate) use store::random_token;
 pub use store::{InMemoryPausedTurnStore, PausedTurnStore, StoreError, StoreFuture, TurnId};

@@ -15,6 +15,13 @@ use crate::gate::PausedTurn;
 /// A boxed future of a store operation.
 pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
 
+/// 128 random bits as URL-safe text: the ids of stored turns and runs, and store owners.
+pub(crate) fn random_token() -> Result<String, StoreError> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).map_err(|e| StoreError::Backend(format!("no randomness: {e}")))?;
+    Ok(URL_SAFE_NO_PAD.encode(bytes))
+}
+
 /// The opaque, random id of a stored paused turn (128 bits).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
@@ -23,10 +30,7 @@ pub struct TurnId(String);
 impl TurnId {
     /// A fresh random id.
     pub fn random() -> Result<Self, StoreError> {
-        let mut bytes = [0u8; 16];
-        getrandom::fill(&mut bytes)
-            .map_err(|e| StoreError::Backend(format!("no randomness: {e}")))?;
-        Ok(Self(URL_SAFE_NO_PAD.encode(bytes)))
+        random_token().map(Self)
     }
 
     /// An id received back from a client.
