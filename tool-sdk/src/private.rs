@@ -32,6 +32,15 @@ pub fn definition<T: schemars::JsonSchema>(
     ToolDefinition::new(name, description, crate::parameters_schema::<T>()).with_options(options)
 }
 
+/// A generated tool's definition, built on first use. Not generic, so the cell's initialization
+/// is compiled once for all tools rather than once per tool.
+pub fn cached_definition(
+    cell: &'static OnceLock<ToolDefinition>,
+    build: fn() -> ToolDefinition,
+) -> &'static ToolDefinition {
+    cell.get_or_init(build)
+}
+
 /// Checked at each argument's type, so a type that cannot be an argument is reported there.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool argument",

@@ -93,9 +93,10 @@ fn inline_tool(def: &ToolDef, root: &TokenStream, closure: &syn::ExprClosure) ->
         let __handler = #root::__private::Arc::new(#closure);
         static __DEFINITION: #root::__private::OnceLock<#root::ToolDefinition> =
             #root::__private::OnceLock::new();
-        let __definition: &'static #root::ToolDefinition = __DEFINITION.get_or_init(|| {
+        fn __build() -> #root::ToolDefinition {
             #root::__private::definition::<#args>(__TOOL_NAME, #description, #options)
-        });
+        }
+        let __definition = #root::__private::cached_definition(&__DEFINITION, __build);
         let __tool = #root::__private::InlineTool::__new(__definition, move |__arguments, __context| {
             let _ = &__context;
             #call

@@ -58,9 +58,10 @@ pub(crate) fn tool_impl(def: &ToolDef, root: &TokenStream, tool_ty: &TokenStream
                 fn definition(&self) -> &#root::ToolDefinition {
                     static __DEFINITION: #root::__private::OnceLock<#root::ToolDefinition> =
                         #root::__private::OnceLock::new();
-                    __DEFINITION.get_or_init(|| {
+                    fn __build() -> #root::ToolDefinition {
                         #root::__private::definition::<#args>(__TOOL_NAME, #description, #options)
-                    })
+                    }
+                    #root::__private::cached_definition(&__DEFINITION, __build)
                 }
 
                 fn call<'__a>(

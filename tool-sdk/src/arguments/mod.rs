@@ -1,9 +1,15 @@
 //! Decoding a model's arguments text, and classifying what is wrong with it.
 
+mod classify;
+mod pointer;
+#[cfg(test)]
+mod pointer_properties;
+
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::error::{ArgumentProblem, ToolError};
+use crate::error::ToolError;
+use classify::{classify, syntax_error};
 
 /// Default limit on the length of an arguments text: 1 MiB.
 pub const DEFAULT_MAX_ARGUMENTS_BYTES: usize = 1 << 20;
@@ -15,20 +21,30 @@ pub const MAX_ARGUMENTS_DEPTH: usize = 128;
 /// Decodes `arguments` into `T`. An empty text counts as `{}`, as some models send it for tools
 /// without parameters.
 ///
-/// The fast path is one plain `serde_json` parse; only a failure pays for the second look that
-/// finds the JSON pointer and the kind of the problem.
+/// The fast path is one plain `serde_json` parse. Only a failure pays for a second look, and
+/// that look is not generic: each tool's decoder is compiled once, for `serde_json::from_str`,
+/// which keeps what `#[tool]` adds to a build small.
 #[inline]
 pub(crate) fn decode<T: DeserializeOwned>(tool: &str, arguments: &str) -> Result<T, ToolError> {
     let text = object_text(tool, arguments)?;
-    serde_json::from_str(text)
-        .or_else(|error| without_nulls::<T>(text).ok_or_else(|| classify::<T>(tool, text, &error)))
+    let error = match serde_json::from_str(text) {
+        Ok(decoded) => return Ok(decoded),
+        Err(error) => error,
+    };
+    if let Some(stripped) = without_nulls(text) {
+        if let Ok(decoded) = serde_json::from_str(&stripped) {
+            return Ok(decoded);
+        }
+    }
+    Err(classify(tool, text, &error))
 }
 
 /// Strict dialects (OpenAI strict mode) make every property required and let the model say
 /// `null` for the ones it leaves out. A field with a default cannot take `null`, so when the
 /// arguments fail to decode, they are decoded once more with every `null` object member
-/// removed: left out, as the canonical schema allows. Only the failure path pays for it.
-fn without_nulls<T: DeserializeOwned>(text: &str) -> Option<T> {
+/// removed: left out, as the canonical schema allows. This is the text to decode again, when
+/// there was a `null` member to remove.
+fn without_nulls(text: &str) -> Option<String> {
     fn strip(value: &mut Value) -> bool {
         match value {
             Value::Object(object) => {
@@ -54,7 +70,7 @@ fn without_nulls<T: DeserializeOwned>(text: &str) -> Option<T> {
     if !strip(&mut value) {
         return None;
     }
-    T::deserialize(value).ok()
+    serde_json::to_string(&value).ok()
 }
 
 /// Decodes `arguments` into a JSON object value (for tools whose schema is only known at run
@@ -105,154 +121,8 @@ fn non_empty(arguments: &str) -> &str {
     }
 }
 
-fn classify<T: DeserializeOwned>(tool: &str, text: &str, error: &serde_json::Error) -> ToolError {
-    if !error.is_data() {
-        return syntax_error(tool, error);
-    }
-    match serde_json::from_str::<Value>(text) {
-        Err(error) => return syntax_error(tool, &error),
-        Ok(value) if !value.is_object() => {
-            return ToolError::ArgumentsNotObject {
-                tool: tool.to_owned(),
-                found: json_type(&value),
-            }
-        }
-        Ok(_) => {}
-    }
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    let (pointer, message) = match serde_path_to_error::deserialize::<_, T>(&mut deserializer) {
-        Err(error) => (pointer_of(error.path()), strip_position(error.inner())),
-        // The second decode cannot succeed where the first failed; keep the first's message.
-        Ok(_) => (String::new(), strip_position(error)),
-    };
-    ToolError::InvalidArguments {
-        tool: tool.to_owned(),
-        problem: Box::new(problem_of(pointer, &message)),
-    }
-}
-
-fn syntax_error(tool: &str, error: &serde_json::Error) -> ToolError {
-    let message = strip_position(error);
-    if message.starts_with("recursion limit exceeded") {
-        return ToolError::ArgumentsTooDeep {
-            tool: tool.to_owned(),
-            limit: MAX_ARGUMENTS_DEPTH,
-        };
-    }
-    let at = if error.line() == 1 {
-        format!("at character {}", error.column())
-    } else {
-        format!("at line {}, column {}", error.line(), error.column())
-    };
-    ToolError::MalformedArguments {
-        tool: tool.to_owned(),
-        message: format!("{message} {at}"),
-    }
-}
-
-/// serde_json's message without its " at line L column C" suffix.
-fn strip_position(error: &serde_json::Error) -> String {
-    let message = error.to_string();
-    let suffix = format!(" at line {} column {}", error.line(), error.column());
-    match message.strip_suffix(&suffix) {
-        Some(stripped) => stripped.to_owned(),
-        None => message,
-    }
-}
-
-fn pointer_of(path: &serde_path_to_error::Path) -> String {
-    use serde_path_to_error::Segment;
-    let mut pointer = String::new();
-    for segment in path.iter() {
-        match segment {
-            Segment::Seq { index } => {
-                pointer.push('/');
-                pointer.push_str(&index.to_string());
-            }
-            Segment::Map { key } | Segment::Enum { variant: key } => {
-                pointer.push('/');
-                pointer.push_str(&escape_pointer_token(key));
-            }
-            Segment::Unknown => pointer.push_str("/?"),
-        }
-    }
-    pointer
-}
-
 pub(crate) fn escape_pointer_token(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
-}
-
-/// Splits serde's message into where, what was expected and what came.
-fn problem_of(mut pointer: String, message: &str) -> ArgumentProblem {
-    // serde_path_to_error puts an unknown field itself on the path; a missing one is not.
-    let push_field = |pointer: &mut String, field: &str| {
-        let token = format!("/{}", escape_pointer_token(field));
-        if !pointer.ends_with(&token) {
-            pointer.push_str(&token);
-        }
-    };
-    if let Some(field) = backticked(message.strip_prefix("missing field ")) {
-        push_field(&mut pointer, field);
-        return ArgumentProblem {
-            pointer,
-            expected: format!("the required field `{field}`"),
-            found: Some("nothing".to_owned()),
-        };
-    }
-    if let Some(rest) = message.strip_prefix("unknown field ") {
-        let (field, allowed) = rest
-            .split_once(", expected ")
-            .unwrap_or((rest, "no fields"));
-        if let Some(name) = backticked(Some(field)) {
-            push_field(&mut pointer, name);
-        }
-        return ArgumentProblem {
-            pointer,
-            expected: format!("only the known fields ({allowed})"),
-            found: Some(format!("unknown field {field}")),
-        };
-    }
-    if let Some(field) = backticked(message.strip_prefix("duplicate field ")) {
-        push_field(&mut pointer, field);
-        return ArgumentProblem {
-            pointer,
-            expected: "each field once".to_owned(),
-            found: Some(format!("`{field}` twice")),
-        };
-    }
-    for prefix in [
-        "invalid type: ",
-        "invalid value: ",
-        "unknown variant ",
-        "invalid length ",
-    ] {
-        if let Some(rest) = message.strip_prefix(prefix) {
-            if let Some((found, expected)) = rest.split_once(", expected ") {
-                let found = if prefix == "unknown variant " {
-                    format!("unknown variant {found}")
-                } else if prefix == "invalid length " {
-                    format!("length {found}")
-                } else {
-                    found.to_owned()
-                };
-                return ArgumentProblem {
-                    pointer,
-                    expected: expected.to_owned(),
-                    found: Some(found),
-                };
-            }
-        }
-    }
-    ArgumentProblem {
-        pointer,
-        expected: message.to_owned(),
-        found: None,
-    }
-}
-
-fn backticked(text: Option<&str>) -> Option<&str> {
-    text?.strip_prefix('`')?.strip_suffix('`')
 }
 
 pub(crate) fn json_type(value: &Value) -> &'static str {
@@ -269,6 +139,7 @@ pub(crate) fn json_type(value: &Value) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::ArgumentProblem;
 
     #[derive(Debug, serde::Deserialize)]
     #[serde(deny_unknown_fields)]
@@ -307,6 +178,54 @@ mod tests {
         let p = problem(r#"{"a": 1, "b": 2}"#);
         assert_eq!(p.pointer, "/b");
         assert!(p.expected.contains("`a`"), "{p:?}");
+    }
+
+    #[test]
+    fn pointers_hold_across_lines_and_inside_arrays() {
+        let p = problem("{\n  \"a\": 1,\n  \"inner\": {\n    \"list\": [1,\n      300]\n  }\n}");
+        assert_eq!(p.pointer, "/inner/list/1");
+        assert_eq!(p.found.as_deref(), Some("integer `300`"));
+        let p = problem(r#"{"a": 1, "inner": {}}"#);
+        assert_eq!(p.pointer, "/inner/list");
+        assert_eq!(p.expected, "the required field `list`");
+    }
+
+    #[test]
+    fn well_formed_shapes_serde_json_calls_syntax_are_invalid_values() {
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        enum Kind {
+            Alpha,
+            Beta { n: u8 },
+        }
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Shapes {
+            kind: Option<Kind>,
+            pair: Option<(u8, bool)>,
+        }
+        let problem = |arguments: &str| match decode::<Shapes>("t", arguments) {
+            Err(ToolError::InvalidArguments { problem, .. }) => *problem,
+            other => panic!("expected invalid arguments, got {other:?}"),
+        };
+        let p = problem(r#"{"kind": {}}"#);
+        assert_eq!(
+            (p.pointer.as_str(), p.expected.as_str()),
+            ("/kind", "a value")
+        );
+        let p = problem(r#"{"pair": [1, true, 3]}"#);
+        assert_eq!(
+            (p.pointer.as_str(), p.expected.as_str()),
+            ("/pair/2", "nothing more")
+        );
+        let p = problem(r#"{"kind": {"Gamma": 1}}"#);
+        assert_eq!(p.pointer, "/kind");
+        assert!(
+            p.found.as_deref().unwrap_or_default().contains("Gamma"),
+            "{p:?}"
+        );
+        let p = problem(r#"{"kind": {"Beta": {"n": -1}}}"#);
+        assert_eq!(p.pointer, "/kind/Beta/n");
     }
 
     #[test]
