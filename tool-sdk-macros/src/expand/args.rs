@@ -24,8 +24,9 @@ pub(crate) fn field_type(param: &Param, argument: &Argument) -> TokenStream {
 /// The arguments struct, its default functions and the per-type checks.
 pub(crate) fn args_struct(def: &ToolDef, root: &TokenStream) -> TokenStream {
     let ident = args_ident();
-    let serde_path = format!("{}::__private::serde", root.to_string().replace(' ', ""));
-    let schemars_path = format!("{}::__private::schemars", root.to_string().replace(' ', ""));
+    let root_path = root.to_string().replace(' ', "");
+    let serde_path = format!("{root_path}::__private::serde");
+    let schemars_path = format!("{root_path}::__private::schemars");
     let mut fields = Vec::new();
     let mut extras = Vec::new();
     let mut checks = Vec::new();
@@ -48,9 +49,11 @@ pub(crate) fn args_struct(def: &ToolDef, root: &TokenStream) -> TokenStream {
                 Some(quote!(#[serde(default = #function_name)]))
             }
         };
+        // serde names a field after its identifier (without `r#`) unless told otherwise.
+        let rename = (name.unraw() != wire).then(|| quote!(#[serde(rename = #wire)]));
         fields.push(quote! {
             #doc
-            #[serde(rename = #wire)]
+            #rename
             #default
             #name: #ty
         });

@@ -11,21 +11,15 @@ use crate::expand::fallback::stand_in_tool;
 use crate::expand::tool::tool_impl;
 use crate::parse::attr::parse_tool_attr;
 use crate::parse::item::{parse_tool_fn, Owner};
+use crate::parse::shell::FnShell;
 use crate::resolve::runtime_crate;
 
 pub(crate) fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
     let mut cx = Ctxt::default();
     let attr = parse_tool_attr(&mut cx, args);
-    let mut item = match syn::parse2::<syn::Item>(input.clone()) {
-        Ok(syn::Item::Fn(item)) => item,
-        Ok(other) => {
-            let error = syn::Error::new_spanned(
-                item_keyword(&other),
-                "`#[tool]` goes on a `fn` or `async fn`; for methods, put `#[tools]` on the impl block and `#[tool]` on each method",
-            );
-            return with_errors(input, error);
-        }
-        Err(error) => return with_errors(input, error),
+    let mut item = match syn::parse2::<FnShell>(input.clone()) {
+        Ok(item) => item,
+        Err(shell_error) => return not_a_function(input, shell_error),
     };
     let root = runtime_crate(attr.options.crate_path.as_ref());
     let def = parse_tool_fn(&mut cx, attr, &item.attrs, &mut item.sig, Owner::Free);
@@ -81,6 +75,20 @@ pub(crate) fn tool_struct_ident(fn_ident: &syn::Ident) -> syn::Ident {
         })
         .collect();
     format_ident!("{}Tool", camel, span = fn_ident.span())
+}
+
+/// The error for input that is not a function with a body: what it is instead, when it is an
+/// item (only this path parses the whole input).
+fn not_a_function(input: TokenStream, shell_error: syn::Error) -> TokenStream {
+    let error = match syn::parse2::<syn::Item>(input.clone()) {
+        Ok(syn::Item::Fn(_)) => shell_error,
+        Ok(other) => syn::Error::new_spanned(
+            item_keyword(&other),
+            "`#[tool]` goes on a `fn` or `async fn`; for methods, put `#[tools]` on the impl block and `#[tool]` on each method",
+        ),
+        Err(error) => error,
+    };
+    with_errors(input, error)
 }
 
 fn with_errors(input: TokenStream, error: syn::Error) -> TokenStream {

@@ -4,3 +4,4 @@ pub(crate) mod attr;
 pub(crate) mod doc;
 pub(crate) mod inline;
 pub(crate) mod item;
+pub(crate) mod shell;
