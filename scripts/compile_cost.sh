@@ -7,11 +7,17 @@
 # build of each crate and an incremental rebuild after a doc-string edit in one module, and
 # prints the medians and the ratios.
 #
+# Wall-clock time on a shared machine varies from run to run by more than the effect measured,
+# so the script also counts, with valgrind's cachegrind, the instructions rustc executes for one
+# incremental rebuild of each crate: the same on every run.
+#
 # Usage: scripts/compile_cost.sh
 #   RUNS=N                    runs per measurement (default 5)
 #   COMPILE_COST_TIMER=loop   time with a bash loop even when hyperfine is there
+#   COMPILE_COST_COUNT=0      skip the instruction count
 # Needs cargo and the network or a warm cargo cache; uses hyperfine when present, installing
-# the Debian package when missing and running as root. Everything it builds is removed on exit.
+# the Debian package when missing and running as root (valgrind likewise). Everything it builds is
+# removed on exit.
 set -euo pipefail
 # A failure inside $(...) stops the script too, rather than yielding a half-made figure.
 shopt -s inherit_errexit
@@ -466,6 +472,43 @@ for crate in with_macro derive_only; do
 done
 echo "load after timing: $(cut -d' ' -f1-3 /proc/loadavg)"
 
+# --- Instructions ------------------------------------------------------------------------
+
+# One incremental rebuild of each crate with rustc (macro expansion included: proc macros run
+# inside it) under cachegrind, through a RUSTC_WRAPPER that leaves every other crate alone.
+declare -A instructions
+if [ "${COMPILE_COST_COUNT:-1}" != 0 ]; then
+  if ! command -v valgrind >/dev/null 2>&1 && [ "$(id -u)" = 0 ] &&
+    command -v apt-get >/dev/null 2>&1; then
+    echo "installing valgrind (Debian package)"
+    { apt-get install -y -qq valgrind || { apt-get update -qq && apt-get install -y -qq valgrind; }; } \
+      >/dev/null 2>&1 || true
+  fi
+  if command -v valgrind >/dev/null 2>&1; then
+    cat >"$work/count-rustc.sh" <<'EOF'
+#!/usr/bin/env bash
+rustc="$1"
+shift
+case " $* " in
+  *" --crate-name $COUNT_CRATE "*)
+    exec valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
+      --log-file="$COUNT_LOG" "$rustc" "$@" ;;
+esac
+exec "$rustc" "$@"
+EOF
+    chmod +x "$work/count-rustc.sh"
+    for crate in with_macro derive_only; do
+      echo "  $crate: instructions of an incremental rebuild (cachegrind; slow)"
+      edit "$crate"
+      COUNT_CRATE="$crate" COUNT_LOG="$work/count.$crate.log" RUSTC_WRAPPER="$work/count-rustc.sh" \
+        cargo build --quiet -p "$crate"
+      instructions[$crate]="$(awk '/I +refs:/ { gsub(",", "", $NF); print $NF }' "$work/count.$crate.log")"
+    done
+  else
+    echo "valgrind not found: no instruction count"
+  fi
+fi
+
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 percent() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", (a / b - 1) * 100 }'; }
 echo
@@ -492,3 +535,8 @@ echo "macro adds $(percent "${median[with_macro_clean]}" "${median[derive_only_c
 echo "macro adds $(percent "${median[with_macro_incr]}" "${median[derive_only_incr]}")% to the incremental build (goal: under 20%)"
 echo "by CPU time: +$(percent "${cpu[with_macro_clean]}" "${cpu[derive_only_clean]}")% clean," \
   "+$(percent "${cpu[with_macro_incr]}" "${cpu[derive_only_incr]}")% incremental"
+if [ -n "${instructions[with_macro]:-}" ] && [ -n "${instructions[derive_only]:-}" ]; then
+  echo "by instructions rustc executes (incremental): with_macro ${instructions[with_macro]}," \
+    "derive_only ${instructions[derive_only]}:" \
+    "+$(percent "${instructions[with_macro]}" "${instructions[derive_only]}")%"
+fi
