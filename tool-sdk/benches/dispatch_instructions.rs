@@ -1,0 +1,90 @@
+//! The instructions one dispatch of `add(a, b)` executes, for counting under valgrind, where
+//! the figure does not move with the load of the machine the way time does.
+//!
+//! Each mode runs the same call `N` times (default 1,000): `none` (the loop alone), `hand`
+//! (`serde_json::from_str` + the call + `serde_json::to_string`), `direct` (the generated
+//! `Tool::call`), `registry` (`ToolRegistry::call` by name). The cost of one call is the
+//! difference between a mode's count and `none`'s, divided by `N`:
+//!
+//! ```text
+//! cargo bench -p tool-sdk --bench dispatch_instructions --no-run
+//! for mode in none hand direct registry; do
+//!   DISPATCH_MODE=$mode DISPATCH_CALLS=100000 valgrind --tool=cachegrind --cache-sim=no \
+//!     target/release/deps/dispatch_instructions-* 2>&1 | grep 'I *refs'
+//! done
+//! ```
+
+use std::future::Future;
+use std::hint::black_box;
+use std::pin::pin;
+use std::task::{Context, Poll, Waker};
+
+use serde::Deserialize;
+use tool_sdk::{tool, Tool, ToolContext, ToolRegistry};
+
+/// Adds two numbers.
+#[tool]
+fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+const ARGS: &str = r#"{"a": 40, "b": 2}"#;
+
+/// Polls a future that completes without waiting (synchronous tools do) to its end.
+fn run<F: Future>(future: F) -> F::Output {
+    let mut future = pin!(future);
+    let mut context = Context::from_waker(Waker::noop());
+    loop {
+        if let Poll::Ready(output) = future.as_mut().poll(&mut context) {
+            return output;
+        }
+    }
+}
+
+#[inline(never)]
+fn hand() -> String {
+    #[derive(Deserialize)]
+    struct AddArgs {
+        a: i64,
+        b: i64,
+    }
+    let args: AddArgs = serde_json::from_str(black_box(ARGS)).expect("valid arguments");
+    serde_json::to_string(&add(args.a, args.b)).expect("serializable")
+}
+
+#[inline(never)]
+fn direct() -> String {
+    run(AddTool.call(black_box(ARGS), ToolContext::new()))
+        .expect("add succeeds")
+        .into_content()
+}
+
+#[inline(never)]
+fn registry(registry: &ToolRegistry) -> String {
+    run(registry.call(black_box("add"), black_box(ARGS)))
+        .expect("add succeeds")
+        .into_content()
+}
+
+fn main() {
+    let mode = std::env::var("DISPATCH_MODE").unwrap_or_else(|_| "registry".to_owned());
+    let calls: usize = std::env::var("DISPATCH_CALLS")
+        .ok()
+        .and_then(|calls| calls.parse().ok())
+        .unwrap_or(1_000);
+    let mut tools = ToolRegistry::new();
+    tools.register(AddTool).expect("add registers");
+    let call: Box<dyn Fn() -> String> = match mode.as_str() {
+        "none" => Box::new(String::new),
+        "hand" => Box::new(hand),
+        "direct" => Box::new(direct),
+        "registry" => Box::new(|| registry(&tools)),
+        other => {
+            eprintln!("DISPATCH_MODE is none, hand, direct or registry, not {other:?}");
+            std::process::exit(2);
+        }
+    };
+    for _ in 0..calls {
+        black_box(call());
+    }
+}
