@@ -8,7 +8,8 @@
 //!
 //! What the position means is serde_json's own convention, which the rule here follows:
 //! - a value of the wrong type, a rejected string or number: just after the value (or, for an
-//!   object or array where a scalar was expected, just before it) — the pointer is that value's;
+//!   object or array where a scalar was expected, just before it) — the pointer is that value's,
+//!   an array element's included when serde_json stopped on its first byte;
 //! - a missing field: just after the `}` of the object lacking it — the pointer is that
 //!   object's (the caller adds the field);
 //! - an unknown or duplicate field: just after the key — the pointer is that member's.
@@ -29,7 +30,8 @@ pub(super) fn offset_of(text: &str, line: usize, column: usize) -> usize {
 
 /// One open object or array on the way to the position.
 enum Frame {
-    /// An object, and the key of the member being read (none before its first key).
+    /// An object, the key of the member being read (none before its first key), and whether
+    /// the next string is a key (after `{` or `,`) rather than a value.
     Object { key: Option<String>, key_next: bool },
     /// An array, and the index of the element being read (none before its first element).
     Array { index: Option<usize> },
@@ -46,8 +48,9 @@ pub(super) struct Location {
 
 /// Where serde_json was when it stopped at byte `offset` of `text`.
 ///
-/// `text` is valid JSON up to `offset` (serde_json read it that far); anything after is not
-/// looked at. Escapes in keys are decoded, and each key is escaped as a pointer token.
+/// `text` is valid JSON up to `offset` (serde_json read it that far); beyond it, only the byte
+/// at `offset` is looked at, to tell whether a value starts there. Escapes in keys are decoded,
+/// and each key is escaped as a pointer token.
 pub(super) fn locate(text: &str, offset: usize) -> Location {
     let bytes = text.as_bytes();
     let end = offset.min(bytes.len());
