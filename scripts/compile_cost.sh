@@ -184,24 +184,30 @@ pub mod types {
 EOF
 }
 
+# The doc string of parameter K (of kind KIND) of tool J in module M. The edited one: the first
+# parameter of the edited module's first tool.
+param_doc() {
+  local m=$1 j=$2 k=$3 kind=$4
+  if [ "${modules[$m]}" = "$edited_module" ] && [ "$j" = 0 ] && [ "$k" = 0 ]; then
+    echo "${kind_doc[$kind]} (rev 0)"
+  else
+    echo "${kind_doc[$kind]}"
+  fi
+}
+
 # One function's doc, signature and body. CRATE decides whether its parameters carry their
 # docs and `#[arg(default)]` (with_macro) or leave them to the argument struct (derive_only).
 write_function() {
   local crate=$1 m=$2 j=$3
   local i=$((m * tools_per_module + j))
-  local name k=0 kind doc fields="" ret body
+  local name k=0 kind fields="" ret body
   name="$(tool_name "$m" "$j")"
   echo "/// ${verbs_doc[$((j % 10))]} the ${modules[$m]} records that match (tool $i)."
   if [ "$crate" = with_macro ]; then echo "#[tool]"; fi
   echo "pub fn $name("
   for kind in $(tool_kinds "$i"); do
     if [ "$crate" = with_macro ]; then
-      doc="${kind_doc[$kind]}"
-      # The edited doc string: the first parameter of the edited module's first tool.
-      if [ "${modules[$m]}" = "$edited_module" ] && [ "$j" = 0 ] && [ "$k" = 0 ]; then
-        doc="$doc (rev 0)"
-      fi
-      echo "    /// $doc"
+      echo "    /// $(param_doc "$m" "$j" "$k" "$kind")"
       if has_default "$i" "$k" "$kind"; then echo "    #[arg(default)]"; fi
     fi
     echo "    ${kind_name[$kind]}: ${kind_type[$kind]},"
@@ -225,16 +231,12 @@ write_function() {
 # docs, defaults and `deny_unknown_fields`).
 write_args_struct() {
   local m=$1 j=$2 i=$(($1 * tools_per_module + $2))
-  local k=0 kind doc
+  local k=0 kind
   echo "#[derive(serde::Deserialize, schemars::JsonSchema)]"
   echo "#[serde(deny_unknown_fields)]"
   echo "pub struct $(camel "$(tool_name "$m" "$j")")Args {"
   for kind in $(tool_kinds "$i"); do
-    doc="${kind_doc[$kind]}"
-    if [ "${modules[$m]}" = "$edited_module" ] && [ "$j" = 0 ] && [ "$k" = 0 ]; then
-      doc="$doc (rev 0)"
-    fi
-    echo "    /// $doc"
+    echo "    /// $(param_doc "$m" "$j" "$k" "$kind")"
     if has_default "$i" "$k" "$kind"; then echo "    #[serde(default)]"; fi
     echo "    pub ${kind_name[$kind]}: ${kind_type[$kind]},"
     k=$((k + 1))

@@ -4,14 +4,15 @@
 //!
 //! Run with `cargo bench -p tool-sdk --bench dispatch`.
 
-use std::future::Future;
 use std::hint::black_box;
-use std::pin::pin;
-use std::task::{Context, Poll, Waker};
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use serde::{Deserialize, Serialize};
 use tool_sdk::{tool, Tool, ToolContext, ToolRegistry};
+
+#[path = "support/poll.rs"]
+mod poll;
+use poll::run;
 
 /// Adds two numbers.
 #[tool]
@@ -56,17 +57,6 @@ fn quote(trip: Trip) -> Quote {
 
 const ADD_ARGS: &str = r#"{"a": 40, "b": 2}"#;
 const TRIP_ARGS: &str = r#"{"trip": {"destination": "Lisbon", "nights": 3, "travellers": [{"name": "Ana", "age": 34}, {"name": "Ben", "age": 36}], "budget": null}}"#;
-
-/// Polls a future that completes without waiting (synchronous tools do) to its end.
-fn run<F: Future>(future: F) -> F::Output {
-    let mut future = pin!(future);
-    let mut context = Context::from_waker(Waker::noop());
-    loop {
-        if let Poll::Ready(output) = future.as_mut().poll(&mut context) {
-            return output;
-        }
-    }
-}
 
 fn dispatch(c: &mut Criterion) {
     let mut registry = ToolRegistry::new();

@@ -14,13 +14,14 @@
 //! done
 //! ```
 
-use std::future::Future;
 use std::hint::black_box;
-use std::pin::pin;
-use std::task::{Context, Poll, Waker};
 
 use serde::Deserialize;
 use tool_sdk::{tool, Tool, ToolContext, ToolRegistry};
+
+#[path = "support/poll.rs"]
+mod poll;
+use poll::run;
 
 /// Adds two numbers.
 #[tool]
@@ -29,17 +30,6 @@ fn add(a: i64, b: i64) -> i64 {
 }
 
 const ARGS: &str = r#"{"a": 40, "b": 2}"#;
-
-/// Polls a future that completes without waiting (synchronous tools do) to its end.
-fn run<F: Future>(future: F) -> F::Output {
-    let mut future = pin!(future);
-    let mut context = Context::from_waker(Waker::noop());
-    loop {
-        if let Poll::Ready(output) = future.as_mut().poll(&mut context) {
-            return output;
-        }
-    }
-}
 
 #[inline(never)]
 fn hand() -> String {

@@ -156,7 +156,12 @@ mod tests {
     }
 
     fn problem(arguments: &str) -> ArgumentProblem {
-        match decode::<Args>("t", arguments) {
+        problem_decoding::<Args>(arguments)
+    }
+
+    /// The problem decoding `arguments` into `T`, which must be invalid arguments.
+    fn problem_decoding<T: DeserializeOwned + std::fmt::Debug>(arguments: &str) -> ArgumentProblem {
+        match decode::<T>("t", arguments) {
             Err(ToolError::InvalidArguments { problem, .. }) => *problem,
             other => panic!("expected invalid arguments, got {other:?}"),
         }
@@ -204,10 +209,7 @@ mod tests {
             kind: Option<Kind>,
             pair: Option<(u8, bool)>,
         }
-        let problem = |arguments: &str| match decode::<Shapes>("t", arguments) {
-            Err(ToolError::InvalidArguments { problem, .. }) => *problem,
-            other => panic!("expected invalid arguments, got {other:?}"),
-        };
+        let problem = problem_decoding::<Shapes>;
         let p = problem(r#"{"kind": {}}"#);
         assert_eq!(
             (p.pointer.as_str(), p.expected.as_str()),
