@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # What `#[tool]` costs at compile time. In a temporary Cargo workspace it generates two crates
 # with the same 200 functions in 10 modules: `with_macro` makes each a tool with `#[tool]`;
-# `derive_only` writes by hand what the macro derives (an argument struct deriving serde's
-# `Deserialize` and schemars' `JsonSchema`, its schema taken with `schema_for!`), without the
-# handler. It checks once that the 200 tools work, then times, in the debug profile, a clean
+# `derive_only` describes each by hand, without the macro: an argument struct deriving serde's
+# `Deserialize` and schemars' `JsonSchema`, its schema taken with `schema_for!`, no handler. It checks once that the 200 tools work, then times, in the debug profile, a clean
 # build of each crate and an incremental rebuild after a doc-string edit in one module, and
 # prints the medians and the ratios.
 #
@@ -227,8 +226,8 @@ write_function() {
   echo
 }
 
-# derive_only's argument struct of one function: what `#[tool]` generates for it (same fields,
-# docs, defaults and `deny_unknown_fields`).
+# derive_only's argument struct of one function: the fields, docs, defaults and
+# `deny_unknown_fields` of the arguments `#[tool]` decodes for it.
 write_args_struct() {
   local m=$1 j=$2 i=$(($1 * tools_per_module + $2))
   local k=0 kind

@@ -8,6 +8,8 @@ pub use serde_json;
 pub use std::sync::{Arc, OnceLock};
 pub use std::time::Duration;
 
+pub use crate::arguments::fields::{missing_field, FieldSeed};
+
 use std::fmt::Display;
 use std::marker::PhantomData;
 

@@ -1,16 +1,23 @@
-//! The arguments struct of a tool: one field per schema parameter, derived with serde and
-//! schemars through the runtime crate's re-exports.
+//! The arguments struct of a tool: one field per schema parameter, described by schemars'
+//! derive (through the runtime crate's re-export) and decoded by the impl of
+//! [`decoder`](super::decoder).
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 
+use crate::expand::decoder::decoder;
 use crate::model::{Argument, DefaultValue, Param, ToolDef};
 
 /// Name of the generated arguments struct (inside the tool's own `const _` block).
 pub(crate) fn args_ident() -> syn::Ident {
     format_ident!("__ToolArgs")
+}
+
+/// The function that gives the value of `#[arg(default = expr)]` for parameter `name`.
+pub(crate) fn default_fn_ident(name: &syn::Ident) -> syn::Ident {
+    format_ident!("__tool_default_{}", name)
 }
 
 /// The type a parameter is decoded as: the type itself, or `T::Owned` for `&T`.
@@ -25,7 +32,6 @@ pub(crate) fn field_type(param: &Param, argument: &Argument) -> TokenStream {
 pub(crate) fn args_struct(def: &ToolDef, root: &TokenStream) -> TokenStream {
     let ident = args_ident();
     let root_path = root.to_string().replace(' ', "");
-    let serde_path = format!("{root_path}::__private::serde");
     let schemars_path = format!("{root_path}::__private::schemars");
     let mut fields = Vec::new();
     let mut extras = Vec::new();
@@ -39,7 +45,7 @@ pub(crate) fn args_struct(def: &ToolDef, root: &TokenStream) -> TokenStream {
             None => None,
             Some(DefaultValue::Trait) => Some(quote!(#[serde(default)])),
             Some(DefaultValue::Expr(expr)) => {
-                let function = format_ident!("__tool_default_{}", name.unraw());
+                let function = default_fn_ident(&name.unraw());
                 let function_name = function.to_string();
                 extras.push(quote! {
                     fn #function() -> #ty {
@@ -64,15 +70,19 @@ pub(crate) fn args_struct(def: &ToolDef, root: &TokenStream) -> TokenStream {
         });
     }
     // The checks come first: rustc reports in source order, so the error that says what a tool
-    // argument needs comes before the ones serde's and schemars' derives add for the same type.
+    // argument needs comes before the ones the decoder and schemars' derive add for the same
+    // type. The `serde` attributes are read by schemars' derive (property names, defaults, no other
+    // properties); the decoder is written by this crate.
+    let decoder = decoder(def, root);
     quote! {
         #(#checks)*
-        #[derive(#root::__private::serde::Deserialize, #root::__private::schemars::JsonSchema)]
-        #[serde(crate = #serde_path, deny_unknown_fields)]
+        #[derive(#root::__private::schemars::JsonSchema)]
+        #[serde(deny_unknown_fields)]
         #[schemars(crate = #schemars_path)]
         struct #ident {
             #(#fields,)*
         }
         #(#extras)*
+        #decoder
     }
 }

@@ -1,6 +1,7 @@
 //! Code generation from the model.
 
 pub(crate) mod args;
+pub(crate) mod decoder;
 pub(crate) mod fallback;
 pub(crate) mod free;
 pub(crate) mod inline;

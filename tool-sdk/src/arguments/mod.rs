@@ -1,6 +1,7 @@
 //! Decoding a model's arguments text, and classifying what is wrong with it.
 
 mod classify;
+pub(crate) mod fields;
 mod pointer;
 #[cfg(test)]
 mod pointer_properties;

@@ -1,0 +1,133 @@
+//! The `Deserialize` impl of a tool's arguments struct, written here rather than derived.
+//!
+//! Arguments are always a JSON object whose keys are known, so the impl needs only a map
+//! visitor: no sequence form, no per-tool enum of field names. Recognizing a key and filling a
+//! left-out field are shared, non-generic-per-tool helpers of the runtime crate
+//! (`__private::FieldSeed`, `__private::missing_field`). That keeps each tool's decoder to a
+//! fraction of what serde's derive writes, which is most of what a tool adds to a build, while
+//! the behaviour and messages stay serde's: unknown, duplicate and missing fields, `None` for a
+//! left-out `Option`, the declared defaults.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::ext::IdentExt;
+use syn::spanned::Spanned;
+
+use crate::expand::args::{args_ident, default_fn_ident, field_type};
+use crate::model::{DefaultValue, ToolDef};
+
+/// `impl Deserialize for __ToolArgs`, for the struct [`args_struct`](super::args::args_struct)
+/// declares, in the same scope.
+pub(crate) fn decoder(def: &ToolDef, root: &TokenStream) -> TokenStream {
+    let args = args_ident();
+    let serde = quote!(#root::__private::serde);
+    let mut slots = Vec::new();
+    let mut arms = Vec::new();
+    let mut fields = Vec::new();
+    let mut wires = Vec::new();
+    for (index, (param, argument)) in def.arguments().enumerate() {
+        let name = &param.ident;
+        let ty = field_type(param, argument);
+        let wire = &argument.wire_name;
+        let slot = format_ident!("__field{}", index);
+        slots.push(quote! {
+            let mut #slot: ::core::option::Option<#ty> = ::core::option::Option::None;
+        });
+        // Spanned at the type, so a type that cannot be decoded is reported where it was written.
+        let next_value = quote_spanned! {ty.span()=>
+            #serde::de::MapAccess::next_value::<#ty>(&mut __map)
+        };
+        arms.push(quote! {
+            #index => {
+                if ::core::option::Option::is_some(&#slot) {
+                    return ::core::result::Result::Err(
+                        <__M::Error as #serde::de::Error>::duplicate_field(#wire),
+                    );
+                }
+                #slot = ::core::option::Option::Some(#next_value?);
+            }
+        });
+        let absent = match &argument.default {
+            None => quote_spanned! {ty.span()=>
+                #root::__private::missing_field::<#ty, __M::Error>(#wire)?
+            },
+            Some(DefaultValue::Trait) => quote_spanned! {ty.span()=>
+                ::core::default::Default::default()
+            },
+            Some(DefaultValue::Expr(_)) => {
+                let function = default_fn_ident(&param.ident.unraw());
+                quote!(#function())
+            }
+        };
+        fields.push(quote! {
+            #name: match #slot {
+                ::core::option::Option::Some(value) => value,
+                ::core::option::Option::None => #absent,
+            }
+        });
+        wires.push(wire);
+    }
+    let indexes = 0..wires.len();
+    let expecting = format!("the arguments of tool `{}`", def.name);
+    quote! {
+        #[automatically_derived]
+        impl<'de> #serde::Deserialize<'de> for #args {
+            fn deserialize<__D: #serde::Deserializer<'de>>(
+                __deserializer: __D,
+            ) -> ::core::result::Result<Self, __D::Error> {
+                const __FIELDS: #root::__private::FieldSeed = #root::__private::FieldSeed {
+                    names: &[#(#wires),*],
+                    index: |__key| match __key {
+                        #(#wires => ::core::option::Option::Some(#indexes),)*
+                        _ => ::core::option::Option::None,
+                    },
+                };
+
+                struct __Visitor;
+
+                impl<'de> #serde::de::Visitor<'de> for __Visitor {
+                    type Value = #args;
+
+                    fn expecting(
+                        &self,
+                        __formatter: &mut ::core::fmt::Formatter<'_>,
+                    ) -> ::core::fmt::Result {
+                        __formatter.write_str(#expecting)
+                    }
+
+                    #[inline]
+                    fn visit_map<__M: #serde::de::MapAccess<'de>>(
+                        self,
+                        mut __map: __M,
+                    ) -> ::core::result::Result<#args, __M::Error> {
+                        #(#slots)*
+                        while let ::core::option::Option::Some(__key) =
+                            #serde::de::MapAccess::next_key_seed(
+                                &mut __map,
+                                __FIELDS,
+                            )?
+                        {
+                            match __key {
+                                #(#arms)*
+                                // `FieldSeed` yields only indexes of `__FIELDS`.
+                                _ => {
+                                    #serde::de::MapAccess::next_value::<#serde::de::IgnoredAny>(
+                                        &mut __map,
+                                    )?;
+                                }
+                            }
+                        }
+                        ::core::result::Result::Ok(#args { #(#fields),* })
+                    }
+                }
+
+                #serde::Deserializer::deserialize_struct(
+                    __deserializer,
+                    "arguments",
+                    __FIELDS.names,
+                    __Visitor,
+                )
+            }
+        }
+    }
+}
