@@ -8,7 +8,7 @@ pub use serde_json;
 pub use std::sync::{Arc, OnceLock};
 pub use std::time::Duration;
 
-pub use crate::arguments::fields::{missing_field, FieldSeed};
+pub use crate::arguments::fields::{missing_field, next_argument, FieldSeed};
 
 use std::fmt::Display;
 use std::marker::PhantomData;
@@ -43,19 +43,18 @@ pub fn cached_definition(
     cell.get_or_init(build)
 }
 
-/// Checked at each argument's type, so a type that cannot be an argument is reported there.
+/// What a tool argument's type needs. Generated decoders read each argument through
+/// [`next_argument`], whose bound is this trait, spanned at the argument's type: a type that
+/// cannot be an argument is reported there, with this message.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool argument",
     label = "not `Deserialize + JsonSchema`",
     note = "tool arguments are decoded with serde and described with schemars: derive `serde::Deserialize` and `schemars::JsonSchema` for it",
     note = "a parameter the tool receives from its context (`CallId`, `State<T>`, ...) needs `#[context]`"
 )]
-pub trait ToolArgument {}
+pub trait ToolArgument: DeserializeOwned + schemars::JsonSchema {}
 
 impl<T: DeserializeOwned + schemars::JsonSchema> ToolArgument for T {}
-
-/// Asserts `T: ToolArgument` where the generated code names an argument's type.
-pub const fn assert_argument<T: ToolArgument + ?Sized>() {}
 
 // Return values are turned into tool results by autoref-based specialization: at the concrete
 // return type in generated code, `(&&Wrap::of(&value)).method()` finds the impl on `&Wrap<T>`

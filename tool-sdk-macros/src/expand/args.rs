@@ -28,14 +28,13 @@ pub(crate) fn field_type(param: &Param, argument: &Argument) -> TokenStream {
     }
 }
 
-/// The arguments struct, its default functions and the per-type checks.
+/// The arguments struct, its decoder and its default functions.
 pub(crate) fn args_struct(def: &ToolDef, root: &TokenStream) -> TokenStream {
     let ident = args_ident();
     let root_path = root.to_string().replace(' ', "");
     let schemars_path = format!("{root_path}::__private::schemars");
     let mut fields = Vec::new();
     let mut extras = Vec::new();
-    let mut checks = Vec::new();
     for (param, argument) in def.arguments() {
         let name = &param.ident;
         let ty = field_type(param, argument);
@@ -63,19 +62,13 @@ pub(crate) fn args_struct(def: &ToolDef, root: &TokenStream) -> TokenStream {
             #default
             #name: #ty
         });
-        // The bound is checked where the user wrote the type, with a message that says what a
-        // tool argument needs.
-        checks.push(quote_spanned! {ty.span()=>
-            const _: () = #root::__private::assert_argument::<#ty>();
-        });
     }
-    // The checks come first: rustc reports in source order, so the error that says what a tool
-    // argument needs comes before the ones the decoder and schemars' derive add for the same
-    // type. The `serde` attributes are read by schemars' derive (property names, defaults, no other
-    // properties); the decoder is written by this crate.
+    // The decoder comes first: rustc reports in source order, so its error that says what a tool
+    // argument needs comes before the one schemars' derive adds for the same type. The `serde`
+    // attributes are read by schemars' derive (property names, defaults, no other properties).
     let decoder = decoder(def, root);
     quote! {
-        #(#checks)*
+        #decoder
         #[derive(#root::__private::schemars::JsonSchema)]
         #[serde(deny_unknown_fields)]
         #[schemars(crate = #schemars_path)]
@@ -83,6 +76,5 @@ pub(crate) fn args_struct(def: &ToolDef, root: &TokenStream) -> TokenStream {
             #(#fields,)*
         }
         #(#extras)*
-        #decoder
     }
 }

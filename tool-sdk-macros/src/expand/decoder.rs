@@ -33,9 +33,10 @@ pub(crate) fn decoder(def: &ToolDef, root: &TokenStream) -> TokenStream {
         slots.push(quote! {
             let mut #slot: ::core::option::Option<#ty> = ::core::option::Option::None;
         });
-        // Spanned at the type, so a type that cannot be decoded is reported where it was written.
+        // Spanned at the type, whose bound says what a tool argument needs: a type that is not
+        // one is reported where it was written, with that message.
         let next_value = quote_spanned! {ty.span()=>
-            #serde::de::MapAccess::next_value::<#ty>(&mut __map)
+            #root::__private::next_argument::<#ty, __M>(&mut __map)
         };
         arms.push(quote! {
             #index => {

@@ -9,8 +9,10 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use serde::de::{self, DeserializeSeed, Deserializer, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
+
+use crate::__private::ToolArgument;
 
 /// Reads an object key as the index of one of the tool's field names (as the model spells
 /// them); any other key is serde's `unknown field` error, listing the expected names.
@@ -52,6 +54,14 @@ impl<'de> Visitor<'de> for FieldSeed {
             Err(_) => Err(E::invalid_value(de::Unexpected::Bytes(key), &self)),
         }
     }
+}
+
+/// The value of the member whose key was just read, as argument type `T`. Generated code calls
+/// it at the argument's type, so a type that is not a [`ToolArgument`] is reported there, with
+/// what an argument needs.
+#[inline]
+pub fn next_argument<'de, T: ToolArgument, M: MapAccess<'de>>(map: &mut M) -> Result<T, M::Error> {
+    map.next_value()
 }
 
 /// The value of a field the arguments left out that has no default: `None` for an `Option`
