@@ -156,6 +156,7 @@ pub mod mcp;
 mod memory;
 mod message;
 mod name;
+mod name_index;
 pub mod openai;
 mod output;
 mod registry;

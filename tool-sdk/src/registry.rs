@@ -1,15 +1,13 @@
 //! The registry: tools by name, in the order they were added, and dispatch of calls to them.
 
-use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use rustc_hash::FxBuildHasher;
-
 use crate::arguments::DEFAULT_MAX_ARGUMENTS_BYTES;
 use crate::call::CallFuture;
 use crate::catch::start_caught;
+use crate::name_index::NameIndex;
 use crate::{
     validate_name, RegistryError, SharedState, Tool, ToolContext, ToolDefinition, ToolError,
     ToolSet,
@@ -48,12 +46,13 @@ pub struct ToolRegistry {
     /// In insertion order, for listing.
     tools: Vec<Arc<dyn Tool>>,
     /// By name, with what a call needs at hand, so dispatch is one lookup.
-    index: HashMap<Box<str>, Slot, FxBuildHasher>,
+    index: NameIndex<Slot>,
     state: SharedState,
     max_arguments_bytes: usize,
 }
 
 struct Slot {
+    name: Box<str>,
     tool: Arc<dyn Tool>,
     timeout: Option<Duration>,
 }
@@ -69,7 +68,7 @@ impl ToolRegistry {
     pub fn new() -> Self {
         Self {
             tools: Vec::new(),
-            index: HashMap::default(),
+            index: NameIndex::default(),
             state: SharedState::new(),
             max_arguments_bytes: DEFAULT_MAX_ARGUMENTS_BYTES,
         }
@@ -103,14 +102,15 @@ impl ToolRegistry {
     pub fn register_arc(&mut self, tool: Arc<dyn Tool>) -> Result<&mut Self, RegistryError> {
         let name = tool.definition().name.as_str();
         validate_name(name)?;
-        if self.index.contains_key(name) {
+        if self.index.contains(name) {
             return Err(RegistryError::DuplicateName(name.to_owned()));
         }
         let slot = Slot {
+            name: name.into(),
             tool: Arc::clone(&tool),
             timeout: tool.definition().options.timeout,
         };
-        self.index.insert(name.into(), slot);
+        self.index.insert(name, slot);
         self.tools.push(tool);
         Ok(self)
     }
@@ -123,7 +123,7 @@ impl ToolRegistry {
         for tool in &tools {
             let name = tool.definition().name.as_str();
             validate_name(name)?;
-            if self.index.contains_key(name) || names.contains(&name) {
+            if self.index.contains(name) || names.contains(&name) {
                 return Err(RegistryError::DuplicateName(name.to_owned()));
             }
             names.push(name);
@@ -141,7 +141,7 @@ impl ToolRegistry {
 
     /// Whether a tool of that name is registered.
     pub fn contains(&self, name: &str) -> bool {
-        self.index.contains_key(name)
+        self.index.contains(name)
     }
 
     /// Number of tools.
@@ -182,10 +182,10 @@ impl ToolRegistry {
         arguments: &'a str,
         context: ToolContext<'a>,
     ) -> CallFuture<'a> {
-        let Some((tool_name, slot)) = self.index.get_key_value(name) else {
+        let Some(slot) = self.index.get(name) else {
             return CallFuture::done(Err(self.unknown_tool(name)));
         };
-        let tool_name: &str = tool_name;
+        let tool_name: &str = &slot.name;
         if arguments.len() > self.max_arguments_bytes {
             return CallFuture::done(Err(ToolError::ArgumentsTooLarge {
                 tool: tool_name.to_owned(),

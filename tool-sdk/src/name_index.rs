@@ -1,0 +1,178 @@
+//! Values by tool name, looked up on every call.
+//!
+//! A name of up to 16 bytes (most tool names) is keyed by its length and its bytes packed into
+//! two words, read with at most four loads: the key hashes in a few multiplications and
+//! compares without a call to `memcmp`, which is most of what a lookup by `&str` costs. Longer
+//! names are keyed by the string itself.
+
+use std::collections::HashMap;
+
+use rustc_hash::FxBuildHasher;
+
+/// A map from names to values with a fast [`get`](Self::get).
+pub(crate) struct NameIndex<V> {
+    short: HashMap<ShortName, V, FxBuildHasher>,
+    long: HashMap<Box<str>, V, FxBuildHasher>,
+}
+
+impl<V> Default for NameIndex<V> {
+    fn default() -> Self {
+        Self {
+            short: HashMap::default(),
+            long: HashMap::default(),
+        }
+    }
+}
+
+impl<V> NameIndex<V> {
+    /// The value of `name`.
+    #[inline]
+    pub(crate) fn get(&self, name: &str) -> Option<&V> {
+        match ShortName::of(name) {
+            Some(key) => self.short.get(&key),
+            None => self.long.get(name),
+        }
+    }
+
+    /// Whether `name` has a value.
+    pub(crate) fn contains(&self, name: &str) -> bool {
+        self.get(name).is_some()
+    }
+
+    /// Sets the value of `name`, returning the one it replaces.
+    pub(crate) fn insert(&mut self, name: &str, value: V) -> Option<V> {
+        match ShortName::of(name) {
+            Some(key) => self.short.insert(key, value),
+            None => self.long.insert(name.into(), value),
+        }
+    }
+}
+
+/// A name of at most 16 bytes, exactly: its length, and two words that together cover every
+/// byte (they overlap when the name is shorter than 16 bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct ShortName {
+    head: u64,
+    tail: u64,
+    len: u8,
+}
+
+impl ShortName {
+    /// The key of `name`, or `None` when it is longer than 16 bytes.
+    #[inline]
+    fn of(name: &str) -> Option<Self> {
+        let bytes = name.as_bytes();
+        let len = bytes.len();
+        let (head, tail) = match len {
+            // Bytes 0..8 and len-8..len: every byte, for 8 <= len <= 16.
+            8..=16 => (word(bytes, 0), word(bytes, len - 8)),
+            // Bytes 0..4 and len-4..len: every byte, for 4 <= len < 8.
+            4..=7 => (half(bytes, 0), half(bytes, len - 4)),
+            // Bytes 0, len/2 and len-1: every byte, for 1 <= len <= 3.
+            1..=3 => {
+                let pick = |i: usize| u64::from(bytes.get(i).copied().unwrap_or(0));
+                (pick(0) | pick(len / 2) << 8 | pick(len - 1) << 16, 0)
+            }
+            0 => (0, 0),
+            _ => return None,
+        };
+        Some(Self {
+            head,
+            tail,
+            // At most 16: the longer names returned above.
+            len: len as u8,
+        })
+    }
+}
+
+/// Eight bytes from `at`, which the caller keeps within `bytes`.
+#[inline]
+fn word(bytes: &[u8], at: usize) -> u64 {
+    let mut word = [0; 8];
+    if let Some(source) = bytes.get(at..at + 8) {
+        word.copy_from_slice(source);
+    }
+    u64::from_le_bytes(word)
+}
+
+/// Four bytes from `at`, which the caller keeps within `bytes`.
+#[inline]
+fn half(bytes: &[u8], at: usize) -> u64 {
+    let mut half = [0; 4];
+    if let Some(source) = bytes.get(at..at + 4) {
+        half.copy_from_slice(source);
+    }
+    u64::from(u32::from_le_bytes(half))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn short_long_and_empty_names_are_found() {
+        let mut index = NameIndex::default();
+        let names = [
+            "",
+            "a",
+            "ab",
+            "abc",
+            "add",
+            "abcd",
+            "get_weather",
+            "search_flights_v2",
+        ];
+        for (i, name) in names.iter().enumerate() {
+            assert_eq!(index.insert(name, i), None);
+        }
+        for (i, name) in names.iter().enumerate() {
+            assert_eq!(index.get(name), Some(&i), "{name:?}");
+        }
+        assert_eq!(index.get("ad"), None);
+        assert_eq!(index.get("addd"), None);
+        assert_eq!(index.get("get_weathe"), None);
+        assert_eq!(index.get("search_flights_v3"), None);
+        assert_eq!(index.insert("add", 99), Some(4));
+        assert!(index.contains("add"));
+    }
+
+    #[test]
+    fn a_trailing_zero_byte_is_another_name() {
+        let mut index = NameIndex::default();
+        index.insert("add", 1);
+        assert_eq!(index.get("add\0"), None);
+        assert_eq!(index.get("ad\0"), None);
+        assert_eq!(index.get("\0add"), None);
+    }
+
+    proptest! {
+        /// Two names get the same key exactly when they are the same name.
+        #[test]
+        fn keys_are_equal_only_for_equal_names(
+            a in "[a-c_\\x00]{0,18}",
+            b in "[a-c_\\x00]{0,18}",
+        ) {
+            match (ShortName::of(&a), ShortName::of(&b)) {
+                (Some(x), Some(y)) => prop_assert_eq!(x == y, a == b),
+                (x, y) => prop_assert!(x.is_none() && a.len() > 16 || y.is_none() && b.len() > 16),
+            }
+        }
+
+        /// The index answers like a `HashMap<String, _>` for any set of names.
+        #[test]
+        fn the_index_agrees_with_a_hash_map(
+            names in prop::collection::vec("[a-d_]{0,20}", 0..40),
+            queries in prop::collection::vec("[a-d_]{0,20}", 0..40),
+        ) {
+            let mut index = NameIndex::default();
+            let mut map = std::collections::HashMap::new();
+            for (i, name) in names.iter().enumerate() {
+                prop_assert_eq!(index.insert(name, i), map.insert(name.clone(), i));
+            }
+            for query in names.iter().chain(&queries) {
+                prop_assert_eq!(index.get(query), map.get(query));
+            }
+        }
+    }
+}
