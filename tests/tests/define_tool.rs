@@ -368,6 +368,32 @@ async fn tool_fns_take_the_same_confirm_and_compensate_options() {
     assert_eq!(*RELEASED.lock().unwrap(), ["hold-1A-90 (1A)"]);
 }
 
+/// Reserves a room of a type.
+#[tool(compensate = cancel_reservation)]
+fn reserve_room(r#type: String) -> String {
+    format!("room-{}", r#type)
+}
+
+fn cancel_reservation(r#type: String, booking: String) -> String {
+    format!("cancelled {booking} ({})", r#type)
+}
+
+#[tokio::test]
+async fn a_raw_identifier_parameter_reaches_the_compensating_action() {
+    let arguments = r#"{"type":"double"}"#;
+    let output = ReserveRoomTool
+        .call(arguments, ToolContext::new())
+        .await
+        .unwrap();
+    let undo = ReserveRoomTool
+        .compensate(arguments, &output, ToolContext::new())
+        .unwrap();
+    assert_eq!(
+        undo.await.unwrap().content(),
+        "cancelled room-double (double)"
+    );
+}
+
 #[tokio::test]
 async fn an_async_compensating_action_keeps_its_captures_and_gets_owned_arguments() {
     let released = Arc::new(Mutex::new(Vec::<String>::new()));

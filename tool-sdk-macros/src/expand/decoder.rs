@@ -36,13 +36,13 @@ pub(crate) fn decoder(def: &ToolDef, root: &TokenStream) -> TokenStream {
         // Spanned at the type, whose bound says what a tool argument needs: a type that is not
         // one is reported where it was written, with that message.
         let next_value = quote_spanned! {ty.span()=>
-            #root::__private::next_argument::<#ty, __M>(&mut __map)
+            #root::__private::next_argument::<#ty, __ToolSdkMap>(&mut __map)
         };
         arms.push(quote! {
             #index => {
                 if ::core::option::Option::is_some(&#slot) {
                     return ::core::result::Result::Err(
-                        <__M::Error as #serde::de::Error>::duplicate_field(#wire),
+                        <__ToolSdkMap::Error as #serde::de::Error>::duplicate_field(#wire),
                     );
                 }
                 #slot = ::core::option::Option::Some(#next_value?);
@@ -50,7 +50,7 @@ pub(crate) fn decoder(def: &ToolDef, root: &TokenStream) -> TokenStream {
         });
         let absent = match &argument.default {
             None => quote_spanned! {ty.span()=>
-                #root::__private::missing_field::<#ty, __M::Error>(#wire)?
+                #root::__private::missing_field::<#ty, __ToolSdkMap::Error>(#wire)?
             },
             Some(DefaultValue::Trait) => quote_spanned! {ty.span()=>
                 ::core::default::Default::default()
@@ -73,9 +73,9 @@ pub(crate) fn decoder(def: &ToolDef, root: &TokenStream) -> TokenStream {
     quote! {
         #[automatically_derived]
         impl<'de> #serde::Deserialize<'de> for #args {
-            fn deserialize<__D: #serde::Deserializer<'de>>(
-                __deserializer: __D,
-            ) -> ::core::result::Result<Self, __D::Error> {
+            fn deserialize<__ToolSdkDeserializer: #serde::Deserializer<'de>>(
+                __deserializer: __ToolSdkDeserializer,
+            ) -> ::core::result::Result<Self, __ToolSdkDeserializer::Error> {
                 const __FIELDS: #root::__private::FieldSeed = #root::__private::FieldSeed {
                     names: &[#(#wires),*],
                     index: |__key| match __key {
@@ -99,10 +99,12 @@ pub(crate) fn decoder(def: &ToolDef, root: &TokenStream) -> TokenStream {
                     // Inlined into `deserialize_struct`, as serde's derive gets it: a call through
                     // the registry costs the same instructions as with serde's decoder.
                     #[inline]
-                    fn visit_map<__M: #serde::de::MapAccess<'de>>(
+                    fn visit_map<__ToolSdkMap: #serde::de::MapAccess<'de>>(
                         self,
-                        mut __map: __M,
-                    ) -> ::core::result::Result<#args, __M::Error> {
+                        mut __map: __ToolSdkMap,
+                    ) -> ::core::result::Result<#args, __ToolSdkMap::Error> {
+                        // Arguments are always an object (the runtime refuses anything else before
+                        // decoding), so a map visitor is the whole decoder.
                         #(#slots)*
                         while let ::core::option::Option::Some(__key) =
                             #serde::de::MapAccess::next_key_seed(

@@ -342,7 +342,9 @@ fn argument_list(def: &ToolDef, by_ref: bool) -> Vec<TokenStream> {
 fn schema_arguments(def: &ToolDef, span: Span) -> Vec<TokenStream> {
     def.arguments()
         .map(|(param, _)| {
-            let field = syn::Ident::new(&param.ident.to_string(), span);
+            // Cloned rather than rebuilt from its text, which a raw identifier (`r#type`) is not.
+            let mut field = param.ident.clone();
+            field.set_span(span);
             quote_spanned!(span=> __args.#field)
         })
         .collect()

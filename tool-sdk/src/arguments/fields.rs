@@ -51,7 +51,7 @@ impl<'de> Visitor<'de> for FieldSeed {
     fn visit_bytes<E: de::Error>(self, key: &[u8]) -> Result<usize, E> {
         match std::str::from_utf8(key) {
             Ok(key) => self.visit_str(key),
-            Err(_) => Err(E::invalid_value(de::Unexpected::Bytes(key), &self)),
+            Err(_) => Err(E::unknown_field(&String::from_utf8_lossy(key), self.names)),
         }
     }
 }
