@@ -33,6 +33,9 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::compensate::RecordEntry;
 pub use crate::gate::{StoreError, StoreFuture};
+/// The connection pool [`PostgresStore::from_pool`] takes, at the version this crate uses.
+#[cfg(feature = "postgres")]
+pub use deadpool_postgres;
 pub use memory::InMemoryRunStore;
 #[cfg(feature = "postgres")]
 pub use postgres::PostgresStore;

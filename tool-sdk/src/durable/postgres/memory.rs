@@ -13,7 +13,9 @@ impl ChatMemory for PostgresStore {
     fn load<'a>(&'a self, conversation: &'a str) -> MemoryFuture<'a, Vec<Message>> {
         Box::pin(async move {
             let row = self
-                .client
+                .connection()
+                .await
+                .map_err(memory_error)?
                 .query_opt(
                     "SELECT messages FROM tool_sdk_conversations WHERE id = $1",
                     &[&conversation],
@@ -33,7 +35,9 @@ impl ChatMemory for PostgresStore {
         Box::pin(async move {
             let text = serde_json::to_string(messages)
                 .map_err(|e| memory_error(format!("cannot encode the conversation: {e}")))?;
-            self.client
+            self.connection()
+                .await
+                .map_err(memory_error)?
                 .execute(
                     "INSERT INTO tool_sdk_conversations (id, messages) VALUES ($1, $2)
                      ON CONFLICT (id) DO UPDATE SET messages = excluded.messages",
@@ -56,7 +60,9 @@ impl PausedTurnStore for PostgresStore {
             let id = TurnId::random()?;
             let text = serde_json::to_string(&turn)
                 .map_err(|e| backend(format!("cannot encode the turn: {e}")))?;
-            self.client
+            self.connection()
+                .await
+                .map_err(backend)?
                 .execute(
                     "INSERT INTO tool_sdk_paused_turns (id, turn) VALUES ($1, $2)",
                     &[&id.as_str(), &text],
@@ -70,7 +76,9 @@ impl PausedTurnStore for PostgresStore {
     fn load<'a>(&'a self, id: &'a TurnId) -> StoreFuture<'a, PausedTurn> {
         Box::pin(async move {
             let row = self
-                .client
+                .connection()
+                .await
+                .map_err(backend)?
                 .query_opt(
                     "SELECT turn FROM tool_sdk_paused_turns WHERE id = $1",
                     &[&id.as_str()],
@@ -86,7 +94,9 @@ impl PausedTurnStore for PostgresStore {
         Box::pin(async move {
             // One statement deletes and returns: of two takers, one gets the row.
             let row = self
-                .client
+                .connection()
+                .await
+                .map_err(backend)?
                 .query_opt(
                     "DELETE FROM tool_sdk_paused_turns WHERE id = $1 RETURNING turn",
                     &[&id.as_str()],

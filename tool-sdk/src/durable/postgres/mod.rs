@@ -4,13 +4,24 @@ mod memory;
 mod runs;
 
 use std::sync::Arc;
+use std::time::Duration;
 
-use tokio_postgres::{Client, NoTls};
+use deadpool_postgres::{
+    Manager, ManagerConfig, Object, Pool, PoolError, RecyclingMethod, Runtime,
+};
+use tokio_postgres::NoTls;
 
 use crate::durable::migrations::POSTGRES;
 use crate::durable::{owner_token, StoreError};
 #[cfg(doc)]
 use crate::{durable::RunStore, gate::PausedTurnStore, ChatMemory};
+
+/// Connections [`PostgresStore::connect`] keeps open at most.
+const DEFAULT_MAX_CONNECTIONS: usize = 16;
+/// How long opening a connection may take before the operation fails.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long an operation waits for a free connection before it fails.
+const WAIT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// A store on a PostgreSQL server (feature `postgres`): a [`RunStore`], a [`ChatMemory`] and a
 /// [`PausedTurnStore`] shared by every replica that connects to the same database.
@@ -18,8 +29,16 @@ use crate::{durable::RunStore, gate::PausedTurnStore, ChatMemory};
 /// Each operation is one statement, so it is atomic on its own; row locks order the ones that
 /// race (two replicas resuming one paused run: one gets it; two recovering at once: each run
 /// goes to one of them). Leases run on the server's clock, so replicas' clocks need not agree.
-/// One connection per store, without TLS (for a server on a private network or loopback);
-/// when it breaks, operations fail with [`StoreError::Backend`] and a new store must connect.
+///
+/// Operations run on a pool of connections, so concurrent runs do not wait for each other's
+/// statements. A connection the server closed (a restart, a failover, an idle timeout) is
+/// dropped and replaced: the operation that was using it fails with [`StoreError::Backend`],
+/// later ones open a new connection. A clone shares the pool and is the same owner.
+///
+/// [`connect`](Self::connect) opens connections without TLS, for a server on a private
+/// network or loopback. For TLS or other pool settings, build a [`deadpool_postgres::Pool`]
+/// (re-exported as `tool_sdk::durable::deadpool_postgres`) and hand it to
+/// [`from_pool`](Self::from_pool).
 ///
 /// # Examples
 ///
@@ -40,7 +59,7 @@ use crate::{durable::RunStore, gate::PausedTurnStore, ChatMemory};
 /// ```
 #[derive(Debug, Clone)]
 pub struct PostgresStore {
-    client: Arc<Client>,
+    pool: Pool,
     owner: Arc<str>,
 }
 
@@ -50,26 +69,68 @@ pub(super) fn backend(error: impl std::fmt::Display) -> StoreError {
 
 impl PostgresStore {
     /// Connects with a libpq-style configuration (`host=... user=... dbname=...` or a
-    /// `postgresql://` URL) and brings the schema up to date. Needs a tokio runtime: the
-    /// connection is driven by a spawned task.
+    /// `postgresql://` URL), without TLS, on a pool of up to 16 connections, and brings the
+    /// schema up to date. Needs a tokio runtime: connections are driven by spawned tasks.
+    ///
+    /// Fails with [`StoreError::Backend`] when the configuration does not parse or the server
+    /// cannot be reached.
     pub async fn connect(config: &str) -> Result<Self, StoreError> {
-        let (mut client, connection) = tokio_postgres::connect(config, NoTls)
-            .await
+        let config: tokio_postgres::Config = config
+            .parse()
+            .map_err(|e| backend(format!("invalid PostgreSQL configuration: {e}")))?;
+        let manager = Manager::from_config(
+            config,
+            NoTls,
+            // A closed connection is found out on checkout, without a round trip.
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(DEFAULT_MAX_CONNECTIONS)
+            .runtime(Runtime::Tokio1)
+            .create_timeout(Some(CONNECT_TIMEOUT))
+            .wait_timeout(Some(WAIT_TIMEOUT))
+            .build()
             .map_err(backend)?;
-        tokio::spawn(async move {
-            if let Err(error) = connection.await {
-                tracing::error!(error = %error, "the PostgreSQL connection ended");
-            }
-        });
+        Self::from_pool(pool).await
+    }
+
+    /// Uses a pool the caller built (for TLS, its size or its timeouts) and brings the schema
+    /// up to date.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// use tool_sdk::durable::deadpool_postgres::{tokio_postgres, Manager, Pool};
+    /// use tool_sdk::durable::PostgresStore;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let config: tokio_postgres::Config = "host=127.0.0.1 user=agent dbname=agent".parse()?;
+    /// let manager = Manager::new(config, tokio_postgres::NoTls);
+    /// let pool = Pool::builder(manager).max_size(4).build()?;
+    /// let store = PostgresStore::from_pool(pool).await?;
+    /// # let _ = store;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn from_pool(pool: Pool) -> Result<Self, StoreError> {
+        let mut client = pool.get().await.map_err(backend)?;
         migrate(&mut client).await?;
         Ok(Self {
-            client: Arc::new(client),
+            pool,
             owner: owner_token()?.into(),
         })
     }
+
+    /// A connection of the pool, opened if none is free.
+    pub(super) async fn connection(&self) -> Result<Object, PoolError> {
+        self.pool.get().await
+    }
 }
 
-async fn migrate(client: &mut Client) -> Result<(), StoreError> {
+async fn migrate(client: &mut Object) -> Result<(), StoreError> {
     let tx = client.transaction().await.map_err(backend)?;
     // Replicas starting together apply each step once: one holds this lock, the others wait
     // and then find the step applied.

@@ -18,7 +18,9 @@ impl PostgresStore {
     /// Whether `run` is running and owned here.
     async fn owned(&self, run: &str) -> Result<bool, StoreError> {
         Ok(self
-            .client
+            .connection()
+            .await
+            .map_err(backend)?
             .query_opt(
                 "SELECT 1 FROM tool_sdk_runs WHERE id = $1 AND phase = 'running' AND owner = $2",
                 &[&run, &&*self.owner],
@@ -32,7 +34,9 @@ impl PostgresStore {
 impl RunStore for PostgresStore {
     fn begin<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, ()> {
         Box::pin(async move {
-            self.client
+            self.connection()
+                .await
+                .map_err(backend)?
                 .execute(
                     "INSERT INTO tool_sdk_runs (id, phase, owner, lease_until)
                      VALUES ($1, 'running', $2, now() + $3::bigint * interval '1 millisecond')",
@@ -47,7 +51,9 @@ impl RunStore for PostgresStore {
     fn renew<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, ()> {
         Box::pin(async move {
             let renewed = self
-                .client
+                .connection()
+                .await
+                .map_err(backend)?
                 .execute(
                     "UPDATE tool_sdk_runs
                      SET lease_until = now() + $3::bigint * interval '1 millisecond'
@@ -68,7 +74,9 @@ impl RunStore for PostgresStore {
             let text = serde_json::to_string(entry)
                 .map_err(|e| backend(format!("cannot encode the entry: {e}")))?;
             let inserted = self
-                .client
+                .connection()
+                .await
+                .map_err(backend)?
                 .execute(
                     "INSERT INTO tool_sdk_run_entries (run_id, idempotency_key, entry)
                      SELECT $1, $2, $3
@@ -102,7 +110,9 @@ impl RunStore for PostgresStore {
                 Compensated::Failed(message) => format!("failed: {message}"),
             };
             let updated = self
-                .client
+                .connection()
+                .await
+                .map_err(backend)?
                 .execute(
                     "UPDATE tool_sdk_run_entries SET compensated = $3
                      WHERE run_id = $1 AND idempotency_key = $2
@@ -126,7 +136,9 @@ impl RunStore for PostgresStore {
         Box::pin(async move {
             let paused = encode_paused(paused)?;
             let changed = self
-                .client
+                .connection()
+                .await
+                .map_err(backend)?
                 .execute(
                     "UPDATE tool_sdk_runs
                      SET phase = 'paused', owner = NULL, lease_until = NULL, paused = $3
@@ -145,7 +157,9 @@ impl RunStore for PostgresStore {
     fn load_paused<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, PausedRun> {
         Box::pin(async move {
             let row = self
-                .client
+                .connection()
+                .await
+                .map_err(backend)?
                 .query_opt(
                     "SELECT paused FROM tool_sdk_runs WHERE id = $1 AND phase = 'paused'",
                     &[&run.as_str()],
@@ -162,7 +176,9 @@ impl RunStore for PostgresStore {
         Box::pin(async move {
             // The row lock makes a second taker wait, then find the run no longer paused.
             let row = self
-                .client
+                .connection()
+                .await
+                .map_err(backend)?
                 .query_opt(
                     "UPDATE tool_sdk_runs AS r
                      SET phase = 'running', owner = $2,
@@ -188,7 +204,9 @@ impl RunStore for PostgresStore {
     fn finish<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, ()> {
         Box::pin(async move {
             let deleted = self
-                .client
+                .connection()
+                .await
+                .map_err(backend)?
                 .execute(
                     "DELETE FROM tool_sdk_runs WHERE id = $1 AND owner = $2",
                     &[&run.as_str(), &&*self.owner],
@@ -197,7 +215,9 @@ impl RunStore for PostgresStore {
                 .map_err(backend)?;
             if deleted == 0 {
                 let exists = self
-                    .client
+                    .connection()
+                    .await
+                    .map_err(backend)?
                     .query_opt(
                         "SELECT 1 FROM tool_sdk_runs WHERE id = $1",
                         &[&run.as_str()],
@@ -217,7 +237,9 @@ impl RunStore for PostgresStore {
         Box::pin(async move {
             // SKIP LOCKED: replicas claiming at once take different runs.
             let claimed = self
-                .client
+                .connection()
+                .await
+                .map_err(backend)?
                 .query_opt(
                     "UPDATE tool_sdk_runs
                      SET owner = $1, lease_until = now() + $2::bigint * interval '1 millisecond'
@@ -241,7 +263,9 @@ impl RunStore for PostgresStore {
             let run: String = claimed.try_get(0).map_err(backend)?;
             // Ours now: no other owner can add entries after this point.
             let rows = self
-                .client
+                .connection()
+                .await
+                .map_err(backend)?
                 .query(
                     "SELECT seq, entry FROM tool_sdk_run_entries
                      WHERE run_id = $1 AND compensated IS NULL

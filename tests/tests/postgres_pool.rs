@@ -1,0 +1,124 @@
+//! The PostgreSQL store's connections: a statement waiting on a lock does not hold up the
+//! store's other operations, and a connection the server closed is replaced.
+
+use std::time::Duration;
+
+use tokio_postgres::{Client, NoTls};
+use tool_sdk::durable::{PostgresStore, RunId, RunStore};
+use tool_sdk::{ChatMemory, MemoryError, Message};
+use tool_sdk_tests::durable::{place, Backend, Place};
+
+/// Long enough for any statement on an idle test server; what the tests wait for either
+/// happens well within it or never does.
+const PATIENCE: Duration = Duration::from_secs(10);
+
+/// A connection of the test's own to the store's schema, beside the store's.
+async fn admin(place: &Place) -> Client {
+    let (client, connection) = tokio_postgres::connect(place.location(), NoTls)
+        .await
+        .expect("connect to the test PostgreSQL server");
+    tokio::spawn(connection);
+    client
+}
+
+#[tokio::test]
+async fn a_statement_waiting_on_a_lock_does_not_hold_up_other_operations() {
+    let place = place(Backend::Postgres, "pool_lock").await;
+    let store = PostgresStore::connect(place.location())
+        .await
+        .expect("connect the store");
+    store
+        .store("trip", &[Message::user("book Lisbon")])
+        .await
+        .expect("store the conversation");
+
+    // Another session holds the runs table: beginning a run must wait for it.
+    let mut admin = admin(&place).await;
+    let lock = admin.transaction().await.expect("begin");
+    lock.batch_execute("LOCK TABLE tool_sdk_runs IN ACCESS EXCLUSIVE MODE")
+        .await
+        .expect("lock the runs table");
+    let begin = tokio::spawn({
+        let store = store.clone();
+        async move { store.begin(&RunId::from_string("r1"), PATIENCE).await }
+    });
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(!begin.is_finished(), "begin waits for the table lock");
+
+    // Meanwhile the conversation is read on another connection.
+    let loaded = tokio::time::timeout(PATIENCE, store.load("trip"))
+        .await
+        .expect("a read is not queued behind the waiting statement")
+        .expect("load the conversation");
+    assert_eq!(loaded, vec![Message::user("book Lisbon")]);
+
+    lock.commit().await.expect("release the lock");
+    tokio::time::timeout(PATIENCE, begin)
+        .await
+        .expect("begin goes on once the lock is released")
+        .expect("the task ends")
+        .expect("begin the run");
+}
+
+#[tokio::test]
+async fn connections_the_server_closed_are_replaced() {
+    let place = place(Backend::Postgres, "pool_reconnect").await;
+    // A name of its own, so the test closes this store's connections and no one else's.
+    let application = format!("tool_sdk_reconnect_{}", std::process::id());
+    let config = format!("{} application_name={application}", place.location());
+    let store = PostgresStore::connect(&config)
+        .await
+        .expect("connect the store");
+    let conversation = [Message::user("book Lisbon")];
+    store
+        .store("trip", &conversation)
+        .await
+        .expect("store the conversation");
+
+    let admin = admin(&place).await;
+    let closed = admin
+        .query(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1",
+            &[&application],
+        )
+        .await
+        .expect("close the store's connections");
+    assert!(!closed.is_empty(), "the store had a connection to close");
+
+    // The operation that meets a closed connection may fail, classified; then the store
+    // opens a new one and the data is there.
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    let loaded = loop {
+        match store.load("trip").await {
+            Ok(loaded) => break loaded,
+            Err(error) => {
+                assert!(
+                    matches!(error, MemoryError::Backend(_)),
+                    "a closed connection is a backend error: {error:?}"
+                );
+                assert!(
+                    tokio::time::Instant::now() < deadline,
+                    "the store never reconnected; last error: {error}"
+                );
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+    };
+    assert_eq!(loaded, conversation);
+    store
+        .begin(&RunId::from_string("after"), PATIENCE)
+        .await
+        .expect("a write after the reconnect");
+}
+
+#[tokio::test]
+async fn a_configuration_that_does_not_parse_is_a_classified_error() {
+    let error = PostgresStore::connect("host=127.0.0.1 port=not-a-port")
+        .await
+        .expect_err("the port is not a number");
+    let message = error.to_string();
+    assert!(
+        message.contains("invalid PostgreSQL configuration"),
+        "{message}"
+    );
+}
