@@ -1,20 +1,26 @@
-//! An MCP server: the quickstart's tools (the weather, a shared notebook) served over stdio
-//! to any MCP host (Claude Desktop, an IDE, the MCP inspector).
+//! An MCP server: the quickstart's tools (the weather, a shared notebook) served to any MCP
+//! host (Claude Desktop, an IDE, the MCP inspector), over stdio or streamable HTTP.
 //!
 //! ```text
-//! cargo build --example mcp_server --features mcp
+//! cargo build --example mcp_server --features mcp-http
 //! npx @modelcontextprotocol/inspector --cli target/debug/examples/mcp_server --method tools/list
+//!
+//! target/debug/examples/mcp_server --http 127.0.0.1:8000 &
+//! npx @modelcontextprotocol/inspector --cli http://127.0.0.1:8000/mcp --transport http \
+//!     --method tools/list
 //! ```
 //!
-//! A host starts the binary itself and speaks JSON-RPC over its standard input and output;
-//! run in a terminal, it waits for a client's `initialize`. Logs go to standard error, never
-//! standard output, which belongs to the protocol.
+//! Over stdio, a host starts the binary itself and speaks JSON-RPC over its standard input and
+//! output; run in a terminal, it waits for a client's `initialize`. Logs go to standard error,
+//! never standard output, which belongs to the protocol. With `--http ADDRESS` it listens on
+//! that address (port 0 picks a free one) and says where on standard error.
 
 use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
+use tokio::net::TcpListener;
 use tool_sdk::mcp::McpServer;
-use tool_sdk::{tool, tools, ToolRegistry};
+use tool_sdk::{tool, tools, CancellationToken, ToolRegistry};
 
 /// Gets the current weather for a city.
 #[tool(read_only)]
@@ -102,10 +108,22 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     registry.register(GetWeatherTool)?;
     registry.register_set(Arc::new(Notebook::default()))?;
 
-    McpServer::builder("tool-sdk-quickstart", env!("CARGO_PKG_VERSION"))
+    let server = McpServer::builder("tool-sdk-quickstart", env!("CARGO_PKG_VERSION"))
         .instructions("Weather by city, and a notebook shared by every call.")
-        .build(registry)?
-        .serve_stdio()
-        .await?;
+        .build(registry)?;
+
+    let arguments: Vec<String> = std::env::args().skip(1).collect();
+    match arguments.as_slice() {
+        [] => server.serve_stdio().await?,
+        [flag, address] if flag == "--http" => {
+            let listener = TcpListener::bind(address.as_str()).await?;
+            eprintln!("serving MCP at http://{}/mcp", listener.local_addr()?);
+            // Until the process is stopped; cancel the token to end every session and return.
+            server
+                .serve_http(listener, CancellationToken::new())
+                .await?;
+        }
+        _ => return Err("usage: mcp_server [--http ADDRESS]".into()),
+    }
     Ok(())
 }

@@ -1,11 +1,14 @@
 """A small MCP server written with the Python SDK's high-level server (FastMCP, called
-MCPServer since mcp 2), for the tests of tool-sdk's MCP client. Serves over stdio."""
+MCPServer since mcp 2), for the tests of tool-sdk's MCP client. Serves over stdio, or over
+streamable HTTP at http://127.0.0.1:PORT/mcp with `--http PORT`."""
+
+import sys
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 
-server = MCPServer(name="py-inventory", version="0.4.2")
+server = MCPServer(name="py-inventory", version="0.4.2", log_level="WARNING")
 
 STOCK = {"apple": 12, "pear": 0}
 
@@ -33,4 +36,7 @@ def echo(text: str, times: int = 1) -> dict:
 
 
 if __name__ == "__main__":
-    server.run()
+    if len(sys.argv) == 3 and sys.argv[1] == "--http":
+        server.run("streamable-http", host="127.0.0.1", port=int(sys.argv[2]))
+    else:
+        server.run()

@@ -1,7 +1,9 @@
 //! The `mcp_server` example as the official MCP inspector's command-line mode sees it
-//! (`npx @modelcontextprotocol/inspector@0.15.0 --cli`), a client nobody here wrote.
+//! (`npx @modelcontextprotocol/inspector@0.15.0 --cli`), a client nobody here wrote: over
+//! stdio, and over streamable HTTP.
 
-use std::process::Command;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
 
 use serde_json::{json, Value};
 
@@ -9,8 +11,13 @@ const SERVER: &str = env!("CARGO_BIN_EXE_mcp_quickstart_server");
 const INSPECTOR: &str = "@modelcontextprotocol/inspector@0.15.0";
 
 fn inspector(arguments: &[&str]) -> Value {
+    inspector_of(SERVER, arguments)
+}
+
+/// The inspector run against `target`: a server command, or a URL.
+fn inspector_of(target: &str, arguments: &[&str]) -> Value {
     let output = Command::new("npx")
-        .args(["--yes", INSPECTOR, "--cli", SERVER])
+        .args(["--yes", INSPECTOR, "--cli", target])
         .args(arguments)
         .output()
         .unwrap_or_else(|error| {
@@ -78,5 +85,92 @@ fn the_inspector_sees_a_classified_error() {
     assert_eq!(
         result["content"][0]["text"],
         "Error: a note cannot be empty"
+    );
+}
+
+/// The example serving over streamable HTTP on a free loopback port; killed on drop.
+struct HttpServer {
+    child: Child,
+    url: String,
+}
+
+impl HttpServer {
+    fn start() -> Self {
+        let mut child = Command::new(SERVER)
+            .args(["--http", "127.0.0.1:0"])
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the example starts");
+        // It says where it listens, once it does.
+        let mut line = String::new();
+        if let Some(stderr) = child.stderr.take() {
+            BufReader::new(stderr)
+                .read_line(&mut line)
+                .expect("read the server's first line");
+        }
+        let url = line
+            .trim()
+            .strip_prefix("serving MCP at ")
+            .unwrap_or_else(|| panic!("the server did not say where it listens: {line:?}"))
+            .to_owned();
+        Self { child, url }
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn the_inspector_lists_and_calls_over_http() {
+    let server = HttpServer::start();
+    let over_http = |arguments: &[&str]| {
+        let mut all = vec!["--transport", "http"];
+        all.extend_from_slice(arguments);
+        inspector_of(&server.url, &all)
+    };
+
+    let listed = over_http(&["--method", "tools/list"]);
+    let names: Vec<&str> = listed["tools"]
+        .as_array()
+        .map(|tools| tools.iter().filter_map(|t| t["name"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(
+        names,
+        ["get_weather", "save_note", "list_notes", "clear_notes"]
+    );
+
+    let result = over_http(&[
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "get_weather",
+        "--tool-arg",
+        "city=Lisbon",
+        "--tool-arg",
+        "unit=fahrenheit",
+    ]);
+    assert_eq!(result["isError"], false, "{result}");
+    assert_eq!(result["structuredContent"]["temperature"], 65.3, "{result}");
+
+    // One notebook behind every session: a note saved by one inspector run is listed by the
+    // next.
+    let saved = over_http(&[
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "save_note",
+        "--tool-arg",
+        "text=umbrella",
+    ]);
+    assert_eq!(saved["isError"], false, "{saved}");
+    let listed = over_http(&["--method", "tools/call", "--tool-name", "list_notes"]);
+    assert_eq!(
+        listed["structuredContent"],
+        json!({"result": ["umbrella"]}),
+        "{listed}"
     );
 }

@@ -61,6 +61,8 @@ pub struct McpClient {
 pub struct McpClientBuilder {
     implementation: Implementation,
     shaping: Shaping,
+    #[cfg(feature = "mcp-http")]
+    pub(super) http: super::http_client::HttpSettings,
 }
 
 impl McpClient {
@@ -73,6 +75,8 @@ impl McpClient {
                 confirm_destructive: false,
                 defer: Defer::Never,
             },
+            #[cfg(feature = "mcp-http")]
+            http: super::http_client::HttpSettings::default(),
         }
     }
 
@@ -187,7 +191,10 @@ impl McpClientBuilder {
         self.connect_transport((reader, writer)).await
     }
 
-    async fn connect_transport<T, E, A>(self, transport: T) -> Result<McpClient, McpError>
+    pub(super) async fn connect_transport<T, E, A>(
+        self,
+        transport: T,
+    ) -> Result<McpClient, McpError>
     where
         T: rmcp::transport::IntoTransport<RoleClient, E, A>,
         E: std::error::Error + Send + Sync + 'static,

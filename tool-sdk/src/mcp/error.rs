@@ -22,6 +22,10 @@ pub enum McpError {
     #[error(transparent)]
     Registry(#[from] RegistryError),
 
+    /// The client's settings cannot be used (a header name or value HTTP does not allow).
+    #[error("the MCP client's settings are invalid: {0}")]
+    InvalidSettings(String),
+
     /// The MCP server process could not be started.
     #[error("could not start the MCP server process: {0}")]
     Spawn(#[source] std::io::Error),

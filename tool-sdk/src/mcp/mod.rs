@@ -1,11 +1,13 @@
 //! MCP (Model Context Protocol): serve a registry's tools to MCP hosts, and use the tools of
-//! MCP servers. Built on the `rmcp` crate; cargo feature `mcp`.
+//! MCP servers. Built on the `rmcp` crate; cargo feature `mcp` (stdio), and `mcp-http` for
+//! streamable HTTP.
 //!
 //! # Serve
 //!
 //! [`McpServer`] serves a [`ToolRegistry`](crate::ToolRegistry) over stdio (or any byte
-//! stream pair): `tools/list` and `tools/call`, the server reporting the application's own
-//! name and version.
+//! stream pair), or with feature `mcp-http` over streamable HTTP (`McpServer::serve_http`, or
+//! `McpServer::into_http_service` to mount in a web framework): `tools/list` and
+//! `tools/call`, the server reporting the application's own name and version.
 //!
 //! ```no_run
 //! use tool_sdk::mcp::McpServer;
@@ -29,7 +31,8 @@
 //!
 //! # Consume
 //!
-//! [`McpClient`] starts an MCP server as a child process and turns its tools into
+//! [`McpClient`] starts an MCP server as a child process (or, with feature `mcp-http`, reaches
+//! one over streamable HTTP: `McpClientBuilder::connect_http`) and turns its tools into
 //! [`DynamicTool`](crate::DynamicTool)s: add them to a registry, or give the client to a
 //! [`ToolLoop`](crate::run::ToolLoop) as a [`ToolProvider`](crate::run::ToolProvider).
 //!
@@ -92,12 +95,18 @@ mod client;
 mod describe;
 mod error;
 mod framing;
+#[cfg(feature = "mcp-http")]
+mod http;
+#[cfg(feature = "mcp-http")]
+mod http_client;
 mod remote;
 mod result;
 mod server;
 
 pub use client::{McpClient, McpClientBuilder};
 pub use error::McpError;
+#[cfg(feature = "mcp-http")]
+pub use http::McpHttpService;
 pub use result::STRUCTURED_RESULT_KEY;
 pub use server::{McpServer, McpServerBuilder};
 

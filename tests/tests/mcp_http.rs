@@ -1,0 +1,314 @@
+//! MCP over streamable HTTP, both ways: a registry served with `McpServer::serve_http` and
+//! driven by the reference Python client; a Python FastMCP server reached with
+//! `McpClientBuilder::connect_http`; and what the client sends (token, headers), checked by an
+//! HTTP front of the test's own.
+
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use http_body_util::{BodyExt, Empty};
+use hyper::body::{Bytes, Incoming};
+use hyper::service::{service_fn, Service};
+use hyper::{Request, Response, StatusCode};
+use hyper_util::rt::TokioIo;
+use hyper_util::service::TowerToHyperService;
+use serde_json::json;
+use tokio::net::TcpListener;
+use tokio::process::{Child, Command};
+use tokio_util::sync::CancellationToken;
+use tool_sdk::mcp::rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
+use tool_sdk::mcp::{McpClient, McpError, McpServer};
+use tool_sdk::{tool, ToolErrorKind, ToolRegistry};
+use tool_sdk_tests::mcp::{python, python_client, script};
+
+/// Long enough for a Python server to start on a loaded machine.
+const PATIENCE: Duration = Duration::from_secs(30);
+
+/// Divides two numbers.
+#[tool(read_only)]
+fn divide(a: f64, b: f64) -> Result<f64, String> {
+    if b == 0.0 {
+        return Err("cannot divide by zero".into());
+    }
+    Ok(a / b)
+}
+
+fn calculator() -> McpServer {
+    let mut registry = ToolRegistry::new();
+    registry.register(DivideTool).expect("divide registers");
+    McpServer::builder("calculator", "2.0.0")
+        .instructions("Divide with `divide`.")
+        .build(registry)
+        .expect("the schemas have an MCP form")
+}
+
+async fn loopback() -> (TcpListener, SocketAddr) {
+    let listener = TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind a loopback port");
+    let address = listener.local_addr().expect("the bound address");
+    (listener, address)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_python_client_lists_and_calls_over_http() {
+    let (listener, address) = loopback().await;
+    let shutdown = CancellationToken::new();
+    let serving = tokio::spawn(calculator().serve_http(listener, shutdown.clone()));
+
+    let url = format!("http://{address}/mcp");
+    let calls = json!([
+        {"name": "divide", "arguments": {"a": 1, "b": 8}},
+        {"name": "divide", "arguments": {"a": 1, "b": 0}},
+        {"name": "divide", "arguments": {"a": "one", "b": 2}},
+        {"name": "multiply", "arguments": {"a": 1, "b": 2}},
+    ]);
+    let seen = tokio::task::spawn_blocking(move || python_client(&calls, &[&url]))
+        .await
+        .expect("the client runs");
+
+    assert_eq!(seen["serverInfo"]["name"], "calculator");
+    assert_eq!(seen["instructions"], "Divide with `divide`.");
+    assert_eq!(seen["tools"][0]["name"], "divide");
+    assert_eq!(seen["tools"][0]["annotations"]["readOnlyHint"], true);
+    assert_eq!(
+        seen["tools"][0]["inputSchema"]["required"],
+        json!(["a", "b"])
+    );
+
+    let quotient = &seen["calls"][0]["result"];
+    assert_eq!(quotient["isError"], false, "{quotient}");
+    assert_eq!(quotient["structuredContent"], json!({"result": 0.125}));
+    let by_zero = &seen["calls"][1]["result"];
+    assert_eq!(by_zero["isError"], true, "{by_zero}");
+    assert_eq!(
+        by_zero["content"][0]["text"],
+        "Error: cannot divide by zero"
+    );
+    let bad = &seen["calls"][2]["result"];
+    assert_eq!(bad["isError"], true, "{bad}");
+    assert!(
+        bad["content"][0]["text"]
+            .as_str()
+            .is_some_and(|text| text.contains("/a")),
+        "{bad}"
+    );
+    assert_eq!(seen["calls"][3]["error"]["code"], -32602, "{seen}");
+
+    shutdown.cancel();
+    let served = tokio::time::timeout(PATIENCE, serving)
+        .await
+        .expect("the server stops on shutdown");
+    assert!(matches!(served, Ok(Ok(()))), "{served:?}");
+}
+
+/// The FastMCP server of `tests/mcp/fastmcp_server.py` on streamable HTTP, killed on drop.
+struct PythonServer {
+    _child: Child,
+    url: String,
+}
+
+async fn python_server() -> PythonServer {
+    // The port is free now; the server binds it a moment later.
+    let port = loopback().await.1.port();
+    let child = Command::new(python())
+        .arg(script("fastmcp_server.py"))
+        .args(["--http", &port.to_string()])
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the python of the virtual environment runs");
+    PythonServer {
+        _child: child,
+        url: format!("http://127.0.0.1:{port}/mcp"),
+    }
+}
+
+/// Connects once the server answers, within [`PATIENCE`].
+async fn connect(server: &PythonServer, prefix: &str) -> McpClient {
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    loop {
+        match McpClient::builder()
+            .prefix(prefix)
+            .connect_http(&server.url)
+            .await
+        {
+            Ok(client) => return client,
+            Err(error) if tokio::time::Instant::now() < deadline => {
+                tracing::debug!(%error, "the Python server is not up yet");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            Err(error) => panic!(
+                "the Python server never answered at {}: {error}",
+                server.url
+            ),
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_python_servers_tools_are_used_over_http() {
+    let server = python_server().await;
+    let client = connect(&server, "inv_").await;
+    assert_eq!(
+        client.server_info().map(|info| info.name),
+        Some("py-inventory".to_owned())
+    );
+
+    let mut registry = ToolRegistry::new();
+    assert_eq!(client.register_into(&mut registry).await.ok(), Some(3));
+    let names: Vec<&str> = registry.definitions().map(|d| d.name.as_str()).collect();
+    assert_eq!(names, ["inv_stock", "inv_restock", "inv_echo"]);
+
+    let stock = registry
+        .call("inv_stock", r#"{"item": "apple"}"#)
+        .await
+        .expect("stock answers");
+    assert_eq!(stock.content(), "12");
+    let restocked = registry
+        .call("inv_restock", r#"{"item": "pear", "count": 3}"#)
+        .await
+        .expect("restock answers");
+    assert_eq!(restocked.content(), "pear: 3 in stock");
+    let error = registry
+        .call("inv_stock", r#"{"item": "banana"}"#)
+        .await
+        .expect_err("an unknown item fails");
+    assert_eq!(error.kind(), ToolErrorKind::ExecutionFailed);
+    assert!(
+        error.model_message().contains("unknown item 'banana'"),
+        "{}",
+        error.model_message()
+    );
+    client.close().await.expect("the session ends");
+}
+
+/// What the front saw of each request: its `Authorization` and `X-Tenant` headers.
+type Seen = Arc<Mutex<Vec<(Option<String>, Option<String>)>>>;
+
+/// The calculator behind an HTTP front that records each request's headers and answers `401`
+/// unless it carries `Authorization: Bearer s3cret`.
+async fn guarded_calculator(shutdown: CancellationToken) -> (String, Seen) {
+    let (listener, address) = loopback().await;
+    let config =
+        StreamableHttpServerConfig::default().with_cancellation_token(shutdown.child_token());
+    let inner = TowerToHyperService::new(calculator().into_http_service(config));
+    let seen = Seen::default();
+    let recorded = Arc::clone(&seen);
+    tokio::spawn(async move {
+        loop {
+            let (stream, _) = tokio::select! {
+                () = shutdown.cancelled() => return,
+                accepted = listener.accept() => accepted.expect("accept"),
+            };
+            let inner = inner.clone();
+            let recorded = Arc::clone(&recorded);
+            let front = service_fn(move |request: Request<Incoming>| {
+                let header = |name: &str| {
+                    request
+                        .headers()
+                        .get(name)
+                        .and_then(|value| value.to_str().ok())
+                        .map(str::to_owned)
+                };
+                let authorization = header("authorization");
+                let tenant = header("x-tenant");
+                recorded
+                    .lock()
+                    .expect("not poisoned")
+                    .push((authorization.clone(), tenant));
+                let inner = inner.clone();
+                async move {
+                    if authorization.as_deref() == Some("Bearer s3cret") {
+                        inner.call(request).await
+                    } else {
+                        let mut refused = Response::new(Empty::<Bytes>::new().boxed());
+                        *refused.status_mut() = StatusCode::UNAUTHORIZED;
+                        Ok(refused)
+                    }
+                }
+            });
+            tokio::spawn(
+                hyper::server::conn::http1::Builder::new()
+                    .serve_connection(TokioIo::new(stream), front),
+            );
+        }
+    });
+    (format!("http://{address}/mcp"), seen)
+}
+
+#[tokio::test]
+async fn the_token_and_headers_go_with_every_request() {
+    let shutdown = CancellationToken::new();
+    let (url, seen) = guarded_calculator(shutdown.clone()).await;
+
+    let client = McpClient::builder()
+        .prefix("calc_")
+        .bearer_token("s3cret")
+        .header("X-Tenant", "acme")
+        .connect_http(&url)
+        .await
+        .expect("the session is set up with the token");
+    let mut registry = ToolRegistry::new();
+    client
+        .register_into(&mut registry)
+        .await
+        .expect("the tools are added");
+    let output = registry
+        .call("calc_divide", r#"{"a": 3, "b": 4}"#)
+        .await
+        .expect("divide answers");
+    assert_eq!(output.content(), "0.75");
+    client.close().await.expect("the session ends");
+
+    let seen = seen.lock().expect("not poisoned").clone();
+    // initialize, initialized, tools/list and tools/call at least.
+    assert!(seen.len() >= 4, "{seen:?}");
+    for (authorization, tenant) in &seen {
+        assert_eq!(authorization.as_deref(), Some("Bearer s3cret"));
+        assert_eq!(tenant.as_deref(), Some("acme"));
+    }
+    shutdown.cancel();
+}
+
+#[tokio::test]
+async fn a_refused_token_fails_the_connection() {
+    let shutdown = CancellationToken::new();
+    let (url, _) = guarded_calculator(shutdown.clone()).await;
+
+    let refused = McpClient::builder()
+        .bearer_token("wrong")
+        .connect_http(&url)
+        .await
+        .expect_err("the front answers 401");
+    assert!(matches!(refused, McpError::Initialize(_)), "{refused:?}");
+    shutdown.cancel();
+}
+
+#[tokio::test]
+async fn headers_http_does_not_allow_are_refused_before_connecting() {
+    let error = McpClient::builder()
+        .header("bad header", "x")
+        .connect_http("http://127.0.0.1:9/mcp")
+        .await
+        .expect_err("a space is not allowed in a header name");
+    assert!(matches!(error, McpError::InvalidSettings(_)), "{error:?}");
+    let error = McpClient::builder()
+        .header("x-tenant", "line\nbreak")
+        .connect_http("http://127.0.0.1:9/mcp")
+        .await
+        .expect_err("a newline is not allowed in a header value");
+    assert!(matches!(error, McpError::InvalidSettings(_)), "{error:?}");
+    assert!(!error.to_string().contains("line"), "{error}");
+}
+
+#[test]
+fn the_token_and_header_values_never_show_in_debug() {
+    let builder = McpClient::builder()
+        .bearer_token("s3cret-token")
+        .header("x-api-key", "k3y-value");
+    let shown = format!("{builder:?}");
+    assert!(!shown.contains("s3cret-token"), "{shown}");
+    assert!(!shown.contains("k3y-value"), "{shown}");
+    assert!(shown.contains("x-api-key"), "{shown}");
+}
