@@ -11,6 +11,7 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::process::Command;
 
 use super::remote::{remote_tool, Shaping};
+use super::tool_list::{ToolList, Watcher};
 use super::McpError;
 use crate::run::{ProviderFuture, ToolProvider};
 use crate::{Defer, DynamicTool, Tool, ToolRegistry};
@@ -21,9 +22,12 @@ use crate::{Defer, DynamicTool, Tool, ToolRegistry};
 /// server. A server's `isError` result, or a lost connection, is a
 /// [`ToolError::ExecutionFailed`](crate::ToolError::ExecutionFailed) with the server's message.
 ///
-/// Use it as a [`ToolProvider`] of a [`ToolLoop`](crate::run::ToolLoop) (its tools are listed
-/// again every round; new ones are added), or add its tools to a registry once with
-/// [`register_into`](Self::register_into).
+/// Use it as a [`ToolProvider`] of a [`ToolLoop`](crate::run::ToolLoop) (new tools are added
+/// to the run as the server lists them), or add its tools to a registry once with
+/// [`register_into`](Self::register_into). As a provider, a server that declares it announces
+/// changes (`tools.listChanged`) is listed once and again after each
+/// `notifications/tools/list_changed`; any other server is listed every round. When listing
+/// fails, the round keeps the last list.
 ///
 /// A tool the server lists whose name (with the prefix) breaks the provider rule
 /// (`^[a-zA-Z0-9_-]{1,64}$`), or whose schema is not a usable object schema, is left out, with
@@ -52,8 +56,9 @@ use crate::{Defer, DynamicTool, Tool, ToolRegistry};
 /// # }
 /// ```
 pub struct McpClient {
-    service: RunningService<RoleClient, ClientConfig>,
+    service: RunningService<RoleClient, Watcher>,
     shaping: Shaping,
+    list: Arc<ToolList>,
 }
 
 /// Builds an [`McpClient`]; see [`McpClient::builder`].
@@ -199,27 +204,55 @@ impl McpClientBuilder {
         T: rmcp::transport::IntoTransport<RoleClient, E, A>,
         E: std::error::Error + Send + Sync + 'static,
     {
-        let config = ClientConfig::new(ClientCapabilities::default(), self.implementation);
-        let service = config
+        let list = Arc::new(ToolList::new());
+        let watcher = Watcher {
+            config: ClientConfig::new(ClientCapabilities::default(), self.implementation),
+            list: Arc::clone(&list),
+        };
+        let service = watcher
             .serve(transport)
             .await
             .map_err(|error| McpError::Initialize(Box::new(error)))?;
         Ok(McpClient {
             service,
             shaping: self.shaping,
+            list,
         })
     }
 }
 
+impl McpClient {
+    /// Whether the server declared that it announces changes to its tool list.
+    fn announces_changes(&self) -> bool {
+        self.service
+            .peer()
+            .peer_info()
+            .and_then(|info| info.capabilities.tools.as_ref()?.list_changed)
+            .unwrap_or(false)
+    }
+}
+
 impl ToolProvider for McpClient {
-    /// The server's tools now; none, with a `tracing` warning, when it cannot be reached.
+    /// The server's tools: kept from the last listing while a server that announces changes
+    /// has announced none, listed again otherwise. When listing fails, the last list (none
+    /// at first), with a `tracing` warning.
     fn tools(&self) -> ProviderFuture<'_> {
         Box::pin(async move {
+            let announces = self.announces_changes();
+            if announces {
+                if let Some(tools) = self.list.current() {
+                    return tools;
+                }
+            }
+            self.list.listing();
             match McpClient::tools(self).await {
-                Ok(tools) => tools,
+                Ok(tools) => {
+                    self.list.keep(&tools);
+                    tools
+                }
                 Err(error) => {
                     tracing::warn!(%error, "MCP server's tools unavailable this round");
-                    Vec::new()
+                    self.list.failed()
                 }
             }
         })

@@ -102,6 +102,7 @@ mod http_client;
 mod remote;
 mod result;
 mod server;
+mod tool_list;
 
 pub use client::{McpClient, McpClientBuilder};
 pub use error::McpError;
