@@ -1,7 +1,8 @@
 //! Helpers of the MCP tests: the Python of `.venv` (with the `mcp` package) and the scripts of
 //! `tests/mcp/`.
 
-use std::process::Command;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
 
 use serde_json::Value;
 
@@ -41,4 +42,54 @@ pub fn python_client(calls: &Value, server: &[&str]) -> Value {
             String::from_utf8_lossy(&output.stdout)
         )
     })
+}
+
+/// A server binary serving MCP over streamable HTTP (`--http 127.0.0.1:0`, a free loopback
+/// port), as the `mcp_server` example does; killed on drop.
+#[derive(Debug)]
+pub struct HttpServer {
+    /// The server process.
+    pub child: Child,
+    /// Where it serves, as it said on standard error (`http://127.0.0.1:PORT/mcp`).
+    pub url: String,
+}
+
+impl HttpServer {
+    /// Runs `command` with `--http 127.0.0.1:0` added, and waits until it says where it
+    /// listens (its first line on standard error: `serving MCP at URL`).
+    pub fn start(mut command: Command) -> Self {
+        let mut child = command
+            .args(["--http", "127.0.0.1:0"])
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the server starts");
+        let mut line = String::new();
+        if let Some(stderr) = child.stderr.take() {
+            BufReader::new(stderr)
+                .read_line(&mut line)
+                .expect("read the server's first line");
+        }
+        let url = line
+            .trim()
+            .strip_prefix("serving MCP at ")
+            .unwrap_or_else(|| panic!("the server did not say where it listens: {line:?}"))
+            .to_owned();
+        Self { child, url }
+    }
+
+    /// The `host:port` it listens on.
+    pub fn address(&self) -> &str {
+        self.url
+            .trim_start_matches("http://")
+            .split('/')
+            .next()
+            .unwrap_or_default()
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }

@@ -20,7 +20,7 @@ use tokio_util::sync::CancellationToken;
 use tool_sdk::mcp::rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 use tool_sdk::mcp::{McpClient, McpError, McpServer};
 use tool_sdk::{tool, ToolErrorKind, ToolRegistry};
-use tool_sdk_tests::mcp::{python, python_client, script};
+use tool_sdk_tests::mcp::{python, python_client, script, HttpServer};
 
 /// Long enough for a Python server to start on a loaded machine.
 const PATIENCE: Duration = Duration::from_secs(30);
@@ -311,4 +311,71 @@ fn the_token_and_header_values_never_show_in_debug() {
     assert!(!shown.contains("s3cret-token"), "{shown}");
     assert!(!shown.contains("k3y-value"), "{shown}");
     assert!(shown.contains("x-api-key"), "{shown}");
+}
+
+#[tokio::test]
+async fn running_out_of_file_descriptors_does_not_stop_the_server() {
+    // The example, allowed 32 open files: more connections than that make accepting fail.
+    let mut limited = std::process::Command::new("sh");
+    limited.args([
+        "-c",
+        r#"ulimit -n 32 && exec "$0" "$@""#,
+        env!("CARGO_BIN_EXE_mcp_quickstart_server"),
+    ]);
+    let mut server = HttpServer::start(limited);
+    // Refused connections are fine: the point is that the server is out of descriptors.
+    let flood: Vec<std::net::TcpStream> = (0..64)
+        .filter_map(|_| std::net::TcpStream::connect(server.address()).ok())
+        .collect();
+    // Long enough for the server to accept all it can and fail on the rest.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert!(
+        server
+            .child
+            .try_wait()
+            .expect("the server's status")
+            .is_none(),
+        "the server exited when it could not accept"
+    );
+
+    drop(flood);
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    let client = loop {
+        match McpClient::builder().connect_http(&server.url).await {
+            Ok(client) => break client,
+            Err(error) => {
+                assert!(
+                    tokio::time::Instant::now() < deadline,
+                    "the server never answered again: {error}"
+                );
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    };
+    let tools = client.tools().await.expect("the server lists its tools");
+    assert_eq!(tools.len(), 4);
+    client.close().await.expect("the session ends");
+}
+
+#[tokio::test]
+async fn a_client_that_never_finishes_its_headers_is_cut_off() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let (listener, address) = loopback().await;
+    let shutdown = CancellationToken::new();
+    tokio::spawn(calculator().serve_http(listener, shutdown.clone()));
+
+    let mut stalled = tokio::net::TcpStream::connect(address)
+        .await
+        .expect("connect");
+    stalled
+        .write_all(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        .await
+        .expect("send half the headers");
+    // hyper's header timeout is 30 s; without it the connection would stay open for good.
+    // The server may answer 408 before it closes, or reset the connection: either ends it.
+    let mut rest = Vec::new();
+    let ended = tokio::time::timeout(Duration::from_secs(60), stalled.read_to_end(&mut rest)).await;
+    assert!(ended.is_ok(), "the server kept the stalled connection open");
+    shutdown.cancel();
 }

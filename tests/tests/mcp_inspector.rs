@@ -2,10 +2,10 @@
 //! (`npx @modelcontextprotocol/inspector@0.15.0 --cli`), a client nobody here wrote: over
 //! stdio, and over streamable HTTP.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 
 use serde_json::{json, Value};
+use tool_sdk_tests::mcp::HttpServer;
 
 const SERVER: &str = env!("CARGO_BIN_EXE_mcp_quickstart_server");
 const INSPECTOR: &str = "@modelcontextprotocol/inspector@0.15.0";
@@ -88,45 +88,9 @@ fn the_inspector_sees_a_classified_error() {
     );
 }
 
-/// The example serving over streamable HTTP on a free loopback port; killed on drop.
-struct HttpServer {
-    child: Child,
-    url: String,
-}
-
-impl HttpServer {
-    fn start() -> Self {
-        let mut child = Command::new(SERVER)
-            .args(["--http", "127.0.0.1:0"])
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the example starts");
-        // It says where it listens, once it does.
-        let mut line = String::new();
-        if let Some(stderr) = child.stderr.take() {
-            BufReader::new(stderr)
-                .read_line(&mut line)
-                .expect("read the server's first line");
-        }
-        let url = line
-            .trim()
-            .strip_prefix("serving MCP at ")
-            .unwrap_or_else(|| panic!("the server did not say where it listens: {line:?}"))
-            .to_owned();
-        Self { child, url }
-    }
-}
-
-impl Drop for HttpServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 #[test]
 fn the_inspector_lists_and_calls_over_http() {
-    let server = HttpServer::start();
+    let server = HttpServer::start(std::process::Command::new(SERVER));
     let over_http = |arguments: &[&str]| {
         let mut all = vec!["--transport", "http"];
         all.extend_from_slice(arguments);

@@ -1,8 +1,10 @@
 //! A registry served over MCP's streamable HTTP transport (feature `mcp-http`).
 
+use std::io;
 use std::sync::Arc;
+use std::time::Duration;
 
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
@@ -10,6 +12,9 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use super::{McpError, McpServer};
+
+/// How long to wait before accepting again after a failure that is not the connection's own.
+const ACCEPT_RETRY: Duration = Duration::from_secs(1);
 
 /// [`McpServer`] as a tower `Service` of MCP's streamable HTTP transport; see
 /// [`McpServer::into_http_service`].
@@ -40,7 +45,10 @@ impl McpServer {
     /// [`into_http_service`](Self::into_http_service) for other hosts, TLS or a path of
     /// their own in a web framework).
     ///
-    /// Fails with [`McpError::Stopped`] when accepting a connection fails.
+    /// A failure to accept a connection does not end it: a connection reset before it was
+    /// accepted is skipped, and any other failure (such as running out of file descriptors
+    /// under load) is logged with `tracing` and retried a second later. It returns `Ok` once
+    /// `shutdown` is cancelled.
     ///
     /// # Examples
     ///
@@ -74,12 +82,24 @@ impl McpServer {
         let config =
             StreamableHttpServerConfig::default().with_cancellation_token(shutdown.child_token());
         let service = TowerToHyperService::new(self.into_http_service(config));
-        let http = hyper::server::conn::http1::Builder::new();
+        let mut http = hyper::server::conn::http1::Builder::new();
+        // A client that opens a connection and never finishes its request's headers is cut
+        // off after hyper's 30 s, rather than holding a descriptor for good.
+        http.timer(TokioTimer::new());
         loop {
-            let (stream, _) = tokio::select! {
+            let accepted = tokio::select! {
                 () = shutdown.cancelled() => return Ok(()),
-                accepted = listener.accept() => {
-                    accepted.map_err(|error| McpError::Stopped(Box::new(error)))?
+                accepted = listener.accept() => accepted,
+            };
+            let stream = match accepted {
+                Ok((stream, _)) => stream,
+                Err(error) if is_connection_error(&error) => continue,
+                Err(error) => {
+                    tracing::warn!(%error, "cannot accept an MCP HTTP connection; retrying in 1 s");
+                    tokio::select! {
+                        () = shutdown.cancelled() => return Ok(()),
+                        () = tokio::time::sleep(ACCEPT_RETRY) => continue,
+                    }
                 }
             };
             let connection = http.serve_connection(TokioIo::new(stream), service.clone());
@@ -101,4 +121,14 @@ impl McpServer {
             });
         }
     }
+}
+
+/// A failure of one connection (gone before it was accepted), not of the listener.
+fn is_connection_error(error: &io::Error) -> bool {
+    matches!(
+        error.kind(),
+        io::ErrorKind::ConnectionRefused
+            | io::ErrorKind::ConnectionAborted
+            | io::ErrorKind::ConnectionReset
+    )
 }
