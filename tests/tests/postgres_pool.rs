@@ -122,3 +122,15 @@ async fn a_configuration_that_does_not_parse_is_a_classified_error() {
         "{message}"
     );
 }
+
+#[tokio::test]
+async fn a_configuration_that_requires_tls_points_to_from_pool() {
+    let error = PostgresStore::connect("host=127.0.0.1 sslmode=require")
+        .await
+        .expect_err("connect offers no TLS");
+    let message = error.to_string();
+    assert!(
+        message.contains("sslmode=require") && message.contains("from_pool"),
+        "{message}"
+    );
+}

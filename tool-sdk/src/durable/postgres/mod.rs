@@ -9,6 +9,7 @@ use std::time::Duration;
 use deadpool_postgres::{
     Manager, ManagerConfig, Object, Pool, PoolError, RecyclingMethod, Runtime,
 };
+use tokio_postgres::config::SslMode;
 use tokio_postgres::NoTls;
 
 use crate::durable::migrations::POSTGRES;
@@ -72,12 +73,21 @@ impl PostgresStore {
     /// `postgresql://` URL), without TLS, on a pool of up to 16 connections, and brings the
     /// schema up to date. Needs a tokio runtime: connections are driven by spawned tasks.
     ///
-    /// Fails with [`StoreError::Backend`] when the configuration does not parse or the server
-    /// cannot be reached.
+    /// Fails with [`StoreError::Backend`] when the configuration does not parse, requires TLS
+    /// (`sslmode=require`; see [`from_pool`](Self::from_pool)), or the server cannot be
+    /// reached.
     pub async fn connect(config: &str) -> Result<Self, StoreError> {
         let config: tokio_postgres::Config = config
             .parse()
             .map_err(|e| backend(format!("invalid PostgreSQL configuration: {e}")))?;
+        // Said here rather than as a failed handshake on the first connection.
+        if config.get_ssl_mode() == SslMode::Require {
+            return Err(backend(
+                "the configuration requires TLS (sslmode=require), which `connect` does not \
+                 offer: build a pool with a TLS connector and pass it to \
+                 `PostgresStore::from_pool`",
+            ));
+        }
         let manager = Manager::from_config(
             config,
             NoTls,
