@@ -3,6 +3,7 @@
 //! round for any other. The server is an rmcp server of the test's own, reached in-process,
 //! that counts the listings.
 
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -16,11 +17,13 @@ use tool_sdk::mcp::rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use tool_sdk::mcp::McpClient;
 use tool_sdk::run::ToolProvider;
 
-/// What the server lists, and how many times it was asked.
+/// What the server lists, how many times it was asked, and how long each of the next
+/// answers takes (what it answers is read when asked, before the wait).
 #[derive(Default)]
 struct Listing {
     names: Mutex<Vec<&'static str>>,
     asked: AtomicUsize,
+    delays: Mutex<VecDeque<Duration>>,
 }
 
 #[derive(Clone)]
@@ -49,6 +52,15 @@ impl ServerHandler for ChangingServer {
         let schema = json!({"type": "object", "properties": {}});
         let schema = schema.as_object().cloned().unwrap_or_default();
         let names = self.listing.names.lock().expect("not poisoned").clone();
+        let delay = self
+            .listing
+            .delays
+            .lock()
+            .expect("not poisoned")
+            .pop_front();
+        if let Some(delay) = delay {
+            tokio::time::sleep(delay).await;
+        }
         let tools = names
             .into_iter()
             .map(|name| McpTool::new(name, "A tool.", schema.clone()))
@@ -142,4 +154,63 @@ async fn any_other_server_is_listed_every_round() {
     }
     listing.names.lock().expect("not poisoned").push("second");
     assert_eq!(provided(&client).await, ["first", "second"]);
+}
+
+#[tokio::test]
+async fn a_slow_listing_from_before_a_change_does_not_outlive_it() {
+    let Session {
+        client,
+        server,
+        listing,
+    } = session(true).await;
+    let client = std::sync::Arc::new(client);
+
+    // Round A asks first and is answered slowly, with the list of before the change.
+    listing
+        .delays
+        .lock()
+        .expect("not poisoned")
+        .push_back(Duration::from_millis(500));
+    let slow = tokio::spawn({
+        let client = std::sync::Arc::clone(&client);
+        async move { provided(&client).await }
+    });
+    while listing.asked.load(Ordering::SeqCst) < 1 {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    listing.names.lock().expect("not poisoned").push("second");
+    server
+        .peer()
+        .notify_tool_list_changed()
+        .await
+        .expect("the notification is sent");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+
+    // Round B, after the change, is answered at once with the new list.
+    assert_eq!(provided(&client).await, ["first", "second"]);
+    assert_eq!(slow.await.expect("round A ends"), ["first"]);
+
+    // Round A's late answer must not replace round B's.
+    assert_eq!(provided(&client).await, ["first", "second"]);
+    assert_eq!(listing.asked.load(Ordering::SeqCst), 2);
+}
+
+#[tokio::test]
+async fn a_call_the_server_does_not_answer_makes_it_listed_again() {
+    let Session {
+        client,
+        server: _server,
+        listing,
+    } = session(true).await;
+    let tools = ToolProvider::tools(&client).await;
+    assert_eq!(listing.asked.load(Ordering::SeqCst), 1);
+
+    // This server has no tools/call: the call fails at the protocol level.
+    let error = tools[0]
+        .call("{}", tool_sdk::ToolContext::new())
+        .await
+        .expect_err("the server answers with an error");
+    assert_eq!(error.kind(), tool_sdk::ToolErrorKind::ExecutionFailed);
+    assert_eq!(provided(&client).await, ["first"]);
+    assert_eq!(listing.asked.load(Ordering::SeqCst), 2, "listed again");
 }

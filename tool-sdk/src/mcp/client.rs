@@ -26,8 +26,9 @@ use crate::{Defer, DynamicTool, Tool, ToolRegistry};
 /// to the run as the server lists them), or add its tools to a registry once with
 /// [`register_into`](Self::register_into). As a provider, a server that declares it announces
 /// changes (`tools.listChanged`) is listed once and again after each
-/// `notifications/tools/list_changed`; any other server is listed every round. When listing
-/// fails, the round keeps the last list.
+/// `notifications/tools/list_changed`, after a call to it fails at the protocol level (its
+/// session may have been replaced), and at least once a minute; any other server is listed
+/// every round. When listing fails, the round keeps the last list.
 ///
 /// A tool the server lists whose name (with the prefix) breaks the provider rule
 /// (`^[a-zA-Z0-9_-]{1,64}$`), or whose schema is not a usable object schema, is left out, with
@@ -139,7 +140,7 @@ impl McpClient {
             .map_err(|error| McpError::Request(Box::new(error)))?;
         let mut tools = Vec::with_capacity(listed.len());
         for tool in listed {
-            match remote_tool(peer, tool, &self.shaping) {
+            match remote_tool(peer, tool, &self.shaping, &self.list) {
                 Ok(tool) => tools.push(tool),
                 Err(error) => tracing::warn!(%error, "MCP tool left out"),
             }
@@ -244,15 +245,15 @@ impl ToolProvider for McpClient {
                     return tools;
                 }
             }
-            self.list.listing();
+            let generation = self.list.listing();
             match McpClient::tools(self).await {
                 Ok(tools) => {
-                    self.list.keep(&tools);
+                    self.list.keep(generation, &tools);
                     tools
                 }
                 Err(error) => {
                     tracing::warn!(%error, "MCP server's tools unavailable this round");
-                    self.list.failed()
+                    self.list.last()
                 }
             }
         })

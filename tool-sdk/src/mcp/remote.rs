@@ -1,5 +1,7 @@
 //! One tool of an MCP server as a tool of this process.
 
+use std::sync::Arc;
+
 use rmcp::model::{CallToolRequestParams, Tool as McpTool};
 use rmcp::service::Peer;
 use rmcp::RoleClient;
@@ -7,6 +9,7 @@ use serde_json::Value;
 
 use super::annotations::options_from;
 use super::result::from_call_result;
+use super::tool_list::ToolList;
 use crate::{Confirm, Defer, DynamicTool, RegistryError};
 
 /// How the client shapes the tools of its server.
@@ -18,11 +21,13 @@ pub(crate) struct Shaping {
 }
 
 /// `tool` as a dynamic tool named `prefix` + its name, whose calls go to the server through
-/// `peer` under the server's own name.
+/// `peer` under the server's own name. A call the server does not answer (the session ended,
+/// the tool is gone) makes `list` list the server again.
 pub(crate) fn remote_tool(
     peer: &Peer<RoleClient>,
     tool: McpTool,
     shaping: &Shaping,
+    list: &Arc<ToolList>,
 ) -> Result<DynamicTool, RegistryError> {
     let Shaping {
         prefix,
@@ -37,9 +42,11 @@ pub(crate) fn remote_tool(
         options = options.confirm(Confirm::Always);
     }
     let peer = peer.clone();
+    let list = Arc::clone(list);
     let remote_name = tool.name;
     let handler = move |arguments: Value| {
         let peer = peer.clone();
+        let list = Arc::clone(&list);
         let mut request = CallToolRequestParams::new(remote_name.clone());
         // The arguments were validated against the object schema, so they are an object.
         if let Value::Object(arguments) = arguments {
@@ -48,7 +55,10 @@ pub(crate) fn remote_tool(
         async move {
             match peer.call_tool(request).await {
                 Ok(result) => from_call_result(result),
-                Err(error) => Err(format!("the MCP server did not answer: {error}")),
+                Err(error) => {
+                    list.invalidate();
+                    Err(format!("the MCP server did not answer: {error}"))
+                }
             }
         }
     };

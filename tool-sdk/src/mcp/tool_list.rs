@@ -1,9 +1,11 @@
 //! The server's tool list as a loop's provider sees it: kept between rounds when the server
-//! promises to announce changes, listed again when it does.
+//! promises to announce changes, listed again when it does, when a request to it fails, or
+//! after a minute.
 
 use std::future::Future;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use rmcp::model::ClientConfig;
 use rmcp::service::{NotificationContext, RoleClient};
@@ -27,54 +29,84 @@ impl ClientHandler for Watcher {
         &self,
         _context: NotificationContext<RoleClient>,
     ) -> impl Future<Output = ()> + Send + '_ {
-        self.list.changed.store(true, Ordering::Release);
+        self.list.invalidate();
         std::future::ready(())
     }
 }
 
-/// The last list of the server's tools, and whether the server said it changed since.
+/// The last list of the server's tools, and the announcements it has seen.
+///
+/// Every announcement starts a new generation; a list is kept with the generation it was
+/// asked for in, and serves only while no later announcement came. So a slow listing that
+/// started before an announcement can never stand in for one made after it.
 pub(super) struct ToolList {
-    /// Set by the server's announcement (and at the start): the next round lists again.
-    changed: AtomicBool,
-    last: Mutex<Option<Vec<Arc<dyn Tool>>>>,
+    generation: AtomicU64,
+    last: Mutex<Option<Kept>>,
 }
+
+struct Kept {
+    generation: u64,
+    listed_at: Instant,
+    tools: Vec<Arc<dyn Tool>>,
+}
+
+/// How long a kept list serves at most, announcements or not: a server can restart with
+/// other tools (an HTTP client may start a new session with it on its own) without
+/// announcing anything to this session.
+const MAX_AGE: Duration = Duration::from_secs(60);
 
 impl ToolList {
     pub(super) fn new() -> Self {
         Self {
-            changed: AtomicBool::new(true),
+            generation: AtomicU64::new(0),
             last: Mutex::new(None),
         }
     }
 
-    /// The kept list, unless the server announced a change since it was listed.
+    /// The server announced a change, or a request to it failed: the next round lists again.
+    pub(super) fn invalidate(&self) {
+        self.generation.fetch_add(1, Ordering::AcqRel);
+    }
+
+    /// The kept list, when no announcement came since it was asked for and it is recent.
     pub(super) fn current(&self) -> Option<Vec<Arc<dyn Tool>>> {
-        if self.changed.load(Ordering::Acquire) {
-            return None;
+        let generation = self.generation.load(Ordering::Acquire);
+        let last = self.last.lock().ok()?;
+        let kept = last.as_ref()?;
+        (kept.generation == generation && kept.listed_at.elapsed() < MAX_AGE)
+            .then(|| kept.tools.clone())
+    }
+
+    /// Called before listing: the generation the listing answers for.
+    pub(super) fn listing(&self) -> u64 {
+        self.generation.load(Ordering::Acquire)
+    }
+
+    /// Keeps what a listing started in `generation` returned, unless a listing started later
+    /// was kept already.
+    pub(super) fn keep(&self, generation: u64, tools: &[Arc<dyn Tool>]) {
+        let Ok(mut last) = self.last.lock() else {
+            return;
+        };
+        if last
+            .as_ref()
+            .is_some_and(|kept| kept.generation > generation)
+        {
+            return;
         }
-        self.last.lock().ok()?.clone()
+        *last = Some(Kept {
+            generation,
+            listed_at: Instant::now(),
+            tools: tools.to_vec(),
+        });
     }
 
-    /// Called before listing: a change announced while the listing is under way makes the
-    /// next round list again.
-    pub(super) fn listing(&self) {
-        self.changed.store(false, Ordering::Release);
-    }
-
-    /// Keeps what was listed.
-    pub(super) fn keep(&self, tools: &[Arc<dyn Tool>]) {
-        if let Ok(mut last) = self.last.lock() {
-            *last = Some(tools.to_vec());
-        }
-    }
-
-    /// The listing failed: the next round tries again; meanwhile the last list stands.
-    pub(super) fn failed(&self) -> Vec<Arc<dyn Tool>> {
-        self.changed.store(true, Ordering::Release);
+    /// The last list kept (none at first), for a round whose listing failed.
+    pub(super) fn last(&self) -> Vec<Arc<dyn Tool>> {
         self.last
             .lock()
             .ok()
-            .and_then(|last| last.clone())
+            .and_then(|last| last.as_ref().map(|kept| kept.tools.clone()))
             .unwrap_or_default()
     }
 }
