@@ -1,7 +1,9 @@
 """A small MCP server written with the Python SDK's high-level server (FastMCP, called
-MCPServer since mcp 2), for the tests of tool-sdk's MCP client. Serves over stdio, or over
-streamable HTTP at http://127.0.0.1:PORT/mcp with `--http PORT`."""
+MCPServer since mcp 2), for the tests of tool-sdk's MCP client. Serves over stdio, or with
+`--http` over streamable HTTP on a free loopback port, printing its URL on the first line of
+standard output once it listens."""
 
+import socket
 import sys
 
 from mcp.server.mcpserver import MCPServer
@@ -35,8 +37,20 @@ def echo(text: str, times: int = 1) -> dict:
     return {"echo": " ".join([text] * times)}
 
 
+def serve_http():
+    import uvicorn
+
+    # Bound here, so that the port is known before anyone connects and no one else takes it.
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    print(f"http://127.0.0.1:{listener.getsockname()[1]}/mcp", flush=True)
+    config = uvicorn.Config(server.streamable_http_app(), log_level="warning")
+    uvicorn.Server(config).run(sockets=[listener])
+
+
 if __name__ == "__main__":
-    if len(sys.argv) == 3 and sys.argv[1] == "--http":
-        server.run("streamable-http", host="127.0.0.1", port=int(sys.argv[2]))
+    if sys.argv[1:] == ["--http"]:
+        serve_http()
     else:
         server.run()

@@ -17,8 +17,7 @@ use serde_json::json;
 use tokio::net::TcpListener;
 use tokio::process::{Child, Command};
 use tokio_util::sync::CancellationToken;
-use tool_sdk::mcp::rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
-use tool_sdk::mcp::{McpClient, McpError, McpServer};
+use tool_sdk::mcp::{McpClient, McpError, McpServer, StreamableHttpServerConfig};
 use tool_sdk::{tool, ToolErrorKind, ToolRegistry};
 use tool_sdk_tests::mcp::{python, python_client, script, HttpServer};
 
@@ -110,21 +109,32 @@ struct PythonServer {
 }
 
 async fn python_server() -> PythonServer {
-    // The port is free now; the server binds it a moment later.
-    let port = loopback().await.1.port();
-    let child = Command::new(python())
+    use tokio::io::AsyncBufReadExt;
+
+    let mut child = Command::new(python())
         .arg(script("fastmcp_server.py"))
-        .args(["--http", &port.to_string()])
+        .arg("--http")
+        .stdout(std::process::Stdio::piped())
         .kill_on_drop(true)
         .spawn()
         .expect("the python of the virtual environment runs");
+    // Its first line, once it listens: the URL.
+    let stdout = child.stdout.take().expect("piped");
+    let mut url = String::new();
+    tokio::time::timeout(
+        PATIENCE,
+        tokio::io::BufReader::new(stdout).read_line(&mut url),
+    )
+    .await
+    .expect("the Python server starts in time")
+    .expect("read its URL");
     PythonServer {
         _child: child,
-        url: format!("http://127.0.0.1:{port}/mcp"),
+        url: url.trim().to_owned(),
     }
 }
 
-/// Connects once the server answers, within [`PATIENCE`].
+/// Connects to the server, which may still be starting its application.
 async fn connect(server: &PythonServer, prefix: &str) -> McpClient {
     let deadline = tokio::time::Instant::now() + PATIENCE;
     loop {
@@ -286,20 +296,48 @@ async fn a_refused_token_fails_the_connection() {
 }
 
 #[tokio::test]
-async fn headers_http_does_not_allow_are_refused_before_connecting() {
+async fn settings_that_cannot_be_sent_are_refused_before_connecting() {
+    // Nothing listens on port 9: a refusal here comes from the settings, not the server.
+    let refused = |builder: tool_sdk::mcp::McpClientBuilder| async move {
+        let error = builder
+            .connect_http("http://127.0.0.1:9/mcp")
+            .await
+            .expect_err("the settings are refused");
+        assert!(matches!(error, McpError::InvalidSettings(_)), "{error:?}");
+        error.to_string()
+    };
+    refused(McpClient::builder().header("bad header", "x")).await;
+    let message = refused(McpClient::builder().header("x-tenant", "line\nbreak")).await;
+    assert!(
+        !message.contains("line"),
+        "the value is not quoted: {message}"
+    );
+    let message = refused(McpClient::builder().bearer_token("s3cret\n")).await;
+    assert!(message.contains("bearer token"), "{message}");
+    assert!(
+        !message.contains("s3cret"),
+        "the token is not quoted: {message}"
+    );
+    for reserved in ["Accept", "mcp-session-id", "Content-Type", "Last-Event-ID"] {
+        let message = refused(McpClient::builder().header(reserved, "x")).await;
+        assert!(message.contains("set by the MCP transport"), "{message}");
+    }
+    let message = refused(
+        McpClient::builder()
+            .bearer_token("s3cret")
+            .header("Authorization", "Basic eDp5"),
+    )
+    .await;
+    assert!(message.contains("both"), "{message}");
+
+    // An Authorization header of its own, without a bearer token, is fine: the connection
+    // is what fails here.
     let error = McpClient::builder()
-        .header("bad header", "x")
+        .header("Authorization", "Basic eDp5")
         .connect_http("http://127.0.0.1:9/mcp")
         .await
-        .expect_err("a space is not allowed in a header name");
-    assert!(matches!(error, McpError::InvalidSettings(_)), "{error:?}");
-    let error = McpClient::builder()
-        .header("x-tenant", "line\nbreak")
-        .connect_http("http://127.0.0.1:9/mcp")
-        .await
-        .expect_err("a newline is not allowed in a header value");
-    assert!(matches!(error, McpError::InvalidSettings(_)), "{error:?}");
-    assert!(!error.to_string().contains("line"), "{error}");
+        .expect_err("nothing listens there");
+    assert!(matches!(error, McpError::Initialize(_)), "{error:?}");
 }
 
 #[test]
@@ -378,4 +416,96 @@ async fn a_client_that_never_finishes_its_headers_is_cut_off() {
     let ended = tokio::time::timeout(Duration::from_secs(60), stalled.read_to_end(&mut rest)).await;
     assert!(ended.is_ok(), "the server kept the stalled connection open");
     shutdown.cancel();
+}
+
+/// The status line's code of a bare `initialize` POST naming `host`.
+async fn initialize_status(address: SocketAddr, host: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let body = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "1"}
+        }
+    })
+    .to_string();
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
+         Connection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = tokio::net::TcpStream::connect(address)
+        .await
+        .expect("connect");
+    stream
+        .write_all(request.as_bytes())
+        .await
+        .expect("send the request");
+    let mut head = [0u8; 12];
+    stream
+        .read_exact(&mut head)
+        .await
+        .expect("read the status line");
+    String::from_utf8_lossy(&head[9..12]).into_owned()
+}
+
+#[tokio::test]
+async fn only_the_hosts_the_settings_allow_are_served() {
+    let shutdown = CancellationToken::new();
+    let (listener, loopback_address) = loopback().await;
+    tokio::spawn(calculator().serve_http(listener, shutdown.clone()));
+    assert_eq!(
+        initialize_status(loopback_address, "127.0.0.1").await,
+        "200"
+    );
+    assert_eq!(
+        initialize_status(loopback_address, "tools.example.com").await,
+        "403",
+        "by default, a loopback name only"
+    );
+
+    let (listener, public_address) = loopback().await;
+    let config = StreamableHttpServerConfig::default().with_allowed_hosts(["tools.example.com"]);
+    tokio::spawn(calculator().serve_http_with(listener, config, shutdown.clone()));
+    assert_eq!(
+        initialize_status(public_address, "tools.example.com").await,
+        "200"
+    );
+    assert_eq!(initialize_status(public_address, "127.0.0.1").await, "403");
+    shutdown.cancel();
+}
+
+#[tokio::test]
+async fn shutdown_closes_the_listener_and_the_open_connections() {
+    use tokio::io::AsyncReadExt;
+
+    let (listener, address) = loopback().await;
+    let shutdown = CancellationToken::new();
+    let serving = tokio::spawn(calculator().serve_http(listener, shutdown.clone()));
+    // A session with its event stream open, and an idle connection.
+    let client = McpClient::builder()
+        .connect_http(&format!("http://{address}/mcp"))
+        .await
+        .expect("the session is set up");
+    let mut idle = tokio::net::TcpStream::connect(address)
+        .await
+        .expect("connect");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+
+    shutdown.cancel();
+    let served = tokio::time::timeout(PATIENCE, serving)
+        .await
+        .expect("serve_http returns after shutdown");
+    assert!(matches!(served, Ok(Ok(()))), "{served:?}");
+    let mut rest = Vec::new();
+    let closed = tokio::time::timeout(Duration::from_secs(1), idle.read_to_end(&mut rest)).await;
+    assert!(closed.is_ok(), "the idle connection is closed");
+    assert!(
+        tokio::net::TcpStream::connect(address).await.is_err(),
+        "the listener is closed"
+    );
+    drop(client);
 }

@@ -1,11 +1,12 @@
 //! The PostgreSQL store's connections: a statement waiting on a lock does not hold up the
-//! store's other operations, and a connection the server closed is replaced.
+//! store's other operations, a connection the server closed is replaced, and a claim whose
+//! second statement fails is undone.
 
 use std::time::Duration;
 
 use tokio_postgres::{Client, NoTls};
-use tool_sdk::durable::{PostgresStore, RunId, RunStore};
-use tool_sdk::{ChatMemory, MemoryError, Message};
+use tool_sdk::durable::{Orphans, PostgresStore, RecordEntry, RunId, RunStore, StoreError};
+use tool_sdk::{ChatMemory, MemoryError, Message, ToolCall};
 use tool_sdk_tests::durable::{place, Backend, Place};
 
 /// Long enough for any statement on an idle test server; what the tests wait for either
@@ -24,7 +25,10 @@ async fn admin(place: &Place) -> Client {
 #[tokio::test]
 async fn a_statement_waiting_on_a_lock_does_not_hold_up_other_operations() {
     let place = place(Backend::Postgres, "pool_lock").await;
-    let store = PostgresStore::connect(place.location())
+    // A name of its own, to see this store's sessions in pg_stat_activity.
+    let application = format!("tool_sdk_lock_{}", std::process::id());
+    let config = format!("{} application_name={application}", place.location());
+    let store = PostgresStore::connect(&config)
         .await
         .expect("connect the store");
     store
@@ -42,7 +46,27 @@ async fn a_statement_waiting_on_a_lock_does_not_hold_up_other_operations() {
         let store = store.clone();
         async move { store.begin(&RunId::from_string("r1"), PATIENCE).await }
     });
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    let watcher = self::admin(&place).await;
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    loop {
+        let waiting: i64 = watcher
+            .query_one(
+                "SELECT count(*) FROM pg_stat_activity
+                 WHERE application_name = $1 AND wait_event_type = 'Lock'",
+                &[&application],
+            )
+            .await
+            .expect("read pg_stat_activity")
+            .get(0);
+        if waiting > 0 {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "begin never waited on the lock"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     assert!(!begin.is_finished(), "begin waits for the table lock");
 
     // Meanwhile the conversation is read on another connection.
@@ -133,4 +157,54 @@ async fn a_configuration_that_requires_tls_points_to_from_pool() {
         message.contains("sslmode=require") && message.contains("from_pool"),
         "{message}"
     );
+}
+
+#[tokio::test]
+async fn a_claim_whose_entries_cannot_be_read_is_undone() {
+    let place = place(Backend::Postgres, "pool_claim").await;
+    let crashed = PostgresStore::connect(place.location())
+        .await
+        .expect("connect the first replica");
+    let run = RunId::from_string("r1");
+    crashed.begin(&run, PATIENCE).await.expect("begin");
+    let call = ToolCall::new("c1", "book", r#"{"n": 1}"#);
+    let entry: RecordEntry = serde_json::from_value(serde_json::json!({
+        "seq": 0, "round": 1, "key": "c1", "call": call, "output": "booked",
+        "output_is_json": false, "message_index": 1, "idempotency_key": "r1:1:c1",
+    }))
+    .expect("a record entry");
+    crashed.record(&run, &entry).await.expect("record");
+
+    // The entry is damaged: the claim's read fails.
+    let admin = admin(&place).await;
+    let saved: String = admin
+        .query_one(
+            "SELECT entry FROM tool_sdk_run_entries WHERE run_id = 'r1'",
+            &[],
+        )
+        .await
+        .expect("read the entry")
+        .get(0);
+    admin
+        .execute("UPDATE tool_sdk_run_entries SET entry = 'not json'", &[])
+        .await
+        .expect("damage the entry");
+    let recoverer = PostgresStore::connect(place.location())
+        .await
+        .expect("connect the second replica");
+    let failed = recoverer.claim_orphan(Orphans::All, PATIENCE).await;
+    assert!(matches!(failed, Err(StoreError::Backend(_))), "{failed:?}");
+
+    // Repaired, the run is still an orphan, and the same replica can claim it.
+    admin
+        .execute("UPDATE tool_sdk_run_entries SET entry = $1", &[&saved])
+        .await
+        .expect("repair the entry");
+    let orphan = recoverer
+        .claim_orphan(Orphans::All, PATIENCE)
+        .await
+        .expect("claim")
+        .expect("the run is still an orphan");
+    assert_eq!(orphan.run.as_str(), "r1");
+    assert_eq!(orphan.pending.len(), 1);
 }

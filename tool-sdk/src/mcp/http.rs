@@ -10,11 +10,14 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
 
 use super::{McpError, McpServer};
 
 /// How long to wait before accepting again after a failure that is not the connection's own.
 const ACCEPT_RETRY: Duration = Duration::from_secs(1);
+/// How long shutdown waits for open connections to close.
+const DRAIN: Duration = Duration::from_secs(5);
 
 /// [`McpServer`] as a tower `Service` of MCP's streamable HTTP transport; see
 /// [`McpServer::into_http_service`].
@@ -40,15 +43,9 @@ impl McpServer {
     }
 
     /// Serves MCP's streamable HTTP transport (HTTP/1.1, no TLS) on every path of
-    /// `listener`'s connections, until `shutdown` is cancelled: then it stops accepting, ends
-    /// every session and returns. Requests must name a loopback host (see
-    /// [`into_http_service`](Self::into_http_service) for other hosts, TLS or a path of
-    /// their own in a web framework).
-    ///
-    /// A failure to accept a connection does not end it: a connection reset before it was
-    /// accepted is skipped, and any other failure (such as running out of file descriptors
-    /// under load) is logged with `tracing` and retried a second later. It returns `Ok` once
-    /// `shutdown` is cancelled.
+    /// `listener`'s connections, with rmcp's default settings (requests must name a loopback
+    /// host), until `shutdown` is cancelled. See [`serve_http_with`](Self::serve_http_with)
+    /// for other settings.
     ///
     /// # Examples
     ///
@@ -79,16 +76,59 @@ impl McpServer {
         listener: TcpListener,
         shutdown: CancellationToken,
     ) -> Result<(), McpError> {
-        let config =
-            StreamableHttpServerConfig::default().with_cancellation_token(shutdown.child_token());
+        self.serve_http_with(listener, StreamableHttpServerConfig::default(), shutdown)
+            .await
+    }
+
+    /// [`serve_http`](Self::serve_http) with rmcp's settings `config`: the host names
+    /// requests may name ([`with_allowed_hosts`](StreamableHttpServerConfig::with_allowed_hosts),
+    /// for a server reachable under a public name), allowed origins, stateless mode, the
+    /// largest request body. Cancelling `config`'s own cancellation token ends every session,
+    /// as `shutdown` does, without closing the listener.
+    ///
+    /// A failure to accept a connection does not end it: a connection reset before it was
+    /// accepted is skipped, and any other failure (such as running out of file descriptors
+    /// under load) is logged with `tracing` and retried a second later. A client that does
+    /// not finish sending its request's headers within 30 s is disconnected.
+    ///
+    /// Once `shutdown` is cancelled it stops accepting, ends every session (calls still
+    /// running are dropped), closes idle connections after the response in progress, waits
+    /// up to 5 s for the connections to close, and returns `Ok`.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// use tokio::net::TcpListener;
+    /// use tool_sdk::mcp::{McpServer, StreamableHttpServerConfig};
+    /// use tool_sdk::{CancellationToken, ToolRegistry};
+    ///
+    /// # async fn run(server: McpServer) -> Result<(), Box<dyn std::error::Error>> {
+    /// let listener = TcpListener::bind("0.0.0.0:8000").await?;
+    /// let config = StreamableHttpServerConfig::default()
+    ///     .with_allowed_hosts(["tools.example.com", "tools.example.com:8000"]);
+    /// server
+    ///     .serve_http_with(listener, config, CancellationToken::new())
+    ///     .await?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn serve_http_with(
+        self,
+        listener: TcpListener,
+        config: StreamableHttpServerConfig,
+        shutdown: CancellationToken,
+    ) -> Result<(), McpError> {
+        let sessions = config.cancellation_token.child_token();
+        let config = config.with_cancellation_token(sessions.clone());
         let service = TowerToHyperService::new(self.into_http_service(config));
         let mut http = hyper::server::conn::http1::Builder::new();
         // A client that opens a connection and never finishes its request's headers is cut
         // off after hyper's 30 s, rather than holding a descriptor for good.
         http.timer(TokioTimer::new());
+        let connections = TaskTracker::new();
         loop {
             let accepted = tokio::select! {
-                () = shutdown.cancelled() => return Ok(()),
+                () = shutdown.cancelled() => break,
                 accepted = listener.accept() => accepted,
             };
             let stream = match accepted {
@@ -97,14 +137,14 @@ impl McpServer {
                 Err(error) => {
                     tracing::warn!(%error, "cannot accept an MCP HTTP connection; retrying in 1 s");
                     tokio::select! {
-                        () = shutdown.cancelled() => return Ok(()),
+                        () = shutdown.cancelled() => break,
                         () = tokio::time::sleep(ACCEPT_RETRY) => continue,
                     }
                 }
             };
             let connection = http.serve_connection(TokioIo::new(stream), service.clone());
             let shutdown = shutdown.clone();
-            tokio::spawn(async move {
+            connections.spawn(async move {
                 // A connection left idle by its client is closed on shutdown, after the
                 // response in progress.
                 let mut connection = std::pin::pin!(connection);
@@ -120,6 +160,20 @@ impl McpServer {
                 }
             });
         }
+        drop(listener);
+        // Ending the sessions ends their event streams, which keep connections open.
+        sessions.cancel();
+        connections.close();
+        if tokio::time::timeout(DRAIN, connections.wait())
+            .await
+            .is_err()
+        {
+            tracing::warn!(
+                open = connections.len(),
+                "MCP HTTP connections still open after shutdown; leaving them"
+            );
+        }
+        Ok(())
     }
 }
 

@@ -30,6 +30,50 @@ impl fmt::Debug for HttpSettings {
     }
 }
 
+/// Headers the transport sets itself, which a header of the user's would clash with.
+const RESERVED: &[&str] = &[
+    "accept",
+    "content-type",
+    "content-length",
+    "host",
+    "mcp-session-id",
+    "mcp-protocol-version",
+    "last-event-id",
+];
+
+impl HttpSettings {
+    /// The transport's settings for `url`; what is wrong with them, never quoting a value.
+    fn transport_config(&self, url: &str) -> Result<StreamableHttpClientTransportConfig, String> {
+        let mut config = StreamableHttpClientTransportConfig::with_uri(url);
+        if let Some(token) = &self.bearer_token {
+            // What the transport will send, checked here so that a bad token (one read from a
+            // file with its line break, say) is named as such.
+            if HeaderValue::try_from(format!("Bearer {token}")).is_err() {
+                return Err("the bearer token cannot be sent in a header".to_owned());
+            }
+            config = config.auth_header(token.clone());
+        }
+        let mut headers = HashMap::with_capacity(self.headers.len());
+        for (name, value) in &self.headers {
+            let header = HeaderName::try_from(name.as_str())
+                .map_err(|_| format!("{name:?} is not a header name"))?;
+            if RESERVED.contains(&header.as_str()) {
+                return Err(format!(
+                    "header {header} is set by the MCP transport itself"
+                ));
+            }
+            if header == http::header::AUTHORIZATION && self.bearer_token.is_some() {
+                return Err("an authorization header and a bearer token are both set".to_owned());
+            }
+            let mut value = HeaderValue::try_from(value.as_str())
+                .map_err(|_| format!("the value of header {header} cannot be sent"))?;
+            value.set_sensitive(true);
+            headers.insert(header, value);
+        }
+        Ok(config.custom_headers(headers))
+    }
+}
+
 impl McpClientBuilder {
     /// Sends `Authorization: Bearer <token>` with every HTTP request (the token without the
     /// `Bearer ` prefix). Only [`connect_http`](Self::connect_http) uses it; `Debug` never
@@ -41,8 +85,10 @@ impl McpClientBuilder {
 
     /// Sends the header `name: value` with every HTTP request (an API key, a tenant); a name
     /// given twice keeps the last value. Only [`connect_http`](Self::connect_http) uses it;
-    /// `Debug` shows the name, never the value. A name or value HTTP does not allow makes
-    /// `connect_http` fail with [`McpError::InvalidSettings`].
+    /// `Debug` shows the name, never the value. `connect_http` fails with
+    /// [`McpError::InvalidSettings`] for a name or value HTTP does not allow, a header the
+    /// transport sets itself (`Accept`, `Content-Type`, `Mcp-Session-Id`, ...), or an
+    /// `Authorization` header beside a [bearer token](Self::bearer_token).
     pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
         self.http.headers.push((name.into(), value.into()));
         self
@@ -51,9 +97,10 @@ impl McpClientBuilder {
     /// Sets a session up with the server at `url` over MCP's streamable HTTP transport
     /// (`http://` or `https://`, such as `https://example.com/mcp`).
     ///
-    /// Fails with [`McpError::InvalidSettings`] for a header HTTP does not allow, and with
-    /// [`McpError::Initialize`] when the server cannot be reached or refuses the session
-    /// (a `401` for a missing or wrong token included).
+    /// Fails with [`McpError::InvalidSettings`] for a token or [header](Self::header) that
+    /// cannot be sent, before anything is sent, and with [`McpError::Initialize`] when the
+    /// server cannot be reached or refuses the session (a `401` for a missing or wrong token
+    /// included).
     ///
     /// # Examples
     ///
@@ -73,20 +120,10 @@ impl McpClientBuilder {
     /// # }
     /// ```
     pub async fn connect_http(self, url: &str) -> Result<McpClient, McpError> {
-        let mut config = StreamableHttpClientTransportConfig::with_uri(url);
-        if let Some(token) = &self.http.bearer_token {
-            config = config.auth_header(token.clone());
-        }
-        let mut headers = HashMap::with_capacity(self.http.headers.len());
-        for (name, value) in &self.http.headers {
-            let header = HeaderName::try_from(name.as_str())
-                .map_err(|_| McpError::InvalidSettings(format!("{name:?} is not a header name")))?;
-            let value = HeaderValue::try_from(value.as_str()).map_err(|_| {
-                McpError::InvalidSettings(format!("the value of header {name} is not allowed"))
-            })?;
-            headers.insert(header, value);
-        }
-        let config = config.custom_headers(headers);
+        let config = self
+            .http
+            .transport_config(url)
+            .map_err(McpError::InvalidSettings)?;
         self.connect_transport(StreamableHttpClientTransport::from_config(config))
             .await
     }

@@ -109,6 +109,10 @@ pub use error::McpError;
 #[cfg(feature = "mcp-http")]
 pub use http::McpHttpService;
 pub use result::STRUCTURED_RESULT_KEY;
+/// rmcp's settings of the streamable HTTP server, taken by
+/// [`McpServer::serve_http_with`] and [`McpServer::into_http_service`].
+#[cfg(feature = "mcp-http")]
+pub use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 pub use server::{McpServer, McpServerBuilder};
 
 /// The `rmcp` crate this module is built on, for its protocol types.

@@ -235,11 +235,13 @@ impl RunStore for PostgresStore {
 
     fn claim_orphan(&self, which: Orphans, lease: Duration) -> StoreFuture<'_, Option<Orphan>> {
         Box::pin(async move {
+            // The claim and the read of its entries are one transaction: if the read fails, the
+            // claim is undone, and the run stays an orphan for the next claimer (this process
+            // included) rather than becoming ours with nothing rolled back.
+            let mut client = self.connection().await.map_err(backend)?;
+            let tx = client.transaction().await.map_err(backend)?;
             // SKIP LOCKED: replicas claiming at once take different runs.
-            let claimed = self
-                .connection()
-                .await
-                .map_err(backend)?
+            let claimed = tx
                 .query_opt(
                     "UPDATE tool_sdk_runs
                      SET owner = $1, lease_until = now() + $2::bigint * interval '1 millisecond'
@@ -258,14 +260,12 @@ impl RunStore for PostgresStore {
                 .await
                 .map_err(backend)?;
             let Some(claimed) = claimed else {
+                tx.commit().await.map_err(backend)?;
                 return Ok(None);
             };
             let run: String = claimed.try_get(0).map_err(backend)?;
-            // Ours now: no other owner can add entries after this point.
-            let rows = self
-                .connection()
-                .await
-                .map_err(backend)?
+            // Ours now: the row lock keeps any other owner from adding entries.
+            let rows = tx
                 .query(
                     "SELECT seq, entry FROM tool_sdk_run_entries
                      WHERE run_id = $1 AND compensated IS NULL
@@ -283,6 +283,7 @@ impl RunStore for PostgresStore {
                 entry.seq = u64::try_from(seq).unwrap_or_default();
                 pending.push(entry);
             }
+            tx.commit().await.map_err(backend)?;
             Ok(Some(Orphan {
                 run: RunId::from_string(run),
                 pending,
