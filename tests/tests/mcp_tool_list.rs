@@ -96,6 +96,20 @@ async fn session(announces_changes: bool) -> Session {
     }
 }
 
+/// The server lists one tool more from now on, and says so.
+async fn add_and_announce(
+    server: &RunningService<RoleServer, ChangingServer>,
+    listing: &Listing,
+    name: &'static str,
+) {
+    listing.names.lock().expect("not poisoned").push(name);
+    server
+        .peer()
+        .notify_tool_list_changed()
+        .await
+        .expect("the notification is sent");
+}
+
 async fn provided(client: &McpClient) -> Vec<String> {
     ToolProvider::tools(client)
         .await
@@ -117,12 +131,7 @@ async fn a_server_that_announces_changes_is_listed_again_only_after_one() {
     }
     assert_eq!(listing.asked.load(Ordering::SeqCst), 1, "listed once");
 
-    listing.names.lock().expect("not poisoned").push("second");
-    server
-        .peer()
-        .notify_tool_list_changed()
-        .await
-        .expect("the notification is sent");
+    add_and_announce(&server, &listing, "second").await;
     // The notification travels on its own; until it is handled the kept list stands.
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     while provided(&client).await != ["first", "second"] {
@@ -178,12 +187,7 @@ async fn a_slow_listing_from_before_a_change_does_not_outlive_it() {
     while listing.asked.load(Ordering::SeqCst) < 1 {
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
-    listing.names.lock().expect("not poisoned").push("second");
-    server
-        .peer()
-        .notify_tool_list_changed()
-        .await
-        .expect("the notification is sent");
+    add_and_announce(&server, &listing, "second").await;
     tokio::time::sleep(Duration::from_millis(100)).await;
 
     // Round B, after the change, is answered at once with the new list.

@@ -22,15 +22,21 @@ async fn admin(place: &Place) -> Client {
     client
 }
 
-#[tokio::test]
-async fn a_statement_waiting_on_a_lock_does_not_hold_up_other_operations() {
-    let place = place(Backend::Postgres, "pool_lock").await;
-    // A name of its own, to see this store's sessions in pg_stat_activity.
-    let application = format!("tool_sdk_lock_{}", std::process::id());
+/// A store whose sessions carry an application name of their own, to find them in
+/// `pg_stat_activity`; returns the name too.
+async fn named_store(place: &Place, name: &str) -> (PostgresStore, String) {
+    let application = format!("tool_sdk_{name}_{}", std::process::id());
     let config = format!("{} application_name={application}", place.location());
     let store = PostgresStore::connect(&config)
         .await
         .expect("connect the store");
+    (store, application)
+}
+
+#[tokio::test]
+async fn a_statement_waiting_on_a_lock_does_not_hold_up_other_operations() {
+    let place = place(Backend::Postgres, "pool_lock").await;
+    let (store, application) = named_store(&place, "lock").await;
     store
         .store("trip", &[Message::user("book Lisbon")])
         .await
@@ -87,12 +93,8 @@ async fn a_statement_waiting_on_a_lock_does_not_hold_up_other_operations() {
 #[tokio::test]
 async fn connections_the_server_closed_are_replaced() {
     let place = place(Backend::Postgres, "pool_reconnect").await;
-    // A name of its own, so the test closes this store's connections and no one else's.
-    let application = format!("tool_sdk_reconnect_{}", std::process::id());
-    let config = format!("{} application_name={application}", place.location());
-    let store = PostgresStore::connect(&config)
-        .await
-        .expect("connect the store");
+    // Its name lets the test close this store's connections and no one else's.
+    let (store, application) = named_store(&place, "reconnect").await;
     let conversation = [Message::user("book Lisbon")];
     store
         .store("trip", &conversation)
