@@ -509,3 +509,35 @@ async fn shutdown_closes_the_listener_and_the_open_connections() {
     );
     drop(client);
 }
+
+#[tokio::test]
+async fn a_client_that_stops_sending_its_body_is_cut_off() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let (listener, address) = loopback().await;
+    let shutdown = CancellationToken::new();
+    tokio::spawn(calculator().serve_http(listener, shutdown.clone()));
+
+    let mut stalled = tokio::net::TcpStream::connect(address)
+        .await
+        .expect("connect");
+    stalled
+        .write_all(
+            b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+              Accept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{\"json",
+        )
+        .await
+        .expect("send the headers and the start of the body");
+    // The body must keep coming, 30 s at most between its parts.
+    let mut answer = Vec::new();
+    let ended =
+        tokio::time::timeout(Duration::from_secs(60), stalled.read_to_end(&mut answer)).await;
+    assert!(ended.is_ok(), "the server waited for the body for good");
+    let answer = String::from_utf8_lossy(&answer);
+    // rmcp answers a body it could not read with an error response naming why.
+    assert!(
+        answer.contains("the client sent nothing of the body for 30s"),
+        "{answer}"
+    );
+    shutdown.cancel();
+}

@@ -4,6 +4,9 @@ use std::io;
 use std::sync::Arc;
 use std::time::Duration;
 
+use hyper::body::Incoming;
+use hyper::service::{service_fn, Service};
+use hyper::Request;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -12,10 +15,13 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+use super::idle_body::IdleBody;
 use super::{McpError, McpServer};
 
 /// How long to wait before accepting again after a failure that is not the connection's own.
 const ACCEPT_RETRY: Duration = Duration::from_secs(1);
+/// How long a client may send nothing of a request body before the request fails.
+const CLIENT_IDLE: Duration = Duration::from_secs(30);
 /// How long shutdown waits for open connections to close.
 const DRAIN: Duration = Duration::from_secs(5);
 
@@ -89,7 +95,8 @@ impl McpServer {
     /// A failure to accept a connection does not end it: a connection reset before it was
     /// accepted is skipped, and any other failure (such as running out of file descriptors
     /// under load) is logged with `tracing` and retried a second later. A client that does
-    /// not finish sending its request's headers within 30 s is disconnected.
+    /// not finish sending its request's headers within 30 s is disconnected, and a request
+    /// whose body stops coming for 30 s fails.
     ///
     /// Once `shutdown` is cancelled it stops accepting, ends every session (calls still
     /// running are dropped), closes idle connections after the response in progress, waits
@@ -123,7 +130,8 @@ impl McpServer {
         let service = TowerToHyperService::new(self.into_http_service(config));
         let mut http = hyper::server::conn::http1::Builder::new();
         // A client that opens a connection and never finishes its request's headers is cut
-        // off after hyper's 30 s, rather than holding a descriptor for good.
+        // off after hyper's 30 s (the same as CLIENT_IDLE), rather than holding a descriptor
+        // for good.
         http.timer(TokioTimer::new());
         let connections = TaskTracker::new();
         loop {
@@ -142,7 +150,12 @@ impl McpServer {
                     }
                 }
             };
-            let connection = http.serve_connection(TokioIo::new(stream), service.clone());
+            let service = service.clone();
+            // The body of a request must keep coming, as its headers must.
+            let requests = service_fn(move |request: Request<Incoming>| {
+                service.call(request.map(|body| IdleBody::new(body, CLIENT_IDLE)))
+            });
+            let connection = http.serve_connection(TokioIo::new(stream), requests);
             let shutdown = shutdown.clone();
             connections.spawn(async move {
                 // A connection left idle by its client is closed on shutdown, after the

@@ -99,6 +99,8 @@ mod framing;
 mod http;
 #[cfg(feature = "mcp-http")]
 mod http_client;
+#[cfg(feature = "mcp-http")]
+mod idle_body;
 mod remote;
 mod result;
 mod server;
