@@ -1,7 +1,8 @@
 """A small MCP server written with the Python SDK's high-level server (FastMCP, called
 MCPServer since mcp 2), for the tests of tool-sdk's MCP client. Serves over stdio, or with
-`--http` over streamable HTTP on a free loopback port, printing its URL on the first line of
-standard output once it listens."""
+`--http HOST:PORT` over streamable HTTP (port 0 picks a free one), saying
+`serving MCP at URL` on the first line of standard error once it listens, as the `mcp_server`
+example does."""
 
 import socket
 import sys
@@ -37,20 +38,22 @@ def echo(text: str, times: int = 1) -> dict:
     return {"echo": " ".join([text] * times)}
 
 
-def serve_http():
+def serve_http(address):
     import uvicorn
 
     # Bound here, so that the port is known before anyone connects and no one else takes it.
+    host, port = address.rsplit(":", 1)
     listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
+    listener.bind((host, int(port)))
     listener.listen()
-    print(f"http://127.0.0.1:{listener.getsockname()[1]}/mcp", flush=True)
+    bound_host, bound_port = listener.getsockname()[:2]
+    print(f"serving MCP at http://{bound_host}:{bound_port}/mcp", file=sys.stderr, flush=True)
     config = uvicorn.Config(server.streamable_http_app(), log_level="warning")
     uvicorn.Server(config).run(sockets=[listener])
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--http"]:
-        serve_http()
+    if len(sys.argv) == 3 and sys.argv[1] == "--http":
+        serve_http(sys.argv[2])
     else:
         server.run()

@@ -15,7 +15,6 @@ use hyper_util::rt::TokioIo;
 use hyper_util::service::TowerToHyperService;
 use serde_json::json;
 use tokio::net::TcpListener;
-use tokio::process::{Child, Command};
 use tokio_util::sync::CancellationToken;
 use tool_sdk::mcp::{McpClient, McpError, McpServer, StreamableHttpServerConfig};
 use tool_sdk::{tool, ToolErrorKind, ToolRegistry};
@@ -103,39 +102,14 @@ async fn the_python_client_lists_and_calls_over_http() {
 }
 
 /// The FastMCP server of `tests/mcp/fastmcp_server.py` on streamable HTTP, killed on drop.
-struct PythonServer {
-    _child: Child,
-    url: String,
-}
-
-async fn python_server() -> PythonServer {
-    use tokio::io::AsyncBufReadExt;
-
-    let mut child = Command::new(python())
-        .arg(script("fastmcp_server.py"))
-        .arg("--http")
-        .stdout(std::process::Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("the python of the virtual environment runs");
-    // Its first line, once it listens: the URL.
-    let stdout = child.stdout.take().expect("piped");
-    let mut url = String::new();
-    tokio::time::timeout(
-        PATIENCE,
-        tokio::io::BufReader::new(stdout).read_line(&mut url),
-    )
-    .await
-    .expect("the Python server starts in time")
-    .expect("read its URL");
-    PythonServer {
-        _child: child,
-        url: url.trim().to_owned(),
-    }
+fn python_server() -> HttpServer {
+    let mut command = std::process::Command::new(python());
+    command.arg(script("fastmcp_server.py"));
+    HttpServer::start(command)
 }
 
 /// Connects to the server, which may still be starting its application.
-async fn connect(server: &PythonServer, prefix: &str) -> McpClient {
+async fn connect(server: &HttpServer, prefix: &str) -> McpClient {
     let deadline = tokio::time::Instant::now() + PATIENCE;
     loop {
         match McpClient::builder()
@@ -158,7 +132,7 @@ async fn connect(server: &PythonServer, prefix: &str) -> McpClient {
 
 #[tokio::test]
 async fn a_python_servers_tools_are_used_over_http() {
-    let server = python_server().await;
+    let server = python_server();
     let client = connect(&server, "inv_").await;
     assert_eq!(
         client.server_info().map(|info| info.name),
@@ -395,27 +369,38 @@ async fn running_out_of_file_descriptors_does_not_stop_the_server() {
     client.close().await.expect("the session ends");
 }
 
-#[tokio::test]
-async fn a_client_that_never_finishes_its_headers_is_cut_off() {
+/// Sends `start` of a request to a fresh server and stops there; what the server answered
+/// before it closed the connection, or `None` when it kept it open for 60 s.
+async fn stall_after(start: &[u8]) -> Option<String> {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
     let (listener, address) = loopback().await;
     let shutdown = CancellationToken::new();
     tokio::spawn(calculator().serve_http(listener, shutdown.clone()));
-
     let mut stalled = tokio::net::TcpStream::connect(address)
         .await
         .expect("connect");
     stalled
-        .write_all(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        .write_all(start)
         .await
-        .expect("send half the headers");
-    // hyper's header timeout is 30 s; without it the connection would stay open for good.
-    // The server may answer 408 before it closes, or reset the connection: either ends it.
-    let mut rest = Vec::new();
-    let ended = tokio::time::timeout(Duration::from_secs(60), stalled.read_to_end(&mut rest)).await;
-    assert!(ended.is_ok(), "the server kept the stalled connection open");
+        .expect("send the start of the request");
+    // The server may answer before it closes, or reset the connection: either ends it.
+    let mut answer = Vec::new();
+    let ended = tokio::time::timeout(Duration::from_secs(60), stalled.read_to_end(&mut answer))
+        .await
+        .is_ok();
     shutdown.cancel();
+    ended.then(|| String::from_utf8_lossy(&answer).into_owned())
+}
+
+#[tokio::test]
+async fn a_client_that_never_finishes_its_headers_is_cut_off() {
+    // hyper's header timeout is 30 s; without it the connection would stay open for good.
+    let answer = stall_after(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n").await;
+    assert!(
+        answer.is_some(),
+        "the server kept the stalled connection open"
+    );
 }
 
 /// The status line's code of a bare `initialize` POST naming `host`.
@@ -512,32 +497,16 @@ async fn shutdown_closes_the_listener_and_the_open_connections() {
 
 #[tokio::test]
 async fn a_client_that_stops_sending_its_body_is_cut_off() {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-
-    let (listener, address) = loopback().await;
-    let shutdown = CancellationToken::new();
-    tokio::spawn(calculator().serve_http(listener, shutdown.clone()));
-
-    let mut stalled = tokio::net::TcpStream::connect(address)
-        .await
-        .expect("connect");
-    stalled
-        .write_all(
-            b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
-              Accept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{\"json",
-        )
-        .await
-        .expect("send the headers and the start of the body");
     // The body must keep coming, 30 s at most between its parts.
-    let mut answer = Vec::new();
-    let ended =
-        tokio::time::timeout(Duration::from_secs(60), stalled.read_to_end(&mut answer)).await;
-    assert!(ended.is_ok(), "the server waited for the body for good");
-    let answer = String::from_utf8_lossy(&answer);
+    let answer = stall_after(
+        b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+          Accept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{\"json",
+    )
+    .await
+    .expect("the server waited for the body for good");
     // rmcp answers a body it could not read with an error response naming why.
     assert!(
         answer.contains("the client sent nothing of the body for 30s"),
         "{answer}"
     );
-    shutdown.cancel();
 }
