@@ -310,7 +310,7 @@ async fn a_run_paused_by_one_loop_is_resumed_by_another_once() {
 }
 
 #[tokio::test]
-async fn the_heartbeat_keeps_a_long_call_owned_and_a_takeover_stops_the_run() {
+async fn the_heartbeat_keeps_a_long_call_owned_and_a_takeover_stops_the_run_after_its_call() {
     let timeline = Timeline::default();
     let store = InMemoryRunStore::new();
     let model = ScriptedModel::new([
@@ -347,15 +347,24 @@ async fn the_heartbeat_keeps_a_long_call_owned_and_a_takeover_stops_the_run() {
         "{:?}",
         outcome.status
     );
-    // The new owner has the record; the old one rolled nothing back itself.
+    // The new owner has the record. The call in flight was let finish; the store refused its
+    // record, so nobody else knows of it, and the old owner rolled it back itself.
     assert_eq!(orphan.pending.len(), 1);
     assert_eq!(orphan.pending[0].key, "a");
-    assert!(outcome.compensations.is_empty());
-    assert!(!timeline
+    let undone: Vec<&str> = outcome
+        .compensations
+        .iter()
+        .map(|c| c.key.as_str())
+        .collect();
+    assert_eq!(undone, ["s"]);
+    let cancels: Vec<String> = timeline
         .lock()
         .unwrap()
         .iter()
-        .any(|l| l.starts_with("cancel")));
+        .filter(|l| l.starts_with("cancel"))
+        .cloned()
+        .collect();
+    assert_eq!(cancels, ["cancel slow"]);
 }
 
 #[tokio::test]

@@ -222,10 +222,17 @@ impl RunStore for InMemoryRunStore {
                 // Numbered in the order recorded, as the databases do.
                 pending: (0u64..)
                     .zip(&found.entries)
-                    .filter(|(_, (_, done))| done.is_none())
-                    .map(|(seq, (entry, _))| RecordEntry {
-                        seq,
-                        ..entry.clone()
+                    .filter_map(|(seq, (entry, done))| {
+                        let attempts = match done {
+                            None => 0,
+                            Some(Compensated::TimedOut { attempts }) => *attempts,
+                            Some(_) => return None,
+                        };
+                        Some(RecordEntry {
+                            seq,
+                            attempts,
+                            ..entry.clone()
+                        })
                     })
                     .collect(),
             }))

@@ -93,7 +93,8 @@ pub enum Orphans {
 pub struct Orphan {
     /// The run.
     pub run: RunId,
-    /// Its recorded successes not yet rolled back, oldest first.
+    /// Its recorded successes not yet rolled back, oldest first: never tried, or timed out
+    /// ([`RecordEntry::attempts`] says how often).
     pub pending: Vec<RecordEntry>,
 }
 
@@ -102,9 +103,46 @@ pub struct Orphan {
 pub enum Compensated {
     /// The compensating action succeeded: the call's effect no longer holds.
     Done,
-    /// It failed with this message; the entry stays recorded as failed.
+    /// It failed with this message; the entry stays recorded as failed, not tried again.
     Failed(String),
+    /// It timed out, for the `attempts`-th time: it may still have taken effect, so recovery
+    /// tries it again (with the same idempotency key) while fewer than
+    /// [`MAX_COMPENSATION_ATTEMPTS`](crate::compensate::MAX_COMPENSATION_ATTEMPTS).
+    TimedOut {
+        /// Attempts so far, all timed out.
+        attempts: u32,
+    },
 }
+
+impl Compensated {
+    /// The text the SQL stores keep: `done`, `failed: MESSAGE` or `timed out: ATTEMPTS`.
+    #[cfg_attr(not(any(feature = "sqlite", feature = "postgres")), allow(dead_code))]
+    pub(crate) fn to_column(&self) -> String {
+        match self {
+            Self::Done => "done".to_owned(),
+            Self::Failed(message) => format!("failed: {message}"),
+            Self::TimedOut { attempts } => format!("{TIMED_OUT_PREFIX}{attempts}"),
+        }
+    }
+
+    /// The timed-out attempts a stored outcome says an entry still pending has had; `None`
+    /// when it is done or failed for good (not pending).
+    #[cfg_attr(not(any(feature = "sqlite", feature = "postgres")), allow(dead_code))]
+    pub(crate) fn pending_attempts(column: Option<&str>) -> Option<u32> {
+        match column {
+            None => Some(0),
+            Some(text) => text
+                .strip_prefix(TIMED_OUT_PREFIX)
+                .map(|n| n.parse().unwrap_or(MAX_COMPENSATION_ATTEMPTS)),
+        }
+    }
+}
+
+/// How a timed-out compensation is written in the SQL stores' text column.
+#[cfg_attr(not(any(feature = "sqlite", feature = "postgres")), allow(dead_code))]
+pub(crate) const TIMED_OUT_PREFIX: &str = "timed out: ";
+
+use crate::compensate::MAX_COMPENSATION_ATTEMPTS;
 
 /// The durable record of runs. Every method is one atomic step; the loop awaits each before it
 /// goes on. Runs are owned: a store instance acts as one owner, and a write to a run that
@@ -113,7 +151,8 @@ pub trait RunStore: Send + Sync {
     /// A run starts, owned by this store instance until `lease` from now.
     fn begin<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, ()>;
 
-    /// Extends the lease of a run this instance owns.
+    /// Extends the lease of a run this instance owns; a zero `lease` releases it (expired at
+    /// once, for another owner's recovery to take).
     fn renew<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, ()>;
 
     /// Records a compensable call's success (write-ahead: before the loop goes on).

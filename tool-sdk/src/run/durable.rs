@@ -1,17 +1,16 @@
 //! The loop's side of a [`RunStore`]: run ids, the lease heartbeat, write-ahead of compensable
 //! successes, and recording a run's end.
 
-use std::future::Future;
 use std::pin::pin;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use futures_util::future::{select, Either};
+use tokio_util::sync::CancellationToken;
 
-use crate::compensate::RecordEntry;
+use crate::compensate::{Held, RecordEntry};
 use crate::durable::{RunId, RunStore, StoreError};
-use crate::run::{LoopOutcome, LoopStatus, ToolLoop};
 use crate::{ToolCall, ToolOutput};
 
 /// A fresh run id, unique across processes (so are the idempotency keys built on it): a
@@ -60,7 +59,7 @@ pub(crate) struct Finished<'s> {
     round: usize,
     /// Where the round's first result goes in the conversation.
     base: usize,
-    entries: Mutex<Vec<(usize, RecordEntry)>>,
+    entries: Mutex<Vec<(usize, RecordEntry, Held)>>,
     failure: Mutex<Option<StoreError>>,
 }
 
@@ -98,22 +97,31 @@ impl<'s> Finished<'s> {
             output,
             self.base + position,
         );
+        let mut held = Held::LocalOnly;
         if let Some(store) = self.store {
-            if let Err(error) = store.record(self.run, &entry).await {
-                tracing::error!(run = %self.run, error = %error, "a success could not be recorded");
-                if let Ok(mut failure) = self.failure.lock() {
-                    failure.get_or_insert(error);
+            match store.record(self.run, &entry).await {
+                Ok(()) => held = Held::Stored,
+                Err(error) => {
+                    tracing::error!(run = %self.run, error = %error, "a success could not be recorded");
+                    // Refused as another owner's: certainly not in the store. Any other
+                    // failure may still have been written.
+                    if !matches!(error, StoreError::Lost(_)) {
+                        held = Held::Stored;
+                    }
+                    if let Ok(mut failure) = self.failure.lock() {
+                        failure.get_or_insert(error);
+                    }
                 }
             }
         }
         // Kept in memory even when the write failed, so this process still rolls it back.
         if let Ok(mut entries) = self.entries.lock() {
-            entries.push((position, entry));
+            entries.push((position, entry, held));
         }
     }
 
     /// The successes in the order they finished, and the first store failure.
-    pub(crate) fn into_parts(self) -> (Vec<(usize, RecordEntry)>, Option<StoreError>) {
+    pub(crate) fn into_parts(self) -> (Vec<(usize, RecordEntry, Held)>, Option<StoreError>) {
         (
             self.entries.into_inner().unwrap_or_default(),
             self.failure.into_inner().unwrap_or_default(),
@@ -121,48 +129,90 @@ impl<'s> Finished<'s> {
     }
 }
 
-impl ToolLoop {
-    /// Runs `work` while renewing the run's lease at a third of its length. When the store says
-    /// another owner took the run over, `work` is dropped where it stands: the run is theirs.
-    pub(crate) async fn heartbeat(
-        &self,
+/// Keeps a run's lease alive while the run goes on, from a task of its own: a tool or a
+/// compensating action that holds the run's thread (a synchronous one) does not hold the
+/// renewals, as long as the runtime has another worker thread. On a single-threaded runtime,
+/// renewals wait for such a tool; the lease must then outlast it.
+///
+/// When the store says another owner took the run over, the heartbeat cancels the run's token:
+/// nothing new starts, what runs finishes, and the run ends as [`StoreError::Lost`].
+pub(crate) struct Heartbeat {
+    stop: CancellationToken,
+    lost: CancellationToken,
+    task: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl Heartbeat {
+    /// Starts renewing `run` every third of `lease`, when there is a store and a runtime.
+    pub(crate) fn start(
+        store: Option<&Arc<dyn RunStore>>,
         run: &RunId,
-        work: impl Future<Output = LoopOutcome>,
-    ) -> LoopOutcome {
-        let Some(store) = &self.store else {
-            return work.await;
-        };
-        let every = (self.lease / 3).max(Duration::from_millis(10));
-        let renewals = async {
-            loop {
-                tokio::time::sleep(every).await;
-                match store.renew(run, self.lease).await {
-                    Ok(()) => {}
-                    Err(StoreError::Lost(id)) => return StoreError::Lost(id),
-                    // A passing failure: the lease still has two thirds to run.
-                    Err(error) => tracing::warn!(run = %run, error = %error, "lease not renewed"),
-                }
+        lease: Duration,
+        run_cancel: &CancellationToken,
+    ) -> Self {
+        let stop = CancellationToken::new();
+        let lost = CancellationToken::new();
+        let task = store
+            .zip(tokio::runtime::Handle::try_current().ok())
+            .map(|(store, runtime)| {
+                let (store, run) = (Arc::clone(store), run.clone());
+                let (stop, lost, run_cancel) = (stop.clone(), lost.clone(), run_cancel.clone());
+                runtime.spawn(renew_until_stopped(
+                    store, run, lease, stop, lost, run_cancel,
+                ))
+            });
+        Self { stop, lost, task }
+    }
+
+    /// Whether the store said the run is another owner's.
+    pub(crate) fn is_lost(&self) -> bool {
+        self.lost.is_cancelled()
+    }
+
+    /// Stops renewing; once this returns, no renewal is in flight.
+    pub(crate) async fn stop(mut self) {
+        self.stop.cancel();
+        if let Some(task) = self.task.take() {
+            let _ = task.await;
+        }
+    }
+}
+
+impl Drop for Heartbeat {
+    fn drop(&mut self) {
+        // A run future dropped where it stands (its process stopping) renews no more.
+        self.stop.cancel();
+        if let Some(task) = self.task.take() {
+            task.abort();
+        }
+    }
+}
+
+async fn renew_until_stopped(
+    store: Arc<dyn RunStore>,
+    run: RunId,
+    lease: Duration,
+    stop: CancellationToken,
+    lost: CancellationToken,
+    run_cancel: CancellationToken,
+) {
+    let every = (lease / 3).max(Duration::from_millis(10));
+    loop {
+        if let Either::Right(((), _)) =
+            select(pin!(tokio::time::sleep(every)), pin!(stop.cancelled())).await
+        {
+            return;
+        }
+        match store.renew(&run, lease).await {
+            Ok(()) => {}
+            Err(StoreError::Lost(_)) => {
+                tracing::error!(run = %run, "the run was taken over; stopping it");
+                lost.cancel();
+                run_cancel.cancel();
+                return;
             }
-        };
-        let work = pin!(work);
-        let renewals = pin!(renewals);
-        let first = match select(work, renewals).await {
-            Either::Left((outcome, _)) => Ok(outcome),
-            Either::Right((lost, _)) => Err(lost),
-        };
-        match first {
-            Ok(outcome) => outcome,
-            Err(lost) => {
-                tracing::error!(run = %run, "the run was taken over; stopping here");
-                LoopOutcome {
-                    status: LoopStatus::StoreFailed(lost),
-                    rounds: 0,
-                    calls: Vec::new(),
-                    compensations: Vec::new(),
-                    run_id: run.clone(),
-                    store_error: None,
-                }
-            }
+            // A passing failure: the lease still has two thirds to run.
+            Err(error) => tracing::warn!(run = %run, error = %error, "lease not renewed"),
         }
     }
 }

@@ -19,8 +19,8 @@ use std::pin::pin;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument as _;
 
-use crate::compensate::{compensate_one, CompensationRecord, CompensationReport};
-use crate::durable::{Compensated, RunId, RunStore, StoreError};
+use crate::compensate::{CompensationRecord, CompensationReport, Held, Rollback};
+use crate::durable::{RunId, RunStore, StoreError};
 use crate::gate::{Gate, PausedTurn, ResumeError, ToolCallDecisions};
 use crate::{
     AssistantMessage, ChatMemory, ChatModel, ChatRequest, MemoryError, Message, ModelError,
@@ -86,6 +86,7 @@ pub struct ToolLoop {
     search: Arc<dyn crate::search::SearchStrategy>,
     store: Option<Arc<dyn RunStore>>,
     lease: Duration,
+    compensation_timeout: Duration,
 }
 
 /// How a run ended, with what it did.
@@ -186,6 +187,10 @@ pub(crate) struct RunState {
     pub(crate) found: std::collections::HashSet<String>,
     pub(crate) record: CompensationRecord,
     pub(crate) calls: Vec<CallReport>,
+    /// Idempotency keys of recorded entries the store refused (the run was taken over): this
+    /// process alone knows of them. A run that pauses has none.
+    #[serde(skip)]
+    pub(crate) local_only: std::collections::HashSet<String>,
 }
 
 impl RunState {
@@ -196,6 +201,7 @@ impl RunState {
             found: std::collections::HashSet::new(),
             record: CompensationRecord::new(),
             calls: Vec::new(),
+            local_only: std::collections::HashSet::new(),
         }
     }
 }
@@ -216,6 +222,7 @@ impl ToolLoop {
             search: Arc::new(crate::search::Bm25Search::new()),
             store: None,
             lease: crate::durable::DEFAULT_LEASE,
+            compensation_timeout: crate::compensate::DEFAULT_COMPENSATION_TIMEOUT,
         }
     }
 
@@ -232,6 +239,16 @@ impl ToolLoop {
     /// After a crash, other replicas wait this long before they recover the run.
     pub fn with_lease(mut self, lease: Duration) -> Self {
         self.lease = lease;
+        self
+    }
+
+    /// How long a compensating action may take when its tool declares no `timeout` (default
+    /// [`DEFAULT_COMPENSATION_TIMEOUT`](crate::compensate::DEFAULT_COMPENSATION_TIMEOUT)), in
+    /// the rollback at a run's end and in [`recover`](Self::recover). An action past it is
+    /// reported as timed out and the rollback goes on; see
+    /// [the compensate module](crate::compensate#every-compensating-action-is-bounded).
+    pub fn with_compensation_timeout(mut self, timeout: Duration) -> Self {
+        self.compensation_timeout = timeout;
         self
     }
 
@@ -329,8 +346,8 @@ impl ToolLoop {
         conversation: &mut Vec<Message>,
         cancel: &CancellationToken,
     ) -> LoopOutcome {
-        let mut state = RunState::new();
-        let mut tools = RunTools::new(
+        let state = RunState::new();
+        let tools = RunTools::new(
             &self.registry,
             &*self.search,
             self.options.defer_threshold,
@@ -349,14 +366,7 @@ impl ToolLoop {
                 };
             }
         }
-        let id = state.id.clone();
-        self.heartbeat(&id, async {
-            let status = self
-                .rounds(conversation, &mut state, &mut tools, cancel)
-                .await;
-            self.finish(conversation, state, &tools, status).await
-        })
-        .await
+        self.drive(conversation, state, tools, None, cancel).await
     }
 
     /// Resumes a paused run with decisions: the paused reply and its results are appended, and
@@ -379,12 +389,8 @@ impl ToolLoop {
             }
             None => paused,
         };
-        let id = paused.id().clone();
         Ok(self
-            .heartbeat(
-                &id,
-                self.resume_taken(conversation, paused, resolutions, cancel),
-            )
+            .resume_taken(conversation, paused, resolutions, cancel)
             .await)
     }
 
@@ -415,7 +421,7 @@ impl ToolLoop {
         resolutions: Vec<crate::gate::Resolution>,
         cancel: &CancellationToken,
     ) -> LoopOutcome {
-        let PausedRun { turn, mut state } = paused;
+        let PausedRun { turn, state } = paused;
         let mut tools = RunTools::new(
             &self.registry,
             &*self.search,
@@ -424,17 +430,58 @@ impl ToolLoop {
         );
         tools.refresh(&self.providers).await;
         let reply = turn.reply().clone();
-        let status = match self
-            .round(conversation, &mut state, &tools, reply, resolutions, cancel)
-            .await
-        {
+        self.drive(
+            conversation,
+            state,
+            tools,
+            Some((reply, resolutions)),
+            cancel,
+        )
+        .await
+    }
+
+    /// Runs a begun or taken run to its end under its lease: the paused reply's round first
+    /// when resuming, then rounds until the run stops, then the rollback if it did not end
+    /// well.
+    async fn drive(
+        &self,
+        conversation: &mut Vec<Message>,
+        mut state: RunState,
+        mut tools: RunTools<'_>,
+        resumed: Option<(AssistantMessage, Vec<crate::gate::Resolution>)>,
+        cancel: &CancellationToken,
+    ) -> LoopOutcome {
+        // The run's own token: cancelled by the caller's, or by the heartbeat on a takeover.
+        let run_cancel = cancel.child_token();
+        let heartbeat =
+            durable::Heartbeat::start(self.store.as_ref(), &state.id, self.lease, &run_cancel);
+        let round = match resumed {
+            Some((reply, resolutions)) => {
+                self.round(
+                    conversation,
+                    &mut state,
+                    &tools,
+                    reply,
+                    resolutions,
+                    &run_cancel,
+                )
+                .await
+            }
+            None => RoundEnd::Continue,
+        };
+        let mut status = match round {
             RoundEnd::Continue => {
-                self.rounds(conversation, &mut state, &mut tools, cancel)
+                self.rounds(conversation, &mut state, &mut tools, &run_cancel)
                     .await
             }
             RoundEnd::Stop(status) => status,
         };
-        self.finish(conversation, state, &tools, status).await
+        if heartbeat.is_lost() {
+            // Whatever the last round gave, the run is the new owner's to end.
+            status = LoopStatus::StoreFailed(StoreError::Lost(state.id.to_string()));
+        }
+        self.finish(conversation, state, &tools, status, heartbeat)
+            .await
     }
 
     async fn rounds(
@@ -578,14 +625,20 @@ impl ToolLoop {
             .collect()
     }
 
-    /// Rolls back what is compensable when the run did not end well, then builds the outcome.
+    /// Rolls back what is compensable when the run did not end well, records the run's end,
+    /// and builds the outcome.
+    ///
+    /// A run taken over by another owner rolls back only what that owner cannot know of: the
+    /// successes the store refused to record. The rest is the new owner's.
     async fn finish(
         &self,
         conversation: &mut [Message],
         mut state: RunState,
         tools: &RunTools<'_>,
         status: LoopStatus,
+        heartbeat: durable::Heartbeat,
     ) -> LoopOutcome {
+        let taken_over = matches!(status, LoopStatus::StoreFailed(StoreError::Lost(_)));
         let reason = match &status {
             LoopStatus::Cancelled => Some("the run was cancelled".to_owned()),
             LoopStatus::RolledBack { name, error, .. } => Some(format!(
@@ -593,76 +646,80 @@ impl ToolLoop {
                 error.model_message()
             )),
             LoopStatus::ModelFailed(error) => Some(format!("the model failed: {error}")),
-            // Taken over: the new owner rolls back what was recorded; doing it here too would
-            // do it twice.
-            LoopStatus::StoreFailed(StoreError::Lost(_)) => None,
+            LoopStatus::StoreFailed(StoreError::Lost(_)) => {
+                Some("the run was taken over by another process".to_owned())
+            }
             LoopStatus::StoreFailed(error) => Some(format!("the run's store failed: {error}")),
             _ => None,
         };
         let mut compensations = Vec::new();
         let mut store_error = None;
+        let mut lost = taken_over;
+        let mut unfinished = false;
         if let Some(reason) = reason {
-            for entry in state.record.drain_newest_first() {
-                let name = entry.call.name.clone();
-                let span = tracing::info_span!(
-                    "gen_ai.compensate_tool",
-                    gen_ai.operation.name = "compensate_tool",
-                    gen_ai.tool.name = %name,
-                    gen_ai.tool.call.id = entry.call.id.as_deref().unwrap_or(""),
-                );
-                let result = compensate_one(tools.get(&name), &entry)
-                    .instrument(span)
-                    .await;
-                let error = result.as_ref().err().map(ToString::to_string);
-                if let Some(store) = &self.store {
-                    let outcome = match &error {
-                        None => Compensated::Done,
-                        Some(error) => Compensated::Failed(error.clone()),
-                    };
-                    if let Err(failure) = store
-                        .compensated(&state.id, &entry.idempotency_key, &outcome)
-                        .await
+            let entries = state
+                .record
+                .drain_newest_first()
+                .into_iter()
+                .map(|entry| {
+                    let held = if self.store.is_none()
+                        || state.local_only.contains(&entry.idempotency_key)
                     {
-                        tracing::warn!(run = %state.id, error = %failure, "rollback not recorded");
-                        store_error.get_or_insert(failure);
-                    }
-                }
-                tracing::info!(gen_ai.tool.name = %name, key = %entry.key, error = ?error, "compensated");
-                self.emit(&LoopEvent::Compensated {
-                    key: entry.key.clone(),
-                    name: name.clone(),
-                    round: entry.round,
-                    error: error.clone(),
-                });
-                if let Some(Message::Tool(message)) = conversation.get_mut(entry.message_index) {
-                    message.content = match &error {
-                        None => format!(
-                            "This call was rolled back because {reason}; its effect no longer holds. It had returned: {}",
-                            message.content
-                        ),
-                        Some(error) => format!(
-                            "Rolling this call back failed ({error}) after {reason}; its effect may still hold. It had returned: {}",
-                            message.content
-                        ),
+                        Held::LocalOnly
+                    } else {
+                        Held::Stored
                     };
-                    if error.is_none() {
-                        message.status = ToolResultStatus::RolledBack;
-                    }
-                }
-                compensations.push(CompensationReport {
+                    (entry, held)
+                })
+                .collect();
+            let rollback = Rollback {
+                store: self.store.as_deref(),
+                run: &state.id,
+                lease: self.lease,
+                timeout: self.compensation_timeout,
+            };
+            let end = rollback
+                .run(
+                    entries,
+                    taken_over,
+                    |name| tools.get(name),
+                    |entry, result| {
+                        let error = result.as_ref().err().map(ToString::to_string);
+                        self.emit(&LoopEvent::Compensated {
+                            key: entry.key.clone(),
+                            name: entry.call.name.clone(),
+                            round: entry.round,
+                            error: error.clone(),
+                        });
+                        tell_rolled_back(conversation, entry.message_index, &reason, error);
+                    },
+                )
+                .await;
+            lost |= end.lost;
+            unfinished = end.unfinished;
+            store_error = end.store_error;
+            compensations = end
+                .undone
+                .into_iter()
+                .map(|(entry, result)| CompensationReport {
                     key: entry.key,
-                    name,
+                    name: entry.call.name,
                     round: entry.round,
                     result,
-                });
-            }
+                })
+                .collect();
         }
-        let ended = !matches!(
-            status,
-            LoopStatus::Paused(_) | LoopStatus::StoreFailed(StoreError::Lost(_))
-        );
+        // No renewal may land after the run's end (or release) is recorded.
+        heartbeat.stop().await;
+        let ended = !matches!(status, LoopStatus::Paused(_)) && !lost;
         if let (Some(store), true) = (&self.store, ended) {
-            if let Err(failure) = durable::finish_run(&**store, &state.id).await {
+            let recorded = if unfinished {
+                // Released at once, for recovery to try the timed-out actions again.
+                store.renew(&state.id, Duration::ZERO).await
+            } else {
+                durable::finish_run(&**store, &state.id).await
+            };
+            if let Err(failure) = recorded {
                 store_error.get_or_insert(failure);
             }
         }
@@ -692,5 +749,31 @@ impl fmt::Debug for ToolLoop {
             .field("store", &self.store.is_some())
             .field("lease", &self.lease)
             .finish_non_exhaustive()
+    }
+}
+
+/// Rewrites a rolled-back call's result so the model knows its effect no longer holds (or, when
+/// the rollback failed, may still hold).
+fn tell_rolled_back(
+    conversation: &mut [Message],
+    index: usize,
+    reason: &str,
+    error: Option<String>,
+) {
+    let Some(Message::Tool(message)) = conversation.get_mut(index) else {
+        return;
+    };
+    message.content = match &error {
+        None => format!(
+            "This call was rolled back because {reason}; its effect no longer holds. It had returned: {}",
+            message.content
+        ),
+        Some(error) => format!(
+            "Rolling this call back failed ({error}) after {reason}; its effect may still hold. It had returned: {}",
+            message.content
+        ),
+    };
+    if error.is_none() {
+        message.status = ToolResultStatus::RolledBack;
     }
 }

@@ -1,9 +1,9 @@
 //! Recovery: rolling back what runs interrupted by a crash had recorded.
 
-use tracing::Instrument as _;
+use std::time::Duration;
 
-use crate::compensate::{compensate_one, CompensationReport};
-use crate::durable::{Compensated, Orphans, RunId, StoreError};
+use crate::compensate::{CompensationReport, Held, Rollback};
+use crate::durable::{Orphans, RunId, StoreError};
 use crate::run::durable::finish_run;
 use crate::run::tools::RunTools;
 use crate::run::ToolLoop;
@@ -28,9 +28,12 @@ impl ToolLoop {
     /// ([`RecordEntry::idempotency_key`](crate::compensate::RecordEntry::idempotency_key)).
     /// Runs are claimed one at a time, atomically, so replicas recovering at once share the
     /// work and never roll back one run twice. The claim's lease is renewed before each
-    /// rollback; a single rollback longer than the lease lets another replica take the run
-    /// over (it then repeats only that rollback, with the same idempotency key). Paused runs
-    /// are left alone.
+    /// rollback, and every action is bounded by its timeout
+    /// ([`with_compensation_timeout`](Self::with_compensation_timeout)). A timed-out action is
+    /// recorded as such and its run released, left for a later recovery (by another owner, or
+    /// the next start) to try again with the same key, up to
+    /// [`MAX_COMPENSATION_ATTEMPTS`](crate::compensate::MAX_COMPENSATION_ATTEMPTS) in all; it
+    /// is then recorded as failed and reported, not tried again. Paused runs are left alone.
     ///
     /// `which`: [`Orphans::Expired`] with replicas (runs whose lease ran out);
     /// [`Orphans::All`] for a single process at start-up. Without a store there is nothing to
@@ -68,36 +71,42 @@ impl ToolLoop {
         while let Some(orphan) = store.claim_orphan(which, self.lease).await? {
             let run = orphan.run;
             tracing::info!(run = %run, pending = orphan.pending.len(), "recovering a run");
-            let mut compensations = Vec::new();
-            for entry in orphan.pending.iter().rev() {
-                // Renewed before each rollback, so the claim outlives a long recovery as long
-                // as no single rollback outlasts the lease.
-                store.renew(&run, self.lease).await?;
-                let name = entry.call.name.clone();
-                let span = tracing::info_span!(
-                    "gen_ai.compensate_tool",
-                    gen_ai.operation.name = "compensate_tool",
-                    gen_ai.tool.name = %name,
-                    run = %run,
-                );
-                let result = compensate_one(tools.get(&name), entry)
-                    .instrument(span)
-                    .await;
-                let outcome = match &result {
-                    Ok(()) => Compensated::Done,
-                    Err(error) => Compensated::Failed(error.to_string()),
-                };
-                store
-                    .compensated(&run, &entry.idempotency_key, &outcome)
-                    .await?;
-                compensations.push(CompensationReport {
-                    key: entry.key.clone(),
-                    name,
+            let rollback = Rollback {
+                store: Some(&**store),
+                run: &run,
+                lease: self.lease,
+                timeout: self.compensation_timeout,
+            };
+            let entries = orphan
+                .pending
+                .into_iter()
+                .rev()
+                .map(|entry| (entry, Held::Stored))
+                .collect();
+            let end = rollback
+                .run(entries, false, |name| tools.get(name), |_, _| {})
+                .await;
+            if let Some(error) = end.store_error {
+                return Err(error);
+            }
+            if !end.lost {
+                if end.unfinished {
+                    // Released at once: another recovery tries the timed-out actions again.
+                    store.renew(&run, Duration::ZERO).await?;
+                } else {
+                    finish_run(&**store, &run).await?;
+                }
+            }
+            let compensations = end
+                .undone
+                .into_iter()
+                .map(|(entry, result)| CompensationReport {
+                    key: entry.key,
+                    name: entry.call.name,
                     round: entry.round,
                     result,
-                });
-            }
-            finish_run(&**store, &run).await?;
+                })
+                .collect();
             recovered.push(RecoveredRun { run, compensations });
         }
         Ok(recovered)

@@ -5,7 +5,7 @@ use futures_util::stream::{self, StreamExt as _};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument as _;
 
-use crate::compensate::RecordEntry;
+use crate::compensate::{Held, RecordEntry};
 use crate::durable::StoreError;
 use crate::gate::{tool_call_keys, Resolution};
 use crate::run::durable::Finished;
@@ -179,7 +179,7 @@ impl ToolLoop {
         tools: &RunTools<'_>,
         reply: AssistantMessage,
         ended: Vec<Ended>,
-        (finished, store_failure): (Vec<(usize, RecordEntry)>, Option<StoreError>),
+        (finished, store_failure): (Vec<(usize, RecordEntry, Held)>, Option<StoreError>),
         cancel: &CancellationToken,
     ) -> RoundEnd {
         let keys = tool_call_keys(&reply);
@@ -249,11 +249,14 @@ impl ToolLoop {
         }
 
         // Record what can be rolled back, in the order it finished.
-        for (position, mut entry) in finished {
+        for (position, mut entry, held) in finished {
             // A streamed call was recorded under its provisional key; reports use the reply's
             // (the idempotency key stays as written ahead).
             if let Some(key) = keys.get(position) {
                 entry.key.clone_from(key);
+            }
+            if held == Held::LocalOnly {
+                state.local_only.insert(entry.idempotency_key.clone());
             }
             state.record.push(entry);
         }

@@ -8,7 +8,7 @@ use futures_util::future::{select, Either};
 use futures_util::stream::{FuturesUnordered, StreamExt as _};
 use tokio_util::sync::CancellationToken;
 
-use crate::compensate::RecordEntry;
+use crate::compensate::{Held, RecordEntry};
 use crate::durable::StoreError;
 use crate::gate::Resolution;
 use crate::run::durable::Finished;
@@ -21,7 +21,7 @@ use crate::{AssistantMessage, ChatDelta, ChatStream, ModelError};
 pub(crate) struct Streamed {
     pub(crate) reply: AssistantMessage,
     pub(crate) ended: Vec<Ended>,
-    pub(crate) finished: (Vec<(usize, RecordEntry)>, Option<StoreError>),
+    pub(crate) finished: (Vec<(usize, RecordEntry, Held)>, Option<StoreError>),
     pub(crate) error: Option<ModelError>,
 }
 

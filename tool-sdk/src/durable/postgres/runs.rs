@@ -6,7 +6,7 @@ use std::time::Duration;
 use super::{backend, PostgresStore};
 use crate::durable::{
     decode_paused, encode_paused, Compensated, Orphan, Orphans, RecordEntry, RunId, RunStore,
-    StoreError, StoreFuture,
+    StoreError, StoreFuture, TIMED_OUT_PREFIX,
 };
 use crate::run::PausedRun;
 
@@ -105,10 +105,7 @@ impl RunStore for PostgresStore {
         outcome: &'a Compensated,
     ) -> StoreFuture<'a, ()> {
         Box::pin(async move {
-            let outcome = match outcome {
-                Compensated::Done => "done".to_owned(),
-                Compensated::Failed(message) => format!("failed: {message}"),
-            };
+            let outcome = outcome.to_column();
             let updated = self
                 .connection()
                 .await
@@ -267,10 +264,11 @@ impl RunStore for PostgresStore {
             // Ours now: the row lock keeps any other owner from adding entries.
             let rows = tx
                 .query(
-                    "SELECT seq, entry FROM tool_sdk_run_entries
-                     WHERE run_id = $1 AND compensated IS NULL
+                    "SELECT seq, entry, compensated FROM tool_sdk_run_entries
+                     WHERE run_id = $1
+                       AND (compensated IS NULL OR starts_with(compensated, $2))
                      ORDER BY seq",
-                    &[&run],
+                    &[&run, &TIMED_OUT_PREFIX],
                 )
                 .await
                 .map_err(backend)?;
@@ -278,9 +276,14 @@ impl RunStore for PostgresStore {
             for row in rows {
                 let seq: i64 = row.try_get(0).map_err(backend)?;
                 let text: String = row.try_get(1).map_err(backend)?;
+                let compensated: Option<String> = row.try_get(2).map_err(backend)?;
+                let Some(attempts) = Compensated::pending_attempts(compensated.as_deref()) else {
+                    continue;
+                };
                 let mut entry: RecordEntry = serde_json::from_str(&text)
                     .map_err(|e| backend(format!("a stored entry is unreadable: {e}")))?;
                 entry.seq = u64::try_from(seq).unwrap_or_default();
+                entry.attempts = attempts;
                 pending.push(entry);
             }
             tx.commit().await.map_err(backend)?;

@@ -7,7 +7,7 @@ use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 use super::{backend, decode, encode, lease_until, now_ms, SqliteStore};
 use crate::durable::{
     decode_paused, encode_paused, Compensated, Orphan, Orphans, RecordEntry, RunId, RunStore,
-    StoreError, StoreFuture,
+    StoreError, StoreFuture, TIMED_OUT_PREFIX,
 };
 use crate::run::PausedRun;
 
@@ -84,10 +84,7 @@ impl RunStore for SqliteStore {
     ) -> StoreFuture<'a, ()> {
         let run = run.as_str().to_owned();
         let key = idempotency_key.to_owned();
-        let outcome = match outcome {
-            Compensated::Done => "done".to_owned(),
-            Compensated::Failed(message) => format!("failed: {message}"),
-        };
+        let outcome = outcome.to_column();
         self.with(move |connection, owner| {
             let tx = connection
                 .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -225,21 +222,32 @@ impl RunStore for SqliteStore {
             let pending = {
                 let mut statement = tx
                     .prepare(
-                        "SELECT seq, entry FROM tool_sdk_run_entries
-                         WHERE run_id = ?1 AND compensated IS NULL
+                        "SELECT seq, entry, compensated FROM tool_sdk_run_entries
+                         WHERE run_id = ?1
+                           AND (compensated IS NULL OR substr(compensated, 1, ?3) = ?2)
                          ORDER BY seq",
                     )
                     .map_err(backend)?;
+                let prefix_len = i64::try_from(TIMED_OUT_PREFIX.len()).unwrap_or(i64::MAX);
                 let rows = statement
-                    .query_map([&run], |row| {
-                        Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?))
+                    .query_map(params![run, TIMED_OUT_PREFIX, prefix_len], |row| {
+                        Ok((
+                            row.get::<_, i64>(0)?,
+                            row.get::<_, String>(1)?,
+                            row.get::<_, Option<String>>(2)?,
+                        ))
                     })
                     .map_err(backend)?;
                 let mut pending = Vec::new();
                 for row in rows {
-                    let (seq, entry) = row.map_err(backend)?;
+                    let (seq, entry, compensated) = row.map_err(backend)?;
+                    let Some(attempts) = Compensated::pending_attempts(compensated.as_deref())
+                    else {
+                        continue;
+                    };
                     let mut entry: RecordEntry = decode(&entry)?;
                     entry.seq = u64::try_from(seq).unwrap_or_default();
+                    entry.attempts = attempts;
                     pending.push(entry);
                 }
                 pending

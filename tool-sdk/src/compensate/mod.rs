@@ -1,12 +1,45 @@
 //! Compensation (saga rollback): what succeeded is recorded, and rolled back newest first, each
 //! exactly once, when a later step fails or the run is cancelled.
+//!
+//! # Every compensating action is bounded
+//!
+//! An action gets its tool's declared `timeout`, or else the loop's compensation timeout
+//! ([`DEFAULT_COMPENSATION_TIMEOUT`] unless set with
+//! [`ToolLoop::with_compensation_timeout`](crate::run::ToolLoop::with_compensation_timeout)).
+//! It runs on the runtime's blocking thread pool, so a synchronous action that holds its thread
+//! holds only that one: the rollback, the run's lease and the rest of the runtime go on. An
+//! action past its timeout is reported as [`ToolError::TimedOut`] and the rollback goes on with
+//! the next one. An `async` action is dropped there; a synchronous one cannot be stopped: its
+//! thread runs it to the end, and what it returns is dropped (a runtime that is dropped waits
+//! for it, unless shut down with `shutdown_timeout` or `shutdown_background`).
+//!
+//! A timed-out action may still take effect, so it is not taken as done: with a store, its
+//! entry is recorded as timed out and the run is left for recovery, which tries the action again
+//! with the same idempotency key, up to [`MAX_COMPENSATION_ATTEMPTS`] attempts in all, and then
+//! reports it as failed for good.
 
+mod rollback;
+
+use std::pin::pin;
 use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::future::{select, Either};
 
 use serde::{Deserialize, Serialize};
+use tokio_util::sync::CancellationToken;
 
 use crate::catch::{start_caught, CatchPanic};
 use crate::{Tool, ToolCall, ToolContext, ToolError, ToolOutput};
+
+pub(crate) use rollback::{Held, Rollback};
+
+/// How long a compensating action may take when its tool declares no `timeout`, by default.
+pub const DEFAULT_COMPENSATION_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// How many times in all a compensating action that times out is tried (the first attempt
+/// included), each time with the same idempotency key, before it is reported failed for good.
+pub const MAX_COMPENSATION_ATTEMPTS: u32 = 3;
 
 tokio::task_local! {
     static IDEMPOTENCY_KEY: String;
@@ -61,6 +94,10 @@ pub struct RecordEntry {
     /// What the compensating action receives as its call id: the same for this entry in
     /// every attempt, in any process, so a repeated rollback can be recognised.
     pub idempotency_key: String,
+    /// Attempts of its compensating action that timed out so far (recovery tries again while
+    /// fewer than [`MAX_COMPENSATION_ATTEMPTS`]).
+    #[serde(default)]
+    pub attempts: u32,
 }
 
 impl RecordEntry {
@@ -83,6 +120,7 @@ impl RecordEntry {
             output: output.content().to_owned(),
             output_is_json: output.is_json(),
             message_index,
+            attempts: 0,
         }
     }
 
@@ -147,10 +185,12 @@ pub struct CompensationReport {
     pub result: Result<(), ToolError>,
 }
 
-/// Runs one entry's compensating action, with panics contained.
+/// Runs one entry's compensating action on the blocking thread pool, with panics contained,
+/// bounded by the tool's declared timeout or else `default_timeout`.
 pub(crate) async fn compensate_one(
     tool: Option<&Arc<dyn Tool>>,
     entry: &RecordEntry,
+    default_timeout: Duration,
 ) -> Result<(), ToolError> {
     let name = entry.call.name.as_str();
     let Some(tool) = tool else {
@@ -159,13 +199,51 @@ pub(crate) async fn compensate_one(
             "the tool is no longer available to compensate",
         ));
     };
+    let after = tool.definition().options.timeout.unwrap_or(default_timeout);
+    let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+        // Outside a runtime nothing else is waiting on this thread.
+        return run_action(tool, entry).await;
+    };
+    // Set when the action is given up on: an `async` action stops at its next await.
+    let abandoned = CancellationToken::new();
+    let worker = {
+        let (tool, entry, abandoned) = (Arc::clone(tool), entry.clone(), abandoned.clone());
+        let runtime_for_action = runtime.clone();
+        runtime.spawn_blocking(move || {
+            runtime_for_action.block_on(async {
+                let action = pin!(run_action(&tool, &entry));
+                match select(action, pin!(abandoned.cancelled())).await {
+                    Either::Left((result, _)) => Some(result),
+                    Either::Right(((), _)) => None,
+                }
+            })
+        })
+    };
+    match tokio::time::timeout(after, worker).await {
+        Ok(Ok(Some(result))) => result,
+        Ok(Ok(None)) | Err(_) => {
+            abandoned.cancel();
+            Err(ToolError::TimedOut {
+                tool: name.to_owned(),
+                after,
+            })
+        }
+        Ok(Err(failure)) => Err(ToolError::failed(
+            name,
+            format!("the compensating action's thread failed: {failure}"),
+        )),
+    }
+}
+
+/// The compensating action itself, with the idempotency key in scope both where a synchronous
+/// action runs (at the call) and where an asynchronous one is polled.
+async fn run_action(tool: &Arc<dyn Tool>, entry: &RecordEntry) -> Result<(), ToolError> {
+    let name = entry.call.name.as_str();
     let output = entry.output();
     let context = ToolContext::new()
         .with_call_id(&entry.idempotency_key)
         .with_tool_name(name);
     let key = &entry.idempotency_key;
-    // The key is in scope both where a synchronous action runs (at the call) and where an
-    // asynchronous one is polled.
     let future = IDEMPOTENCY_KEY.sync_scope(key.clone(), || {
         start_caught(name, || {
             match tool.compensate(&entry.call.arguments, &output, context) {

@@ -1,0 +1,219 @@
+//! Two owners of one durable store: a run's lease is kept alive while a tool blocks its thread,
+//! and when the run is taken over anyway, every successful compensable call is rolled back
+//! exactly once, by one owner or the other, a call that finished late included.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tool_sdk::durable::{Orphans, PostgresStore, RunStore, SqliteStore, StoreError};
+use tool_sdk::run::{LoopStatus, ToolLoop};
+use tool_sdk::{define_tool, AssistantMessage, Message, ScriptedModel, ToolCall, ToolRegistry};
+use tool_sdk_tests::durable::{place, Backend, Place};
+
+type Timeline = Arc<Mutex<Vec<String>>>;
+
+fn reply(id: &str, name: &str) -> AssistantMessage {
+    AssistantMessage::with_tool_calls(vec![ToolCall::new(id, name, r#"{"reference": "r"}"#)])
+}
+
+fn answer() -> AssistantMessage {
+    AssistantMessage {
+        text: Some("done".into()),
+        tool_calls: vec![],
+    }
+}
+
+/// `book` (compensable, at once), `block` (compensable, a synchronous tool that holds its
+/// thread for `hold`), and `fail`. Each compensation logs `cancel <idempotency key>`.
+fn tools(timeline: &Timeline, hold: Duration) -> ToolRegistry {
+    let mut registry = ToolRegistry::new();
+    let (log, undo) = (Arc::clone(timeline), Arc::clone(timeline));
+    registry
+        .register(define_tool!(
+            /// Books.
+            #[tool(name = "book", compensate = move |_reference: String, _booking: String| {
+                let key = tool_sdk::compensate::idempotency_key().unwrap_or_default();
+                undo.lock().unwrap().push(format!("cancel {key}"));
+            })]
+            move |reference: String| -> String {
+                log.lock().unwrap().push("book".into());
+                format!("booked {reference}")
+            }
+        ))
+        .unwrap();
+    let (log, undo) = (Arc::clone(timeline), Arc::clone(timeline));
+    registry
+        .register(define_tool!(
+            /// Books, holding its thread.
+            #[tool(name = "block", compensate = move |_reference: String, _booking: String| {
+                let key = tool_sdk::compensate::idempotency_key().unwrap_or_default();
+                undo.lock().unwrap().push(format!("cancel {key}"));
+            })]
+            move |reference: String| -> String {
+                std::thread::sleep(hold);
+                log.lock().unwrap().push("block".into());
+                format!("booked {reference}")
+            }
+        ))
+        .unwrap();
+    registry
+        .register(define_tool!(
+            /// Fails.
+            #[tool(name = "fail")]
+            |reference: String| -> Result<String, String> { Err(format!("no {reference}")) }
+        ))
+        .unwrap();
+    registry
+}
+
+/// A new owner of the store at `place`.
+async fn owner(backend: Backend, place: &Place) -> Arc<dyn RunStore> {
+    match backend {
+        Backend::Sqlite => Arc::new(SqliteStore::open(place.location()).expect("open SQLite")),
+        Backend::Postgres => Arc::new(
+            PostgresStore::connect(place.location())
+                .await
+                .expect("connect to PostgreSQL"),
+        ),
+    }
+}
+
+fn cancels(timeline: &Timeline) -> Vec<String> {
+    let mut cancels: Vec<String> = timeline
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|line| line.starts_with("cancel "))
+        .cloned()
+        .collect();
+    cancels.sort();
+    cancels
+}
+
+/// A synchronous tool holds its thread four times as long as the lease: the lease is renewed
+/// meanwhile, so a second owner looking for expired runs finds none, and the rollback after
+/// the later failure is done once, here.
+async fn a_blocking_tool_keeps_its_run_leased(backend: Backend) {
+    let place = place(backend, "blocking_tool_leased").await;
+    let timeline = Timeline::default();
+    let lease = Duration::from_millis(300);
+    let agent = ToolLoop::new(
+        ScriptedModel::new([reply("b", "block"), reply("f", "fail")]),
+        tools(&timeline, lease * 4),
+    )
+    .with_store(owner(backend, &place).await)
+    .with_lease(lease);
+    let other = owner(backend, &place).await;
+    let watcher = tokio::spawn(async move {
+        let mut claimed = Vec::new();
+        for _ in 0..20 {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            if let Some(orphan) = other
+                .claim_orphan(Orphans::Expired, Duration::from_secs(60))
+                .await
+                .unwrap()
+            {
+                claimed.push(orphan.run);
+            }
+        }
+        claimed
+    });
+    let mut conversation = vec![Message::user("book")];
+    let outcome = agent.run(&mut conversation).await;
+    let claimed = watcher.await.unwrap();
+    assert!(claimed.is_empty(), "taken over while leased: {claimed:?}");
+    assert!(
+        matches!(outcome.status, LoopStatus::RolledBack { .. }),
+        "{:?}",
+        outcome.status
+    );
+    assert_eq!(
+        cancels(&timeline),
+        [format!("cancel {}:1:b", outcome.run_id)]
+    );
+}
+
+/// A second owner takes the run over while a compensable call still runs (as a process at
+/// start-up does), and rolls back what the record shows; the call then succeeds in the first
+/// owner, whose record of it is refused: the first owner rolls that call back itself.
+async fn a_call_that_finishes_after_a_takeover_is_rolled_back_by_its_owner(backend: Backend) {
+    let place = place(backend, "late_call_after_takeover").await;
+    let timeline = Timeline::default();
+    let agent = ToolLoop::new(
+        ScriptedModel::new([reply("a", "book"), reply("b", "block"), answer()]),
+        tools(&timeline, Duration::from_millis(1500)),
+    )
+    .with_store(owner(backend, &place).await)
+    .with_lease(Duration::from_millis(300));
+    let successor = ToolLoop::new(
+        ScriptedModel::new([]),
+        tools(&timeline, Duration::from_millis(1500)),
+    )
+    .with_store(owner(backend, &place).await);
+    let takeover = tokio::spawn(async move {
+        // The first owner is inside `block` by now.
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        successor.recover(Orphans::All).await.unwrap()
+    });
+    let mut conversation = vec![Message::user("book")];
+    let outcome = agent.run(&mut conversation).await;
+    let recovered = takeover.await.unwrap();
+    let run = &outcome.run_id;
+    assert!(
+        matches!(outcome.status, LoopStatus::StoreFailed(StoreError::Lost(_))),
+        "{:?}",
+        outcome.status
+    );
+    // The successor rolled back what was recorded; the owner, the call it could not record.
+    assert_eq!(recovered.len(), 1);
+    let by_successor: Vec<&str> = recovered[0]
+        .compensations
+        .iter()
+        .map(|c| c.key.as_str())
+        .collect();
+    assert_eq!(by_successor, ["a"]);
+    let by_owner: Vec<&str> = outcome
+        .compensations
+        .iter()
+        .map(|c| c.key.as_str())
+        .collect();
+    assert_eq!(by_owner, ["b"]);
+    assert_eq!(
+        cancels(&timeline),
+        [format!("cancel {run}:1:a"), format!("cancel {run}:2:b")]
+    );
+    // Nothing left for anyone.
+    let last = owner(backend, &place).await;
+    assert_eq!(
+        last.claim_orphan(Orphans::All, Duration::from_secs(1))
+            .await
+            .unwrap(),
+        None
+    );
+}
+
+macro_rules! on_both_stores {
+    ($($scenario:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $scenario() {
+                    super::$scenario(tool_sdk_tests::durable::Backend::Sqlite).await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $scenario() {
+                    super::$scenario(tool_sdk_tests::durable::Backend::Postgres).await;
+                }
+            )*
+        }
+    };
+}
+
+on_both_stores!(
+    a_blocking_tool_keeps_its_run_leased,
+    a_call_that_finishes_after_a_takeover_is_rolled_back_by_its_owner,
+);
