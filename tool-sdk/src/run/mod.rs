@@ -136,7 +136,9 @@ pub enum LoopStatus {
     ModelFailed(ModelError),
     /// The run's store failed (a success could not be recorded before going on, or the run
     /// could not pause); what was compensable was rolled back. When the store says the run
-    /// was taken over ([`StoreError::Lost`]), nothing is rolled back here: the new owner does it.
+    /// was taken over ([`StoreError::Lost`]), the calls in flight were let finish and only the
+    /// successes the store refused to record were rolled back here: the new owner rolls back
+    /// the recorded ones.
     StoreFailed(StoreError),
 }
 
@@ -235,8 +237,10 @@ impl ToolLoop {
     }
 
     /// How long a run stays owned without renewal (default
-    /// [`DEFAULT_LEASE`](crate::durable::DEFAULT_LEASE)); the loop renews at a third of it.
-    /// After a crash, other replicas wait this long before they recover the run.
+    /// [`DEFAULT_LEASE`](crate::durable::DEFAULT_LEASE)); the loop renews at a third of it,
+    /// from a task of its own, so a synchronous tool holding the run's thread does not stop the
+    /// renewals on a multi-threaded runtime (on a single-threaded one, make the lease outlast
+    /// such tools). After a crash, other replicas wait this long before they recover the run.
     pub fn with_lease(mut self, lease: Duration) -> Self {
         self.lease = lease;
         self
