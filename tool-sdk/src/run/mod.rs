@@ -480,8 +480,10 @@ impl ToolLoop {
             }
             RoundEnd::Stop(status) => status,
         };
-        if heartbeat.is_lost() {
-            // Whatever the last round gave, the run is the new owner's to end.
+        // Whatever the last round gave, a run taken over is the new owner's to end. A paused
+        // run is not running any more: a renewal that met it paused lost nothing (a run taken
+        // over before could not have paused).
+        if heartbeat.is_lost() && !matches!(status, LoopStatus::Paused(_)) {
             status = LoopStatus::StoreFailed(StoreError::Lost(state.id.to_string()));
         }
         self.finish(conversation, state, &tools, status, heartbeat)
