@@ -107,7 +107,7 @@ pub enum Compensated {
     Failed(String),
     /// It timed out, for the `attempts`-th time: it may still have taken effect, so recovery
     /// tries it again (with the same idempotency key) while fewer than
-    /// [`MAX_COMPENSATION_ATTEMPTS`](crate::compensate::MAX_COMPENSATION_ATTEMPTS).
+    /// [`MAX_COMPENSATION_ATTEMPTS`].
     TimedOut {
         /// Attempts so far, all timed out.
         attempts: u32,
