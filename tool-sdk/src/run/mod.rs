@@ -374,8 +374,11 @@ impl ToolLoop {
     }
 
     /// Resumes a paused run with decisions: the paused reply and its results are appended, and
-    /// the run goes on. Decisions that do not fit are refused and nothing runs. With a store,
-    /// the run is taken out of it first: a paused run resumes once.
+    /// the run goes on. Decisions that do not fit are refused and nothing runs.
+    ///
+    /// With a store, only the run's id is taken from `paused`: the decisions are checked
+    /// against the copy the store kept, as [`resume_stored`](Self::resume_stored) does, so a
+    /// copy that was changed is refused and leaves the genuine run resumable.
     pub async fn resume(
         &self,
         conversation: &mut Vec<Message>,
@@ -383,24 +386,21 @@ impl ToolLoop {
         decisions: &ToolCallDecisions,
         cancel: &CancellationToken,
     ) -> Result<LoopOutcome, ResumeError> {
-        let mut resolutions = self.gate.resolve(&paused.turn, decisions)?;
-        let paused = match &self.store {
-            Some(store) => {
-                // What runs is what the store kept, checked again.
-                let taken = store.take_paused(paused.id(), self.lease).await?;
-                resolutions = self.gate.resolve(&taken.turn, decisions)?;
-                taken
-            }
-            None => paused,
-        };
+        if self.store.is_some() {
+            return self
+                .resume_stored(conversation, paused.id(), decisions, cancel)
+                .await;
+        }
+        let resolutions = self.gate.resolve(&paused.turn, decisions)?;
         Ok(self
             .resume_taken(conversation, paused, resolutions, cancel)
             .await)
     }
 
     /// Resumes the run paused under `id` in this loop's store, possibly by another process:
-    /// it is read, the decisions checked, then taken (of two concurrent resumes, in any
-    /// processes, exactly one gets it; the other gets [`StoreError::UnknownRun`]).
+    /// the stored copy is read and the decisions checked against it, and only then is it taken
+    /// (of two concurrent resumes, in any processes, exactly one gets it; the other gets
+    /// [`StoreError::UnknownRun`]). Decisions that do not fit leave the run paused.
     pub async fn resume_stored(
         &self,
         conversation: &mut Vec<Message>,
@@ -411,10 +411,21 @@ impl ToolLoop {
         let Some(store) = &self.store else {
             return Err(StoreError::UnknownRun(id.to_string()).into());
         };
-        // Checked before taking, so decisions that do not fit leave the run paused.
-        let paused = store.load_paused(id).await?;
-        self.gate.resolve(&paused.turn, decisions)?;
-        self.resume(conversation, paused, decisions, cancel).await
+        self.gate
+            .resolve(&store.load_paused(id).await?.turn, decisions)?;
+        let taken = store.take_paused(id, self.lease).await?;
+        // Between the read and the take, another resume may have run the run on to its next
+        // pause: then the decisions were for the earlier one, and the run goes back as taken.
+        let resolutions = match self.gate.resolve(&taken.turn, decisions) {
+            Ok(resolutions) => resolutions,
+            Err(refused) => {
+                store.pause(id, &taken).await?;
+                return Err(refused.into());
+            }
+        };
+        Ok(self
+            .resume_taken(conversation, taken, resolutions, cancel)
+            .await)
     }
 
     /// The paused run, and whatever follows, once taken.
