@@ -3,7 +3,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use tool_sdk::durable::{InMemoryRunStore, RunStore, SqliteStore};
+use tool_sdk::durable::{InMemoryRunStore, RunStore, SqliteStore, StoreError};
 use tool_sdk::gate::{DecisionError, ResumeError};
 use tool_sdk::run::{LoopStatus, PausedRun, ToolLoop};
 use tool_sdk::{
@@ -102,4 +102,103 @@ async fn in_memory() {
 async fn sqlite() {
     a_refused_resume_leaves_the_run_resumable(Arc::new(SqliteStore::open_in_memory().unwrap()))
         .await;
+}
+
+/// `book` (compensable: its compensation logs the output it is given), `transfer` (needs a
+/// decision) and `fail`.
+fn saga_tools(timeline: &Timeline) -> ToolRegistry {
+    let mut registry = tools(timeline);
+    let (log, undo) = (Arc::clone(timeline), Arc::clone(timeline));
+    registry
+        .register(define_tool!(
+            /// Books.
+            #[tool(name = "book", compensate = move |_room: String, booking: String| {
+                undo.lock().unwrap().push(format!("cancel {booking}"));
+            })]
+            move |room: String| -> String {
+                log.lock().unwrap().push(format!("book {room}"));
+                format!("booking-{room}")
+            }
+        ))
+        .unwrap();
+    registry
+        .register(define_tool!(
+            /// Fails.
+            #[tool(name = "fail")]
+            || -> Result<String, String> { Err("down".into()) }
+        ))
+        .unwrap();
+    registry
+}
+
+fn saga(timeline: &Timeline) -> ToolLoop {
+    let model = ScriptedModel::new([
+        AssistantMessage::with_tool_calls(vec![ToolCall::new("b", "book", r#"{"room": "7"}"#)]),
+        AssistantMessage::with_tool_calls(vec![ToolCall::new("t", "transfer", r#"{"to": "ana"}"#)]),
+        AssistantMessage::with_tool_calls(vec![ToolCall::new("f", "fail", "{}")]),
+    ]);
+    ToolLoop::new(model, saga_tools(timeline))
+}
+
+#[tokio::test]
+async fn without_a_store_an_edited_copy_runs_no_forged_compensation() {
+    let timeline = Timeline::default();
+    let agent = saga(&timeline);
+    let cancel = CancellationToken::new();
+    let mut conversation = vec![Message::user("book and pay")];
+    let LoopStatus::Paused(paused) = agent.run(&mut conversation).await.status else {
+        panic!("expected a pause");
+    };
+    // The caller edits what the compensation will be given.
+    let text = serde_json::to_string(&paused)
+        .unwrap()
+        .replace("booking-7", "booking-of-someone-else");
+    let forged: PausedRun = serde_json::from_str(&text).unwrap();
+    let decisions = forged.turn().decide().allow("t").build();
+    let outcome = agent
+        .resume(&mut conversation, forged, &decisions, &cancel)
+        .await
+        .unwrap();
+    assert!(matches!(outcome.status, LoopStatus::RolledBack { .. }));
+    assert_eq!(
+        *timeline.lock().unwrap(),
+        ["book 7", "transfer to ana", "cancel booking-7"]
+    );
+}
+
+#[tokio::test]
+async fn without_a_store_two_copies_of_a_paused_run_resume_once() {
+    let timeline = Timeline::default();
+    let model = ScriptedModel::new([
+        AssistantMessage::with_tool_calls(vec![ToolCall::new("t", "transfer", r#"{"to": "ana"}"#)]),
+        AssistantMessage {
+            text: Some("sent".into()),
+            tool_calls: vec![],
+        },
+        AssistantMessage {
+            text: Some("sent again".into()),
+            tool_calls: vec![],
+        },
+    ]);
+    let agent = ToolLoop::new(model, tools(&timeline));
+    let cancel = CancellationToken::new();
+    let mut conversation = vec![Message::user("pay ana")];
+    let LoopStatus::Paused(paused) = agent.run(&mut conversation).await.status else {
+        panic!("expected a pause");
+    };
+    let copy: PausedRun = serde_json::from_str(&serde_json::to_string(&paused).unwrap()).unwrap();
+    let decisions = paused.turn().decide().allow("t").build();
+    let first = agent
+        .resume(&mut conversation, paused, &decisions, &cancel)
+        .await
+        .unwrap();
+    assert!(matches!(first.status, LoopStatus::Answered(_)));
+    let second = agent
+        .resume(&mut conversation, copy, &decisions, &cancel)
+        .await;
+    assert!(
+        matches!(second, Err(ResumeError::Store(StoreError::UnknownRun(_)))),
+        "{second:?}"
+    );
+    assert_eq!(*timeline.lock().unwrap(), ["transfer to ana"]);
 }

@@ -87,6 +87,9 @@ pub struct ToolLoop {
     store: Option<Arc<dyn RunStore>>,
     lease: Duration,
     compensation_timeout: Duration,
+    /// Without a store, the runs paused by this loop, by id: what a resume runs is the copy
+    /// kept here, never the value handed back, and each is taken once.
+    parked: std::sync::Mutex<std::collections::HashMap<RunId, PausedRun>>,
 }
 
 /// How a run ended, with what it did.
@@ -160,9 +163,11 @@ impl LoopStatus {
 /// A run paused for decisions: the paused reply and what the run must remember to go on (its
 /// compensation record, its round count).
 ///
-/// With a [`RunStore`], it is kept there under [`id`](Self::id) and can be resumed in any
-/// process ([`ToolLoop::resume_stored`]); otherwise it must come back exactly as given out, so
-/// keep it server-side.
+/// The loop keeps the genuine copy under [`id`](Self::id) — in its [`RunStore`], where any
+/// process can resume it ([`ToolLoop::resume_stored`]), or, without a store, in the loop
+/// itself — and a resume runs that copy, once. A value handed back (or a copy of it, edited or
+/// not) only names the run: nothing in it is trusted. To resume in another process, give the
+/// loop a store and hand out the id.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct PausedRun {
     turn: PausedTurn,
@@ -225,6 +230,7 @@ impl ToolLoop {
             store: None,
             lease: crate::durable::DEFAULT_LEASE,
             compensation_timeout: crate::compensate::DEFAULT_COMPENSATION_TIMEOUT,
+            parked: std::sync::Mutex::default(),
         }
     }
 
@@ -376,9 +382,11 @@ impl ToolLoop {
     /// Resumes a paused run with decisions: the paused reply and its results are appended, and
     /// the run goes on. Decisions that do not fit are refused and nothing runs.
     ///
-    /// With a store, only the run's id is taken from `paused`: the decisions are checked
-    /// against the copy the store kept, as [`resume_stored`](Self::resume_stored) does, so a
-    /// copy that was changed is refused and leaves the genuine run resumable.
+    /// Only the run's id is taken from `paused`: what resumes is the copy this loop kept (in
+    /// its store, or in this loop when it has none), and the decisions are checked against it
+    /// before it is taken. A copy that was changed runs nothing it changed, decisions that fit
+    /// only a changed copy are refused and leave the genuine run resumable, and a run resumes
+    /// once, however many copies of it there are.
     pub async fn resume(
         &self,
         conversation: &mut Vec<Message>,
@@ -391,10 +399,26 @@ impl ToolLoop {
                 .resume_stored(conversation, paused.id(), decisions, cancel)
                 .await;
         }
-        let resolutions = self.gate.resolve(&paused.turn, decisions)?;
+        let (kept, resolutions) = {
+            let mut parked = self.parked();
+            let Some(kept) = parked.get(paused.id()) else {
+                return Err(StoreError::UnknownRun(paused.id().to_string()).into());
+            };
+            let resolutions = self.gate.resolve(&kept.turn, decisions)?;
+            match parked.remove(paused.id()) {
+                Some(kept) => (kept, resolutions),
+                None => return Err(StoreError::UnknownRun(paused.id().to_string()).into()),
+            }
+        };
         Ok(self
-            .resume_taken(conversation, paused, resolutions, cancel)
+            .resume_taken(conversation, kept, resolutions, cancel)
             .await)
+    }
+
+    fn parked(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<RunId, PausedRun>> {
+        self.parked
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Resumes the run paused under `id` in this loop's store, possibly by another process:
@@ -598,9 +622,15 @@ impl ToolLoop {
                 let mut state = state.clone();
                 state.found = tools.found_names();
                 let paused = PausedRun { turn, state };
-                if let Some(store) = &self.store {
-                    if let Err(error) = store.pause(&paused.state.id, &paused).await {
-                        return LoopStatus::StoreFailed(error);
+                match &self.store {
+                    Some(store) => {
+                        if let Err(error) = store.pause(&paused.state.id, &paused).await {
+                            return LoopStatus::StoreFailed(error);
+                        }
+                    }
+                    None => {
+                        self.parked()
+                            .insert(paused.state.id.clone(), paused.clone());
                     }
                 }
                 return LoopStatus::Paused(paused);
