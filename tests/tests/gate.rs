@@ -60,6 +60,18 @@ fn reply(calls: Vec<ToolCall>) -> AssistantMessage {
     AssistantMessage::with_tool_calls(calls)
 }
 
+/// Resumes `paused` as a server does: kept in a store under an id, resumed by the id.
+async fn resume(
+    gate: &Gate,
+    registry: &ToolRegistry,
+    paused: &PausedTurn,
+    decisions: &ToolCallDecisions,
+) -> Result<Vec<tool_sdk::gate::CallOutcome>, ResumeError> {
+    let store = InMemoryPausedTurnStore::new();
+    let id = store.save(paused.clone()).await.unwrap();
+    gate.resume_stored(registry, &store, &id, decisions).await
+}
+
 async fn pause(gate: &Gate, registry: &ToolRegistry, reply: &AssistantMessage) -> PausedTurn {
     match gate.execute(registry, &offered(registry), reply).await {
         GateOutcome::Paused(paused) => paused,
@@ -151,7 +163,7 @@ async fn decisions_run_allowed_calls_and_answer_denied_ones_in_reply_order() {
         .allow("c")
         .allow("a")
         .build();
-    let outcomes = gate.resume(&registry, &paused, &decisions).await.unwrap();
+    let outcomes = resume(&gate, &registry, &paused, &decisions).await.unwrap();
     let messages: Vec<_> = outcomes.iter().map(|o| o.to_message()).collect();
     assert_eq!(
         messages.iter().map(|m| m.key.as_str()).collect::<Vec<_>>(),
@@ -181,8 +193,10 @@ async fn bad_decisions_are_refused_with_a_specific_error_and_nothing_runs() {
     .await;
     let missing = paused.decide().allow("b").build();
     assert_eq!(
-        gate.resume(&registry, &paused, &missing).await.unwrap_err(),
-        DecisionError::MissingDecision { key: "a".into() }
+        resume(&gate, &registry, &paused, &missing)
+            .await
+            .unwrap_err(),
+        ResumeError::Decision(DecisionError::MissingDecision { key: "a".into() })
     );
     let twice = paused
         .decide()
@@ -191,13 +205,15 @@ async fn bad_decisions_are_refused_with_a_specific_error_and_nothing_runs() {
         .deny("b", "no")
         .build();
     assert_eq!(
-        gate.resume(&registry, &paused, &twice).await.unwrap_err(),
-        DecisionError::DuplicateDecision { key: "b".into() }
+        resume(&gate, &registry, &paused, &twice).await.unwrap_err(),
+        ResumeError::Decision(DecisionError::DuplicateDecision { key: "b".into() })
     );
     let unknown = paused.decide().allow_rest().deny("zzz", "no").build();
     assert_eq!(
-        gate.resume(&registry, &paused, &unknown).await.unwrap_err(),
-        DecisionError::UnknownKey { key: "zzz".into() }
+        resume(&gate, &registry, &paused, &unknown)
+            .await
+            .unwrap_err(),
+        ResumeError::Decision(DecisionError::UnknownKey { key: "zzz".into() })
     );
     assert_eq!(runs.load(Ordering::SeqCst), 0);
 }
@@ -219,10 +235,10 @@ async fn an_allowance_binds_to_the_arguments_it_was_given_for() {
     )
     .await;
     assert_eq!(
-        gate.resume(&registry, &other, &decisions)
+        resume(&gate, &registry, &other, &decisions)
             .await
             .unwrap_err(),
-        DecisionError::ArgumentsChanged { key: "d".into() }
+        ResumeError::Decision(DecisionError::ArgumentsChanged { key: "d".into() })
     );
     // Reordered keys and whitespace are the same arguments.
     let same = pause(
@@ -235,7 +251,7 @@ async fn an_allowance_binds_to_the_arguments_it_was_given_for() {
         )]),
     )
     .await;
-    assert!(gate.resume(&registry, &same, &decisions).await.is_ok());
+    assert!(resume(&gate, &registry, &same, &decisions).await.is_ok());
     assert_eq!(runs.load(Ordering::SeqCst), 1);
 }
 
@@ -252,10 +268,14 @@ async fn an_allowed_call_of_a_tool_the_request_did_not_offer_never_runs() {
     let paused = gate
         .check(&registry, &["delete_file".to_owned()], &calls)
         .unwrap();
-    let outcomes = gate
-        .resume(&registry, &paused, &paused.decide().allow_rest().build())
-        .await
-        .unwrap();
+    let outcomes = resume(
+        &gate,
+        &registry,
+        &paused,
+        &paused.decide().allow_rest().build(),
+    )
+    .await
+    .unwrap();
     assert!(matches!(outcomes[1].result, CallResult::NotOffered));
     assert_eq!(outcomes[1].to_message().status, ToolResultStatus::Error);
     assert_eq!(runs.load(Ordering::SeqCst), 1, "only delete_file ran");
@@ -289,7 +309,7 @@ async fn replies_without_ids_with_empty_ids_and_with_duplicate_ids_are_keyed_and
         let paused = pause(&gate, &registry, &reply).await;
         assert_eq!(paused.awaiting(), ["#1"]);
         let decisions = paused.decide().deny("#1", "no").allow("#0").build();
-        let outcomes = gate.resume(&registry, &paused, &decisions).await.unwrap();
+        let outcomes = resume(&gate, &registry, &paused, &decisions).await.unwrap();
         assert_eq!(outcomes[0].to_message().content, "contents of /a");
         assert_eq!(outcomes[1].to_message().status, ToolResultStatus::Denied);
         assert_eq!(
@@ -346,6 +366,27 @@ async fn sealed(registry: &ToolRegistry) -> (PausedTurn, String) {
     .await;
     let token = sealer().seal(&paused).unwrap();
     (paused, token)
+}
+
+#[tokio::test]
+async fn a_sealed_turn_resumes_once_across_sealers_of_one_key() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let registry = registry(&runs);
+    let (paused, token) = sealed(&registry).await;
+    let gate = Gate::default();
+    let decisions = paused.decide().allow_rest().build();
+    // Two sealers built from one key, as two handlers of one process would build them.
+    let (first, second) = (sealer(), sealer());
+    gate.resume_sealed(&registry, &first, &token, &decisions)
+        .await
+        .unwrap();
+    assert_eq!(
+        gate.resume_sealed(&registry, &second, &token, &decisions)
+            .await
+            .unwrap_err(),
+        ResumeError::Seal(SealError::Replayed)
+    );
+    assert_eq!(runs.load(Ordering::SeqCst), 2, "each call ran once");
 }
 
 #[tokio::test]

@@ -18,7 +18,7 @@ use crate::{
 /// # Examples
 ///
 /// ```
-/// use tool_sdk::gate::Gate;
+/// use tool_sdk::gate::{Gate, InMemoryPausedTurnStore, PausedTurnStore};
 /// use tool_sdk::{tool, AssistantMessage, ToolCall, ToolRegistry};
 ///
 /// /// Deletes a file.
@@ -50,7 +50,10 @@ use crate::{
 ///
 /// let tool_sdk::gate::GateOutcome::Paused(paused) = outcome else { unreachable!() };
 /// let decisions = paused.decide().deny("c2", "Not today.").allow_rest().build();
-/// let results = gate.resume(&registry, &paused, &decisions).await.unwrap();
+/// // The paused reply waits server-side; the person's client gets its id.
+/// let store = InMemoryPausedTurnStore::new();
+/// let id = store.save(paused).await.unwrap();
+/// let results = gate.resume_stored(&registry, &store, &id, &decisions).await.unwrap();
 /// assert_eq!(results[0].to_message().content, r#"["a.txt"]"#);
 /// assert_eq!(results[1].to_message().content, "Not today.");
 /// # }
@@ -226,19 +229,6 @@ impl Gate {
                 })
             })
             .collect()
-    }
-
-    /// Applies `decisions` to a paused reply and runs the allowed calls, in reply order. The
-    /// paused turn must be the one given out (see [`Sealer`](crate::gate::Sealer) and
-    /// [`PausedTurnStore`](crate::gate::PausedTurnStore), which also make it usable once).
-    pub async fn resume(
-        &self,
-        registry: &ToolRegistry,
-        paused: &PausedTurn,
-        decisions: &ToolCallDecisions,
-    ) -> Result<Vec<CallOutcome>, DecisionError> {
-        let resolutions = self.resolve(paused, decisions)?;
-        Ok(run_resolved(registry, paused.reply(), resolutions).await)
     }
 }
 

@@ -4,14 +4,16 @@
 //! calls that need a decision. When any call of a reply needs one, [`Gate::execute`] runs
 //! **none** of them and returns a [`PausedTurn`] listing the waiting keys
 //! ([`tool_call_keys`]). The caller shows the calls to a person and sends back
-//! [`ToolCallDecisions`], one per call; [`Gate::resume`] checks them (every call decided, keys
+//! [`ToolCallDecisions`], one per call; the gate checks them (every call decided, keys
 //! distinct and known, each allowance bound to the call's [`fingerprint`]) and runs the allowed
 //! calls, while a denied call answers the model with its message.
 //!
 //! The paused reply is a security boundary: whoever can edit it can run any tool with any
-//! arguments. Keep it server-side in a [`PausedTurnStore`] under a random [`TurnId`]
-//! ([`Gate::resume_stored`]), or hand it out sealed by a [`Sealer`] ([`Gate::resume_sealed`]);
-//! either way it is used once.
+//! arguments. So no paused reply handed back is trusted as it is: it is kept server-side in a
+//! [`PausedTurnStore`] under a random [`TurnId`] ([`Gate::resume_stored`]), or handed out
+//! sealed by a [`Sealer`] ([`Gate::resume_sealed`]); either way the decisions are checked
+//! against that copy before it is used up, and it is used once. [`Gate::resolve`] checks
+//! decisions against a turn without running anything.
 
 mod decision;
 mod fingerprint;

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -109,8 +109,13 @@ struct Payload {
 }
 
 impl Sealer {
-    /// A sealer with `key` (at least 32 bytes), tokens valid for 24 hours, and an in-memory
-    /// replay guard.
+    /// A sealer with `key` (at least 32 bytes), tokens valid for 24 hours, and this process's
+    /// replay guard, which every sealer of the process shares unless given another: a token
+    /// used through one sealer is refused by all of them.
+    ///
+    /// Several processes (replicas) sharing a key must share a guard too, or a token used on
+    /// one could be used again on another: give each the same [`ReplayGuard`] over shared
+    /// storage with [`with_replay_guard`](Self::with_replay_guard).
     pub fn new(key: &[u8]) -> Result<Self, SealError> {
         if key.len() < MIN_KEY_BYTES {
             return Err(SealError::WeakKey(key.len()));
@@ -120,7 +125,7 @@ impl Sealer {
         Ok(Self {
             mac,
             ttl: Duration::from_secs(24 * 60 * 60),
-            guard: Arc::new(InMemoryReplayGuard::default()),
+            guard: process_guard(),
         })
     }
 
@@ -130,7 +135,8 @@ impl Sealer {
         self
     }
 
-    /// Where used nonces are remembered (share one across replicas to refuse replays there).
+    /// Where used nonces are remembered instead of this process's guard: one shared by every
+    /// replica that opens tokens of this key, so a token used on one is refused on all.
     pub fn with_replay_guard(mut self, guard: Arc<dyn ReplayGuard>) -> Self {
         self.guard = guard;
         self
@@ -224,6 +230,13 @@ impl fmt::Debug for Sealer {
 
 fn unix_seconds(time: SystemTime) -> u64 {
     time.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs())
+}
+
+/// The replay guard sealers share in this process unless given another.
+fn process_guard() -> Arc<dyn ReplayGuard> {
+    static GUARD: OnceLock<Arc<InMemoryReplayGuard>> = OnceLock::new();
+    let guard = GUARD.get_or_init(|| Arc::new(InMemoryReplayGuard::default()));
+    Arc::clone(guard) as Arc<dyn ReplayGuard>
 }
 
 /// Remembers which tokens were used, so each is used once.
