@@ -15,7 +15,8 @@ CREATE TABLE tool_sdk_run_entries (
     run_id          TEXT NOT NULL REFERENCES tool_sdk_runs (id) ON DELETE CASCADE,
     idempotency_key TEXT NOT NULL,
     entry           TEXT NOT NULL,
-    -- NULL until rolled back; then 'done', or the failure's message after 'failed: '.
+    -- NULL until rolled back; then 'done', the failure's message after 'failed: ', or the
+    -- number of attempts that timed out after 'timed out: ' (tried again by recovery).
     compensated     TEXT,
     UNIQUE (run_id, idempotency_key)
 );

@@ -12,14 +12,26 @@ pub(crate) struct Migration {
 
 /// The SQLite schema.
 #[cfg(feature = "sqlite")]
-pub(crate) const SQLITE: &[Migration] = &[Migration {
-    version: 1,
-    sql: include_str!("../../migrations/sqlite/0001_runs.sql"),
-}];
+pub(crate) const SQLITE: &[Migration] = &[
+    Migration {
+        version: 1,
+        sql: include_str!("../../migrations/sqlite/0001_runs.sql"),
+    },
+    Migration {
+        version: 2,
+        sql: include_str!("../../migrations/sqlite/0002_used_tokens.sql"),
+    },
+];
 
 /// The PostgreSQL schema.
 #[cfg(feature = "postgres")]
-pub(crate) const POSTGRES: &[Migration] = &[Migration {
-    version: 1,
-    sql: include_str!("../../migrations/postgres/0001_runs.sql"),
-}];
+pub(crate) const POSTGRES: &[Migration] = &[
+    Migration {
+        version: 1,
+        sql: include_str!("../../migrations/postgres/0001_runs.sql"),
+    },
+    Migration {
+        version: 2,
+        sql: include_str!("../../migrations/postgres/0002_used_tokens.sql"),
+    },
+];

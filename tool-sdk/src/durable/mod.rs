@@ -186,11 +186,22 @@ pub trait RunStore: Send + Sync {
     fn claim_orphan(&self, which: Orphans, lease: Duration) -> StoreFuture<'_, Option<Orphan>>;
 }
 
-/// A store for everything that must outlive a process: runs, chat memory, and the gate's paused
-/// turns. Every type that is all three is one (the SQLite and PostgreSQL stores are).
-pub trait DurableStore: RunStore + crate::ChatMemory + crate::gate::PausedTurnStore {}
+/// A store for everything that must outlive a process: runs, chat memory, the gate's paused
+/// turns, and the used nonces of sealed tokens. Every type that is all four is one (the SQLite
+/// and PostgreSQL stores are).
+pub trait DurableStore:
+    RunStore + crate::ChatMemory + crate::gate::PausedTurnStore + crate::gate::ReplayGuard
+{
+}
 
-impl<T: RunStore + crate::ChatMemory + crate::gate::PausedTurnStore + ?Sized> DurableStore for T {}
+impl<T> DurableStore for T where
+    T: RunStore
+        + crate::ChatMemory
+        + crate::gate::PausedTurnStore
+        + crate::gate::ReplayGuard
+        + ?Sized
+{
+}
 
 /// Encodes a paused run for a store.
 #[cfg_attr(not(any(feature = "sqlite", feature = "postgres")), allow(dead_code))]

@@ -35,7 +35,7 @@ impl Gate {
     ) -> Result<Vec<CallOutcome>, ResumeError> {
         let opened = sealer.open(token)?;
         let resolutions = self.resolve(opened.turn(), decisions)?;
-        if !opened.consume(sealer.replay_guard()) {
+        if !opened.consume(sealer.replay_guard()).await? {
             return Err(SealError::Replayed.into());
         }
         Ok(run_resolved(registry, opened.turn().reply(), resolutions).await)

@@ -12,7 +12,7 @@ use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 
-use crate::gate::PausedTurn;
+use crate::gate::{PausedTurn, StoreError, StoreFuture};
 
 type HmacSha256 = Hmac<Sha256>;
 
@@ -70,8 +70,8 @@ impl OpenedTurn {
     }
 
     /// Marks the token used; `false` when it was used already.
-    pub(crate) fn consume(&self, guard: &dyn ReplayGuard) -> bool {
-        guard.consume(&self.nonce, self.expires_at)
+    pub(crate) async fn consume(&self, guard: &dyn ReplayGuard) -> Result<bool, StoreError> {
+        guard.consume(&self.nonce, self.expires_at).await
     }
 }
 
@@ -240,10 +240,15 @@ fn process_guard() -> Arc<dyn ReplayGuard> {
 }
 
 /// Remembers which tokens were used, so each is used once.
+///
+/// The SQLite and PostgreSQL stores are guards over their database
+/// ([`SqliteStore`](crate::durable::SqliteStore), `PostgresStore`): give every replica's
+/// [`Sealer`] the store they share, and a token used on one is refused on all.
 pub trait ReplayGuard: Send + Sync {
     /// Marks `nonce` used until `expires_at` (unix seconds); `false` when it was used already.
-    /// Must be atomic: of two concurrent calls with one nonce, exactly one gets `true`.
-    fn consume(&self, nonce: &str, expires_at: u64) -> bool;
+    /// Must be atomic: of two concurrent calls with one nonce, in any processes sharing the
+    /// guard, exactly one gets `true`.
+    fn consume<'a>(&'a self, nonce: &'a str, expires_at: u64) -> StoreFuture<'a, bool>;
 }
 
 /// A [`ReplayGuard`] in this process's memory; forgets nonces once their tokens expire.
@@ -253,17 +258,17 @@ pub struct InMemoryReplayGuard {
 }
 
 impl ReplayGuard for InMemoryReplayGuard {
-    fn consume(&self, nonce: &str, expires_at: u64) -> bool {
+    fn consume<'a>(&'a self, nonce: &'a str, expires_at: u64) -> StoreFuture<'a, bool> {
         let now = unix_seconds(SystemTime::now());
         let mut used = self
             .used
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         used.retain(|_, expiry| *expiry > now);
-        if used.contains_key(nonce) {
-            return false;
+        let fresh = !used.contains_key(nonce);
+        if fresh {
+            used.insert(nonce.to_owned(), expires_at);
         }
-        used.insert(nonce.to_owned(), expires_at);
-        true
+        Box::pin(std::future::ready(Ok(fresh)))
     }
 }

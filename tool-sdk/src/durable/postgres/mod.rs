@@ -1,6 +1,7 @@
 //! A store on a PostgreSQL server, shared by replicas: connecting, and the schema.
 
 mod memory;
+mod replay;
 mod runs;
 
 use std::sync::Arc;

@@ -8,6 +8,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use rusqlite::{params, Connection, TransactionBehavior};
 
 mod memory;
+mod replay;
 mod runs;
 
 use crate::durable::migrations::SQLITE;

@@ -1,0 +1,90 @@
+//! A sealed token is used once across replicas: each replica's sealer shares the durable
+//! store as its replay guard, so a token used on one is refused on every other.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use tool_sdk::durable::{PostgresStore, SqliteStore};
+use tool_sdk::gate::{Gate, GateOutcome, ReplayGuard, ResumeError, SealError, Sealer};
+use tool_sdk::{define_tool, AssistantMessage, ToolCall, ToolRegistry};
+use tool_sdk_tests::durable::{place, Backend, Place};
+
+const KEY: &[u8; 32] = b"a key the replicas all share!!!!";
+
+/// A replica's own handle on the shared store.
+async fn replica(backend: Backend, place: &Place) -> Arc<dyn ReplayGuard> {
+    match backend {
+        Backend::Sqlite => Arc::new(SqliteStore::open(place.location()).expect("open SQLite")),
+        Backend::Postgres => Arc::new(
+            PostgresStore::connect(place.location())
+                .await
+                .expect("connect to PostgreSQL"),
+        ),
+    }
+}
+
+async fn a_token_used_on_one_replica_is_refused_on_another(backend: Backend) {
+    let place = place(backend, "token_across_replicas").await;
+    let runs = Arc::new(AtomicUsize::new(0));
+    let counter = Arc::clone(&runs);
+    let mut registry = ToolRegistry::new();
+    registry
+        .register(define_tool!(
+            /// Sends money.
+            #[tool(name = "pay", confirm)]
+            move |eur: u32| -> String {
+                counter.fetch_add(1, Ordering::SeqCst);
+                format!("paid {eur}")
+            }
+        ))
+        .unwrap();
+    let gate = Gate::default();
+    let reply = AssistantMessage::with_tool_calls(vec![ToolCall::new("p", "pay", r#"{"eur": 5}"#)]);
+    let GateOutcome::Paused(paused) = gate
+        .execute(&registry, ["pay".to_owned()].as_slice(), &reply)
+        .await
+    else {
+        panic!("expected a pause");
+    };
+    let decisions = paused.decide().allow("p").build();
+    // Each replica: its own sealer of the shared key, over its own handle on the store.
+    let first = Sealer::new(KEY)
+        .unwrap()
+        .with_replay_guard(replica(backend, &place).await);
+    let second = Sealer::new(KEY)
+        .unwrap()
+        .with_replay_guard(replica(backend, &place).await);
+    let token = first.seal(&paused).unwrap();
+    gate.resume_sealed(&registry, &first, &token, &decisions)
+        .await
+        .unwrap();
+    assert_eq!(
+        gate.resume_sealed(&registry, &second, &token, &decisions)
+            .await
+            .unwrap_err(),
+        ResumeError::Seal(SealError::Replayed)
+    );
+    assert_eq!(
+        gate.resume_sealed(&registry, &first, &token, &decisions)
+            .await
+            .unwrap_err(),
+        ResumeError::Seal(SealError::Replayed)
+    );
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+    // A fresh token goes through the other replica.
+    let fresh = first.seal(&paused).unwrap();
+    gate.resume_sealed(&registry, &second, &fresh, &decisions)
+        .await
+        .unwrap();
+    assert_eq!(runs.load(Ordering::SeqCst), 2);
+}
+
+#[tokio::test]
+async fn sqlite() {
+    a_token_used_on_one_replica_is_refused_on_another(Backend::Sqlite).await;
+}
+
+#[tokio::test]
+async fn postgres() {
+    a_token_used_on_one_replica_is_refused_on_another(Backend::Postgres).await;
+}
