@@ -25,7 +25,8 @@ pub enum ToolError {
     /// The model asked for a tool that is not registered.
     #[error("unknown tool `{name}`{}", SuggestionList(suggestions))]
     UnknownTool {
-        /// The name the model asked for.
+        /// The name the model asked for; one longer than the name rule allows is cut to its
+        /// first 64 bytes followed by `…`.
         name: String,
         /// Up to three registered names closest to it, closest first.
         suggestions: Vec<String>,
@@ -179,10 +180,11 @@ impl fmt::Display for ArgumentProblem {
 }
 
 impl ToolError {
-    /// An [`UnknownTool`](ToolError::UnknownTool) error.
-    pub fn unknown_tool(name: impl Into<String>, suggestions: Vec<String>) -> Self {
+    /// An [`UnknownTool`](ToolError::UnknownTool) error; a name longer than the name rule allows
+    /// is cut (see the variant).
+    pub fn unknown_tool(name: impl AsRef<str>, suggestions: Vec<String>) -> Self {
         Self::UnknownTool {
-            name: name.into(),
+            name: crate::name::shown_name(name.as_ref()),
             suggestions,
         }
     }
