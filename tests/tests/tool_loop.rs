@@ -510,6 +510,55 @@ async fn tool_providers_are_consulted_every_round() {
     assert_eq!(late.content, "late");
 }
 
+/// What the application greets with: shared state of the loop's registry.
+struct Greeting(&'static str);
+
+/// Greets someone with the application's greeting.
+#[tool_sdk::tool]
+fn greet_by_state(#[context] greeting: tool_sdk::State<Greeting>, name: String) -> String {
+    let Greeting(word) = &*greeting;
+    format!("{word} {name}")
+}
+
+struct GreetingProvider;
+
+impl ToolProvider for GreetingProvider {
+    fn tools(&self) -> ProviderFuture<'_> {
+        Box::pin(async { vec![Arc::new(GreetByStateTool) as Arc<dyn Tool>] })
+    }
+}
+
+#[tokio::test]
+async fn provided_tools_get_the_registry_state_and_argument_limit() {
+    let mut registry = ToolRegistry::new().with_max_arguments_bytes(40);
+    registry.insert_state(Greeting("Hello"));
+    let long = format!(r#"{{"name":"{}"}}"#, "A".repeat(40));
+    let model = ScriptedModel::new([
+        calls(&[
+            ("c1", "greet_by_state", r#"{"name":"Ada"}"#),
+            ("c2", "greet_by_state", &long),
+        ]),
+        answer("done"),
+    ]);
+    let agent = ToolLoop::new(model, registry).with_provider(Arc::new(GreetingProvider));
+    let mut conversation = vec![Message::user("greet")];
+    let outcome = agent.run(&mut conversation).await;
+    assert!(
+        matches!(outcome.status, LoopStatus::Answered(_)),
+        "{:?}",
+        outcome.status
+    );
+    let results: Vec<&str> = conversation
+        .iter()
+        .filter_map(|m| match m {
+            Message::Tool(result) => Some(result.content.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(results[0], "Hello Ada");
+    assert!(results[1].contains("at most 40 bytes"), "{}", results[1]);
+}
+
 struct SharedModel(Arc<ScriptedModel>);
 
 impl tool_sdk::ChatModel for SharedModel {
