@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::arguments::{decode_object, json_type};
+use crate::arguments::{decode_object, json_type, with_article};
 use crate::error::ArgumentProblem;
 use crate::{
     validate_name, IntoToolOutput, RegistryError, Tool, ToolContext, ToolDefinition, ToolError,
@@ -141,7 +141,10 @@ fn compile_schema(tool: &str, parameters: &Value) -> Result<jsonschema::Validato
     let Some(object) = parameters.as_object() else {
         return Err(invalid(
             "",
-            format!("expected an object schema, found {}", json_type(parameters)),
+            format!(
+                "expected an object schema, found {}",
+                with_article(json_type(parameters))
+            ),
         ));
     };
     match object.get("type") {
@@ -164,8 +167,8 @@ fn compile_schema(tool: &str, parameters: &Value) -> Result<jsonschema::Validato
 fn describe(value: &Value) -> String {
     let text = value.to_string();
     if text.len() <= 40 {
-        format!("{} {text}", json_type(value))
+        format!("{} {text}", with_article(json_type(value)))
     } else {
-        json_type(value).to_owned()
+        with_article(json_type(value))
     }
 }
