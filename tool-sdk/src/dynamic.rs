@@ -56,7 +56,8 @@ impl DynamicTool {
     /// A tool named `name` whose arguments follow `parameters` and whose calls run `handler`.
     ///
     /// Refused when the name breaks the provider rule, or when `parameters` is not a valid JSON
-    /// Schema of an object.
+    /// Schema (2020-12) of an object; the error names the tool, the JSON pointer into
+    /// `parameters` and the bad value (`"type": "String"` at `/properties/source/type`).
     pub fn new<F, Fut, R>(
         name: impl Into<String>,
         description: impl Into<String>,
@@ -157,10 +158,14 @@ fn compile_schema(tool: &str, parameters: &Value) -> Result<jsonschema::Validato
             ))
         }
     }
+    crate::schema::check_json_schema(parameters)
+        .map_err(|problem| invalid(&problem.pointer, problem.message))?;
+    // What the meta-schema cannot catch (a `$ref` that resolves nowhere, a bad regular
+    // expression) is found while compiling; its pointer is into the schema too.
     jsonschema::options()
         .with_draft(jsonschema::Draft::Draft202012)
         .build(parameters)
-        .map_err(|error| invalid(&error.schema_path().to_string(), error.to_string()))
+        .map_err(|error| invalid(&error.instance_path().to_string(), error.to_string()))
 }
 
 /// A short description of the offending value: its type, and the value itself when short.
