@@ -257,15 +257,22 @@ async fn at_the_round_limit_the_outcome_says_so_and_keeps_the_work() {
     check_conversation(&conversation).unwrap();
 }
 
-fn slow_tools(started: &Arc<AtomicUsize>) -> ToolRegistry {
+/// `meet` tools that each wait until all three have started: under `Bounded(3)` they meet;
+/// run one after another, the first waits alone and answers `alone`.
+fn meeting_tools(barrier: &Arc<tokio::sync::Barrier>) -> ToolRegistry {
     let mut registry = ToolRegistry::new();
-    let started = Arc::clone(started);
+    let barrier = Arc::clone(barrier);
     registry
         .register(define_tool!(
-            /// Waits, then echoes.
-            #[tool(name = "slow_echo")]
+            /// Waits for the others, then for `millis`, then echoes.
+            #[tool(name = "meet")]
             async move |text: String, millis: u64| {
-                started.fetch_add(1, Ordering::SeqCst);
+                // A generous bound that only a missing overlap reaches (then it fails the test
+                // instead of hanging it); never a measure of speed.
+                let met = tokio::time::timeout(Duration::from_secs(10), barrier.wait()).await;
+                if met.is_err() {
+                    return "alone".to_owned();
+                }
                 tokio::time::sleep(Duration::from_millis(millis)).await;
                 text
             }
@@ -275,16 +282,17 @@ fn slow_tools(started: &Arc<AtomicUsize>) -> ToolRegistry {
 }
 
 #[tokio::test]
-async fn concurrent_calls_answer_in_call_order() {
-    let started = Arc::new(AtomicUsize::new(0));
+async fn concurrent_calls_overlap_and_answer_in_call_order() {
+    let barrier = Arc::new(tokio::sync::Barrier::new(3));
+    // The first call finishes last, the second first: results still come in call order.
     let reply = calls(&[
-        ("a", "slow_echo", r#"{"text":"first","millis":30}"#),
-        ("b", "slow_echo", r#"{"text":"second","millis":1}"#),
-        ("c", "slow_echo", r#"{"text":"third","millis":10}"#),
+        ("a", "meet", r#"{"text":"first","millis":30}"#),
+        ("b", "meet", r#"{"text":"second","millis":1}"#),
+        ("c", "meet", r#"{"text":"third","millis":10}"#),
     ]);
     let model = ScriptedModel::new([reply, answer("ok")]);
     let options = LoopOptions::default().concurrency(Concurrency::Bounded(3));
-    let agent = ToolLoop::new(model, slow_tools(&started)).with_options(options);
+    let agent = ToolLoop::new(model, meeting_tools(&barrier)).with_options(options);
     let mut conversation = vec![Message::user("go")];
     agent.run(&mut conversation).await;
     let contents: Vec<_> = conversation
@@ -294,6 +302,7 @@ async fn concurrent_calls_answer_in_call_order() {
             _ => None,
         })
         .collect();
+    // All three were running at once (each passed the barrier), and in call order.
     assert_eq!(contents, ["first", "second", "third"]);
 }
 
