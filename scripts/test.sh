@@ -105,4 +105,17 @@ source scripts/postgres.sh
 # Snapshot mismatches fail instead of writing new snapshots.
 export INSTA_UPDATE=no
 
-cargo test --workspace --no-fail-fast
+# The UI (trybuild) suite writes how many cases it ran, and with which compiler; it never skips,
+# so a missing summary means it did not run at all.
+UI_SUMMARY="${CARGO_TARGET_DIR:-target}/tests/ui-summary.txt"
+rm -f "$UI_SUMMARY"
+
+status=0
+cargo test --workspace --no-fail-fast || status=$?
+if [ -f "$UI_SUMMARY" ]; then
+  cat "$UI_SUMMARY"
+else
+  echo "error: the UI suite did not run (no $UI_SUMMARY)" >&2
+  status=1
+fi
+exit "$status"

@@ -164,6 +164,27 @@ async fn tool_names_with_control_characters_are_unknown_and_unregistrable() {
 }
 
 #[tokio::test]
+async fn a_name_longer_than_the_rule_is_unknown_without_suggestions_or_an_echo() {
+    // Contains a registered name, so a search would suggest it; the rule refuses it first.
+    let hostile = "echo".repeat(50_000);
+    let error = registry().call(&hostile, "{}").await.unwrap_err();
+    let tool_sdk::ToolError::UnknownTool { name, suggestions } = &error else {
+        panic!("not an unknown tool: {error:?}");
+    };
+    assert!(suggestions.is_empty(), "{suggestions:?}");
+    // What goes back to the model names the call without repeating 200 kB of it.
+    assert!(
+        name.starts_with("echoecho") && name.len() <= 80,
+        "{}",
+        name.len()
+    );
+    assert!(error.model_message().len() < 200);
+    // A name within the rule still gets its suggestions.
+    let error = registry().call("ech", "{}").await.unwrap_err();
+    assert!(error.model_message().contains("`echo`"), "{error}");
+}
+
+#[tokio::test]
 async fn a_reply_of_a_thousand_calls_is_answered_call_by_call() {
     for concurrency in [Concurrency::Sequential, Concurrency::Bounded(16)] {
         let model = ScriptedModel::new(model_replies());

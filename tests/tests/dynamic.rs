@@ -1,6 +1,7 @@
 //! Tools built at run time from a JSON Schema and a closure.
 
 use serde_json::{json, Value};
+use tool_sdk::schema::{lower, Dialect};
 use tool_sdk::{DynamicTool, Json, RegistryError, ToolError, ToolErrorKind, ToolRegistry};
 
 fn weather() -> DynamicTool {
@@ -68,6 +69,80 @@ async fn arguments_breaking_the_schema_are_refused_with_their_pointer() {
     }
     let error = registry.call("forecast", "null").await.unwrap_err();
     assert_eq!(error.kind(), ToolErrorKind::ArgumentsNotObject);
+}
+
+/// Function definitions from Java and JavaScript catalogues (BFCL's categories of them) write
+/// their languages' type words where JSON Schema has its own.
+fn foreign_type_words() -> Vec<(Value, &'static str, &'static str)> {
+    vec![
+        (
+            json!({"type": "object", "properties": {"source": {"type": "String"}}}),
+            "/properties/source/type",
+            "String",
+        ),
+        (
+            json!({"type": "object", "properties": {"opts": {"type": "object",
+                "properties": {"size": {"type": "long"}}}}}),
+            "/properties/opts/properties/size/type",
+            "long",
+        ),
+        (
+            json!({"type": "object", "properties": {"tags": {"type": "array",
+                "items": {"type": "HashMap"}}}}),
+            "/properties/tags/items/type",
+            "HashMap",
+        ),
+        (
+            json!({"type": "object", "properties": {"initial": {"type": ["char", "null"]}}}),
+            "/properties/initial/type",
+            "char",
+        ),
+    ]
+}
+
+#[test]
+fn a_type_word_of_another_language_is_refused_at_its_property() {
+    for (schema, pointer, word) in foreign_type_words() {
+        let error =
+            DynamicTool::new("convert", "d", schema, |_: Value| async { "ok" }).unwrap_err();
+        let RegistryError::InvalidSchema {
+            tool,
+            pointer: at,
+            message,
+        } = &error
+        else {
+            panic!("{error:?}");
+        };
+        assert_eq!(
+            (tool.as_str(), at.as_str()),
+            ("convert", pointer),
+            "{error}"
+        );
+        assert!(message.contains(&format!("\"{word}\"")), "{error}");
+    }
+}
+
+#[test]
+fn lowering_refuses_what_building_refuses_with_the_same_error() {
+    for (schema, pointer, _) in foreign_type_words() {
+        let Err(RegistryError::InvalidSchema { message, .. }) =
+            DynamicTool::new("convert", "d", schema.clone(), |_: Value| async { "ok" })
+        else {
+            panic!("accepted: {schema}");
+        };
+        for dialect in Dialect::ALL {
+            let error = lower("convert", &schema, dialect).unwrap_err();
+            assert_eq!(
+                (
+                    error.tool.as_str(),
+                    error.pointer.as_str(),
+                    error.rule.as_str()
+                ),
+                ("convert", pointer, message.as_str()),
+                "{dialect:?}"
+            );
+        }
+    }
 }
 
 #[test]

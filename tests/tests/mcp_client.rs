@@ -108,7 +108,15 @@ async fn calls_go_to_the_server_and_its_errors_are_execution_failures() {
 
     // A name the registry holds already is refused, nothing added; a prefix avoids it.
     let again = inventory("").await;
-    assert!(again.register_into(&mut registry).await.is_err());
+    let error = again.register_into(&mut registry).await.unwrap_err();
+    assert!(
+        matches!(
+            &error,
+            tool_sdk::mcp::McpError::Registry(tool_sdk::RegistryError::DuplicateName(name))
+                if name == "stock"
+        ),
+        "{error:?}"
+    );
     assert_eq!(registry.len(), 3);
     let prefixed = inventory("second_").await;
     assert_eq!(prefixed.register_into(&mut registry).await.ok(), Some(3));

@@ -186,7 +186,8 @@ async fn an_err_becomes_an_execution_failure_with_its_message() {
         .await
         .unwrap_err();
     assert_eq!(error.kind(), ToolErrorKind::ExecutionFailed);
-    assert!(error.is_recoverable());
+    // A tool's own failure rolls the run back by default, as the loop's error policy says.
+    assert!(!error.is_recoverable());
     assert_eq!(error.model_message(), "Error: a move of 5000 is too far");
 }
 

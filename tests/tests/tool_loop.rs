@@ -257,15 +257,22 @@ async fn at_the_round_limit_the_outcome_says_so_and_keeps_the_work() {
     check_conversation(&conversation).unwrap();
 }
 
-fn slow_tools(started: &Arc<AtomicUsize>) -> ToolRegistry {
+/// `meet` tools that each wait until all three have started: under `Bounded(3)` they meet;
+/// run one after another, the first waits alone and answers `alone`.
+fn meeting_tools(barrier: &Arc<tokio::sync::Barrier>) -> ToolRegistry {
     let mut registry = ToolRegistry::new();
-    let started = Arc::clone(started);
+    let barrier = Arc::clone(barrier);
     registry
         .register(define_tool!(
-            /// Waits, then echoes.
-            #[tool(name = "slow_echo")]
+            /// Waits for the others, then for `millis`, then echoes.
+            #[tool(name = "meet")]
             async move |text: String, millis: u64| {
-                started.fetch_add(1, Ordering::SeqCst);
+                // A generous bound that only a missing overlap reaches (then it fails the test
+                // instead of hanging it); never a measure of speed.
+                let met = tokio::time::timeout(Duration::from_secs(10), barrier.wait()).await;
+                if met.is_err() {
+                    return "alone".to_owned();
+                }
                 tokio::time::sleep(Duration::from_millis(millis)).await;
                 text
             }
@@ -275,16 +282,17 @@ fn slow_tools(started: &Arc<AtomicUsize>) -> ToolRegistry {
 }
 
 #[tokio::test]
-async fn concurrent_calls_answer_in_call_order() {
-    let started = Arc::new(AtomicUsize::new(0));
+async fn concurrent_calls_overlap_and_answer_in_call_order() {
+    let barrier = Arc::new(tokio::sync::Barrier::new(3));
+    // The first call finishes last, the second first: results still come in call order.
     let reply = calls(&[
-        ("a", "slow_echo", r#"{"text":"first","millis":30}"#),
-        ("b", "slow_echo", r#"{"text":"second","millis":1}"#),
-        ("c", "slow_echo", r#"{"text":"third","millis":10}"#),
+        ("a", "meet", r#"{"text":"first","millis":30}"#),
+        ("b", "meet", r#"{"text":"second","millis":1}"#),
+        ("c", "meet", r#"{"text":"third","millis":10}"#),
     ]);
     let model = ScriptedModel::new([reply, answer("ok")]);
     let options = LoopOptions::default().concurrency(Concurrency::Bounded(3));
-    let agent = ToolLoop::new(model, slow_tools(&started)).with_options(options);
+    let agent = ToolLoop::new(model, meeting_tools(&barrier)).with_options(options);
     let mut conversation = vec![Message::user("go")];
     agent.run(&mut conversation).await;
     let contents: Vec<_> = conversation
@@ -294,6 +302,7 @@ async fn concurrent_calls_answer_in_call_order() {
             _ => None,
         })
         .collect();
+    // All three were running at once (each passed the barrier), and in call order.
     assert_eq!(contents, ["first", "second", "third"]);
 }
 
@@ -508,6 +517,55 @@ async fn tool_providers_are_consulted_every_round() {
         panic!()
     };
     assert_eq!(late.content, "late");
+}
+
+/// What the application greets with: shared state of the loop's registry.
+struct Greeting(&'static str);
+
+/// Greets someone with the application's greeting.
+#[tool_sdk::tool]
+fn greet_by_state(#[context] greeting: tool_sdk::State<Greeting>, name: String) -> String {
+    let Greeting(word) = &*greeting;
+    format!("{word} {name}")
+}
+
+struct GreetingProvider;
+
+impl ToolProvider for GreetingProvider {
+    fn tools(&self) -> ProviderFuture<'_> {
+        Box::pin(async { vec![Arc::new(GreetByStateTool) as Arc<dyn Tool>] })
+    }
+}
+
+#[tokio::test]
+async fn provided_tools_get_the_registry_state_and_argument_limit() {
+    let mut registry = ToolRegistry::new().with_max_arguments_bytes(40);
+    registry.insert_state(Greeting("Hello"));
+    let long = format!(r#"{{"name":"{}"}}"#, "A".repeat(40));
+    let model = ScriptedModel::new([
+        calls(&[
+            ("c1", "greet_by_state", r#"{"name":"Ada"}"#),
+            ("c2", "greet_by_state", &long),
+        ]),
+        answer("done"),
+    ]);
+    let agent = ToolLoop::new(model, registry).with_provider(Arc::new(GreetingProvider));
+    let mut conversation = vec![Message::user("greet")];
+    let outcome = agent.run(&mut conversation).await;
+    assert!(
+        matches!(outcome.status, LoopStatus::Answered(_)),
+        "{:?}",
+        outcome.status
+    );
+    let results: Vec<&str> = conversation
+        .iter()
+        .filter_map(|m| match m {
+            Message::Tool(result) => Some(result.content.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(results[0], "Hello Ada");
+    assert!(results[1].contains("at most 40 bytes"), "{}", results[1]);
 }
 
 struct SharedModel(Arc<ScriptedModel>);

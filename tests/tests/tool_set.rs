@@ -98,6 +98,34 @@ async fn methods_share_one_instance() {
 }
 
 #[test]
+fn a_collision_in_the_middle_of_a_set_adds_none_of_it() {
+    // `list_passengers` is the second of the set's three tools: `book`, before it, must not
+    // be added either.
+    let mut registry = ToolRegistry::new();
+    let taken = tool_sdk::DynamicTool::new(
+        "list_passengers",
+        "Taken already.",
+        serde_json::json!({"type": "object"}),
+        |_| async { "" },
+    )
+    .unwrap();
+    registry.register(taken).unwrap();
+    let set = Arc::new(Bookings::default());
+    let order: Vec<String> = tool_sdk::ToolSet::tools(Arc::clone(&set))
+        .iter()
+        .map(|tool| tool.definition().name.clone())
+        .collect();
+    assert_eq!(order, ["book", "list_passengers", "capacity"]);
+    let error = registry.register_set(set).unwrap_err();
+    assert_eq!(
+        error,
+        tool_sdk::RegistryError::DuplicateName("list_passengers".into())
+    );
+    assert_eq!(registry.names().collect::<Vec<_>>(), ["list_passengers"]);
+    assert!(!registry.contains("book"));
+}
+
+#[test]
 fn registering_a_set_twice_adds_nothing_the_second_time() {
     let mut registry = ToolRegistry::new();
     registry

@@ -1,48 +1,78 @@
 //! Compile-time behaviour of `#[tool]`, `#[tools]` and `define_tool!`: every rejected form fails
-//! with the spanned error recorded in its `.stderr`, every accepted form compiles warning-free.
+//! with our spanned error, every accepted form compiles warning-free.
 //!
 //! Cases live in `ui/<macro>/{fail,pass}_*.rs`, one mistake or one accepted form each, named for
-//! it. After a deliberate change of a message (or of the compiler), regenerate with
-//! `TRYBUILD=overwrite cargo test -p tool-sdk-tests --test ui` and review the `.stderr` diff.
+//! it. A `fail_` case has one of two companions, and the suite runs on any stable rustc from
+//! the MSRV on (it is never skipped):
 //!
-//! The `.stderr` files belong to one compiler, the stable release named below; on any other the
-//! test is ignored rather than failed on wording. Moving to a new one: change the version,
-//! regenerate, review.
+//! - `.stderr`, compared whole by trybuild (after its own normalisation), for the cases whose
+//!   every error is one our macros emit: the words are ours and the rendering of a plain
+//!   spanned error is the compiler's most stable output.
+//! - `.expect`, for the cases where the compiler words the error (a trait bound our
+//!   `#[diagnostic::on_unimplemented]` rewords, a closure of the wrong signature): only our
+//!   message, label, notes and the span are checked, since the compiler's own notes change
+//!   between releases ([`tool_sdk_tests::ui_expect`]).
 //!
-//! `TOOL_SDK_UI=<text>` runs only the cases whose path (such as `ui/tool/fail_generic_fn.rs`)
-//! contains the text.
+//! After a deliberate change of a message, regenerate the `.stderr` files with
+//! `TRYBUILD=overwrite cargo test -p tool-sdk-tests --test ui` and review the diff; edit a
+//! `.expect` by hand. `TOOL_SDK_UI=<text>` runs only the cases whose path (such as
+//! `ui/tool/fail_generic_fn.rs`) contains the text. The test writes how many cases of each
+//! kind ran to `target/tests/ui-summary.txt`, which the test script prints.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[test]
-#[rustversion::attr(
-    not(stable(1.95)),
-    ignore = "the .stderr files are those of rustc 1.95"
-)]
 fn ui() {
-    // trybuild globs relative to the working directory, which `cargo test` sets to this
-    // package's manifest directory.
-    let cases = trybuild::TestCases::new();
-    match std::env::var("TOOL_SDK_UI") {
-        Ok(only) => {
-            for case in ui_cases().filter(|case| case.to_string_lossy().contains(&only)) {
-                let name = case.file_name().unwrap_or_default().to_string_lossy();
-                if name.starts_with("pass_") {
-                    cases.pass(&case);
-                } else if name.starts_with("fail_") {
-                    cases.compile_fail(&case);
-                }
+    let only = std::env::var("TOOL_SDK_UI").ok();
+    let selected: Vec<PathBuf> = ui_cases()
+        .into_iter()
+        .filter(|case| {
+            only.as_deref()
+                .is_none_or(|only| case.to_string_lossy().contains(only))
+        })
+        .collect();
+    let mut exact = Vec::new();
+    let mut expect = Vec::new();
+    let mut pass = Vec::new();
+    let mut orphans = Vec::new();
+    for case in selected {
+        let name = case.file_name().unwrap_or_default().to_string_lossy();
+        if name.starts_with("pass_") {
+            pass.push(case);
+        } else if !name.starts_with("fail_") {
+            orphans.push(format!("{}: neither pass_ nor fail_", case.display()));
+        } else {
+            let stderr = case.with_extension("stderr").exists();
+            let expected = case.with_extension("expect").exists();
+            match (stderr, expected) {
+                (true, false) => exact.push(case),
+                (false, true) => expect.push(case),
+                _ => orphans.push(format!(
+                    "{}: needs exactly one of .stderr and .expect",
+                    case.display()
+                )),
             }
         }
-        Err(_) => {
-            cases.compile_fail("ui/*/fail_*.rs");
-            cases.pass("ui/*/pass_*.rs");
+    }
+    assert!(orphans.is_empty(), "{orphans:#?}");
+    write_summary(exact.len(), expect.len(), pass.len());
+
+    let failures = tool_sdk_tests::ui_expect::check(&expect);
+    // trybuild runs its cases when `cases` is dropped, and panics if any fails.
+    {
+        let cases = trybuild::TestCases::new();
+        for case in &exact {
+            cases.compile_fail(case);
+        }
+        for case in &pass {
+            cases.pass(case);
         }
     }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
-/// Every `ui/<macro>/*.rs`.
-fn ui_cases() -> impl Iterator<Item = PathBuf> {
+/// Every `ui/<macro>/*.rs`, relative to this package (trybuild's working directory).
+fn ui_cases() -> Vec<PathBuf> {
     let mut cases: Vec<PathBuf> = std::fs::read_dir("ui")
         .expect("the ui directory")
         .flatten()
@@ -56,5 +86,27 @@ fn ui_cases() -> impl Iterator<Item = PathBuf> {
         .filter(|path| path.extension().is_some_and(|ext| ext == "rs"))
         .collect();
     cases.sort();
-    cases.into_iter()
+    cases
+}
+
+/// Says how many cases of each kind run, with which compiler, where CI prints it.
+fn write_summary(exact: usize, expect: usize, pass: usize) {
+    let rustc =
+        std::process::Command::new(std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into()))
+            .arg("--version")
+            .output()
+            .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_owned())
+            .unwrap_or_default();
+    let summary = format!(
+        "UI cases run with {rustc}: {} in all; {exact} fail cases compared whole (.stderr), \
+         {expect} fail cases checked for our words and spans (.expect), {pass} pass cases\n",
+        exact + expect + pass
+    );
+    eprint!("{summary}");
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
+    let dir = target.join("tests");
+    let _ = std::fs::create_dir_all(&dir);
+    let _ = std::fs::write(dir.join("ui-summary.txt"), summary);
 }

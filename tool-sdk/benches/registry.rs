@@ -5,8 +5,15 @@
 //!   computed once, at registration; listing lends them).
 //! - `registry/encode_1000_openai`: the same, encoded as the `tools` of a Chat Completions
 //!   request (lowering and JSON), i.e. what sending them all on every request costs.
+//! - `registry/unknown_misspelled_1000`: a call to a misspelled name among 1,000 tools, answered
+//!   with the closest names (the edit-distance search).
+//! - `registry/unknown_1mib_name_1000`: a call to an unknown name of 1 MiB from a hostile
+//!   model: refused by the name rule before any lookup or search.
 //!
 //! Run with `cargo bench -p tool-sdk --bench registry`; memory per tool is the `memory` bench.
+
+#[path = "support/poll.rs"]
+mod poll;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use serde_json::json;
@@ -53,6 +60,13 @@ fn bench(c: &mut Criterion) {
                 .collect();
             serde_json::to_string(&encoded).expect("encodes")
         })
+    });
+    group.bench_function("unknown_misspelled_1000", |b| {
+        b.iter(|| poll::run(tools.call("forcast_500", "{}")).expect_err("unknown"))
+    });
+    let hostile = "forecast_".repeat((1 << 20) / 9 + 1);
+    group.bench_function("unknown_1mib_name_1000", |b| {
+        b.iter(|| poll::run(tools.call(&hostile, "{}")).expect_err("unknown"))
     });
     group.finish();
 }

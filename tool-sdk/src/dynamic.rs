@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::arguments::{decode_object, json_type};
+use crate::arguments::{decode_object, json_type, with_article};
 use crate::error::ArgumentProblem;
 use crate::{
     validate_name, IntoToolOutput, RegistryError, Tool, ToolContext, ToolDefinition, ToolError,
@@ -56,7 +56,8 @@ impl DynamicTool {
     /// A tool named `name` whose arguments follow `parameters` and whose calls run `handler`.
     ///
     /// Refused when the name breaks the provider rule, or when `parameters` is not a valid JSON
-    /// Schema of an object.
+    /// Schema (2020-12) of an object; the error names the tool, the JSON pointer into
+    /// `parameters` and the bad value (`"type": "String"` at `/properties/source/type`).
     pub fn new<F, Fut, R>(
         name: impl Into<String>,
         description: impl Into<String>,
@@ -141,7 +142,10 @@ fn compile_schema(tool: &str, parameters: &Value) -> Result<jsonschema::Validato
     let Some(object) = parameters.as_object() else {
         return Err(invalid(
             "",
-            format!("expected an object schema, found {}", json_type(parameters)),
+            format!(
+                "expected an object schema, found {}",
+                with_article(json_type(parameters))
+            ),
         ));
     };
     match object.get("type") {
@@ -154,18 +158,22 @@ fn compile_schema(tool: &str, parameters: &Value) -> Result<jsonschema::Validato
             ))
         }
     }
+    crate::schema::check_json_schema(parameters)
+        .map_err(|problem| invalid(&problem.pointer, problem.message))?;
+    // What the meta-schema cannot catch (a `$ref` that resolves nowhere, a bad regular
+    // expression) is found while compiling; its pointer is into the schema too.
     jsonschema::options()
         .with_draft(jsonschema::Draft::Draft202012)
         .build(parameters)
-        .map_err(|error| invalid(&error.schema_path().to_string(), error.to_string()))
+        .map_err(|error| invalid(&error.instance_path().to_string(), error.to_string()))
 }
 
 /// A short description of the offending value: its type, and the value itself when short.
 fn describe(value: &Value) -> String {
     let text = value.to_string();
     if text.len() <= 40 {
-        format!("{} {text}", json_type(value))
+        format!("{} {text}", with_article(json_type(value)))
     } else {
-        json_type(value).to_owned()
+        with_article(json_type(value))
     }
 }

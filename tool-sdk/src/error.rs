@@ -25,7 +25,8 @@ pub enum ToolError {
     /// The model asked for a tool that is not registered.
     #[error("unknown tool `{name}`{}", SuggestionList(suggestions))]
     UnknownTool {
-        /// The name the model asked for.
+        /// The name the model asked for; one longer than the name rule allows is cut to its
+        /// first 64 bytes followed by `…`.
         name: String,
         /// Up to three registered names closest to it, closest first.
         suggestions: Vec<String>,
@@ -50,7 +51,10 @@ pub enum ToolError {
     },
 
     /// The arguments are valid JSON but not an object.
-    #[error("arguments for tool `{tool}` must be a JSON object, got {found}")]
+    #[error(
+        "arguments for tool `{tool}` must be a JSON object, got {}",
+        crate::arguments::with_article(found)
+    )]
     ArgumentsNotObject {
         /// The tool the arguments were meant for.
         tool: String,
@@ -117,6 +121,22 @@ pub enum ToolError {
 
 /// The kind of a [`ToolError`], without its data: the key by which a caller configures what
 /// happens with each kind.
+///
+/// What each kind leads to by default ([`is_recoverable`](Self::is_recoverable), and the
+/// loop's default [`ErrorPolicy`](crate::run::ErrorPolicy), which asks it):
+///
+/// | kind | by default | why |
+/// |---|---|---|
+/// | `UnknownTool` | back to the model | it misspelled a name; suggestions help it retry |
+/// | `InvalidArguments` | back to the model | it can correct the field the error points at |
+/// | `MalformedArguments` | back to the model | it can send valid JSON |
+/// | `ArgumentsNotObject` | back to the model | it can send an object |
+/// | `ArgumentsTooLarge` | back to the model | it can send less |
+/// | `ArgumentsTooDeep` | back to the model | it can nest less |
+/// | `ExecutionFailed` | rolls the run back | the tool itself failed: what ran before it is undone |
+/// | `Panicked` | rolls the run back | a bug of the application |
+/// | `TimedOut` | rolls the run back | the tool did not finish: its effect is unknown |
+/// | `MissingContext` | rolls the run back | the application did not supply what the tool needs |
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ToolErrorKind {
@@ -144,11 +164,18 @@ pub enum ToolErrorKind {
 
 impl ToolErrorKind {
     /// Whether an error of this kind goes back to the model by default, so it can correct its
-    /// call; otherwise it fails the run. Bad arguments, unknown tools and a tool's own reported
-    /// failure are the model's to handle; a panic or a missing context is a bug of the
-    /// application, which the model cannot fix.
+    /// call; otherwise it fails the run, rolling back what ran (see the table on the type). Only
+    /// the model's own mistakes (an unknown tool, bad arguments) are recoverable.
     pub fn is_recoverable(self) -> bool {
-        !matches!(self, Self::Panicked | Self::MissingContext)
+        matches!(
+            self,
+            Self::UnknownTool
+                | Self::InvalidArguments
+                | Self::MalformedArguments
+                | Self::ArgumentsNotObject
+                | Self::ArgumentsTooLarge
+                | Self::ArgumentsTooDeep
+        )
     }
 }
 
@@ -179,10 +206,11 @@ impl fmt::Display for ArgumentProblem {
 }
 
 impl ToolError {
-    /// An [`UnknownTool`](ToolError::UnknownTool) error.
-    pub fn unknown_tool(name: impl Into<String>, suggestions: Vec<String>) -> Self {
+    /// An [`UnknownTool`](ToolError::UnknownTool) error; a name longer than the name rule allows
+    /// is cut (see the variant).
+    pub fn unknown_tool(name: impl AsRef<str>, suggestions: Vec<String>) -> Self {
         Self::UnknownTool {
-            name: name.into(),
+            name: crate::name::shown_name(name.as_ref()),
             suggestions,
         }
     }
@@ -253,7 +281,10 @@ impl ToolError {
                 format!("Error: the arguments are not valid JSON ({message}). Send a JSON object.")
             }
             Self::ArgumentsNotObject { found, .. } => {
-                format!("Error: the arguments must be a JSON object, not {found}.")
+                format!(
+                    "Error: the arguments must be a JSON object, not {}.",
+                    crate::arguments::with_article(found)
+                )
             }
             Self::ArgumentsTooLarge { size, limit, .. } => format!(
                 "Error: the arguments are {size} bytes; at most {limit} bytes are accepted."

@@ -67,6 +67,37 @@ pub fn provider_name(name: &str) -> Cow<'_, str> {
     }
 }
 
+/// A name as errors show it: as it is when it follows the length rule, else its first
+/// [`MAX_NAME_LEN`] bytes (cut on a character boundary) and `…`, so that an error about a
+/// hostile name of a megabyte does not carry it back to the model or into logs.
+pub(crate) fn shown_name(name: &str) -> String {
+    if name.len() <= MAX_NAME_LEN {
+        return name.to_owned();
+    }
+    let mut end = MAX_NAME_LEN;
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &name[..end])
+}
+
 fn is_name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shown_names_are_cut_on_a_character_boundary() {
+        assert_eq!(shown_name("get_weather"), "get_weather");
+        let exact = "a".repeat(MAX_NAME_LEN);
+        assert_eq!(shown_name(&exact), exact);
+        let long = format!("{}é{}", "a".repeat(MAX_NAME_LEN - 1), "b".repeat(1000));
+        assert_eq!(
+            shown_name(&long),
+            format!("{}…", "a".repeat(MAX_NAME_LEN - 1))
+        );
+    }
 }

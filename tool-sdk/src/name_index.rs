@@ -3,7 +3,8 @@
 //! A name of up to 16 bytes (most tool names) is keyed by its length and its bytes packed into
 //! two words, read with at most four loads: the key hashes in a few multiplications and
 //! compares without a call to `memcmp`, which is most of what a lookup by `&str` costs. Longer
-//! names are keyed by the string itself.
+//! names are keyed by the string itself. A name longer than every key is answered before it
+//! is hashed, so a hostile name of a megabyte costs no more than a short one.
 
 use std::collections::HashMap;
 
@@ -13,6 +14,8 @@ use rustc_hash::FxBuildHasher;
 pub(crate) struct NameIndex<V> {
     short: HashMap<ShortName, V, FxBuildHasher>,
     long: HashMap<Box<str>, V, FxBuildHasher>,
+    /// Length of the longest key: no longer name can be found.
+    longest: usize,
 }
 
 impl<V> Default for NameIndex<V> {
@@ -20,6 +23,7 @@ impl<V> Default for NameIndex<V> {
         Self {
             short: HashMap::default(),
             long: HashMap::default(),
+            longest: 0,
         }
     }
 }
@@ -30,6 +34,7 @@ impl<V> NameIndex<V> {
     pub(crate) fn get(&self, name: &str) -> Option<&V> {
         match ShortName::of(name) {
             Some(key) => self.short.get(&key),
+            None if name.len() > self.longest => None,
             None => self.long.get(name),
         }
     }
@@ -41,6 +46,7 @@ impl<V> NameIndex<V> {
 
     /// Sets the value of `name`, returning the one it replaces.
     pub(crate) fn insert(&mut self, name: &str, value: V) -> Option<V> {
+        self.longest = self.longest.max(name.len());
         match ShortName::of(name) {
             Some(key) => self.short.insert(key, value),
             None => self.long.insert(name.into(), value),
@@ -135,6 +141,7 @@ mod tests {
         assert_eq!(index.get("search_flights_v3"), None);
         assert_eq!(index.insert("add", 99), Some(4));
         assert!(index.contains("add"));
+        assert_eq!(index.get(&"search_flights_v2".repeat(1000)), None);
     }
 
     #[test]

@@ -93,6 +93,17 @@ impl ToolRegistry {
         self
     }
 
+    /// An empty registry with this one's shared state and argument limit: where tools that
+    /// arrive later (from a provider) are kept, so they run as if registered here.
+    pub(crate) fn empty_sibling(&self) -> Self {
+        Self {
+            tools: Vec::new(),
+            index: NameIndex::default(),
+            state: self.state.clone(),
+            max_arguments_bytes: self.max_arguments_bytes,
+        }
+    }
+
     /// Adds a tool. Its name must follow the provider rule ([`validate_name`]) and be new here.
     pub fn register(&mut self, tool: impl Tool + 'static) -> Result<&mut Self, RegistryError> {
         self.register_arc(Arc::new(tool))

@@ -129,11 +129,20 @@ pub(crate) fn escape_pointer_token(token: &str) -> String {
 pub(crate) fn json_type(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// A bare JSON type of [`json_type`] as prose says it: `an array`, `a string`, `null`.
+pub(crate) fn with_article(json_type: &str) -> String {
+    match json_type {
+        "null" => "null".to_owned(),
+        word if word.starts_with(['a', 'e', 'i', 'o', 'u']) => format!("an {word}"),
+        word => format!("a {word}"),
     }
 }
 
@@ -239,13 +248,35 @@ mod tests {
     }
 
     #[test]
+    fn not_an_object_names_the_bare_json_type() {
+        for (text, found) in [("7", "number"), ("null", "null"), ("\"x\"", "string")] {
+            let error = decode::<Args>("t", text).unwrap_err();
+            assert!(
+                matches!(error, ToolError::ArgumentsNotObject { found: f, .. } if f == found),
+                "{text}: {error:?}"
+            );
+            let error = decode_object("t", text).unwrap_err();
+            assert!(
+                matches!(error, ToolError::ArgumentsNotObject { found: f, .. } if f == found),
+                "{text}: {error:?}"
+            );
+        }
+        let error = decode::<Args>("t", "[1]").unwrap_err();
+        assert_eq!(
+            error.model_message(),
+            "Error: the arguments must be a JSON object, not an array."
+        );
+        assert_eq!(
+            error.to_string(),
+            "arguments for tool `t` must be a JSON object, got an array"
+        );
+    }
+
+    #[test]
     fn not_an_object_and_malformed_are_told_apart() {
         assert!(matches!(
             decode::<Args>("t", "[1]"),
-            Err(ToolError::ArgumentsNotObject {
-                found: "an array",
-                ..
-            })
+            Err(ToolError::ArgumentsNotObject { found: "array", .. })
         ));
         assert!(matches!(
             decode::<Args>("t", r#"{"a": "#),
@@ -271,10 +302,7 @@ mod tests {
     fn an_array_is_not_taken_for_positional_arguments() {
         assert!(matches!(
             decode::<Inner>("t", "[[1, 2]]"),
-            Err(ToolError::ArgumentsNotObject {
-                found: "an array",
-                ..
-            })
+            Err(ToolError::ArgumentsNotObject { found: "array", .. })
         ));
         assert!(matches!(
             decode::<Inner>("t", "  [1"),

@@ -28,7 +28,8 @@ type CallPredicate = dyn Fn(&ToolCall) -> bool + Send + Sync;
 #[derive(Clone, Default)]
 pub struct ConfirmationPolicy {
     tools: HashSet<String>,
-    predicate: Option<Arc<CallPredicate>>,
+    /// Every predicate given, in order; any one asking is enough.
+    predicates: Vec<Arc<CallPredicate>>,
 }
 
 impl ConfirmationPolicy {
@@ -43,28 +44,26 @@ impl ConfirmationPolicy {
         self
     }
 
-    /// Calls for which `predicate` answers `true` wait for a decision (in addition to the rest).
+    /// Calls for which `predicate` answers `true` wait for a decision, in addition to the rest:
+    /// called several times, the predicates add up (a call waits when any one of them asks).
     pub fn confirm_when(
         mut self,
         predicate: impl Fn(&ToolCall) -> bool + Send + Sync + 'static,
     ) -> Self {
-        self.predicate = Some(Arc::new(predicate));
+        self.predicates.push(Arc::new(predicate));
         self
     }
 
     /// Whether the policy adds nothing to what tools declare.
     pub fn is_empty(&self) -> bool {
-        self.tools.is_empty() && self.predicate.is_none()
+        self.tools.is_empty() && self.predicates.is_empty()
     }
 
     /// Whether `call` waits for a decision; `tool` is the registered tool it names, if any.
     pub fn needs_confirmation(&self, call: &ToolCall, tool: Option<&dyn Tool>) -> bool {
         tool.is_some_and(|tool| tool.needs_confirmation(&call.arguments))
             || self.tools.contains(&call.name)
-            || self
-                .predicate
-                .as_ref()
-                .is_some_and(|predicate| predicate(call))
+            || self.predicates.iter().any(|predicate| predicate(call))
     }
 }
 
@@ -72,7 +71,22 @@ impl fmt::Debug for ConfirmationPolicy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ConfirmationPolicy")
             .field("tools", &self.tools)
-            .field("predicate", &self.predicate.is_some())
+            .field("predicates", &self.predicates.len())
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn predicates_add_up() {
+        let policy = ConfirmationPolicy::new()
+            .confirm_when(|call| call.arguments.contains("prod"))
+            .confirm_when(|call| call.name == "wire_money");
+        assert!(policy.needs_confirmation(&ToolCall::new("1", "deploy", r#"{"env":"prod"}"#), None));
+        assert!(policy.needs_confirmation(&ToolCall::new("2", "wire_money", "{}"), None));
+        assert!(!policy.needs_confirmation(&ToolCall::new("3", "deploy", r#"{"env":"dev"}"#), None));
     }
 }

@@ -29,9 +29,10 @@ pub enum ErrorAction {
     RollBack,
 }
 
-/// What each [`ToolErrorKind`] leads to. By default, mistakes the model can fix (unknown tool,
-/// bad arguments) go back to it, and failures of the tool itself (its `Err`, a panic, a
-/// timeout, a missing context) roll the run back.
+/// What each [`ToolErrorKind`] leads to. By default, what
+/// [`ToolErrorKind::is_recoverable`] says (the table on [`ToolErrorKind`]): mistakes the model
+/// can fix (unknown tool, bad arguments) go back to it, and failures of the tool itself (its
+/// `Err`, a panic, a timeout, a missing context) roll the run back.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ErrorPolicy {
     overrides: HashMap<ToolErrorKind, ErrorAction>,
@@ -54,14 +55,10 @@ impl ErrorPolicy {
         if let Some(action) = self.overrides.get(&kind) {
             return *action;
         }
-        match kind {
-            ToolErrorKind::UnknownTool
-            | ToolErrorKind::InvalidArguments
-            | ToolErrorKind::MalformedArguments
-            | ToolErrorKind::ArgumentsNotObject
-            | ToolErrorKind::ArgumentsTooLarge
-            | ToolErrorKind::ArgumentsTooDeep => ErrorAction::ToModel,
-            _ => ErrorAction::RollBack,
+        if kind.is_recoverable() {
+            ErrorAction::ToModel
+        } else {
+            ErrorAction::RollBack
         }
     }
 }
@@ -137,5 +134,52 @@ impl Default for LoopOptions {
             streaming: true,
             defer_threshold: DEFAULT_DEFER_THRESHOLD,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KINDS: [ToolErrorKind; 10] = [
+        ToolErrorKind::UnknownTool,
+        ToolErrorKind::InvalidArguments,
+        ToolErrorKind::MalformedArguments,
+        ToolErrorKind::ArgumentsNotObject,
+        ToolErrorKind::ArgumentsTooLarge,
+        ToolErrorKind::ArgumentsTooDeep,
+        ToolErrorKind::ExecutionFailed,
+        ToolErrorKind::Panicked,
+        ToolErrorKind::TimedOut,
+        ToolErrorKind::MissingContext,
+    ];
+
+    #[test]
+    fn the_default_policy_is_what_is_recoverable_says() {
+        for kind in KINDS {
+            let expected = if kind.is_recoverable() {
+                ErrorAction::ToModel
+            } else {
+                ErrorAction::RollBack
+            };
+            assert_eq!(ErrorPolicy::new().action(kind), expected, "{kind:?}");
+        }
+        // A tool's own failure and a timeout roll back; the model's mistakes go back to it.
+        assert!(!ToolErrorKind::ExecutionFailed.is_recoverable());
+        assert!(!ToolErrorKind::TimedOut.is_recoverable());
+        assert!(ToolErrorKind::InvalidArguments.is_recoverable());
+    }
+
+    #[test]
+    fn an_override_changes_only_its_kind() {
+        let policy = ErrorPolicy::new().on(ToolErrorKind::ExecutionFailed, ErrorAction::ToModel);
+        assert_eq!(
+            policy.action(ToolErrorKind::ExecutionFailed),
+            ErrorAction::ToModel
+        );
+        assert_eq!(
+            policy.action(ToolErrorKind::TimedOut),
+            ErrorAction::RollBack
+        );
     }
 }

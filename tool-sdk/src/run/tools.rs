@@ -40,7 +40,8 @@ impl<'a> RunTools<'a> {
     ) -> Self {
         Self {
             registry,
-            added: ToolRegistry::new(),
+            // Provided tools get the user's state and limits, as registered tools do.
+            added: registry.empty_sibling(),
             search,
             defer_threshold,
             search_definition: search_tool_definition(),

@@ -96,6 +96,10 @@ const BOUNDS: &[&str] = &[
 
 /// Lowers `schema` (a tool's canonical parameters schema) to `dialect`.
 ///
+/// Refused, for every dialect, when the root is not an object schema or when `schema` is not
+/// JSON Schema 2020-12 (a type word such as `"String"`): the error names the pointer into
+/// `schema` and the bad value.
+///
 /// # Examples
 ///
 /// ```
@@ -131,6 +135,9 @@ pub fn lower(tool: &str, schema: &Value, dialect: Dialect) -> Result<Value, Lowe
             "the root must have `\"type\": \"object\"` (not a union)".into(),
         ));
     }
+    // Not JSON Schema (`"type": "String"`) has no lowering: every dialect refuses it, with the
+    // error a dynamic tool gets for it.
+    super::check_json_schema(schema).map_err(|problem| fail(&problem.pointer, problem.message))?;
     let mut lowering = Lowering {
         dialect,
         root: schema,

@@ -4,10 +4,12 @@
 mod ci;
 mod lower;
 mod openai_strict;
+mod valid;
 
 pub use ci::{check_lowering, check_schema_lock, WRITE_LOCK_ENV};
 pub use lower::{lower, Dialect, LoweringError};
 pub use openai_strict::{MAX_DEPTH as OPENAI_MAX_DEPTH, MAX_PROPERTIES as OPENAI_MAX_PROPERTIES};
+pub(crate) use valid::check_json_schema;
 
 #[doc(hidden)]
 pub use openai_strict::reference as __openai_reference_strict;
