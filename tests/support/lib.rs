@@ -3,3 +3,4 @@
 pub mod bfcl;
 pub mod durable;
 pub mod mcp;
+pub mod protocol;
