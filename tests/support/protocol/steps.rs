@@ -128,7 +128,8 @@ impl fmt::Display for Step {
             }
             Step::CompensationTimesOut { by, call, late } => write!(
                 f,
-                "{by:?}'s compensation of {0} times out{1}; compensated({0}, TimedOut)",
+                "{by:?}'s compensation of {0} times out{1}; compensated({0}, TimedOut) unless \
+                 local-only",
                 Call(call),
                 if late { " (takes effect later)" } else { "" }
             ),
