@@ -2,7 +2,7 @@
 //! the cases we thought of: every interleaving of the runner, a recovering process, crashes,
 //! lease expiries and compensation timeouts within the bounds (`tool_sdk_tests::protocol`).
 //!
-//! The checker is shown able to fail: the protocol as it was before the fix, and mutations of
+//! The checker is shown able to fail: the earlier protocol (`Variant::BeforeFix`), and mutations of
 //! it, each yield a counterexample, printed as the shortest trace.
 
 use tool_sdk_tests::protocol::{explore, Model, Property, Variant};

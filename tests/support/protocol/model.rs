@@ -10,7 +10,7 @@ pub enum Variant {
     /// (local-only calls, and the call in flight once it returns), skips recorded calls (the new
     /// owner has them) and never finishes; a timed-out compensation leaves the run to recovery.
     Protocol,
-    /// Before the fix: on `Lost` the runner compensates nothing, and the heartbeat drops the call
+    /// The earlier protocol: on `Lost` the runner compensates nothing, and the heartbeat drops the call
     /// in flight (its success is never seen).
     BeforeFix,
     /// `claim_orphan` takes runs whose lease is still live.

@@ -120,7 +120,7 @@ pub(crate) fn apply(model: &Model, state: &mut State, step: Step) {
             state.runner.at = roll_back_below(model, state, model.calls);
         }
         // `renew` by the heartbeat. `Lost`: start nothing new, let the call in flight finish
-        // (before the fix: drop it where it stands).
+        // (in the earlier protocol: drop it where it stands).
         Step::Heartbeat => match state.store.renew(Proc::A) {
             Ok(()) => state.holds[Proc::A.index()] = true,
             Err(_) if before_fix => stop(state),
@@ -246,7 +246,7 @@ fn lose(state: &mut State) {
     state.holds[Proc::A.index()] = false;
 }
 
-/// Before the fix, `Lost` ends A's part: it leaves everything to the new owner.
+/// In the earlier protocol, `Lost` ends A's part: it leaves everything to the new owner.
 fn stop(state: &mut State) {
     lose(state);
     state.runner.at = RunnerAt::Ended;
