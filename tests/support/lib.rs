@@ -3,4 +3,5 @@
 pub mod bfcl;
 pub mod durable;
 pub mod mcp;
+pub mod protocol;
 pub mod ui_expect;
