@@ -82,6 +82,9 @@ impl RunStore for Counting {
     fn renew<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, ()> {
         self.inner.renew(run, lease)
     }
+    fn release<'a>(&'a self, run: &'a RunId, after: Duration) -> StoreFuture<'a, ()> {
+        self.inner.release(run, after)
+    }
     fn record<'a>(&'a self, run: &'a RunId, entry: &'a RecordEntry) -> StoreFuture<'a, ()> {
         Box::pin(async move {
             self.inner.record(run, entry).await?;

@@ -238,3 +238,37 @@ async fn a_run_whose_rollback_timed_out_is_left_to_recovery() {
         .collect();
     assert_eq!(pending, [("h", 1)]);
 }
+
+#[tokio::test]
+async fn the_replica_that_released_a_run_tries_it_again_itself() {
+    let timeline = Timeline::default();
+    let store = InMemoryRunStore::new();
+    let model = ScriptedModel::new([reply("h", "hang"), reply("s", "slow")]);
+    let crashed = ToolLoop::new(model, tools(&timeline, None)).with_store(Arc::new(store.handle()));
+    let mut conversation = vec![Message::user("book")];
+    let stopped =
+        tokio::time::timeout(Duration::from_millis(300), crashed.run(&mut conversation)).await;
+    assert!(stopped.is_err());
+
+    // One long-lived replica, recovering now and then.
+    let lease = Duration::from_millis(100);
+    let replica = ToolLoop::new(ScriptedModel::new([]), tools(&timeline, None))
+        .with_store(Arc::new(store.handle()))
+        .with_lease(lease);
+    let first = replica.recover(Orphans::All).await.unwrap();
+    assert_eq!(first.len(), 1, "one pass tries the run once");
+    // Too early: the released run waits a lease before anyone takes it again.
+    assert!(replica.recover(Orphans::Expired).await.unwrap().is_empty());
+    tokio::time::sleep(lease * 2).await;
+    let again = replica.recover(Orphans::Expired).await.unwrap();
+    assert_eq!(
+        again.len(),
+        1,
+        "released, not kept: its own replica takes it again"
+    );
+    let tries = lines(&timeline)
+        .iter()
+        .filter(|line| line.starts_with("try "))
+        .count();
+    assert_eq!(tries, 2);
+}

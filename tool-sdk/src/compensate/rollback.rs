@@ -90,7 +90,8 @@ impl Rollback<'_> {
                 gen_ai.tool.call.id = entry.call.id.as_deref().unwrap_or(""),
                 run = %self.run,
             );
-            let result = compensate_one(tool(name), &entry, self.timeout)
+            let result = self
+                .attempt(tool(name), &entry, held)
                 .instrument(span)
                 .await;
             tracing::info!(gen_ai.tool.name = %name, key = %entry.key, error = ?result.as_ref().err(), "compensated");
@@ -113,6 +114,29 @@ impl Rollback<'_> {
             end.undone.push((entry, result));
         }
         end
+    }
+
+    /// Runs the action. An entry of a run taken over that only this process knows of has
+    /// nobody to try it again later: a timed-out attempt is repeated here, with the same key,
+    /// up to [`MAX_COMPENSATION_ATTEMPTS`] in all.
+    async fn attempt(
+        &self,
+        tool: Option<&Arc<dyn Tool>>,
+        entry: &RecordEntry,
+        held: Held,
+    ) -> Result<(), ToolError> {
+        let in_place = held == Held::LocalOnly && self.store.is_some();
+        let mut attempts = 1;
+        loop {
+            let result = compensate_one(tool, entry, self.timeout).await;
+            if !in_place
+                || attempts >= MAX_COMPENSATION_ATTEMPTS
+                || !matches!(result, Err(ToolError::TimedOut { .. }))
+            {
+                return result;
+            }
+            attempts += 1;
+        }
     }
 
     /// What to record of an action's end: a timeout with attempts to spare is left for

@@ -50,6 +50,9 @@ impl Default for InMemoryRunStore {
     }
 }
 
+/// The owner of a released run: none (instances are numbered from 1).
+const NO_OWNER: u64 = 0;
+
 fn next_owner() -> u64 {
     static NEXT: AtomicU64 = AtomicU64::new(1);
     NEXT.fetch_add(1, Ordering::Relaxed)
@@ -122,6 +125,17 @@ impl RunStore for InMemoryRunStore {
         Box::pin(async move {
             let mut runs = self.runs();
             self.running(&mut runs, run)?.phase = self.running_phase(lease);
+            Ok(())
+        })
+    }
+
+    fn release<'a>(&'a self, run: &'a RunId, after: Duration) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let mut runs = self.runs();
+            self.running(&mut runs, run)?.phase = Phase::Running {
+                owner: NO_OWNER,
+                lease_until: deadline(after),
+            };
             Ok(())
         })
     }

@@ -151,9 +151,13 @@ pub trait RunStore: Send + Sync {
     /// A run starts, owned by this store instance until `lease` from now.
     fn begin<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, ()>;
 
-    /// Extends the lease of a run this instance owns; a zero `lease` releases it (expired at
-    /// once, for another owner's recovery to take).
+    /// Extends the lease of a run this instance owns.
     fn renew<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, ()>;
+
+    /// Gives up a run this instance owns without ending it (a rollback that must be tried
+    /// again): it has no owner, and any owner, this one included, may claim it for recovery
+    /// once `after` has passed.
+    fn release<'a>(&'a self, run: &'a RunId, after: Duration) -> StoreFuture<'a, ()>;
 
     /// Records a compensable call's success (write-ahead: before the loop goes on).
     fn record<'a>(&'a self, run: &'a RunId, entry: &'a RecordEntry) -> StoreFuture<'a, ()>;

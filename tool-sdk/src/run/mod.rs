@@ -762,7 +762,7 @@ impl ToolLoop {
         if let (Some(store), true) = (&self.store, ended) {
             let recorded = if unfinished {
                 // Released at once, for recovery to try the timed-out actions again.
-                store.renew(&state.id, Duration::ZERO).await
+                store.release(&state.id, Duration::ZERO).await
             } else {
                 durable::finish_run(&**store, &state.id).await
             };

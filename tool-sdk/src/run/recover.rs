@@ -1,7 +1,5 @@
 //! Recovery: rolling back what runs interrupted by a crash had recorded.
 
-use std::time::Duration;
-
 use crate::compensate::{CompensationReport, Held, Rollback};
 use crate::durable::{Orphans, RunId, StoreError};
 use crate::run::durable::finish_run;
@@ -30,8 +28,9 @@ impl ToolLoop {
     /// work and never roll back one run twice. The claim's lease is renewed before each
     /// rollback, and every action is bounded by its timeout
     /// ([`with_compensation_timeout`](Self::with_compensation_timeout)). A timed-out action is
-    /// recorded as such and its run released, left for a later recovery (by another owner, or
-    /// the next start) to try again with the same key, up to
+    /// recorded as such and its run released, left for a later recovery (by any owner, this one
+    /// included, once a lease has passed; or at the next start) to try again with the same key,
+    /// up to
     /// [`MAX_COMPENSATION_ATTEMPTS`](crate::compensate::MAX_COMPENSATION_ATTEMPTS) in all; it
     /// is then recorded as failed and reported, not tried again. Paused runs are left alone.
     ///
@@ -68,8 +67,14 @@ impl ToolLoop {
         );
         tools.refresh(&self.providers).await;
         let mut recovered = Vec::new();
+        // Runs this pass gave up for a later attempt: met again, the pass is over.
+        let mut released = std::collections::HashSet::new();
         while let Some(orphan) = store.claim_orphan(which, self.lease).await? {
             let run = orphan.run;
+            if released.contains(&run) {
+                store.release(&run, self.lease).await?;
+                break;
+            }
             tracing::info!(run = %run, pending = orphan.pending.len(), "recovering a run");
             let rollback = Rollback {
                 store: Some(&**store),
@@ -91,8 +96,10 @@ impl ToolLoop {
             }
             if !end.lost {
                 if end.unfinished {
-                    // Released at once: another recovery tries the timed-out actions again.
-                    store.renew(&run, Duration::ZERO).await?;
+                    // A later recovery (after a lease, or at the next start) tries the
+                    // timed-out actions again, once this attempt had time to end.
+                    store.release(&run, self.lease).await?;
+                    released.insert(run.clone());
                 } else {
                     finish_run(&**store, &run).await?;
                 }

@@ -69,6 +69,27 @@ impl RunStore for PostgresStore {
         })
     }
 
+    fn release<'a>(&'a self, run: &'a RunId, after: Duration) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let released = self
+                .connection()
+                .await
+                .map_err(backend)?
+                .execute(
+                    "UPDATE tool_sdk_runs
+                     SET owner = NULL, lease_until = now() + $3::bigint * interval '1 millisecond'
+                     WHERE id = $1 AND phase = 'running' AND owner = $2",
+                    &[&run.as_str(), &&*self.owner, &millis(after)],
+                )
+                .await
+                .map_err(backend)?;
+            if released == 0 {
+                return Err(StoreError::Lost(run.to_string()));
+            }
+            Ok(())
+        })
+    }
+
     fn record<'a>(&'a self, run: &'a RunId, entry: &'a RecordEntry) -> StoreFuture<'a, ()> {
         Box::pin(async move {
             let text = serde_json::to_string(entry)

@@ -56,6 +56,23 @@ impl RunStore for SqliteStore {
         })
     }
 
+    fn release<'a>(&'a self, run: &'a RunId, after: Duration) -> StoreFuture<'a, ()> {
+        let run = run.as_str().to_owned();
+        self.with(move |connection, owner| {
+            let released = connection
+                .execute(
+                    "UPDATE tool_sdk_runs SET owner = NULL, lease_until = ?3
+                     WHERE id = ?1 AND phase = 'running' AND owner = ?2",
+                    params![run, owner, lease_until(after)],
+                )
+                .map_err(backend)?;
+            if released == 0 {
+                return Err(StoreError::Lost(run));
+            }
+            Ok(())
+        })
+    }
+
     fn record<'a>(&'a self, run: &'a RunId, entry: &'a RecordEntry) -> StoreFuture<'a, ()> {
         let run = run.as_str().to_owned();
         let key = entry.idempotency_key.clone();
