@@ -192,6 +192,35 @@ async fn an_expired_lease_makes_an_orphan(kind: Kind) {
     assert!(orphan.pending.is_empty());
 }
 
+/// An owner that stalled past its lease, while another claimed, rolled back and finished the
+/// run, is told so when it comes to finish the run itself; the owner that finished it may
+/// repeat its finish (a retry after a reply that was lost).
+async fn a_run_finished_by_another_owner_is_lost_to_a_late_finish(kind: Kind) {
+    let opener = Opener::new(kind, "late_finish").await;
+    let stalled = opener.open().await;
+    let successor = opener.open().await;
+    let run = RunId::random().unwrap();
+    stalled
+        .runs
+        .begin(&run, Duration::from_millis(1))
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(30)).await;
+    let orphan = successor
+        .runs
+        .claim_orphan(Orphans::Expired, LONG)
+        .await
+        .unwrap()
+        .expect("the expired run");
+    assert_eq!(orphan.run, run);
+    successor.runs.finish(&run).await.unwrap();
+    successor.runs.finish(&run).await.unwrap();
+    assert!(
+        matches!(stalled.runs.finish(&run).await, Err(StoreError::Lost(_))),
+        "the stalled owner must not take the rolled-back run for finished well"
+    );
+}
+
 async fn a_paused_run_is_taken_back_once(kind: Kind) {
     let opener = Opener::new(kind, "paused").await;
     let pauser = opener.open().await;
@@ -326,6 +355,7 @@ macro_rules! on_every_store {
 
 on_every_store!(
     recorded_successes_go_to_whoever_claims_the_orphan,
+    a_run_finished_by_another_owner_is_lost_to_a_late_finish,
     an_expired_lease_makes_an_orphan,
     a_paused_run_is_taken_back_once,
     memory_and_paused_turns_survive_a_reopen,

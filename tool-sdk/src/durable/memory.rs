@@ -1,13 +1,14 @@
 //! A [`RunStore`] in this process's memory: the semantics of the durable stores, without the
 //! durability.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use crate::durable::{
     Compensated, Orphan, Orphans, RecordEntry, RunId, RunStore, StoreError, StoreFuture,
+    FINISHED_KEPT,
 };
 use crate::run::PausedRun;
 
@@ -29,7 +30,27 @@ use crate::run::PausedRun;
 #[derive(Debug)]
 pub struct InMemoryRunStore {
     runs: Arc<Mutex<BTreeMap<RunId, Run>>>,
+    finished: Arc<Mutex<Finished>>,
     owner: u64,
+}
+
+/// Who finished each run, oldest first, kept for [`FINISHED_KEPT`].
+#[derive(Debug, Default)]
+struct Finished {
+    by: HashMap<RunId, u64>,
+    order: VecDeque<(Instant, RunId)>,
+}
+
+impl Finished {
+    fn forget_old(&mut self, now: Instant) {
+        while let Some((at, run)) = self.order.front() {
+            if now.saturating_duration_since(*at) < FINISHED_KEPT {
+                break;
+            }
+            self.by.remove(run);
+            self.order.pop_front();
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -63,6 +84,7 @@ impl InMemoryRunStore {
     pub fn new() -> Self {
         Self {
             runs: Arc::default(),
+            finished: Arc::default(),
             owner: next_owner(),
         }
     }
@@ -72,6 +94,7 @@ impl InMemoryRunStore {
     pub fn handle(&self) -> Self {
         Self {
             runs: Arc::clone(&self.runs),
+            finished: Arc::clone(&self.finished),
             owner: next_owner(),
         }
     }
@@ -209,11 +232,21 @@ impl RunStore for InMemoryRunStore {
     fn finish<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, ()> {
         Box::pin(async move {
             let mut runs = self.runs();
+            let mut finished = self.finished.lock().unwrap_or_else(PoisonError::into_inner);
+            let now = Instant::now();
+            finished.forget_old(now);
             if runs.contains_key(run) {
                 self.running(&mut runs, run)?;
                 runs.remove(run);
+                finished.by.insert(run.clone(), self.owner);
+                finished.order.push_back((now, run.clone()));
+                return Ok(());
             }
-            Ok(())
+            // Finished by another owner: this one lost the run before it came to end it.
+            match finished.by.get(run) {
+                Some(by) if *by != self.owner => Err(StoreError::Lost(run.to_string())),
+                _ => Ok(()),
+            }
         })
     }
 

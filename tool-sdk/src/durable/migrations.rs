@@ -21,6 +21,10 @@ pub(crate) const SQLITE: &[Migration] = &[
         version: 2,
         sql: include_str!("../../migrations/sqlite/0002_used_tokens.sql"),
     },
+    Migration {
+        version: 3,
+        sql: include_str!("../../migrations/sqlite/0003_finished_runs.sql"),
+    },
 ];
 
 /// The PostgreSQL schema.
@@ -33,5 +37,9 @@ pub(crate) const POSTGRES: &[Migration] = &[
     Migration {
         version: 2,
         sql: include_str!("../../migrations/postgres/0002_used_tokens.sql"),
+    },
+    Migration {
+        version: 3,
+        sql: include_str!("../../migrations/postgres/0003_finished_runs.sql"),
     },
 ];

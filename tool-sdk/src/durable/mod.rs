@@ -44,6 +44,10 @@ pub use sqlite::SqliteStore;
 
 use crate::run::PausedRun;
 
+/// How long a store remembers who finished a run: a late `finish` by an owner that lost the
+/// run meanwhile is refused within this time.
+pub(crate) const FINISHED_KEPT: Duration = Duration::from_secs(24 * 60 * 60);
+
 /// How long a run stays owned without a renewal, by default. The loop renews at a third of it.
 pub const DEFAULT_LEASE: Duration = Duration::from_secs(30);
 

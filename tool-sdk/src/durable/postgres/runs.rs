@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use super::{backend, PostgresStore};
+use crate::durable::FINISHED_KEPT;
 use crate::durable::{
     decode_paused, encode_paused, Compensated, Orphan, Orphans, RecordEntry, RunId, RunStore,
     StoreError, StoreFuture, TIMED_OUT_PREFIX,
@@ -221,31 +222,53 @@ impl RunStore for PostgresStore {
 
     fn finish<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, ()> {
         Box::pin(async move {
-            let deleted = self
-                .connection()
-                .await
-                .map_err(backend)?
+            let connection = self.connection().await.map_err(backend)?;
+            connection
                 .execute(
-                    "DELETE FROM tool_sdk_runs WHERE id = $1 AND owner = $2",
+                    "DELETE FROM tool_sdk_finished_runs
+                     WHERE finished_at < now() - $1::bigint * interval '1 millisecond'",
+                    &[&millis(FINISHED_KEPT)],
+                )
+                .await
+                .map_err(backend)?;
+            // One statement ends the run and says who ended it.
+            let finished = connection
+                .execute(
+                    "WITH ended AS (
+                         DELETE FROM tool_sdk_runs WHERE id = $1 AND owner = $2 RETURNING id
+                     )
+                     INSERT INTO tool_sdk_finished_runs (id, owner, finished_at)
+                     SELECT id, $2, now() FROM ended
+                     ON CONFLICT (id) DO UPDATE SET owner = EXCLUDED.owner,
+                                                    finished_at = EXCLUDED.finished_at",
                     &[&run.as_str(), &&*self.owner],
                 )
                 .await
                 .map_err(backend)?;
-            if deleted == 0 {
-                let exists = self
-                    .connection()
-                    .await
-                    .map_err(backend)?
-                    .query_opt(
-                        "SELECT 1 FROM tool_sdk_runs WHERE id = $1",
-                        &[&run.as_str()],
-                    )
-                    .await
-                    .map_err(backend)?
-                    .is_some();
-                if exists {
-                    return Err(StoreError::Lost(run.to_string()));
-                }
+            if finished == 1 {
+                return Ok(());
+            }
+            let exists = connection
+                .query_opt(
+                    "SELECT 1 FROM tool_sdk_runs WHERE id = $1",
+                    &[&run.as_str()],
+                )
+                .await
+                .map_err(backend)?
+                .is_some();
+            let finisher: Option<String> = connection
+                .query_opt(
+                    "SELECT owner FROM tool_sdk_finished_runs WHERE id = $1",
+                    &[&run.as_str()],
+                )
+                .await
+                .map_err(backend)?
+                .map(|row| row.try_get(0))
+                .transpose()
+                .map_err(backend)?;
+            // Still there under another owner, or finished by another: not ours to end.
+            if exists || finisher.is_some_and(|by| by != *self.owner) {
+                return Err(StoreError::Lost(run.to_string()));
             }
             Ok(())
         })

@@ -5,6 +5,10 @@ use std::time::Duration;
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 
 use super::{backend, decode, encode, lease_until, now_ms, SqliteStore};
+use crate::durable::FINISHED_KEPT;
+
+/// How long who finished a run is kept, in the clock's milliseconds.
+const FINISHED_KEPT_MS: i64 = FINISHED_KEPT.as_millis() as i64;
 use crate::durable::{
     decode_paused, encode_paused, Compensated, Orphan, Orphans, RecordEntry, RunId, RunStore,
     StoreError, StoreFuture, TIMED_OUT_PREFIX,
@@ -190,20 +194,41 @@ impl RunStore for SqliteStore {
             let tx = connection
                 .transaction_with_behavior(TransactionBehavior::Immediate)
                 .map_err(backend)?;
+            tx.execute(
+                "DELETE FROM tool_sdk_finished_runs WHERE finished_at < ?1",
+                [now_ms().saturating_sub(FINISHED_KEPT_MS)],
+            )
+            .map_err(backend)?;
             let deleted = tx
                 .execute(
                     "DELETE FROM tool_sdk_runs WHERE id = ?1 AND owner = ?2",
                     params![run, owner],
                 )
                 .map_err(backend)?;
-            if deleted == 0 {
+            if deleted == 1 {
+                tx.execute(
+                    "INSERT OR REPLACE INTO tool_sdk_finished_runs (id, owner, finished_at)
+                     VALUES (?1, ?2, ?3)",
+                    params![run, owner, now_ms()],
+                )
+                .map_err(backend)?;
+            } else {
                 let exists = tx
                     .query_row("SELECT 1 FROM tool_sdk_runs WHERE id = ?1", [&run], |_| {
                         Ok(())
                     })
                     .optional()
                     .map_err(backend)?;
-                if exists.is_some() {
+                let finisher: Option<String> = tx
+                    .query_row(
+                        "SELECT owner FROM tool_sdk_finished_runs WHERE id = ?1",
+                        [&run],
+                        |row| row.get(0),
+                    )
+                    .optional()
+                    .map_err(backend)?;
+                // Still there under another owner, or finished by another: not ours to end.
+                if exists.is_some() || finisher.is_some_and(|by| by != owner) {
                     return Err(StoreError::Lost(run));
                 }
             }
