@@ -81,6 +81,8 @@ struct Watched {
     inner: Arc<dyn RunStore>,
     timeline: Timeline,
     refuse_records: bool,
+    /// How long `pause` waits after the run is paused before it returns.
+    hold_after_pause: Duration,
 }
 
 impl RunStore for Watched {
@@ -115,7 +117,11 @@ impl RunStore for Watched {
         self.inner.compensated(run, key, outcome)
     }
     fn pause<'a>(&'a self, run: &'a RunId, paused: &'a PausedRun) -> StoreFuture<'a, ()> {
-        self.inner.pause(run, paused)
+        Box::pin(async move {
+            self.inner.pause(run, paused).await?;
+            tokio::time::sleep(self.hold_after_pause).await;
+            Ok(())
+        })
     }
     fn load_paused<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, PausedRun> {
         self.inner.load_paused(run)
@@ -139,6 +145,7 @@ async fn a_success_is_recorded_before_the_next_call_starts_and_dropped_when_the_
         inner: Arc::new(store.handle()),
         timeline: Arc::clone(&timeline),
         refuse_records: false,
+        hold_after_pause: Duration::ZERO,
     };
     let model = ScriptedModel::new([
         calls(&[("a", "book")]),
@@ -173,6 +180,7 @@ async fn a_success_that_cannot_be_recorded_stops_the_run_and_is_rolled_back_here
         inner: Arc::new(InMemoryRunStore::new()),
         timeline: Arc::clone(&timeline),
         refuse_records: true,
+        hold_after_pause: Duration::ZERO,
     };
     let model = ScriptedModel::new([calls(&[("a", "book")]), calls(&[("b", "book")])]);
     let agent =
@@ -413,4 +421,31 @@ async fn recovery_rolls_back_a_run_whose_process_stopped() {
     );
     // Done once: nothing left.
     assert!(restarted.recover(Orphans::All).await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn a_renewal_that_meets_its_run_paused_leaves_it_paused() {
+    let timeline = Timeline::default();
+    let store = InMemoryRunStore::new();
+    let watched = Watched {
+        inner: Arc::new(store.handle()),
+        timeline: Arc::clone(&timeline),
+        refuse_records: false,
+        // Renewals come every 20 ms: several find the run paused before the pause returns.
+        hold_after_pause: Duration::from_millis(200),
+    };
+    let model = ScriptedModel::new([AssistantMessage::with_tool_calls(vec![ToolCall::new(
+        "x", "transfer", "{}",
+    )])]);
+    let agent = ToolLoop::new(model, transfer_tools(&timeline))
+        .with_store(Arc::new(watched))
+        .with_lease(Duration::from_millis(60));
+    let mut conversation = vec![Message::user("pay")];
+    let outcome = agent.run(&mut conversation).await;
+    assert!(
+        matches!(outcome.status, LoopStatus::Paused(_)),
+        "{:?}",
+        outcome.status
+    );
+    assert!(store.handle().load_paused(&outcome.run_id).await.is_ok());
 }
