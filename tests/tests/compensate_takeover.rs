@@ -217,3 +217,61 @@ on_both_stores!(
     a_blocking_tool_keeps_its_run_leased,
     a_call_that_finishes_after_a_takeover_is_rolled_back_by_its_owner,
 );
+
+/// A call that finishes after a takeover is known only to its owner: when its compensation
+/// times out, nobody can try it later, so the owner tries again itself, with the same key, up
+/// to the bound.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_local_only_rollback_that_times_out_is_tried_again_in_place() {
+    let timeline = Timeline::default();
+    let mut registry = ToolRegistry::new();
+    let undo = Arc::clone(&timeline);
+    registry
+        .register(define_tool!(
+            /// Books, holding its thread; cancelling never answers.
+            #[tool(name = "stuck", timeout = "50ms", compensate = move |_reference: String, _booking: String| {
+                let undo = Arc::clone(&undo);
+                async move {
+                    let key = tool_sdk::compensate::idempotency_key().unwrap_or_default();
+                    undo.lock().unwrap().push(format!("try {key}"));
+                    std::future::pending::<()>().await;
+                }
+            })]
+            |reference: String| -> String {
+                std::thread::sleep(Duration::from_millis(600));
+                format!("booked {reference}")
+            }
+        ))
+        .unwrap();
+    let store = tool_sdk::durable::InMemoryRunStore::new();
+    let agent = ToolLoop::new(
+        ScriptedModel::new([reply("s", "stuck"), answer()]),
+        registry,
+    )
+    .with_store(Arc::new(store.handle()))
+    .with_lease(Duration::from_secs(60));
+    let successor = ToolLoop::new(ScriptedModel::new([]), ToolRegistry::new())
+        .with_store(Arc::new(store.handle()));
+    let takeover = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        successor.recover(Orphans::All).await.unwrap()
+    });
+    let mut conversation = vec![Message::user("book")];
+    let outcome = agent.run(&mut conversation).await;
+    assert_eq!(takeover.await.unwrap().len(), 1);
+    assert!(matches!(
+        outcome.status,
+        LoopStatus::StoreFailed(StoreError::Lost(_))
+    ));
+    assert_eq!(outcome.compensations.len(), 1);
+    assert!(matches!(
+        outcome.compensations[0].result,
+        Err(tool_sdk::ToolError::TimedOut { .. })
+    ));
+    let tries: Vec<String> = timeline.lock().unwrap().clone();
+    let key = format!("try {}:1:s", outcome.run_id);
+    assert_eq!(
+        tries,
+        vec![key; tool_sdk::compensate::MAX_COMPENSATION_ATTEMPTS as usize]
+    );
+}
