@@ -36,6 +36,12 @@ pub fn python_client(calls: &Value, server: &[&str]) -> Value {
         output.status,
         String::from_utf8_lossy(&output.stderr)
     );
+    // The SDK warns when the end of a session gets a status it does not take for success.
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !stderr.contains("Session termination failed"),
+        "the Python MCP client warned:\n{stderr}"
+    );
     serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
         panic!(
             "the Python MCP client printed no JSON ({error}):\n{}",

@@ -12,18 +12,15 @@ use std::io;
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::Transport;
 use rmcp::RoleServer;
-use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
+use super::rejection::{reject, too_long};
+
 /// The longest line read by default: the same as the HTTP transport's largest request body,
 /// so that what one transport accepts the other does too.
 pub(crate) const DEFAULT_LINE_LIMIT: usize = 4 * 1024 * 1024;
-
-/// How deep a message may nest; serde_json refuses deeper values (its recursion limit of
-/// 128, less the one level of its own check).
-pub(crate) const MAX_DEPTH: usize = 127;
 
 /// How much of the client's stream is read at a time.
 const READ_BUFFER: usize = 64 * 1024;
@@ -226,139 +223,30 @@ fn classify(line: &[u8]) -> Incoming {
     if line.iter().all(u8::is_ascii_whitespace) {
         return Incoming::Nothing;
     }
-    let error = match serde_json::from_slice::<ClientJsonRpcMessage>(line) {
-        Ok(message) => return Incoming::Message(Box::new(message)),
-        Err(error) => error,
-    };
-    if error.is_data() {
-        // Valid JSON, within the depth limit: only the shape is wrong.
-        if is_notification(line) {
-            return Incoming::Nothing;
-        }
-        return Incoming::Refused(invalid_request(
-            "Invalid Request: not a JSON-RPC 2.0 request, notification or response",
-            None,
-        ));
-    }
-    if nests_deeper_than(line, MAX_DEPTH) {
-        return Incoming::Refused(invalid_request(
-            &format!("Invalid Request: the message nests deeper than {MAX_DEPTH} levels"),
-            Some(json!({ "maxDepth": MAX_DEPTH })),
-        ));
-    }
-    Incoming::Refused(parse_error())
-}
-
-/// Whether `line` (valid JSON) has the form of a notification: an object with a `method`
-/// string and no `id`.
-fn is_notification(line: &[u8]) -> bool {
-    serde_json::from_slice::<Value>(line).is_ok_and(|value| {
-        value.get("id").is_none() && value.get("method").is_some_and(Value::is_string)
-    })
-}
-
-/// Whether arrays and objects in `text` nest deeper than `limit`, strings aside. Counts
-/// without parsing, so it works on values no parser would descend into.
-fn nests_deeper_than(text: &[u8], limit: usize) -> bool {
-    let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    for &byte in text {
-        if in_string {
-            match byte {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
+    match serde_json::from_slice::<ClientJsonRpcMessage>(line) {
+        Ok(message) => Incoming::Message(Box::new(message)),
+        Err(error) => {
+            let rejection = reject(line, &error);
+            if rejection.notification {
+                Incoming::Nothing
+            } else {
+                Incoming::Refused(rejection.answer)
             }
-            continue;
-        }
-        match byte {
-            b'"' => in_string = true,
-            b'[' | b'{' => {
-                depth += 1;
-                if depth > limit {
-                    return true;
-                }
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
         }
     }
-    false
-}
-
-/// The answer to a line that is not JSON (invalid UTF-8 included).
-fn parse_error() -> String {
-    error_line(-32700, "Parse error: not JSON", None)
-}
-
-/// The answer to a line longer than `limit`.
-fn too_long(limit: usize) -> String {
-    invalid_request(
-        &format!("Invalid Request: the line is longer than the limit of {limit} bytes"),
-        Some(json!({ "maxLineBytes": limit })),
-    )
-}
-
-fn invalid_request(message: &str, data: Option<Value>) -> String {
-    error_line(-32600, message, data)
-}
-
-/// A JSON-RPC 2.0 error answer whose request's id could not be read: `id` is `null`.
-fn error_line(code: i64, message: &str, data: Option<Value>) -> String {
-    let mut error = json!({ "code": code, "message": message });
-    if let Some(data) = data {
-        error["data"] = data;
-    }
-    json!({ "jsonrpc": "2.0", "id": null, "error": error }).to_string()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn nested(depth: usize) -> String {
-        format!("{}{}", "[".repeat(depth), "]".repeat(depth))
-    }
-
-    #[test]
-    fn the_depth_limit_is_serde_jsons() {
-        // The message itself and `params` take two levels.
-        let message = |depth| {
-            format!(
-                r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"x":{}}}}}"#,
-                nested(depth)
-            )
-        };
-        assert!(matches!(
-            classify(message(MAX_DEPTH - 2).as_bytes()),
-            Incoming::Message(_)
-        ));
-        let Incoming::Refused(answer) = classify(message(MAX_DEPTH - 1).as_bytes()) else {
-            panic!("a message one level too deep is refused");
-        };
-        assert!(answer.contains("deeper than 127 levels"), "{answer}");
-    }
-
-    #[test]
-    fn depth_is_counted_outside_strings_only() {
-        assert!(!nests_deeper_than(br#"["[[[[", "\"[[["]"#, 1));
-        assert!(nests_deeper_than(br#"[{"a": []}]"#, 2));
-        assert!(!nests_deeper_than(br#"[{"a": []}]"#, 3));
-    }
-
     #[test]
     fn notifications_that_cannot_be_read_are_not_answered() {
         let line = br#"{"jsonrpc":"2.0","method":"$/progress","params":7}"#;
         assert!(matches!(classify(line), Incoming::Nothing));
         let line = br#"{"jsonrpc":"2.0","id":5,"method":7}"#;
-        let Incoming::Refused(answer) = classify(line) else {
-            panic!("a request of the wrong shape is refused");
-        };
-        let answer: Value = serde_json::from_str(&answer).unwrap();
-        assert_eq!(answer["id"], Value::Null);
-        assert_eq!(answer["error"]["code"], -32600);
+        assert!(matches!(classify(line), Incoming::Refused(_)));
+        assert!(matches!(classify(b"  \r\n"), Incoming::Nothing));
     }
 
     #[tokio::test]

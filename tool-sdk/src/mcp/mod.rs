@@ -105,7 +105,12 @@ mod http;
 #[cfg(feature = "mcp-http")]
 mod http_client;
 #[cfg(feature = "mcp-http")]
+mod http_service;
+#[cfg(feature = "mcp-http")]
 mod idle_body;
+#[cfg(feature = "mcp-http")]
+mod kept_body;
+mod rejection;
 mod remote;
 mod result;
 mod server;
@@ -114,7 +119,7 @@ mod tool_list;
 pub use client::{McpClient, McpClientBuilder};
 pub use error::McpError;
 #[cfg(feature = "mcp-http")]
-pub use http::McpHttpService;
+pub use http_service::{McpHttpResponse, McpHttpService};
 pub use result::STRUCTURED_RESULT_KEY;
 /// rmcp's settings of the streamable HTTP server, taken by
 /// [`McpServer::serve_http_with`] and [`McpServer::into_http_service`].
