@@ -110,6 +110,7 @@ mod http_service;
 mod idle_body;
 #[cfg(feature = "mcp-http")]
 mod kept_body;
+mod listing;
 mod rejection;
 mod remote;
 mod result;
@@ -120,6 +121,7 @@ pub use client::{McpClient, McpClientBuilder};
 pub use error::McpError;
 #[cfg(feature = "mcp-http")]
 pub use http_service::{McpHttpResponse, McpHttpService};
+pub use listing::{LeftOutTool, McpToolListing, RenamedTool};
 pub use result::STRUCTURED_RESULT_KEY;
 /// rmcp's settings of the streamable HTTP server, taken by
 /// [`McpServer::serve_http_with`] and [`McpServer::into_http_service`].
