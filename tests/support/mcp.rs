@@ -16,6 +16,17 @@ pub fn python() -> String {
     })
 }
 
+/// A file of a package in `tests/node_modules/`, which `./scripts/test.sh` installs from
+/// `tests/package.json` with `npm ci`.
+pub fn node_package(path: &str) -> String {
+    let file = format!("{}/node_modules/{path}", env!("CARGO_MANIFEST_DIR"));
+    assert!(
+        std::path::Path::new(&file).exists(),
+        "{file} is missing: run ./scripts/test.sh, which runs `npm ci` in tests/"
+    );
+    file
+}
+
 /// A script of `tests/mcp/`.
 pub fn script(name: &str) -> String {
     format!("{}/mcp/{name}", env!("CARGO_MANIFEST_DIR"))
