@@ -33,10 +33,28 @@ then
 fi
 export TOOL_SDK_PYTHON="$VENV/bin/python"
 
-# The MCP inspector tests run `npx --yes @modelcontextprotocol/inspector@0.15.0` (Node.js 20 and
-# npm); without npx they fail, saying so. Said here too, before the long build.
-if ! command -v npx >/dev/null 2>&1; then
-  echo "warning: npx is not on the PATH: the MCP inspector tests will fail (install Node.js 20 and npm)" >&2
+# The older `mcp` 1.x client, pinned, in a venv of its own next to .venv (the two majors
+# cannot share one): the MCP tests drive the server with both.
+MCP1_VERSION=1.30.0
+VENV_MCP1="$PWD/.venv-mcp1"
+if [ ! -x "$VENV_MCP1/bin/python" ]; then
+  python3 -m venv "$VENV_MCP1"
+fi
+if ! "$VENV_MCP1/bin/python" -c \
+  'import sys; from importlib.metadata import version; sys.exit(version("mcp") != sys.argv[1])' \
+  "$MCP1_VERSION" 2>/dev/null; then
+  "$VENV_MCP1/bin/python" -m pip install --quiet --disable-pip-version-check "mcp==$MCP1_VERSION"
+fi
+export TOOL_SDK_PYTHON_MCP1="$VENV_MCP1/bin/python"
+
+# Node.js 20 and npm: the TypeScript SDK's client and the reference server
+# `@modelcontextprotocol/server-everything`, pinned in tests/package.json and its lock, go to
+# tests/node_modules; the MCP inspector tests run `npx --yes @modelcontextprotocol/inspector@0.15.0`.
+# Without npm those tests fail, saying so; said here too, before the long build.
+if command -v npm >/dev/null 2>&1; then
+  (cd tests && npm ci --no-audit --no-fund --loglevel=error)
+else
+  echo "warning: npm is not on the PATH: the MCP tests with Node.js clients and servers will fail (install Node.js 20 and npm)" >&2
 fi
 
 # One fakellm server per rule file tests/fakellm/NAME.yaml, on a free port of 127.0.0.1, its

@@ -1,57 +1,107 @@
-"""Drives an MCP server with the reference Python client (the `mcp` package's ClientSession,
-over stdio or streamable HTTP) and prints what it saw, as JSON, for the Rust tests to check.
+"""Drives an MCP server with the reference Python client (the `mcp` package, 1.x or 2.x, over
+stdio or streamable HTTP) and prints what it saw, as JSON, for the Rust tests to check.
 
-    python client.py CALLS_JSON SERVER_COMMAND [ARGS...]
-    python client.py CALLS_JSON http://HOST:PORT/PATH
+    python client.py [--mode MODE] CALLS_JSON SERVER_COMMAND [ARGS...]
+    python client.py [--mode MODE] CALLS_JSON http://HOST:PORT/PATH
+
+MODE is how the client talks to the server:
+
+- `session` (the default; mcp 1.x and 2.x): the low-level `ClientSession` and its
+  `initialize` handshake;
+- `auto` (mcp 2.x): the high-level `mcp.client.Client` as it comes, which probes the
+  2026-07-28 `server/discover` and falls back to the handshake;
+- `legacy` (mcp 2.x): `mcp.client.Client(mode="legacy")`, its compatibility mode, which
+  forces the handshake.
 
 CALLS_JSON is a list of {"name": ..., "arguments": {...}}. Printed: the server's identity and
 instructions, the listed tools and, per call, the result or the JSON-RPC error, all with the
 protocol's own field names (camelCase).
 """
 
+import contextlib
 import json
 import sys
 
-import contextlib
-
 import anyio
-from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
-from mcp.client.streamable_http import streamable_http_client
+from mcp import ClientSession, StdioServerParameters, stdio_client
+
+try:  # mcp 2.x
+    from mcp import MCPError
+except ImportError:  # mcp 1.x
+    from mcp import McpError as MCPError
+
+try:
+    from mcp.client.streamable_http import streamable_http_client
+except ImportError:  # older 1.x
+    from mcp.client.streamable_http import streamablehttp_client as streamable_http_client
 
 
 def wire(model):
     return model.model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
-@contextlib.asynccontextmanager
-async def transport(command, args):
+def error_of(error):
+    # 2.x carries the code and message itself; 1.x in `.error`.
+    data = getattr(error, "error", error)
+    return {"code": data.code, "message": data.message}
+
+
+def server_of(command, args):
     if command.startswith(("http://", "https://")):
-        async with streamable_http_client(command) as streams:
+        return command
+    return StdioServerParameters(command=command, args=args)
+
+
+@contextlib.asynccontextmanager
+async def session_transport(server):
+    if isinstance(server, str):
+        async with streamable_http_client(server) as streams:
             yield streams[0], streams[1]
     else:
-        server = StdioServerParameters(command=command, args=args)
         async with stdio_client(server) as (read, write):
             yield read, write
 
 
-async def main(calls, command, args):
-    async with transport(command, args) as (read, write):
+async def with_session(server, calls):
+    async with session_transport(server) as (read, write):
         async with ClientSession(read, write) as session:
             initialized = await session.initialize()
             listed = await session.list_tools()
-            outcomes = []
-            for call in calls:
-                try:
-                    result = await session.call_tool(call["name"], call.get("arguments"))
-                    outcomes.append({"result": wire(result)})
-                except MCPError as error:
-                    outcomes.append({"error": {"code": error.code, "message": error.message}})
+            outcomes = [await outcome(session, call) for call in calls]
+    # 1.x names the fields as the wire does (`serverInfo`).
+    info = getattr(initialized, "server_info", None) or getattr(initialized, "serverInfo", None)
+    return info, initialized.instructions, listed.tools, outcomes
+
+
+async def with_client(server, calls, mode):
+    from mcp.client.client import Client
+
+    async with Client(server, mode=mode) as client:
+        listed = await client.list_tools()
+        outcomes = [await outcome(client, call) for call in calls]
+        return client.server_info, client.instructions, listed.tools, outcomes
+
+
+async def outcome(peer, call):
+    try:
+        result = await peer.call_tool(call["name"], call.get("arguments"))
+        return {"result": wire(result)}
+    except MCPError as error:
+        return {"error": error_of(error)}
+
+
+async def main(mode, calls, command, args):
+    server = server_of(command, args)
+    if mode == "session":
+        info, instructions, tools, outcomes = await with_session(server, calls)
+    else:
+        info, instructions, tools, outcomes = await with_client(server, calls, mode)
     print(
         json.dumps(
             {
-                "serverInfo": wire(initialized.server_info),
-                "instructions": initialized.instructions,
-                "tools": [wire(tool) for tool in listed.tools],
+                "serverInfo": wire(info) if info is not None else None,
+                "instructions": instructions,
+                "tools": [wire(tool) for tool in tools],
                 "calls": outcomes,
             }
         )
@@ -59,4 +109,8 @@ async def main(calls, command, args):
 
 
 if __name__ == "__main__":
-    anyio.run(main, json.loads(sys.argv[1]), sys.argv[2], sys.argv[3:])
+    argv = sys.argv[1:]
+    mode = "session"
+    if argv[:1] == ["--mode"]:
+        mode, argv = argv[1], argv[2:]
+    anyio.run(main, mode, json.loads(argv[0]), argv[1], argv[2:])

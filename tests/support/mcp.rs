@@ -16,32 +16,98 @@ pub fn python() -> String {
     })
 }
 
+/// A file of a package in `tests/node_modules/`, which `./scripts/test.sh` installs from
+/// `tests/package.json` with `npm ci`.
+pub fn node_package(path: &str) -> String {
+    let file = format!("{}/node_modules/{path}", env!("CARGO_MANIFEST_DIR"));
+    assert!(
+        std::path::Path::new(&file).exists(),
+        "{file} is missing: run ./scripts/test.sh, which runs `npm ci` in tests/"
+    );
+    file
+}
+
 /// A script of `tests/mcp/`.
 pub fn script(name: &str) -> String {
     format!("{}/mcp/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Runs the reference Python client (`tests/mcp/client.py`) against `server` (a command line):
-/// it lists the tools and makes `calls`; returns what it printed.
+/// Runs the reference Python client (`tests/mcp/client.py`, `mcp` 2.x, its `ClientSession`)
+/// against `server` (a command line or a URL): it lists the tools and makes `calls`; returns
+/// what it printed.
 pub fn python_client(calls: &Value, server: &[&str]) -> Value {
-    let output = Command::new(python())
-        .arg(script("client.py"))
-        .arg(calls.to_string())
-        .args(server)
-        .output()
-        .expect("the python of the virtual environment runs");
-    assert!(
-        output.status.success(),
-        "the Python MCP client failed ({}):\n{}",
-        output.status,
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
+    OtherClient::Python {
+        python: python(),
+        mode: "session",
+    }
+    .run(calls, server)
+}
+
+/// The Python of the virtual environment with the `mcp` 1.x package, which
+/// `./scripts/test.sh` sets up beside the one of [`python`].
+pub fn python_mcp1() -> String {
+    std::env::var("TOOL_SDK_PYTHON_MCP1").unwrap_or_else(|_| {
         panic!(
-            "the Python MCP client printed no JSON ({error}):\n{}",
-            String::from_utf8_lossy(&output.stdout)
+            "TOOL_SDK_PYTHON_MCP1 is not set: run ./scripts/test.sh, which installs `mcp` 1.x \
+             in .venv-mcp1"
         )
     })
+}
+
+/// An MCP client of another SDK, driven by a script of `tests/mcp/` that prints what it saw
+/// in one JSON form (`serverInfo`, `instructions`, `tools`, `calls`).
+#[derive(Debug, Clone)]
+pub enum OtherClient {
+    /// `tests/mcp/client.py` run by `python` in `mode` (`session`, `auto` or `legacy`).
+    Python {
+        /// The interpreter, whose `mcp` package is the client.
+        python: String,
+        /// How the client talks to the server (see the script).
+        mode: &'static str,
+    },
+    /// `tests/mcp/client.mjs`: the TypeScript SDK's client, from `tests/node_modules`.
+    TypeScript,
+}
+
+impl OtherClient {
+    /// Lists the tools of `server` (a command line or a URL) and makes `calls`.
+    pub fn run(&self, calls: &Value, server: &[&str]) -> Value {
+        let mut command = match self {
+            Self::Python { python, mode } => {
+                let mut command = Command::new(python);
+                command.arg(script("client.py")).args(["--mode", mode]);
+                command
+            }
+            Self::TypeScript => {
+                node_package("@modelcontextprotocol/sdk/package.json");
+                let mut command = Command::new("node");
+                command.arg(script("client.mjs"));
+                command
+            }
+        };
+        let output = command
+            .arg(calls.to_string())
+            .args(server)
+            .output()
+            .unwrap_or_else(|error| panic!("{self:?} cannot start: {error}"));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            output.status.success(),
+            "{self:?} failed ({}):\n{stderr}",
+            output.status
+        );
+        // The SDKs warn when the end of a session gets a status they do not take for success.
+        assert!(
+            !stderr.contains("Session termination failed"),
+            "{self:?} warned:\n{stderr}"
+        );
+        serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
+            panic!(
+                "{self:?} printed no JSON ({error}):\n{}",
+                String::from_utf8_lossy(&output.stdout)
+            )
+        })
+    }
 }
 
 /// A server binary serving MCP over streamable HTTP (`--http 127.0.0.1:0`, a free loopback

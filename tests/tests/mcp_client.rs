@@ -128,6 +128,59 @@ async fn calls_go_to_the_server_and_its_errors_are_execution_failures() {
     client.close().await.expect("the session ends");
 }
 
+/// How many of an item are in stock.
+#[tool(name = "stock")]
+fn local_stock(item: String) -> usize {
+    item.len()
+}
+
+async fn refusal(registry: &ToolRegistry, arguments: &str) -> String {
+    registry
+        .call("stock", arguments)
+        .await
+        .expect_err("the arguments are wrong")
+        .model_message()
+}
+
+#[tokio::test]
+async fn a_remote_tools_bad_arguments_read_like_a_local_tools() {
+    let client = inventory("").await;
+    let mut remote = ToolRegistry::new();
+    client
+        .register_into(&mut remote)
+        .await
+        .expect("the tools are added");
+    let mut local = ToolRegistry::new();
+    local.register(LocalStockTool).expect("stock registers");
+    // Where and what was expected read the same; a value found is said in the validator's
+    // terms for one (`a number 5`) and serde's for the other (`integer `5``).
+    let expected = |message: &str| {
+        message
+            .split(", found")
+            .next()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    // A missing field: the same words; the pointer is the object's for a schema's tool.
+    let missing = |message: String| {
+        message
+            .split_once("expected")
+            .map(|(_, rest)| rest.to_owned())
+    };
+    assert_eq!(
+        missing(refusal(&remote, "{}").await),
+        missing(refusal(&local, "{}").await)
+    );
+    for arguments in [r#"{"item": 5}"#, r#"{"item": [1]}"#] {
+        let (remote, local) = (
+            refusal(&remote, arguments).await,
+            refusal(&local, arguments).await,
+        );
+        assert_eq!(expected(&remote), expected(&local), "arguments {arguments}");
+        assert!(!remote.contains("is not of type"), "{remote}");
+    }
+}
+
 #[tokio::test]
 async fn a_tool_loop_uses_the_server_as_a_provider() {
     let model = Arc::new(ScriptedModel::new([

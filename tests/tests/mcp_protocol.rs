@@ -177,10 +177,10 @@ fn malformed_messages_get_json_rpc_errors() {
     // JSON, but not a JSON-RPC message.
     session.send_raw(r#"{"jsonrpc": "2.0", "id": 3, "method": 42}"#);
     let answer = session.next();
-    assert_eq!(answer["error"]["code"], -32600, "{answer}");
+    assert_invalid_request(&answer);
     session.send_raw(r#"[1, 2, 3]"#);
     let answer = session.next();
-    assert_eq!(answer["error"]["code"], -32600, "{answer}");
+    assert_invalid_request(&answer);
     // `tools/call` without its parameters.
     session.send(json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call"}));
     let answer = session.next();
@@ -191,6 +191,99 @@ fn malformed_messages_get_json_rpc_errors() {
     );
     // The server still serves.
     let result = session.call(5, "divide", json!({"a": 1, "b": 4}));
+    assert_eq!(result["structuredContent"], json!({"result": 0.25}));
+}
+
+/// A JSON-RPC 2.0 `-32600` answer: an `id` member, `null` when the request's could not be
+/// read.
+fn assert_invalid_request(answer: &Value) {
+    assert_eq!(answer["error"]["code"], -32600, "{answer}");
+    assert_eq!(answer.get("id"), Some(&Value::Null), "{answer}");
+    assert_eq!(answer["jsonrpc"], "2.0", "{answer}");
+}
+
+/// The default line limit, the same as the HTTP transport's body limit.
+const LINE_LIMIT: usize = 4 * 1024 * 1024;
+
+/// A `tools/call` of `divide` whose line is `padding` bytes longer than the smallest one.
+fn padded_call(id: u64, padding: usize) -> String {
+    json!({
+        "jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": "divide", "arguments": {"a": 1, "b": 2, "pad": "x".repeat(padding)}}
+    })
+    .to_string()
+}
+
+#[test]
+fn a_line_over_the_limit_is_answered_and_the_next_is_served() {
+    let mut session = Session::start(usize::MAX);
+    // Over the limit, and over rmcp's own 16 MiB, which drops a line without a word.
+    for size in [LINE_LIMIT + 1, 17 * 1024 * 1024] {
+        session.send_raw(&padded_call(7, size));
+        let answer = session.next();
+        assert_invalid_request(&answer);
+        let message = answer["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains(&LINE_LIMIT.to_string()), "{answer}");
+        assert_eq!(
+            answer["error"]["data"]["maxLineBytes"], LINE_LIMIT,
+            "{answer}"
+        );
+        let result = session.call(8, "divide", json!({"a": 1, "b": 4}));
+        assert_eq!(result["structuredContent"], json!({"result": 0.25}));
+    }
+    // Just under the limit is served.
+    let line = padded_call(9, 0);
+    session.send_raw(&padded_call(9, LINE_LIMIT - line.len() - 1));
+    let answer = session.next();
+    assert_eq!(answer["id"], 9, "{answer}");
+    assert!(answer.get("result").is_some(), "{answer}");
+}
+
+/// The largest resident size the process has had, in bytes (Linux: `VmHWM`).
+fn peak_resident_bytes(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("procfs");
+    let kib: u64 = status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM in /proc/PID/status");
+    kib * 1024
+}
+
+#[test]
+fn a_long_unterminated_line_is_discarded_as_it_streams() {
+    let mut session = Session::start(usize::MAX);
+    let before = peak_resident_bytes(session.child.id());
+    let chunk = vec![b'x'; 1024 * 1024];
+    for _ in 0..64 {
+        session.send_bytes(&chunk);
+    }
+    session.send_bytes(b"\n");
+    let answer = session.next();
+    assert_invalid_request(&answer);
+    let result = session.call(2, "divide", json!({"a": 1, "b": 4}));
+    assert_eq!(result["structuredContent"], json!({"result": 0.25}));
+    // 64 MiB went through; at most the limit (and some slack for buffers) stayed.
+    let grown = peak_resident_bytes(session.child.id()).saturating_sub(before);
+    assert!(
+        grown < (LINE_LIMIT + 8 * 1024 * 1024) as u64,
+        "the server grew by {grown} bytes"
+    );
+}
+
+#[test]
+fn a_value_nested_too_deep_is_answered_and_the_next_is_served() {
+    let mut session = Session::start(usize::MAX);
+    let depth = 100_000;
+    let deep = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+    session.send_raw(&format!(
+        r#"{{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{{"name":"divide","arguments":{{"a":1,"b":2,"deep":{deep}}}}}}}"#
+    ));
+    let answer = session.next();
+    assert_invalid_request(&answer);
+    let message = answer["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("deeper than"), "{answer}");
+    let result = session.call(4, "divide", json!({"a": 1, "b": 4}));
     assert_eq!(result["structuredContent"], json!({"result": 0.25}));
 }
 

@@ -8,11 +8,12 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::arguments::{decode_object, json_type, with_article};
-use crate::error::ArgumentProblem;
 use crate::{
     validate_name, IntoToolOutput, RegistryError, Tool, ToolContext, ToolDefinition, ToolError,
     ToolFuture, ToolOptions, ToolResult,
 };
+
+mod expected;
 
 type Handler =
     dyn Fn(Value) -> Pin<Box<dyn Future<Output = ToolResult> + Send + 'static>> + Send + Sync;
@@ -95,13 +96,11 @@ impl DynamicTool {
     pub fn validate(&self, arguments: &str) -> Result<Value, ToolError> {
         let tool = self.definition.name.as_str();
         let value = decode_object(tool, arguments)?;
-        let problem = self.validator.iter_errors(&value).next().map(|error| {
-            Box::new(ArgumentProblem {
-                pointer: error.instance_path().to_string(),
-                expected: error.to_string(),
-                found: Some(describe(error.instance())),
-            })
-        });
+        let problem = self
+            .validator
+            .iter_errors(&value)
+            .next()
+            .map(|error| Box::new(expected::problem(&error)));
         match problem {
             None => Ok(value),
             Some(problem) => Err(ToolError::InvalidArguments {

@@ -10,6 +10,7 @@ use rmcp::{RoleClient, ServiceExt};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::process::Command;
 
+use super::listing::{names, LeftOutTool, McpToolListing, RenamedTool, Warned};
 use super::remote::{remote_tool, Shaping};
 use super::tool_list::{ToolList, Watcher};
 use super::McpError;
@@ -31,8 +32,11 @@ use crate::{Defer, DynamicTool, Tool, ToolRegistry};
 /// every round. When listing fails, the round keeps the last list.
 ///
 /// A tool the server lists whose name (with the prefix) breaks the provider rule
-/// (`^[a-zA-Z0-9_-]{1,64}$`), or whose schema is not a usable object schema, is left out, with
-/// a `tracing` warning.
+/// (`^[a-zA-Z0-9_-]{1,64}$`; MCP allows `math.multiply`) is renamed with
+/// [`provider_name`](crate::provider_name), and called under its own name. One whose name
+/// collides with another's after renaming, or whose schema is not a usable object schema, is
+/// left out. [`listing`](Self::listing) says which tools were renamed or left out; besides, a
+/// `tracing` warning is logged once per tool, not on every listing.
 ///
 /// The server process is killed when the client is dropped; [`close`](Self::close) ends the
 /// session first.
@@ -60,7 +64,11 @@ pub struct McpClient {
     service: RunningService<RoleClient, Watcher>,
     shaping: Shaping,
     list: Arc<ToolList>,
+    warned: Warned,
 }
+
+/// The tools of a listing, those renamed and those left out.
+type Shaped = (Vec<DynamicTool>, Vec<RenamedTool>, Vec<LeftOutTool>);
 
 /// Builds an [`McpClient`]; see [`McpClient::builder`].
 #[derive(Debug, Clone)]
@@ -86,25 +94,51 @@ impl McpClient {
         }
     }
 
-    /// The tools the server lists now, as tools of this process.
+    /// The tools the server lists now, as tools of this process; [`listing`](Self::listing)
+    /// also says which were renamed or left out.
     pub async fn tools(&self) -> Result<Vec<Arc<dyn Tool>>, McpError> {
-        Ok(self
-            .dynamic_tools()
-            .await?
-            .into_iter()
-            .map(|tool| Arc::new(tool) as Arc<dyn Tool>)
-            .collect())
+        Ok(self.listing().await?.tools)
+    }
+
+    /// Lists the server's tools: the tools, and which of them were renamed to fit the
+    /// provider rule or left out, and why.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # async fn run(client: tool_sdk::mcp::McpClient) -> Result<(), tool_sdk::mcp::McpError> {
+    /// let listing = client.listing().await?;
+    /// for renamed in &listing.renamed {
+    ///     println!("`{}` is called `{}` here", renamed.server_name, renamed.name);
+    /// }
+    /// for left_out in &listing.left_out {
+    ///     eprintln!("`{}` left out: {}", left_out.server_name, left_out.reason);
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn listing(&self) -> Result<McpToolListing, McpError> {
+        let (tools, renamed, left_out) = self.dynamic_tools().await?;
+        Ok(McpToolListing {
+            tools: tools
+                .into_iter()
+                .map(|tool| Arc::new(tool) as Arc<dyn Tool>)
+                .collect(),
+            renamed,
+            left_out,
+        })
     }
 
     /// Adds the server's tools to `registry`; returns how many. Nothing is added when one of
-    /// them has a name the registry holds already (use a [prefix](McpClientBuilder::prefix)).
+    /// them has a name the registry holds already: [`McpError::NameTaken`], whose message
+    /// says to give the client a [prefix](McpClientBuilder::prefix).
     pub async fn register_into(&self, registry: &mut ToolRegistry) -> Result<usize, McpError> {
-        let tools = self.dynamic_tools().await?;
+        let (tools, _, _) = self.dynamic_tools().await?;
         let mut names = Vec::with_capacity(tools.len());
         for tool in &tools {
             let name = tool.definition().name.as_str();
             if registry.contains(name) || names.contains(&name) {
-                return Err(crate::RegistryError::DuplicateName(name.to_owned()).into());
+                return Err(McpError::NameTaken(name.to_owned()));
             }
             names.push(name);
         }
@@ -132,20 +166,52 @@ impl McpClient {
             .map_err(|error| McpError::Stopped(Box::new(error)))
     }
 
-    async fn dynamic_tools(&self) -> Result<Vec<DynamicTool>, McpError> {
+    async fn dynamic_tools(&self) -> Result<Shaped, McpError> {
         let peer = self.service.peer();
         let listed = peer
             .list_all_tools()
             .await
             .map_err(|error| McpError::Request(Box::new(error)))?;
+        let names = names(&self.shaping.prefix, &listed);
         let mut tools = Vec::with_capacity(listed.len());
-        for tool in listed {
-            match remote_tool(peer, tool, &self.shaping, &self.list) {
-                Ok(tool) => tools.push(tool),
-                Err(error) => tracing::warn!(%error, "MCP tool left out"),
+        let mut renamed = Vec::new();
+        let mut left_out = Vec::new();
+        for (tool, name) in listed.into_iter().zip(names) {
+            let server_name = tool.name.to_string();
+            let made = name.and_then(|name| {
+                remote_tool(peer, tool, name, &self.shaping, &self.list)
+                    .map_err(|error| error.to_string())
+            });
+            match made {
+                Ok(tool) => {
+                    let name = &tool.definition().name;
+                    if *name != format!("{}{server_name}", self.shaping.prefix) {
+                        if self.warned.first_time(&server_name) {
+                            tracing::warn!(
+                                server_name,
+                                name = name.as_str(),
+                                "MCP tool renamed to fit the provider rule"
+                            );
+                        }
+                        renamed.push(RenamedTool {
+                            server_name,
+                            name: name.clone(),
+                        });
+                    }
+                    tools.push(tool);
+                }
+                Err(reason) => {
+                    if self.warned.first_time(&server_name) {
+                        tracing::warn!(server_name, reason, "MCP tool left out");
+                    }
+                    left_out.push(LeftOutTool {
+                        server_name,
+                        reason,
+                    });
+                }
             }
         }
-        Ok(tools)
+        Ok((tools, renamed, left_out))
     }
 }
 
@@ -218,6 +284,7 @@ impl McpClientBuilder {
             service,
             shaping: self.shaping,
             list,
+            warned: Warned::default(),
         })
     }
 }

@@ -22,6 +22,14 @@ pub enum McpError {
     #[error(transparent)]
     Registry(#[from] RegistryError),
 
+    /// A tool of the server would take a name the registry holds already.
+    #[error(
+        "the MCP server's tool `{0}` has the name of a tool the registry holds already; give \
+         the client a prefix for its tools (McpClientBuilder::prefix, such as \"server_\") to \
+         keep them apart"
+    )]
+    NameTaken(String),
+
     /// The client's settings cannot be used (a header name or value HTTP does not allow).
     #[error("the MCP client's settings are invalid: {0}")]
     InvalidSettings(String),

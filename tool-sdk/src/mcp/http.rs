@@ -1,7 +1,6 @@
 //! A registry served over MCP's streamable HTTP transport (feature `mcp-http`).
 
 use std::io;
-use std::sync::Arc;
 use std::time::Duration;
 
 use hyper::body::Incoming;
@@ -9,12 +8,12 @@ use hyper::service::{service_fn, Service};
 use hyper::Request;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+use super::http_service::McpHttpService;
 use super::idle_body::IdleBody;
 use super::{McpError, McpServer};
 
@@ -25,32 +24,42 @@ const CLIENT_IDLE: Duration = Duration::from_secs(30);
 /// How long shutdown waits for open connections to close.
 const DRAIN: Duration = Duration::from_secs(5);
 
-/// [`McpServer`] as a tower `Service` of MCP's streamable HTTP transport; see
-/// [`McpServer::into_http_service`].
-pub type McpHttpService = StreamableHttpService<McpServer, LocalSessionManager>;
-
 impl McpServer {
     /// The server as a tower `Service` answering MCP's streamable HTTP transport (`POST` for
     /// requests, `GET` for the server's stream, `DELETE` to end a session), to mount in a web
     /// framework at the path clients are given, such as `/mcp` (with axum:
     /// `Router::new().nest_service("/mcp", server.into_http_service(config))`).
     ///
-    /// `config` is rmcp's: by default it keeps a session per client and, against DNS
-    /// rebinding, answers only requests whose `Host` is a loopback name; a server reachable
-    /// under other names must list them
-    /// ([`with_allowed_hosts`](StreamableHttpServerConfig::with_allowed_hosts)). Cancelling its
-    /// `cancellation_token` ends every session. Every session shares this server's registry.
+    /// `config` is rmcp's: by default it keeps a session per client. Against DNS rebinding,
+    /// as the MCP specification requires, two headers are checked:
+    ///
+    /// - **`Host`**: only loopback names by default; a server reachable under other names must
+    ///   list them ([`with_allowed_hosts`](StreamableHttpServerConfig::with_allowed_hosts)).
+    /// - **`Origin`** (sent by browsers): a request without one (any client that is not a
+    ///   browser) is served; one with an origin not allowed is refused with `403`. With no
+    ///   list given (rmcp's default, which would check nothing), the allowed origins are the
+    ///   loopback ones, `http` or `https`, any port (`http://localhost:*`, `127.0.0.1`,
+    ///   `[::1]`); a server used from the pages of a site lists them instead
+    ///   ([`with_allowed_origins`](StreamableHttpServerConfig::with_allowed_origins), such as
+    ///   `["https://app.example.com"]`; `:*` matches any port). The list replaces the
+    ///   loopback default.
+    ///
+    /// A body that is not a JSON-RPC message is answered `400` with the JSON-RPC error
+    /// (`-32700` for what is not JSON, `-32600` for other JSON, a batch array included, or a
+    /// value nested deeper than 127 levels; `"id": null`); a body over
+    /// [`max_request_body_bytes`](StreamableHttpServerConfig::max_request_body_bytes) (4 MiB
+    /// by default) gets `413`. A `DELETE` that ends a session gets `200`.
+    ///
+    /// Cancelling `config`'s `cancellation_token` ends every session. Every session shares
+    /// this server's registry.
     pub fn into_http_service(self, config: StreamableHttpServerConfig) -> McpHttpService {
-        StreamableHttpService::new(
-            move || Ok(self.clone()),
-            Arc::new(LocalSessionManager::default()),
-            config,
-        )
+        McpHttpService::new(self, config)
     }
 
     /// Serves MCP's streamable HTTP transport (HTTP/1.1, no TLS) on every path of
     /// `listener`'s connections, with rmcp's default settings (requests must name a loopback
-    /// host), until `shutdown` is cancelled. See [`serve_http_with`](Self::serve_http_with)
+    /// host, and come from no page or a loopback one; see
+    /// [`into_http_service`](Self::into_http_service)), until `shutdown` is cancelled. See [`serve_http_with`](Self::serve_http_with)
     /// for other settings.
     ///
     /// # Examples
@@ -88,8 +97,10 @@ impl McpServer {
 
     /// [`serve_http`](Self::serve_http) with rmcp's settings `config`: the host names
     /// requests may name ([`with_allowed_hosts`](StreamableHttpServerConfig::with_allowed_hosts),
-    /// for a server reachable under a public name), allowed origins, stateless mode, the
-    /// largest request body. Cancelling `config`'s own cancellation token ends every session,
+    /// for a server reachable under a public name), the origins of the pages that may call it
+    /// ([`with_allowed_origins`](StreamableHttpServerConfig::with_allowed_origins); loopback
+    /// ones when none are listed), stateless mode, the largest request body. What each check
+    /// answers is in [`into_http_service`](Self::into_http_service). Cancelling `config`'s own cancellation token ends every session,
     /// as `shutdown` does, without closing the listener.
     ///
     /// A failure to accept a connection does not end it: a connection reset before it was

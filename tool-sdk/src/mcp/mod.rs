@@ -80,10 +80,15 @@
 //! # Protocol errors
 //!
 //! An unknown method is answered with `-32601`; a served method (`tools/call`, ...) whose
-//! parameters are missing or malformed with `-32602`; well-formed JSON that is not a JSON-RPC
-//! message with `-32600`. A line that is not JSON at all (invalid UTF-8 included) gets the
-//! parse error JSON-RPC 2.0 prescribes, `-32700` with id `null`; being valid JSON itself, that
-//! answer cannot start an error loop with a peer that answers the same way.
+//! parameters are missing or malformed with `-32602`. Over stdio, every other bad line gets
+//! the answer JSON-RPC 2.0 prescribes, with `"id": null`: a line that is not JSON at all
+//! (invalid UTF-8 included) `-32700`; well-formed JSON that is not a JSON-RPC message (a batch
+//! array included), a line longer than the
+//! [line limit](McpServerBuilder::line_limit) (4 MiB by default) and a value nested deeper
+//! than 127 levels `-32600`, the message naming the limit. A long line is dropped as it
+//! arrives, so it never takes more memory than the limit, and the next line is served as
+//! usual. A notification is never answered, as JSON-RPC asks. Being valid JSON itself, an
+//! error answer cannot start an error loop with a peer that answers the same way.
 //!
 //! A client that disconnects, even in the middle of a call, ends [`McpServer::serve_stdio`]
 //! normally: calls still running get up to 5 s to finish and answer (a client may close its
@@ -100,7 +105,13 @@ mod http;
 #[cfg(feature = "mcp-http")]
 mod http_client;
 #[cfg(feature = "mcp-http")]
+mod http_service;
+#[cfg(feature = "mcp-http")]
 mod idle_body;
+#[cfg(feature = "mcp-http")]
+mod kept_body;
+mod listing;
+mod rejection;
 mod remote;
 mod result;
 mod server;
@@ -109,7 +120,8 @@ mod tool_list;
 pub use client::{McpClient, McpClientBuilder};
 pub use error::McpError;
 #[cfg(feature = "mcp-http")]
-pub use http::McpHttpService;
+pub use http_service::{McpHttpResponse, McpHttpService};
+pub use listing::{LeftOutTool, McpToolListing, RenamedTool};
 pub use result::STRUCTURED_RESULT_KEY;
 /// rmcp's settings of the streamable HTTP server, taken by
 /// [`McpServer::serve_http_with`] and [`McpServer::into_http_service`].

@@ -20,21 +20,21 @@ pub(crate) struct Shaping {
     pub(crate) defer: Defer,
 }
 
-/// `tool` as a dynamic tool named `prefix` + its name, whose calls go to the server through
-/// `peer` under the server's own name. A call the server does not answer (the session ended,
+/// `tool` as a dynamic tool named `name` (see [`names`](super::listing::names)), whose calls
+/// go to the server through `peer` under the server's own name. A call the server does not answer (the session ended,
 /// the tool is gone) makes `list` list the server again.
 pub(crate) fn remote_tool(
     peer: &Peer<RoleClient>,
     tool: McpTool,
+    name: String,
     shaping: &Shaping,
     list: &Arc<ToolList>,
 ) -> Result<DynamicTool, RegistryError> {
     let Shaping {
-        prefix,
+        prefix: _,
         confirm_destructive,
         defer,
     } = shaping;
-    let name = format!("{prefix}{}", tool.name);
     let description = tool.description.as_deref().unwrap_or_default().to_owned();
     let parameters = Value::Object(tool.input_schema.as_ref().clone());
     let mut options = options_from(tool.annotations.as_ref()).defer(*defer);

@@ -79,6 +79,7 @@ struct Inner {
     implementation: Implementation,
     instructions: Option<String>,
     policy: ConfirmationPolicy,
+    line_limit: usize,
 }
 
 /// Builds an [`McpServer`]; see [`McpServer::builder`].
@@ -87,6 +88,7 @@ pub struct McpServerBuilder {
     implementation: Implementation,
     instructions: Option<String>,
     policy: ConfirmationPolicy,
+    line_limit: usize,
 }
 
 impl McpServer {
@@ -97,6 +99,7 @@ impl McpServer {
             implementation: Implementation::new(name, version),
             instructions: None,
             policy: ConfirmationPolicy::new(),
+            line_limit: framing::DEFAULT_LINE_LIMIT,
         }
     }
 
@@ -109,13 +112,20 @@ impl McpServer {
 
     /// Serves one client over any byte stream pair (newline-delimited JSON-RPC, as stdio),
     /// until the reader ends.
+    ///
+    /// Every line gets an answer or is served: a line that is not JSON gets `-32700`; JSON
+    /// that is not a JSON-RPC message, a line longer than the
+    /// [line limit](McpServerBuilder::line_limit) and a value nested deeper than 127 levels
+    /// get `-32600`, all with `"id": null` (the error's message names the limit). A long line
+    /// is dropped as it arrives, so memory never holds more of it than the limit; the next
+    /// line is served as usual.
     pub async fn serve_io<R, W>(self, reader: R, writer: W) -> Result<(), McpError>
     where
         R: AsyncRead + Send + Unpin + 'static,
         W: AsyncWrite + Send + Unpin + 'static,
     {
-        let filtered = framing::filter(reader, writer);
-        let running = ServiceExt::serve(self, (filtered.protocol_in, filtered.protocol_out))
+        let (transport, writer) = framing::transport(reader, writer, self.inner.line_limit);
+        let running = ServiceExt::serve(self, transport)
             .await
             .map_err(|error| McpError::Initialize(Box::new(error)));
         let stopped = match running {
@@ -127,7 +137,7 @@ impl McpServer {
             Err(error) => Err(error),
         };
         // Whatever the protocol wrote last (its answers to calls in flight) reaches the client.
-        filtered.tasks.drain().await;
+        writer.finish().await;
         stopped
     }
 
@@ -151,6 +161,15 @@ impl McpServerBuilder {
         self
     }
 
+    /// The longest line, in bytes (its line break aside), that
+    /// [`serve_stdio`](McpServer::serve_stdio) and [`serve_io`](McpServer::serve_io) read: a
+    /// longer one is dropped as it arrives and answered with a `-32600` error naming the
+    /// limit. By default 4 MiB, the largest request body the HTTP transport takes.
+    pub fn line_limit(mut self, bytes: usize) -> Self {
+        self.line_limit = bytes;
+        self
+    }
+
     /// The server over `registry`. Fails when a tool's schema has no MCP form.
     pub fn build(self, registry: impl Into<Arc<ToolRegistry>>) -> Result<McpServer, McpError> {
         let registry = registry.into();
@@ -165,6 +184,7 @@ impl McpServerBuilder {
                 implementation: self.implementation,
                 instructions: self.instructions,
                 policy: self.policy,
+                line_limit: self.line_limit,
             }),
         })
     }
