@@ -112,11 +112,11 @@ async fn calls_go_to_the_server_and_its_errors_are_execution_failures() {
     assert!(
         matches!(
             &error,
-            tool_sdk::mcp::McpError::Registry(tool_sdk::RegistryError::DuplicateName(name))
-                if name == "stock"
+            tool_sdk::mcp::McpError::NameTaken(name) if name == "stock"
         ),
         "{error:?}"
     );
+    assert!(error.to_string().contains("prefix"), "{error}");
     assert_eq!(registry.len(), 3);
     let prefixed = inventory("second_").await;
     assert_eq!(prefixed.register_into(&mut registry).await.ok(), Some(3));
