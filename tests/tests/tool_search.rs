@@ -238,6 +238,50 @@ mod in_the_loop {
     }
 
     #[tokio::test]
+    async fn a_weak_match_is_offered_and_said_to_be_weak() {
+        let mut registry = ToolRegistry::new();
+        for (name, description) in [
+            ("get_weather", "Current weather for a city."),
+            ("book_flight", "Books a flight between two airports."),
+        ] {
+            let schema = json!({"type": "object", "properties": {}});
+            let tool = DynamicTool::new(name, description, schema, |_| async { "ok" })
+                .unwrap()
+                .with_options(ToolOptions::new().defer(Defer::Always));
+            registry.register(tool).unwrap();
+        }
+        let model = Arc::new(ScriptedModel::new([
+            call("s1", SEARCH_TOOL_NAME, json!({ "query": "weather" })),
+            call("s2", SEARCH_TOOL_NAME, json!({ "query": "xyzzy" })),
+            answer(),
+        ]));
+        let agent = ToolLoop::new(Shared(Arc::clone(&model)), registry);
+        let mut conversation = vec![Message::user("hi")];
+        agent.run(&mut conversation).await;
+        let results: Vec<&str> = conversation
+            .iter()
+            .filter_map(|m| match m {
+                Message::Tool(result) => Some(result.content.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert!(
+            results[0].starts_with("Found these tools"),
+            "{}",
+            results[0]
+        );
+        assert!(results[0].contains("get_weather") && !results[0].contains("book_flight"));
+        // The second search leaves out what the first found, and says its guess is weak.
+        assert!(results[1].contains("closest guesses"), "{}", results[1]);
+        assert!(results[1].contains("book_flight") && !results[1].contains("get_weather"));
+        assert_eq!(
+            model.requests()[2].tools,
+            ["get_weather", "book_flight"],
+            "both found, nothing left to search"
+        );
+    }
+
+    #[tokio::test]
     async fn auto_defers_only_above_the_threshold() {
         let registry = || {
             let mut registry = ToolRegistry::new();
