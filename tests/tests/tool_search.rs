@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use tool_sdk::search::{Bm25Search, SearchStrategy};
+use tool_sdk::search::{Bm25Search, SearchRequest, SearchStrategy};
 use tool_sdk::{provider_name, ToolDefinition};
 use tool_sdk_tests::bfcl::load_all;
 
@@ -31,7 +31,9 @@ fn bm25_finds_the_ground_truth_function_among_all_bfcl_functions() {
     let (mut cases, mut at_1, mut at_5) = (0usize, 0usize, 0usize);
     let mut misses = Vec::new();
     for entry in &entries {
-        let found = search.search(&entry.question, &tools, 5);
+        let found = search
+            .search(&SearchRequest::new(&entry.question, &tools, 5))
+            .found;
         let mut wanted: Vec<String> = entry
             .ground_truth
             .iter()
@@ -63,7 +65,7 @@ fn bm25_finds_the_ground_truth_function_among_all_bfcl_functions() {
         println!("  missed {miss}");
     }
     assert!(tools.len() > 700);
-    // Measured: recall@1 0.605, recall@5 0.903; the goal is 0.90 at 5.
+    // Measured: recall@1 0.603, recall@5 0.903; the goal is 0.90 at 5.
     assert!(recall_5 >= 0.90, "recall@5 {recall_5:.3} fell under 0.90");
 }
 
@@ -236,6 +238,50 @@ mod in_the_loop {
     }
 
     #[tokio::test]
+    async fn a_weak_match_is_offered_and_said_to_be_weak() {
+        let mut registry = ToolRegistry::new();
+        for (name, description) in [
+            ("get_weather", "Current weather for a city."),
+            ("book_flight", "Books a flight between two airports."),
+        ] {
+            let schema = json!({"type": "object", "properties": {}});
+            let tool = DynamicTool::new(name, description, schema, |_| async { "ok" })
+                .unwrap()
+                .with_options(ToolOptions::new().defer(Defer::Always));
+            registry.register(tool).unwrap();
+        }
+        let model = Arc::new(ScriptedModel::new([
+            call("s1", SEARCH_TOOL_NAME, json!({ "query": "weather" })),
+            call("s2", SEARCH_TOOL_NAME, json!({ "query": "xyzzy" })),
+            answer(),
+        ]));
+        let agent = ToolLoop::new(Shared(Arc::clone(&model)), registry);
+        let mut conversation = vec![Message::user("hi")];
+        agent.run(&mut conversation).await;
+        let results: Vec<&str> = conversation
+            .iter()
+            .filter_map(|m| match m {
+                Message::Tool(result) => Some(result.content.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert!(
+            results[0].starts_with("Found these tools"),
+            "{}",
+            results[0]
+        );
+        assert!(results[0].contains("get_weather") && !results[0].contains("book_flight"));
+        // The second search leaves out what the first found, and says its guess is weak.
+        assert!(results[1].contains("closest guesses"), "{}", results[1]);
+        assert!(results[1].contains("book_flight") && !results[1].contains("get_weather"));
+        assert_eq!(
+            model.requests()[2].tools,
+            ["get_weather", "book_flight"],
+            "both found, nothing left to search"
+        );
+    }
+
+    #[tokio::test]
     async fn auto_defers_only_above_the_threshold() {
         let registry = || {
             let mut registry = ToolRegistry::new();
@@ -260,5 +306,130 @@ mod in_the_loop {
                 "threshold {threshold}"
             );
         }
+    }
+}
+
+mod index_freshness {
+    use serde_json::json;
+    use tool_sdk::search::{Bm25Search, EmbeddingSearch, SearchRequest, SearchStrategy};
+    use tool_sdk::ToolDefinition;
+
+    fn tools(first: &str, second: &str) -> Vec<ToolDefinition> {
+        let schema = json!({"type": "object", "properties": {}});
+        vec![
+            ToolDefinition::new("tool_a", first, schema.clone()),
+            ToolDefinition::new("tool_b", second, schema),
+        ]
+    }
+
+    fn check(search: &dyn SearchStrategy) {
+        let before = tools("Current weather for a city.", "Books a flight.");
+        let refs: Vec<&ToolDefinition> = before.iter().collect();
+        let request = SearchRequest::new("weather in Oslo", &refs, 1);
+        assert_eq!(search.search(&request).found, [0]);
+        // Same names, new texts: the weather tool is now the second one.
+        let after = tools("Books a flight.", "Current weather for a city.");
+        let refs: Vec<&ToolDefinition> = after.iter().collect();
+        let request = SearchRequest::new("weather in Oslo", &refs, 1);
+        assert_eq!(search.search(&request).found, [1]);
+    }
+
+    #[test]
+    fn bm25_ranks_against_a_changed_description() {
+        check(&Bm25Search::new());
+    }
+
+    #[test]
+    fn embeddings_follow_a_changed_description() {
+        check(&EmbeddingSearch::new(|text: &str| {
+            let text = text.to_lowercase();
+            vec![
+                text.matches("weather").count() as f32,
+                text.matches("flight").count() as f32,
+            ]
+        }));
+    }
+}
+
+mod ranking {
+    use serde_json::json;
+    use tool_sdk::search::{Bm25Search, SearchRequest, SearchStrategy};
+    use tool_sdk::ToolDefinition;
+
+    fn tools() -> Vec<ToolDefinition> {
+        let schema = json!({"type": "object", "properties": {"city": {"type": "string"}}});
+        [
+            ("get_weather", "Current weather for a city."),
+            ("book_flight", "Books a flight between two airports."),
+            ("tianqi_yubao", "查询城市未来几天的天气预报。"),
+            ("tenki_yohou", "指定した都市の天気予報を返します。"),
+            ("wetter_abrufen", "Liefert das aktuelle Wetter einer Stadt."),
+            ("flug_buchen", "Bucht einen Flug zu einem Ziel."),
+            (
+                "reserver_hotel",
+                "Réserve une chambre d'hôtel dans une ville.",
+            ),
+        ]
+        .into_iter()
+        .map(|(name, description)| ToolDefinition::new(name, description, schema.clone()))
+        .collect()
+    }
+
+    fn best(query: &str) -> (String, bool) {
+        let tools = tools();
+        let refs: Vec<&ToolDefinition> = tools.iter().collect();
+        let result = Bm25Search::new().search(&SearchRequest::new(query, &refs, 5));
+        let first = result.found.first().map(|&i| tools[i].name.clone());
+        (first.unwrap_or_default(), result.weak)
+    }
+
+    #[test]
+    fn every_language_finds_its_tool() {
+        for (query, tool) in [
+            ("北京后天的天气如何？", "tianqi_yubao"),
+            ("明日の東京の天気を教えて", "tenki_yohou"),
+            ("Wettervorhersage für Berlin", "wetter_abrufen"),
+            ("Flugbuchung nach Rom", "flug_buchen"),
+            ("réserver un hôtel à Montréal", "reserver_hotel"),
+            ("RESERVER UN HOTEL", "reserver_hotel"),
+            ("ＷＥＡＴＨＥＲ in Oslo", "get_weather"),
+        ] {
+            assert_eq!(best(query), (tool.to_owned(), false), "{query}");
+        }
+    }
+
+    #[test]
+    fn a_query_sharing_no_word_still_gets_guesses_marked_weak() {
+        // A typo shares no word, but most of its letters.
+        assert_eq!(best("wether tomorow"), ("get_weather".to_owned(), true));
+        let tools = tools();
+        let refs: Vec<&ToolDefinition> = tools.iter().collect();
+        let result = Bm25Search::new().search(&SearchRequest::new("xyzzy", &refs, 3));
+        assert!(result.weak);
+        assert_eq!(result.found.len(), 3, "{result:?}");
+    }
+
+    #[test]
+    fn skipped_tools_never_come_back() {
+        let tools = tools();
+        let refs: Vec<&ToolDefinition> = tools.iter().collect();
+        let search = Bm25Search::new();
+        // Every tool has a `city` parameter: every tool matches.
+        let all = search.search(&SearchRequest::new("weather in a city", &refs, 7));
+        assert_eq!((all.found.len(), all.weak), (7, false));
+        let skip: Vec<bool> = (0..refs.len())
+            .map(|i| Some(&i) == all.found.first())
+            .collect();
+        let rest =
+            search.search(&SearchRequest::new("weather in a city", &refs, 7).skipping(&skip));
+        assert_eq!(
+            rest.found,
+            all.found[1..],
+            "the same ranking, less what was skipped"
+        );
+        // Everything skipped: nothing, not a guess among skipped tools.
+        let skip = vec![true; refs.len()];
+        let none = search.search(&SearchRequest::new("weather", &refs, 7).skipping(&skip));
+        assert!(none.found.is_empty(), "{none:?}");
     }
 }

@@ -5,7 +5,9 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::search::{describe_found, search_tool_definition, SearchStrategy, DEFAULT_SEARCH_LIMIT};
+use crate::search::{
+    describe_found, search_tool, SearchRequest, SearchStrategy, DEFAULT_SEARCH_LIMIT,
+};
 use crate::{
     CallFuture, Defer, Tool, ToolContext, ToolDefinition, ToolError, ToolOutput, ToolRegistry,
 };
@@ -26,7 +28,7 @@ pub(crate) struct RunTools<'a> {
     added: ToolRegistry,
     search: &'a dyn SearchStrategy,
     defer_threshold: usize,
-    search_definition: ToolDefinition,
+    search_definition: &'static ToolDefinition,
     /// Deferred tools a search found in this run: offered from then on (add-only).
     found: Mutex<HashSet<String>>,
 }
@@ -44,7 +46,7 @@ impl<'a> RunTools<'a> {
             added: registry.empty_sibling(),
             search,
             defer_threshold,
-            search_definition: search_tool_definition(),
+            search_definition: search_tool(),
             found: Mutex::new(found),
         }
     }
@@ -66,12 +68,10 @@ impl<'a> RunTools<'a> {
         self.found.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// The deferred tools no search has found yet.
-    fn hidden(&self) -> Vec<&ToolDefinition> {
-        let found = self.found();
-        self.all()
-            .filter(|d| self.is_deferred(d) && !found.contains(&d.name))
-            .collect()
+    /// Every deferred tool of the run, found or not: the same set at every search of the run
+    /// (unless a provider adds tools), so a strategy's index serves them all.
+    fn deferred(&self) -> Vec<&ToolDefinition> {
+        self.all().filter(|d| self.is_deferred(d)).collect()
     }
 
     /// Whether `name` is a deferred tool no search has found: calling it is like calling an
@@ -98,16 +98,22 @@ impl<'a> RunTools<'a> {
         }
         let name = self.search_definition.name.as_str();
         let query: Query = crate::arguments::decode(name, arguments)?;
-        let hidden = self.hidden();
+        let deferred = self.deferred();
+        let skip: Vec<bool> = {
+            let found = self.found();
+            deferred.iter().map(|d| found.contains(&d.name)).collect()
+        };
         let limit = query.limit.unwrap_or(DEFAULT_SEARCH_LIMIT).clamp(1, 20);
-        let hits: Vec<&ToolDefinition> = self
-            .search
-            .search(&query.query, &hidden, limit)
+        let request = SearchRequest::new(&query.query, &deferred, limit).skipping(&skip);
+        let result = self.search.search(&request);
+        let hits: Vec<&ToolDefinition> = result
+            .found
             .into_iter()
-            .filter_map(|i| hidden.get(i).copied())
+            .filter(|&i| !request.is_skipped(i))
+            .filter_map(|i| deferred.get(i).copied())
             .collect();
         self.found().extend(hits.iter().map(|d| d.name.clone()));
-        Ok(ToolOutput::text(describe_found(&hits)))
+        Ok(ToolOutput::text(describe_found(&hits, result.weak)))
     }
 
     /// What a paused run must remember.
@@ -146,7 +152,7 @@ impl<'a> RunTools<'a> {
                 .iter()
                 .any(|d| d.name == self.search_definition.name)
         {
-            offered.push(&self.search_definition);
+            offered.push(self.search_definition);
         }
         offered
     }

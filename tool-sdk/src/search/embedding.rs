@@ -4,20 +4,21 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::Mutex;
 
-use crate::search::SearchStrategy;
-use crate::ToolDefinition;
+use crate::search::document::summary;
+use crate::search::{SearchRequest, SearchResult, SearchStrategy};
 
 type Embed = dyn Fn(&str) -> Vec<f32> + Send + Sync;
 
 /// Ranks tools by cosine similarity between the query's embedding and each tool's (its name
-/// and description), with `embed` supplied by the application. Tool embeddings are computed
-/// once per tool name.
+/// and description), with `embed` supplied by the application. A tool's embedding is
+/// computed once per text it embeds, so a changed description is embedded anew. When no tool
+/// has a positive similarity, the result holds the tools in their order, marked weak.
 ///
 /// # Examples
 ///
 /// ```
 /// use serde_json::json;
-/// use tool_sdk::search::{EmbeddingSearch, SearchStrategy};
+/// use tool_sdk::search::{EmbeddingSearch, SearchRequest, SearchStrategy};
 /// use tool_sdk::ToolDefinition;
 ///
 /// // A toy embedding: counts of two words.
@@ -31,7 +32,7 @@ type Embed = dyn Fn(&str) -> Vec<f32> + Send + Sync;
 ///     ToolDefinition::new("book_flight", "Books a flight.", schema),
 /// ];
 /// let refs: Vec<&ToolDefinition> = tools.iter().collect();
-/// assert_eq!(search.search("a flight to Oslo", &refs, 1), [1]);
+/// assert_eq!(search.search(&SearchRequest::new("a flight to Oslo", &refs, 1)).found, [1]);
 /// ```
 pub struct EmbeddingSearch {
     embed: Box<Embed>,
@@ -60,25 +61,44 @@ fn cosine(a: &[f32], b: &[f32]) -> f32 {
 }
 
 impl SearchStrategy for EmbeddingSearch {
-    fn search(&self, query: &str, tools: &[&ToolDefinition], limit: usize) -> Vec<usize> {
-        let query = (self.embed)(query);
+    fn search(&self, request: &SearchRequest<'_>) -> SearchResult {
+        let query = (self.embed)(request.query);
         let mut cache = self
             .cache
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let mut scores: Vec<(f32, usize)> = tools
+        let mut scores: Vec<(f32, usize)> = request
+            .tools
             .iter()
             .enumerate()
+            .filter(|(i, _)| !request.is_skipped(*i))
             .map(|(i, tool)| {
-                let vector = cache.entry(tool.name.clone()).or_insert_with(|| {
-                    (self.embed)(&format!("{}: {}", tool.name, tool.description))
-                });
+                // Keyed by the text embedded, not the name: a new description, a new vector.
+                let text = summary(tool);
+                let vector = match cache.get(&text) {
+                    Some(vector) => vector,
+                    None => {
+                        let vector = (self.embed)(&text);
+                        cache.entry(text).or_insert(vector)
+                    }
+                };
                 (cosine(&query, vector), i)
             })
-            .filter(|(score, _)| *score > 0.0)
             .collect();
-        scores.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        scores.into_iter().take(limit).map(|(_, i)| i).collect()
+        // Stable: without any positive similarity, the tools keep their order.
+        scores.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let weak = scores.first().is_none_or(|(score, _)| *score <= 0.0);
+        let found = scores
+            .into_iter()
+            .filter(|(score, _)| weak || *score > 0.0)
+            .take(request.limit)
+            .map(|(_, i)| i)
+            .collect();
+        if weak {
+            SearchResult::guesses(found)
+        } else {
+            SearchResult::matches(found)
+        }
     }
 }
 
