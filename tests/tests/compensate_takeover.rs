@@ -96,7 +96,8 @@ fn cancels(timeline: &Timeline) -> Vec<String> {
 async fn a_blocking_tool_keeps_its_run_leased(backend: Backend) {
     let place = place(backend, "blocking_tool_leased").await;
     let timeline = Timeline::default();
-    let lease = Duration::from_millis(300);
+    // Long enough that a loaded machine's slow renewal does not let it lapse.
+    let lease = Duration::from_millis(800);
     let agent = ToolLoop::new(
         ScriptedModel::new([reply("b", "block"), reply("f", "fail")]),
         tools(&timeline, lease * 4),
@@ -106,7 +107,7 @@ async fn a_blocking_tool_keeps_its_run_leased(backend: Backend) {
     let other = owner(backend, &place).await;
     let watcher = tokio::spawn(async move {
         let mut claimed = Vec::new();
-        for _ in 0..20 {
+        for _ in 0..32 {
             tokio::time::sleep(Duration::from_millis(100)).await;
             if let Some(orphan) = other
                 .claim_orphan(Orphans::Expired, Duration::from_secs(60))

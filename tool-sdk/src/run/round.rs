@@ -94,8 +94,7 @@ impl ToolLoop {
                 vec![crate::search::SEARCH_TOOL_NAME.to_owned()],
             ))
         } else {
-            tools
-                .call(&call.name, &call.arguments, context)
+            self.start_call(tools, &call, context)
                 .instrument(span)
                 .await
         };
@@ -120,6 +119,26 @@ impl ToolLoop {
             }
         }
         Ended::Ran(result)
+    }
+
+    /// Starts a call: a synchronous tool runs to its end here. With a store, on a
+    /// multi-threaded runtime, it runs with this worker's queue handed to another thread
+    /// first, so that what waits on the worker — the lease heartbeat above all — goes on while
+    /// the tool holds the thread.
+    fn start_call<'c>(
+        &self,
+        tools: &'c RunTools<'_>,
+        call: &'c ToolCall,
+        context: ToolContext<'c>,
+    ) -> crate::CallFuture<'c> {
+        let multi_threaded = tokio::runtime::Handle::try_current().is_ok_and(|runtime| {
+            runtime.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread
+        });
+        if self.store.is_some() && multi_threaded {
+            tokio::task::block_in_place(|| tools.call(&call.name, &call.arguments, context))
+        } else {
+            tools.call(&call.name, &call.arguments, context)
+        }
     }
 
     pub(crate) async fn round(
