@@ -568,6 +568,56 @@ async fn provided_tools_get_the_registry_state_and_argument_limit() {
     assert!(results[1].contains("at most 40 bytes"), "{}", results[1]);
 }
 
+/// Offers a `greet_by_state` of its own (a name the loop has) and one that breaks the rule.
+struct CollidingProvider;
+
+impl ToolProvider for CollidingProvider {
+    fn tools(&self) -> ProviderFuture<'_> {
+        Box::pin(async {
+            let schema = serde_json::json!({"type": "object", "properties": {}});
+            let shadowed =
+                DynamicTool::new("greet_by_state", "Another greeting.", schema, |_| async {
+                    "remote"
+                })
+                .unwrap();
+            vec![Arc::new(shadowed) as Arc<dyn Tool>]
+        })
+    }
+}
+
+#[tokio::test]
+async fn a_provided_tool_shadowed_by_the_loops_own_is_reported_once() {
+    let mut registry = ToolRegistry::new();
+    registry.insert_state(Greeting("Hello"));
+    registry.register(GreetByStateTool).unwrap();
+    let model = ScriptedModel::new([
+        calls(&[("c1", "greet_by_state", r#"{"name":"Ada"}"#)]),
+        calls(&[("c2", "greet_by_state", r#"{"name":"Bo"}"#)]),
+        answer("done"),
+    ]);
+    let events = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = Arc::clone(&events);
+    let agent = ToolLoop::new(model, registry)
+        .with_provider(Arc::new(CollidingProvider))
+        .on_event(move |event| {
+            if let LoopEvent::ToolSkipped { name, reason } = event {
+                seen.lock().unwrap().push((name.clone(), reason.clone()));
+            }
+        });
+    let mut conversation = vec![Message::user("greet")];
+    let outcome = agent.run(&mut conversation).await;
+    assert!(matches!(outcome.status, LoopStatus::Answered(_)));
+    // The loop's own tool answered; the provider's was reported, once, with the way out.
+    let Message::Tool(first) = &conversation[2] else {
+        panic!()
+    };
+    assert_eq!(first.content, "Hello Ada");
+    let events = events.lock().unwrap();
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert_eq!(events[0].0, "greet_by_state");
+    assert!(events[0].1.contains("prefix"), "{}", events[0].1);
+}
+
 struct SharedModel(Arc<ScriptedModel>);
 
 impl tool_sdk::ChatModel for SharedModel {

@@ -38,6 +38,13 @@ pub enum LoopEvent {
         /// `None` when the compensation succeeded, else what went wrong.
         error: Option<String>,
     },
+    /// A tool provider offered a tool the run does not take; reported once per loop and name.
+    ToolSkipped {
+        /// The provider's tool.
+        name: String,
+        /// Why, and what to do about it.
+        reason: String,
+    },
     /// The reply waits for decisions.
     Paused {
         /// The keys that wait.

@@ -90,6 +90,8 @@ pub struct ToolLoop {
     /// Without a store, the runs paused by this loop, by id: what a resume runs is the copy
     /// kept here, never the value handed back, and each is taken once.
     parked: std::sync::Mutex<std::collections::HashMap<RunId, PausedRun>>,
+    /// Providers' tools reported as not taken, each once.
+    skipped: std::sync::Mutex<std::collections::HashSet<String>>,
 }
 
 /// How a run ended, with what it did.
@@ -231,6 +233,7 @@ impl ToolLoop {
             lease: crate::durable::DEFAULT_LEASE,
             compensation_timeout: crate::compensate::DEFAULT_COMPENSATION_TIMEOUT,
             parked: std::sync::Mutex::default(),
+            skipped: std::sync::Mutex::default(),
         }
     }
 
@@ -467,7 +470,7 @@ impl ToolLoop {
             self.options.defer_threshold,
             state.found.clone(),
         );
-        tools.refresh(&self.providers).await;
+        self.refresh(&mut tools).await;
         let reply = turn.reply().clone();
         self.drive(
             conversation,
@@ -539,7 +542,7 @@ impl ToolLoop {
             if state.rounds >= self.options.max_rounds {
                 return LoopStatus::MaxRoundsReached;
             }
-            tools.refresh(&self.providers).await;
+            self.refresh(tools).await;
             state.rounds += 1;
             self.emit(&LoopEvent::ModelCalled {
                 round: state.rounds,
@@ -777,6 +780,21 @@ impl ToolLoop {
             compensations,
             run_id: state.id,
             store_error,
+        }
+    }
+
+    /// Adds what the providers offer, and reports once per name what the run does not take.
+    pub(crate) async fn refresh(&self, tools: &mut RunTools<'_>) {
+        for (name, reason) in tools.refresh(&self.providers).await {
+            let first = self
+                .skipped
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .insert(name.clone());
+            if first {
+                tracing::warn!(tool = %name, reason = %reason, "a provider's tool is not offered");
+                self.emit(&LoopEvent::ToolSkipped { name, reason });
+            }
         }
     }
 

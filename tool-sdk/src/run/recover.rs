@@ -65,7 +65,7 @@ impl ToolLoop {
             self.options.defer_threshold,
             Default::default(),
         );
-        tools.refresh(&self.providers).await;
+        self.refresh(&mut tools).await;
         let mut recovered = Vec::new();
         // Runs this pass gave up for a later attempt: met again, the pass is over.
         let mut released = std::collections::HashSet::new();

@@ -122,16 +122,31 @@ impl<'a> RunTools<'a> {
     }
 
     /// Adds what the providers offer that the run does not know yet.
-    pub(crate) async fn refresh(&mut self, providers: &[Arc<dyn ToolProvider>]) {
+    /// Gives each tool a provider offered and the run does not take, with why: its name is the
+    /// loop's own tool's (which is kept), or breaks the name rule.
+    pub(crate) async fn refresh(
+        &mut self,
+        providers: &[Arc<dyn ToolProvider>],
+    ) -> Vec<(String, String)> {
+        let mut skipped = Vec::new();
         for provider in providers {
             for tool in provider.tools().await {
-                let name = tool.definition().name.as_str();
-                if !self.registry.contains(name) && !self.added.contains(name) {
-                    // A provider's tool with an invalid name is skipped, not fatal.
-                    let _ = self.added.register_arc(tool);
+                let name = tool.definition().name.clone();
+                if self.registry.contains(&name) {
+                    skipped.push((
+                        name,
+                        "the loop has a tool of this name, which is kept; give the provider a \
+                         prefix for its tools (for an MCP client, McpClientBuilder::prefix)"
+                            .to_owned(),
+                    ));
+                } else if !self.added.contains(&name) {
+                    if let Err(error) = self.added.register_arc(tool) {
+                        skipped.push((name, error.to_string()));
+                    }
                 }
             }
         }
+        skipped
     }
 
     /// The definitions the next request offers: every tool not deferred, the deferred ones a
