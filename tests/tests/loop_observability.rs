@@ -1,5 +1,5 @@
-//! What the loop tells the outside: hooks, events, tracing spans with the OpenTelemetry GenAI
-//! attribute names, and the conversation kept in a chat memory.
+//! What the loop tells the outside: hooks, events, and the conversation kept in a chat memory
+//! (its tracing spans are checked in `run_spans.rs`).
 
 use std::sync::{Arc, Mutex};
 
@@ -8,9 +8,6 @@ use tool_sdk::{
     check_conversation, tool, AssistantMessage, CancellationToken, InMemoryChatMemory, Message,
     ScriptedModel, ToolCall, ToolRegistry,
 };
-use tracing::field::{Field, Visit};
-use tracing::span::{Attributes, Id, Record};
-use tracing::{Event, Metadata, Subscriber};
 
 /// Adds two numbers.
 #[tool]
@@ -32,74 +29,6 @@ fn registry() -> ToolRegistry {
     let mut registry = ToolRegistry::new();
     registry.register(AddTool).unwrap();
     registry
-}
-
-/// A span's name and its fields.
-type SpanRecord = (String, Vec<(String, String)>);
-
-/// Records every span.
-#[derive(Default, Clone)]
-struct Spans(Arc<Mutex<Vec<SpanRecord>>>);
-
-struct Fields<'a>(&'a mut Vec<(String, String)>);
-
-impl Visit for Fields<'_> {
-    fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
-        self.0.push((
-            field.name().to_owned(),
-            format!("{value:?}").trim_matches('"').to_owned(),
-        ));
-    }
-    fn record_str(&mut self, field: &Field, value: &str) {
-        self.0.push((field.name().to_owned(), value.to_owned()));
-    }
-}
-
-impl Subscriber for Spans {
-    fn enabled(&self, _: &Metadata<'_>) -> bool {
-        true
-    }
-    fn new_span(&self, span: &Attributes<'_>) -> Id {
-        let mut fields = Vec::new();
-        span.record(&mut Fields(&mut fields));
-        let mut spans = self.0.lock().unwrap();
-        spans.push((span.metadata().name().to_owned(), fields));
-        Id::from_u64(spans.len() as u64)
-    }
-    fn record(&self, _: &Id, _: &Record<'_>) {}
-    fn record_follows_from(&self, _: &Id, _: &Id) {}
-    fn event(&self, _: &Event<'_>) {}
-    fn enter(&self, _: &Id) {}
-    fn exit(&self, _: &Id) {}
-}
-
-#[tokio::test]
-async fn spans_carry_the_gen_ai_attribute_names() {
-    let spans = Spans::default();
-    let _guard = tracing::subscriber::set_default(spans.clone());
-    let agent = ToolLoop::new(script(), registry());
-    let mut conversation = vec![Message::user("1 + 2?")];
-    agent.run(&mut conversation).await;
-    let spans = spans.0.lock().unwrap();
-    let chat: Vec<_> = spans
-        .iter()
-        .filter(|(name, _)| name == "gen_ai.chat")
-        .collect();
-    assert_eq!(chat.len(), 2);
-    assert!(chat[0]
-        .1
-        .contains(&("gen_ai.operation.name".into(), "chat".into())));
-    let tool = spans
-        .iter()
-        .find(|(name, _)| name == "gen_ai.execute_tool")
-        .expect("a tool span");
-    assert!(tool
-        .1
-        .contains(&("gen_ai.operation.name".into(), "execute_tool".into())));
-    assert!(tool.1.contains(&("gen_ai.tool.name".into(), "add".into())));
-    assert!(tool
-        .1
-        .contains(&("gen_ai.tool.call.id".into(), "call_9".into())));
 }
 
 #[tokio::test]
