@@ -42,6 +42,7 @@ pub use postgres::PostgresStore;
 #[cfg(feature = "sqlite")]
 pub use sqlite::SqliteStore;
 
+use crate::compensate::MAX_COMPENSATION_ATTEMPTS;
 use crate::run::PausedRun;
 
 /// How long a store remembers who finished a run: a late `finish` by an owner that lost the
@@ -145,8 +146,6 @@ impl Compensated {
 /// How a timed-out compensation is written in the SQL stores' text column.
 #[cfg_attr(not(any(feature = "sqlite", feature = "postgres")), allow(dead_code))]
 pub(crate) const TIMED_OUT_PREFIX: &str = "timed out: ";
-
-use crate::compensate::MAX_COMPENSATION_ATTEMPTS;
 
 /// The durable record of runs. Every method is one atomic step; the loop awaits each before it
 /// goes on. Runs are owned: a store instance acts as one owner, and a write to a run that

@@ -131,10 +131,12 @@ impl ToolLoop {
         call: &'c ToolCall,
         context: ToolContext<'c>,
     ) -> crate::CallFuture<'c> {
-        let multi_threaded = tokio::runtime::Handle::try_current().is_ok_and(|runtime| {
-            runtime.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread
-        });
-        if self.store.is_some() && multi_threaded {
+        // The runtime is asked only in a durable loop: the others pay nothing per call.
+        let hand_off = self.store.is_some()
+            && tokio::runtime::Handle::try_current().is_ok_and(|runtime| {
+                runtime.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread
+            });
+        if hand_off {
             tokio::task::block_in_place(|| tools.call(&call.name, &call.arguments, context))
         } else {
             tools.call(&call.name, &call.arguments, context)
