@@ -15,8 +15,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use tool_sdk::durable::{Orphans, RunId, RunStore as _, SqliteStore};
 use tool_sdk::run::{LoopStatus, ToolLoop};
+use tool_sdk::store::{Orphans, RunId, RunStore as _, SqliteStore};
 use tool_sdk::{
     tool, AssistantMessage, ChatMemory, Message, ScriptedModel, ToolCall, ToolRegistry,
 };

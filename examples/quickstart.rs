@@ -22,7 +22,7 @@
 use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
-use tool_sdk::openai::{ConfigError, OpenAiCompatibleModel, ENV_BASE_URL};
+use tool_sdk::model::openai::{ConfigError, OpenAiCompatibleModel, ENV_BASE_URL};
 use tool_sdk::run::{LoopEvent, LoopStatus, ToolLoop};
 use tool_sdk::{tool, tools, AssistantMessage, Message, ScriptedModel, ToolCall, ToolRegistry};
 

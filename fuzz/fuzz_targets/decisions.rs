@@ -11,9 +11,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use libfuzzer_sys::fuzz_target;
-use tool_sdk::gate::{
-    fingerprint, tool_call_keys, Gate, PausedTurn, Resolution, Sealer, ToolCallDecisions, Verdict,
-};
+use tool_sdk::{gate::{Gate, Resolution, Sealer, ToolCallDecisions, Verdict, fingerprint}, model::tool_call_keys, store::PausedTurn};
 use tool_sdk::{AssistantMessage, ToolCall};
 
 /// The key of the seed token `corpus/decisions/token_*` (sealed at `SEALED_AT`).

@@ -9,8 +9,8 @@ use libfuzzer_sys::fuzz_target;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
-use tool_sdk::schema::{lower, Dialect};
-use tool_sdk::wire::{anthropic, gemini, openai_chat, openai_responses};
+use tool_sdk::describe::{Dialect, lower};
+use tool_sdk::model::wire::{anthropic, gemini, openai_chat, openai_responses};
 use tool_sdk::ToolCall;
 
 /// Parses `data` as `T` and serializes it again; `None` when it does not parse.

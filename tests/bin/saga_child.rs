@@ -21,11 +21,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::json;
-use tool_sdk::durable::{
+use tool_sdk::store::{
     Compensated, Orphan, Orphans, PostgresStore, RecordEntry, RunId, RunStore, SqliteStore,
     StoreFuture,
 };
-use tool_sdk::run::{Concurrency, LoopOptions, LoopStatus, PausedRun, ToolLoop};
+use tool_sdk::{
+    run::{Concurrency, LoopOptions, LoopStatus, ToolLoop},
+    store::PausedRun,
+};
 use tool_sdk::{
     AssistantMessage, Confirm, Message, ScriptedModel, Tool, ToolCall, ToolContext, ToolDefinition,
     ToolError, ToolFuture, ToolOptions, ToolOutput, ToolRegistry,

@@ -5,8 +5,8 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tool_sdk::durable::{Orphans, PostgresStore, RunStore, SqliteStore, StoreError};
 use tool_sdk::run::{LoopStatus, ToolLoop};
+use tool_sdk::store::{Orphans, PostgresStore, RunStore, SqliteStore, StoreError};
 use tool_sdk::{define_tool, AssistantMessage, Message, ScriptedModel, ToolCall, ToolRegistry};
 use tool_sdk_tests::durable::{place, Backend, Place};
 
@@ -244,7 +244,7 @@ async fn a_local_only_rollback_that_times_out_is_tried_again_in_place() {
             }
         ))
         .unwrap();
-    let store = tool_sdk::durable::InMemoryRunStore::new();
+    let store = tool_sdk::store::InMemoryRunStore::new();
     let agent = ToolLoop::new(
         ScriptedModel::new([reply("s", "stuck"), answer()]),
         registry,
@@ -273,6 +273,6 @@ async fn a_local_only_rollback_that_times_out_is_tried_again_in_place() {
     let key = format!("try {}:1:s", outcome.run_id);
     assert_eq!(
         tries,
-        vec![key; tool_sdk::compensate::MAX_COMPENSATION_ATTEMPTS as usize]
+        vec![key; tool_sdk::store::MAX_COMPENSATION_ATTEMPTS as usize]
     );
 }

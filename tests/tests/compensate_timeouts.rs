@@ -7,9 +7,9 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tool_sdk::compensate::MAX_COMPENSATION_ATTEMPTS;
-use tool_sdk::durable::{InMemoryRunStore, Orphans, RunStore};
 use tool_sdk::run::{LoopStatus, ToolLoop};
+use tool_sdk::store::MAX_COMPENSATION_ATTEMPTS;
+use tool_sdk::store::{InMemoryRunStore, Orphans, RunStore};
 use tool_sdk::{
     define_tool, AssistantMessage, Message, ScriptedModel, ToolCall, ToolErrorKind, ToolRegistry,
 };

@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use tool_sdk::schema::{
+use tool_sdk::describe::{
     __openai_reference_strict, check_lowering, check_schema_lock, lower, Dialect,
 };
 use tool_sdk::{tool, Tool, ToolRegistry};

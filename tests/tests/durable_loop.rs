@@ -5,15 +5,18 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tool_sdk::durable::{
+use tool_sdk::gate::ResumeError;
+use tool_sdk::store::{
     Compensated, InMemoryRunStore, Orphan, Orphans, RecordEntry, RunId, RunStore, SqliteStore,
     StoreError, StoreFuture,
 };
-use tool_sdk::gate::ResumeError;
-use tool_sdk::run::{LoopStatus, PausedRun, ToolLoop};
 use tool_sdk::{
     define_tool, AssistantMessage, Confirm, DynamicTool, Message, ScriptedModel, ToolCall,
     ToolOptions, ToolRegistry,
+};
+use tool_sdk::{
+    run::{LoopStatus, ToolLoop},
+    store::PausedRun,
 };
 
 type Timeline = Arc<Mutex<Vec<String>>>;

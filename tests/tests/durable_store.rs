@@ -4,12 +4,15 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use tool_sdk::durable::{
+use tool_sdk::store::{
     Compensated, InMemoryRunStore, Orphans, PostgresStore, RecordEntry, RunId, RunStore,
     SqliteStore, StoreError,
 };
-use tool_sdk::gate::{PausedTurnStore, StoreError as GateStoreError};
-use tool_sdk::run::{LoopStatus, PausedRun, ToolLoop};
+use tool_sdk::store::{PausedTurnStore, StoreError as GateStoreError};
+use tool_sdk::{
+    run::{LoopStatus, ToolLoop},
+    store::PausedRun,
+};
 use tool_sdk::{
     AssistantMessage, ChatMemory, Confirm, DynamicTool, Message, ScriptedModel, ToolCall,
     ToolOptions, ToolRegistry,

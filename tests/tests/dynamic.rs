@@ -1,7 +1,7 @@
 //! Tools built at run time from a JSON Schema and a closure.
 
 use serde_json::{json, Value};
-use tool_sdk::schema::{lower, Dialect};
+use tool_sdk::describe::{lower, Dialect};
 use tool_sdk::{DynamicTool, Json, RegistryError, ToolError, ToolErrorKind, ToolRegistry};
 
 fn weather() -> DynamicTool {

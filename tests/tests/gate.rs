@@ -6,12 +6,15 @@ use std::time::{Duration, SystemTime};
 
 use base64::Engine as _;
 use proptest::prelude::*;
-use tool_sdk::gate::{
-    fingerprint, tool_call_keys, CallResult, ConfirmationPolicy, DecisionError, Gate, GateOutcome,
-    InMemoryPausedTurnStore, PausedTurn, PausedTurnStore, ResumeError, SealError, Sealer,
-    StoreError, ToolCallDecision, ToolCallDecisions,
-};
 use tool_sdk::{define_tool, AssistantMessage, ToolCall, ToolRegistry, ToolResultStatus};
+use tool_sdk::{
+    gate::{
+        fingerprint, CallResult, ConfirmationPolicy, DecisionError, Gate, GateOutcome, ResumeError,
+        SealError, Sealer, ToolCallDecision, ToolCallDecisions,
+    },
+    model::tool_call_keys,
+    store::{InMemoryPausedTurnStore, PausedTurn, PausedTurnStore, StoreError},
+};
 
 /// A registry whose tools count their runs: `pay` (declared `confirm = amount > 100`),
 /// `delete_file` (declared `confirm`), `read_file` and `send_mail` (no declaration).
@@ -570,7 +573,7 @@ async fn a_stored_turn_resumes_once_even_when_two_resumes_race() {
     }
     assert_eq!(won, 1);
     assert_eq!(runs.load(Ordering::SeqCst), 1);
-    let unknown = tool_sdk::gate::TurnId::from_string("nope");
+    let unknown = tool_sdk::store::TurnId::from_string("nope");
     assert!(matches!(
         gate.resume_stored(&registry, &*store, &unknown, &decisions)
             .await,

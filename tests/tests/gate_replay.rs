@@ -4,9 +4,12 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use tool_sdk::durable::{PostgresStore, SqliteStore};
-use tool_sdk::gate::{Gate, GateOutcome, ReplayGuard, ResumeError, SealError, Sealer};
+use tool_sdk::store::{PostgresStore, SqliteStore};
 use tool_sdk::{define_tool, AssistantMessage, ToolCall, ToolRegistry};
+use tool_sdk::{
+    gate::{Gate, GateOutcome, ResumeError, SealError, Sealer},
+    store::ReplayGuard,
+};
 use tool_sdk_tests::durable::{place, Backend, Place};
 
 const KEY: &[u8; 32] = b"a key the replicas all share!!!!";

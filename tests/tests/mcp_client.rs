@@ -323,7 +323,7 @@ impl tool_sdk::ChatModel for SharedModel {
 
 #[tokio::test]
 async fn deferred_server_tools_are_found_by_search_and_called() {
-    use tool_sdk::search::SEARCH_TOOL_NAME;
+    use tool_sdk::describe::search::SEARCH_TOOL_NAME;
 
     let mut command = Command::new(python());
     command.arg(script("fastmcp_server.py"));

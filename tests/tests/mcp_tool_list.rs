@@ -15,7 +15,7 @@ use tool_sdk::mcp::rmcp::model::{
 use tool_sdk::mcp::rmcp::service::{RequestContext, RunningService};
 use tool_sdk::mcp::rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use tool_sdk::mcp::McpClient;
-use tool_sdk::run::ToolProvider;
+use tool_sdk::register::ToolProvider;
 
 /// What the server lists, how many times it was asked, and how long each of the next
 /// answers takes (what it answers is read when asked, before the wait).

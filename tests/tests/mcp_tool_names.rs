@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use tokio::process::Command;
 use tool_sdk::mcp::{McpClient, McpError};
-use tool_sdk::run::ToolProvider;
+use tool_sdk::register::ToolProvider;
 use tool_sdk::{tool, ToolRegistry};
 use tool_sdk_tests::mcp::{python, script};
 

@@ -14,7 +14,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use futures_util::StreamExt as _;
 use tool_sdk::gate::{ConfirmationPolicy, Gate};
-use tool_sdk::openai::OpenAiCompatibleModel;
+use tool_sdk::model::openai::OpenAiCompatibleModel;
 use tool_sdk::run::{Concurrency, LoopOptions, LoopStatus, ToolLoop};
 use tool_sdk::{
     check_conversation, define_tool, tool, AssistantMessage, CancellationToken, ChatDelta,
@@ -44,7 +44,7 @@ fn fakellm_model(test: &str) -> OpenAiCompatibleModel {
         .expect("the fakellm model builds")
 }
 
-fn fakellm_builder(test: &str) -> tool_sdk::openai::OpenAiCompatibleBuilder {
+fn fakellm_builder(test: &str) -> tool_sdk::model::openai::OpenAiCompatibleBuilder {
     static RUN: AtomicUsize = AtomicUsize::new(0);
     let nanos = SystemTime::now()
         .duration_since(UNIX_EPOCH)

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use tokio_postgres::{Client, NoTls};
-use tool_sdk::durable::{Orphans, PostgresStore, RecordEntry, RunId, RunStore, StoreError};
+use tool_sdk::store::{Orphans, PostgresStore, RecordEntry, RunId, RunStore, StoreError};
 use tool_sdk::{ChatMemory, MemoryError, Message, ToolCall};
 use tool_sdk_tests::durable::{place, Backend, Place};
 

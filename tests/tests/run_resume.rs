@@ -3,12 +3,15 @@
 
 use std::sync::{Arc, Mutex};
 
-use tool_sdk::durable::{InMemoryRunStore, RunStore, SqliteStore, StoreError};
 use tool_sdk::gate::{DecisionError, ResumeError};
-use tool_sdk::run::{LoopStatus, PausedRun, ToolLoop};
+use tool_sdk::store::{InMemoryRunStore, RunStore, SqliteStore, StoreError};
 use tool_sdk::{
     define_tool, AssistantMessage, CancellationToken, Message, ScriptedModel, ToolCall,
     ToolRegistry,
+};
+use tool_sdk::{
+    run::{LoopStatus, ToolLoop},
+    store::PausedRun,
 };
 
 type Timeline = Arc<Mutex<Vec<String>>>;

@@ -5,13 +5,13 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tool_sdk::gate::{ConfirmationPolicy, Gate};
-use tool_sdk::run::{
-    Concurrency, ErrorAction, ErrorPolicy, LoopEvent, LoopOptions, LoopStatus, ProviderFuture,
-    ToolLoop, ToolProvider,
-};
 use tool_sdk::{
     check_conversation, define_tool, AssistantMessage, CancellationToken, DynamicTool, Message,
     ScriptedModel, Tool, ToolCall, ToolErrorKind, ToolRegistry, ToolResultStatus,
+};
+use tool_sdk::{
+    register::{ProviderFuture, ToolProvider},
+    run::{Concurrency, ErrorAction, ErrorPolicy, LoopEvent, LoopOptions, LoopStatus, ToolLoop},
 };
 
 type Timeline = Arc<Mutex<Vec<String>>>;

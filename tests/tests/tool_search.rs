@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use tool_sdk::search::{Bm25Search, SearchRequest, SearchStrategy};
+use tool_sdk::describe::search::{Bm25Search, SearchRequest, SearchStrategy};
 use tool_sdk::{provider_name, ToolDefinition};
 use tool_sdk_tests::bfcl::load_all;
 
@@ -74,8 +74,8 @@ mod in_the_loop {
     use std::sync::Arc;
 
     use serde_json::{json, Value};
+    use tool_sdk::describe::search::SEARCH_TOOL_NAME;
     use tool_sdk::run::{LoopOptions, LoopStatus, ToolLoop};
-    use tool_sdk::search::SEARCH_TOOL_NAME;
     use tool_sdk::{
         define_tool, provider_name, AssistantMessage, ChatModel, ChatRequest, Defer, DynamicTool,
         Message, ModelFuture, ScriptedModel, ToolCall, ToolOptions, ToolRegistry,
@@ -311,7 +311,7 @@ mod in_the_loop {
 
 mod index_freshness {
     use serde_json::json;
-    use tool_sdk::search::{Bm25Search, EmbeddingSearch, SearchRequest, SearchStrategy};
+    use tool_sdk::describe::search::{Bm25Search, EmbeddingSearch, SearchRequest, SearchStrategy};
     use tool_sdk::ToolDefinition;
 
     fn tools(first: &str, second: &str) -> Vec<ToolDefinition> {
@@ -353,7 +353,7 @@ mod index_freshness {
 
 mod ranking {
     use serde_json::json;
-    use tool_sdk::search::{Bm25Search, SearchRequest, SearchStrategy};
+    use tool_sdk::describe::search::{Bm25Search, SearchRequest, SearchStrategy};
     use tool_sdk::ToolDefinition;
 
     fn tools() -> Vec<ToolDefinition> {

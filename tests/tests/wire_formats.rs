@@ -4,7 +4,7 @@
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Value};
-use tool_sdk::wire::{anthropic, gemini, openai_chat, openai_responses};
+use tool_sdk::model::wire::{anthropic, gemini, openai_chat, openai_responses};
 use tool_sdk::{tool, Tool, ToolCall, ToolResultMessage, ToolResultStatus};
 
 fn sample(name: &str) -> Value {

@@ -11,8 +11,8 @@
 use std::sync::Arc;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use tool_sdk::durable::{InMemoryRunStore, SqliteStore};
 use tool_sdk::run::ToolLoop;
+use tool_sdk::store::{InMemoryRunStore, SqliteStore};
 use tool_sdk::{
     tool, AssistantMessage, ChatModel, ChatRequest, ChatResponse, Message, ModelFuture, ToolCall,
     ToolRegistry,

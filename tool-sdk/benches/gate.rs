@@ -5,7 +5,10 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use tool_sdk::gate::{tool_call_keys, Gate, Sealer};
+use tool_sdk::{
+    gate::{Gate, Sealer},
+    model::tool_call_keys,
+};
 use tool_sdk::{tool, AssistantMessage, ToolCall, ToolRegistry};
 
 /// Moves money.

@@ -8,8 +8,8 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use serde_json::{json, Value};
+use tool_sdk::describe::search::SEARCH_TOOL_NAME;
 use tool_sdk::run::ToolLoop;
-use tool_sdk::search::SEARCH_TOOL_NAME;
 use tool_sdk::{
     AssistantMessage, ChatModel, ChatRequest, ChatResponse, Defer, DynamicTool, Message,
     ModelFuture, ToolCall, ToolOptions, ToolRegistry,

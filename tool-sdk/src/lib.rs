@@ -139,60 +139,50 @@
 
 extern crate self as tool_sdk;
 
-mod arguments;
-mod call;
-mod catch;
-mod chat;
-pub mod compensate;
-mod context;
-mod definition;
-pub mod durable;
-mod dynamic;
-mod error;
+// The stages, in dependency order: each uses only those declared before it (a test reads the
+// sources and fails on an import that breaks the order). Data flows the same way:
+// define → register → describe → model → store → gate → compensate → run, with MCP at the edge.
+
+// What a tool is: the trait, its definition and schema, its context, its output, its error.
+pub mod define;
+// Tools by name: the registry, dynamic tools, providers, the name rule, suggestions.
+pub mod register;
+// What the model is told: each provider's schema dialect, CI checks, tool search.
+pub mod describe;
+// The chat model seam, messages, call keys, wire formats, the OpenAI-compatible client.
+pub mod model;
+// What outlives a process: ids, the paused state, the compensation record, the stores.
+pub mod store;
+// A person's decisions on risky calls: policy, decisions, fingerprints, sealing.
 pub mod gate;
-mod inline;
+// Rolling back what succeeded: the one rollback engine.
+pub mod compensate;
+// The loop: rounds, options, streaming, events, resume, recovery.
+pub mod run;
+// Serve a registry over MCP, and use an MCP server's tools.
 #[cfg(feature = "mcp")]
 pub mod mcp;
-mod memory;
-mod message;
-mod name;
-mod name_index;
-pub mod openai;
-mod output;
-mod registry;
-pub mod run;
-pub mod schema;
-pub mod search;
-mod suggest;
-mod tool;
-mod toolset;
-pub mod wire;
 
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
 
-pub use arguments::{DEFAULT_MAX_ARGUMENTS_BYTES, MAX_ARGUMENTS_DEPTH};
-pub use call::CallFuture;
-pub use chat::{
-    ChatDelta, ChatModel, ChatOptions, ChatRequest, ChatResponse, ChatStream, ModelError,
-    ModelFuture, ScriptedModel, SeenRequest,
+pub use define::parameters_schema;
+pub use define::{
+    ArgumentProblem, CallId, Confirm, Defer, FromToolContext, InlineTool, IntoToolOutput, Json,
+    SharedState, State, Tool, ToolContext, ToolDefinition, ToolError, ToolErrorKind, ToolFuture,
+    ToolName, ToolOptions, ToolOutput, ToolResult, ToolSet, DEFAULT_MAX_ARGUMENTS_BYTES,
+    MAX_ARGUMENTS_DEPTH, MAX_NAME_LEN, UNIT_OUTPUT,
 };
-pub use context::{CallId, FromToolContext, SharedState, State, ToolContext, ToolName};
-pub use definition::{Confirm, Defer, ToolDefinition, ToolOptions};
-pub use dynamic::DynamicTool;
-pub use error::{ArgumentProblem, RegistryError, ToolError, ToolErrorKind};
-pub use inline::InlineTool;
-pub use memory::{ChatMemory, InMemoryChatMemory, MemoryError, MemoryFuture};
-pub use message::{
-    check_conversation, AssistantMessage, Message, ToolCall, ToolResultMessage, ToolResultStatus,
+pub use model::{
+    check_conversation, AssistantMessage, ChatDelta, ChatModel, ChatOptions, ChatRequest,
+    ChatResponse, ChatStream, Message, ModelError, ModelFuture, ScriptedModel, SeenRequest,
+    ToolCall, ToolResultMessage, ToolResultStatus,
 };
-pub use name::{provider_name, validate_name, MAX_NAME_LEN};
-pub use output::{IntoToolOutput, Json, UNIT_OUTPUT};
-pub use registry::ToolRegistry;
-pub use schema::parameters_schema;
-pub use tool::{Tool, ToolFuture, ToolOutput, ToolResult};
-pub use toolset::ToolSet;
+pub use register::{
+    provider_name, validate_name, CallFuture, DynamicTool, RegistryError, ToolRegistry,
+};
+pub use store::{ChatMemory, InMemoryChatMemory, MemoryError, MemoryFuture};
 
 pub use tokio_util::sync::CancellationToken;
 

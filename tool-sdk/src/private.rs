@@ -8,7 +8,7 @@ pub use serde_json;
 pub use std::sync::{Arc, OnceLock};
 pub use std::time::Duration;
 
-pub use crate::arguments::fields::{missing_field, next_argument, FieldSeed};
+pub use crate::define::arguments::fields::{missing_field, next_argument, FieldSeed, ToolArgument};
 
 use std::fmt::Display;
 use std::marker::PhantomData;
@@ -16,13 +16,12 @@ use std::marker::PhantomData;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::output::to_json;
-use crate::{IntoToolOutput, ToolDefinition, ToolError, ToolOptions, ToolResult};
+use crate::define::{to_json, IntoToolOutput, ToolDefinition, ToolError, ToolOptions, ToolResult};
 
 /// Decodes the arguments of a generated tool.
 #[inline]
 pub fn decode<T: DeserializeOwned>(tool: &str, arguments: &str) -> Result<T, ToolError> {
-    crate::arguments::decode(tool, arguments)
+    crate::define::arguments::decode(tool, arguments)
 }
 
 /// Builds a generated tool's definition (once; the caller caches it).
@@ -31,7 +30,8 @@ pub fn definition<T: schemars::JsonSchema>(
     description: &str,
     options: ToolOptions,
 ) -> ToolDefinition {
-    ToolDefinition::new(name, description, crate::parameters_schema::<T>()).with_options(options)
+    ToolDefinition::new(name, description, crate::define::parameters_schema::<T>())
+        .with_options(options)
 }
 
 /// A generated tool's definition, built on first use. Not generic, so the cell's initialization
@@ -42,19 +42,6 @@ pub fn cached_definition(
 ) -> &'static ToolDefinition {
     cell.get_or_init(build)
 }
-
-/// What a tool argument's type needs. Generated decoders read each argument through
-/// [`next_argument`], whose bound is this trait, spanned at the argument's type: a type that
-/// cannot be an argument is reported there, with this message.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be a tool argument",
-    label = "not `Deserialize + JsonSchema`",
-    note = "tool arguments are decoded with serde and described with schemars: derive `serde::Deserialize` and `schemars::JsonSchema` for it",
-    note = "a parameter the tool receives from its context (`CallId`, `State<T>`, ...) needs `#[context]`"
-)]
-pub trait ToolArgument: DeserializeOwned + schemars::JsonSchema {}
-
-impl<T: DeserializeOwned + schemars::JsonSchema> ToolArgument for T {}
 
 // Return values are turned into tool results by autoref-based specialization: at the concrete
 // return type in generated code, `(&&Wrap::of(&value)).method()` finds the impl on `&Wrap<T>`
@@ -231,14 +218,14 @@ impl SerializeTag {
 /// as unit.
 pub fn decode_output<T: DeserializeOwned>(
     tool: &str,
-    output: &crate::ToolOutput,
+    output: &crate::define::ToolOutput,
 ) -> Result<T, ToolError> {
     let content = output.content();
     let decoded = if output.is_json() {
         serde_json::from_str(content)
     } else {
         T::deserialize(serde_json::Value::String(content.to_owned())).or_else(|error| {
-            if content == crate::UNIT_OUTPUT {
+            if content == crate::define::UNIT_OUTPUT {
                 T::deserialize(serde_json::Value::Null)
             } else {
                 Err(error)
@@ -259,7 +246,7 @@ pub fn confirm_with<T: DeserializeOwned>(
     arguments: &str,
     predicate: impl FnOnce(T) -> bool,
 ) -> bool {
-    crate::arguments::decode::<T>("", arguments).is_ok_and(predicate)
+    crate::define::arguments::decode::<T>("", arguments).is_ok_and(predicate)
 }
 
 // A compensating action may be synchronous or `async`: the value it returns is awaited when it is
@@ -308,10 +295,11 @@ impl ReadyTag {
     }
 }
 
-pub use crate::inline::InlineTool;
+pub use crate::define::InlineTool;
 
 /// The signature of an inline tool's call adapter.
-pub type InlineCall = for<'a> fn(&'a str, crate::ToolContext<'a>) -> crate::ToolFuture<'a>;
+pub type InlineCall =
+    for<'a> fn(&'a str, crate::define::ToolContext<'a>) -> crate::define::ToolFuture<'a>;
 
 /// A stand-in for an inline tool that did not compile, so code using it reports no errors of its
 /// own. Never called: the crate does not compile with the macro's errors beside it.

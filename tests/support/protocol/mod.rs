@@ -2,7 +2,7 @@
 //!
 //! The model does not call the library. It restates, step for step, what the runner (A), the
 //! recovering process (B) and the store do — each store step is one
-//! [`RunStore`](tool_sdk::durable::RunStore) call — and lets the environment crash a process,
+//! [`RunStore`](tool_sdk::store::RunStore) call — and lets the environment crash a process,
 //! expire the owner's lease, and time a compensation out, at any point. C is B restarted: a
 //! fresh recovering owner that starts once B crashed and never crashes itself, so that every
 //! end state has a live recoverer that ran to quiescence.

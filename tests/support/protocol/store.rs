@@ -1,5 +1,5 @@
 //! The store's side of the protocol: one run's row and its entries, and one method per
-//! [`RunStore`](tool_sdk::durable::RunStore) operation, each one atomic step.
+//! [`RunStore`](tool_sdk::store::RunStore) operation, each one atomic step.
 
 use super::state::{Proc, MAX_CALLS};
 

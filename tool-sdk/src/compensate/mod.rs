@@ -26,27 +26,22 @@ use std::time::Duration;
 
 use futures_util::future::{select, Either};
 
-use serde::{Deserialize, Serialize};
 use tokio_util::sync::CancellationToken;
 
-use crate::catch::{start_caught, CatchPanic};
-use crate::{Tool, ToolCall, ToolContext, ToolError, ToolOutput};
+use crate::define::{start_caught, CatchPanic, Tool, ToolContext, ToolError};
+use crate::store::RecordEntry;
 
 pub(crate) use rollback::{Held, Rollback};
 
 /// How long a compensating action may take when its tool declares no `timeout`, by default.
 pub const DEFAULT_COMPENSATION_TIMEOUT: Duration = Duration::from_secs(60);
 
-/// How many times in all a compensating action that times out is tried (the first attempt
-/// included), each time with the same idempotency key, before it is reported failed for good.
-pub const MAX_COMPENSATION_ATTEMPTS: u32 = 3;
-
 tokio::task_local! {
     static IDEMPOTENCY_KEY: String;
 }
 
 /// The idempotency key of the compensating action running now, in it (also its context's
-/// [`call_id`](crate::ToolContext::call_id)); `None` elsewhere.
+/// [`call_id`](crate::define::ToolContext::call_id)); `None` elsewhere.
 ///
 /// The key is the same for one recorded call in every attempt, in any process: an action
 /// that keeps the keys it has done (or passes them to a service that does) turns a rollback
@@ -72,104 +67,6 @@ tokio::task_local! {
 /// ```
 pub fn idempotency_key() -> Option<String> {
     IDEMPOTENCY_KEY.try_with(Clone::clone).ok()
-}
-
-/// One successful call of a compensable tool, kept until the run ends or rolls back.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RecordEntry {
-    /// Order of success within the run (rollback goes from the highest down).
-    pub seq: u64,
-    /// The round the call ran in (1-based).
-    pub round: usize,
-    /// The call's key in its reply.
-    pub key: String,
-    /// The call as the model gave it.
-    pub call: ToolCall,
-    /// The tool's output (what the compensating action receives).
-    pub output: String,
-    /// Whether `output` is JSON.
-    pub output_is_json: bool,
-    /// Where the call's result sits in the conversation, to be rewritten on rollback.
-    pub message_index: usize,
-    /// What the compensating action receives as its call id: the same for this entry in
-    /// every attempt, in any process, so a repeated rollback can be recognised.
-    pub idempotency_key: String,
-    /// Attempts of its compensating action that timed out so far (recovery tries again while
-    /// fewer than [`MAX_COMPENSATION_ATTEMPTS`]).
-    #[serde(default)]
-    pub attempts: u32,
-}
-
-impl RecordEntry {
-    /// An entry for the success of `call`, keyed `key` in round `round` of run `run_id`; its
-    /// sequence number is given when it joins a record.
-    pub(crate) fn new(
-        run_id: &str,
-        round: usize,
-        key: String,
-        call: ToolCall,
-        output: &ToolOutput,
-        message_index: usize,
-    ) -> Self {
-        Self {
-            seq: 0,
-            idempotency_key: format!("{run_id}:{round}:{key}"),
-            round,
-            key,
-            call,
-            output: output.content().to_owned(),
-            output_is_json: output.is_json(),
-            message_index,
-            attempts: 0,
-        }
-    }
-
-    pub(crate) fn output(&self) -> ToolOutput {
-        if self.output_is_json {
-            ToolOutput::json(self.output.clone())
-        } else {
-            ToolOutput::text(self.output.clone())
-        }
-    }
-}
-
-/// The successful compensable calls of a run, in the order they succeeded.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CompensationRecord {
-    entries: Vec<RecordEntry>,
-    next_seq: u64,
-}
-
-impl CompensationRecord {
-    /// An empty record.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Records a success, numbering it after every earlier one.
-    pub(crate) fn push(&mut self, mut entry: RecordEntry) {
-        entry.seq = self.next_seq;
-        self.next_seq += 1;
-        self.entries.push(entry);
-    }
-
-    /// The entries, oldest first.
-    pub fn entries(&self) -> &[RecordEntry] {
-        &self.entries
-    }
-
-    /// Whether nothing is recorded.
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
-    /// Takes every entry out, newest first, leaving the record empty: nothing can be
-    /// compensated twice.
-    pub(crate) fn drain_newest_first(&mut self) -> Vec<RecordEntry> {
-        let mut entries = std::mem::take(&mut self.entries);
-        entries.sort_by_key(|entry| std::cmp::Reverse(entry.seq));
-        entries
-    }
 }
 
 /// How one rollback went.
@@ -248,7 +145,7 @@ async fn run_action(tool: &Arc<dyn Tool>, entry: &RecordEntry) -> Result<(), Too
         start_caught(name, || {
             match tool.compensate(&entry.call.arguments, &output, context) {
                 Some(future) => future,
-                None => crate::ToolFuture::ready(Err(ToolError::failed(
+                None => crate::define::ToolFuture::ready(Err(ToolError::failed(
                     name,
                     "the tool has no compensating action",
                 ))),

@@ -6,9 +6,12 @@ use std::time::Duration;
 
 use tracing::Instrument as _;
 
-use crate::compensate::{compensate_one, RecordEntry, MAX_COMPENSATION_ATTEMPTS};
-use crate::durable::{Compensated, RunId, RunStore, StoreError};
-use crate::{Tool, ToolError};
+use crate::compensate::compensate_one;
+
+use crate::define::{Tool, ToolError};
+use crate::store::{
+    Compensated, RecordEntry, RunId, RunStore, StoreError, MAX_COMPENSATION_ATTEMPTS,
+};
 
 /// Where an entry to roll back is known to be kept.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

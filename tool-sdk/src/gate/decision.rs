@@ -1,5 +1,8 @@
 //! A person's decisions on the calls of a paused reply, and what is wrong with a set of them.
 
+use crate::gate::fingerprint;
+use crate::model::tool_call_keys;
+use crate::store::PausedTurn;
 use serde::{Deserialize, Serialize};
 
 /// Allow or deny one call.
@@ -19,7 +22,7 @@ pub enum Verdict {
     },
 }
 
-/// The decision on one call, named by its key ([`tool_call_keys`](crate::gate::tool_call_keys)).
+/// The decision on one call, named by its key ([`tool_call_keys`](crate::model::tool_call_keys)).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ToolCallDecision {
     /// The call's key in its reply.
@@ -52,7 +55,7 @@ impl ToolCallDecision {
 }
 
 /// One decision per call of a paused reply. Build it with
-/// [`PausedTurn::decide`](crate::gate::PausedTurn::decide), which binds each allowance to the
+/// [`PausedTurn::decide`](crate::store::PausedTurn::decide), which binds each allowance to the
 /// call's fingerprint, or from decisions received from elsewhere.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
@@ -119,4 +122,61 @@ pub enum DecisionError {
         /// The call's key.
         key: String,
     },
+}
+
+impl PausedTurn {
+    /// Starts a set of decisions on this reply; each allowance binds to the call's fingerprint.
+    pub fn decide(&self) -> DecisionsBuilder<'_> {
+        DecisionsBuilder {
+            turn: self,
+            keys: tool_call_keys(self.reply()),
+            decisions: ToolCallDecisions::new(),
+        }
+    }
+}
+
+/// Builds [`ToolCallDecisions`] for a [`PausedTurn`], binding allowances to fingerprints.
+#[derive(Debug)]
+pub struct DecisionsBuilder<'a> {
+    turn: &'a PausedTurn,
+    keys: Vec<String>,
+    decisions: ToolCallDecisions,
+}
+
+impl DecisionsBuilder<'_> {
+    /// Allows the call with `key`, as it stands in the paused reply. A key that names no call
+    /// is kept, to be refused when the decisions are applied.
+    pub fn allow(mut self, key: &str) -> Self {
+        let fingerprint = self.fingerprint_of(key).unwrap_or_default();
+        self.decisions
+            .push(ToolCallDecision::allow(key, fingerprint));
+        self
+    }
+
+    /// Denies the call with `key`; the model reads `message`.
+    pub fn deny(mut self, key: &str, message: impl Into<String>) -> Self {
+        self.decisions.push(ToolCallDecision::deny(key, message));
+        self
+    }
+
+    /// Allows every call not decided yet.
+    pub fn allow_rest(mut self) -> Self {
+        for (key, call) in self.keys.iter().zip(&self.turn.reply().tool_calls) {
+            if self.decisions.decision_on(key).is_none() {
+                self.decisions
+                    .push(ToolCallDecision::allow(key.clone(), fingerprint(call)));
+            }
+        }
+        self
+    }
+
+    /// The decisions.
+    pub fn build(self) -> ToolCallDecisions {
+        self.decisions
+    }
+
+    fn fingerprint_of(&self, key: &str) -> Option<String> {
+        let position = self.keys.iter().position(|k| k == key)?;
+        self.turn.reply().tool_calls.get(position).map(fingerprint)
+    }
 }

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use sha2::{Digest, Sha256};
 
-use crate::ToolCall;
+use crate::model::ToolCall;
 
 /// SHA-256 (hex) of a call's tool name and canonical arguments. Arguments that mean the same
 /// (other key order, other whitespace) give the same fingerprint; any other change gives

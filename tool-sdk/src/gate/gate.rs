@@ -2,14 +2,15 @@
 
 use std::collections::HashSet;
 
-use crate::gate::{
-    fingerprint, tool_call_keys, ConfirmationPolicy, DecisionError, GateOutcome, PausedTurn,
-    ToolCallDecisions, Verdict,
+use crate::gate::{fingerprint, ConfirmationPolicy, DecisionError, ToolCallDecisions, Verdict};
+
+use crate::model::{
+    tool_call_keys, AssistantMessage, ToolCall, ToolResultMessage, ToolResultStatus,
 };
-use crate::{
-    AssistantMessage, ToolCall, ToolContext, ToolError, ToolOutput, ToolRegistry,
-    ToolResultMessage, ToolResultStatus,
-};
+
+use crate::define::{ToolContext, ToolError, ToolOutput};
+use crate::register::ToolRegistry;
+use crate::store::PausedTurn;
 
 /// Runs a reply's tool calls behind a [`ConfirmationPolicy`]: when any call needs a person's
 /// decision, **no** call of the reply runs and the reply is paused; once every call has a
@@ -18,7 +19,7 @@ use crate::{
 /// # Examples
 ///
 /// ```
-/// use tool_sdk::gate::{Gate, InMemoryPausedTurnStore, PausedTurnStore};
+/// use tool_sdk::{gate::Gate, store::{InMemoryPausedTurnStore, PausedTurnStore}};
 /// use tool_sdk::{tool, AssistantMessage, ToolCall, ToolRegistry};
 ///
 /// /// Deletes a file.
@@ -271,5 +272,30 @@ async fn run(
         key,
         call: call.clone(),
         result,
+    }
+}
+
+/// What gating a reply gave: every call's outcome, or a pause for decisions.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum GateOutcome {
+    /// No call needed a decision; all ran, results in reply order.
+    Completed(Vec<CallOutcome>),
+    /// Some calls need a decision; none ran.
+    Paused(PausedTurn),
+}
+
+impl GateOutcome {
+    /// The keys of the calls waiting for a decision; empty unless paused.
+    pub fn awaiting_decision(&self) -> &[String] {
+        match self {
+            Self::Paused(turn) => turn.awaiting(),
+            Self::Completed(_) => &[],
+        }
+    }
+
+    /// Whether the reply is paused, waiting for decisions.
+    pub fn is_awaiting_decision(&self) -> bool {
+        matches!(self, Self::Paused(_))
     }
 }

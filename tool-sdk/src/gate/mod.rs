@@ -19,20 +19,13 @@ mod decision;
 mod fingerprint;
 #[allow(clippy::module_inception)]
 mod gate;
-mod keys;
-mod paused;
 mod policy;
 mod resume;
 mod seal;
-mod store;
 
-pub use decision::{DecisionError, ToolCallDecision, ToolCallDecisions, Verdict};
+pub use decision::{DecisionError, DecisionsBuilder, ToolCallDecision, ToolCallDecisions, Verdict};
 pub use fingerprint::{canonical_arguments, fingerprint};
-pub use gate::{CallOutcome, CallResult, Gate, Resolution};
-pub use keys::{tool_call_keys, POSITION_KEY_PREFIX};
-pub use paused::{DecisionsBuilder, GateOutcome, PausedTurn, PendingCall};
+pub use gate::{CallOutcome, CallResult, Gate, GateOutcome, Resolution};
 pub use policy::ConfirmationPolicy;
 pub use resume::ResumeError;
-pub use seal::{InMemoryReplayGuard, OpenedTurn, ReplayGuard, SealError, Sealer, MIN_KEY_BYTES};
-pub(crate) use store::random_token;
-pub use store::{InMemoryPausedTurnStore, PausedTurnStore, StoreError, StoreFuture, TurnId};
+pub use seal::{OpenedTurn, SealError, Sealer, MIN_KEY_BYTES};

@@ -4,7 +4,9 @@ use std::collections::HashSet;
 use std::fmt;
 use std::sync::Arc;
 
-use crate::{Tool, ToolCall};
+use crate::define::Tool;
+
+use crate::model::ToolCall;
 
 type CallPredicate = dyn Fn(&ToolCall) -> bool + Send + Sync;
 

@@ -2,11 +2,9 @@
 //! decisions, use the turn up, then run.
 
 use crate::gate::gate::run_resolved;
-use crate::gate::{
-    CallOutcome, DecisionError, Gate, PausedTurnStore, SealError, Sealer, StoreError,
-    ToolCallDecisions, TurnId,
-};
-use crate::ToolRegistry;
+use crate::gate::{CallOutcome, DecisionError, Gate, SealError, Sealer, ToolCallDecisions};
+use crate::register::ToolRegistry;
+use crate::store::{PausedTurnStore, StoreError, TurnId};
 
 /// Why a paused reply could not be resumed. Nothing ran.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

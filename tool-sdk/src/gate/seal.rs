@@ -1,10 +1,9 @@
 //! Handing a paused reply out sealed: an HMAC-SHA256 token the application cannot be fooled
 //! with, usable once, until it expires.
 
-use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Arc, Mutex, OnceLock};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, SystemTime};
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
@@ -12,7 +11,7 @@ use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 
-use crate::gate::{PausedTurn, StoreError, StoreFuture};
+use crate::store::{unix_seconds, InMemoryReplayGuard, PausedTurn, ReplayGuard, StoreError};
 
 type HmacSha256 = Hmac<Sha256>;
 
@@ -32,7 +31,7 @@ pub const MIN_KEY_BYTES: usize = 32;
 /// # Examples
 ///
 /// ```
-/// use tool_sdk::gate::{PausedTurn, Sealer};
+/// use tool_sdk::{gate::Sealer, store::PausedTurn};
 /// use tool_sdk::{AssistantMessage, ToolCall};
 ///
 /// let sealer = Sealer::new(&[7u8; 32]).unwrap();
@@ -228,47 +227,9 @@ impl fmt::Debug for Sealer {
     }
 }
 
-fn unix_seconds(time: SystemTime) -> u64 {
-    time.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs())
-}
-
 /// The replay guard sealers share in this process unless given another.
 fn process_guard() -> Arc<dyn ReplayGuard> {
     static GUARD: OnceLock<Arc<InMemoryReplayGuard>> = OnceLock::new();
     let guard = GUARD.get_or_init(|| Arc::new(InMemoryReplayGuard::default()));
     Arc::clone(guard) as Arc<dyn ReplayGuard>
-}
-
-/// Remembers which tokens were used, so each is used once.
-///
-/// The SQLite and PostgreSQL stores are guards over their database
-/// ([`SqliteStore`](crate::durable::SqliteStore), `PostgresStore`): give every replica's
-/// [`Sealer`] the store they share, and a token used on one is refused on all.
-pub trait ReplayGuard: Send + Sync {
-    /// Marks `nonce` used until `expires_at` (unix seconds); `false` when it was used already.
-    /// Must be atomic: of two concurrent calls with one nonce, in any processes sharing the
-    /// guard, exactly one gets `true`.
-    fn consume<'a>(&'a self, nonce: &'a str, expires_at: u64) -> StoreFuture<'a, bool>;
-}
-
-/// A [`ReplayGuard`] in this process's memory; forgets nonces once their tokens expire.
-#[derive(Debug, Default)]
-pub struct InMemoryReplayGuard {
-    used: Mutex<HashMap<String, u64>>,
-}
-
-impl ReplayGuard for InMemoryReplayGuard {
-    fn consume<'a>(&'a self, nonce: &'a str, expires_at: u64) -> StoreFuture<'a, bool> {
-        let now = unix_seconds(SystemTime::now());
-        let mut used = self
-            .used
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        used.retain(|_, expiry| *expiry > now);
-        let fresh = !used.contains_key(nonce);
-        if fresh {
-            used.insert(nonce.to_owned(), expires_at);
-        }
-        Box::pin(std::future::ready(Ok(fresh)))
-    }
 }

@@ -6,7 +6,7 @@
 
 use rmcp::model::ToolAnnotations;
 
-use crate::{Confirm, ToolOptions};
+use crate::define::{Confirm, ToolOptions};
 
 /// The annotations a tool with these options is listed with.
 ///

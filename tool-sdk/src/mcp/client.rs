@@ -14,14 +14,14 @@ use super::listing::{names, LeftOutTool, McpToolListing, RenamedTool, Warned};
 use super::remote::{remote_tool, Shaping};
 use super::tool_list::{ToolList, Watcher};
 use super::McpError;
-use crate::run::{ProviderFuture, ToolProvider};
-use crate::{Defer, DynamicTool, Tool, ToolRegistry};
+use crate::define::{Defer, Tool};
+use crate::register::{DynamicTool, ProviderFuture, ToolProvider, ToolRegistry};
 
 /// A session with an MCP server, whose tools become [`DynamicTool`]s: each keeps the server's
 /// name (after an optional prefix), description and `inputSchema` (its parameters schema,
 /// against which arguments are validated before they are sent), and each call goes to the
 /// server. A server's `isError` result, or a lost connection, is a
-/// [`ToolError::ExecutionFailed`](crate::ToolError::ExecutionFailed) with the server's message.
+/// [`ToolError::ExecutionFailed`](crate::define::ToolError::ExecutionFailed) with the server's message.
 ///
 /// Use it as a [`ToolProvider`] of a [`ToolLoop`](crate::run::ToolLoop) (new tools are added
 /// to the run as the server lists them), or add its tools to a registry once with
@@ -33,7 +33,7 @@ use crate::{Defer, DynamicTool, Tool, ToolRegistry};
 ///
 /// A tool the server lists whose name (with the prefix) breaks the provider rule
 /// (`^[a-zA-Z0-9_-]{1,64}$`; MCP allows `math.multiply`) is renamed with
-/// [`provider_name`](crate::provider_name), and called under its own name. One whose name
+/// [`provider_name`](crate::register::provider_name), and called under its own name. One whose name
 /// collides with another's after renaming, or whose schema is not a usable object schema, is
 /// left out. [`listing`](Self::listing) says which tools were renamed or left out; besides, a
 /// `tracing` warning is logged once per tool, not on every listing.
@@ -76,7 +76,7 @@ pub struct McpClientBuilder {
     implementation: Implementation,
     shaping: Shaping,
     #[cfg(feature = "mcp-http")]
-    pub(super) http: super::http_client::HttpSettings,
+    pub(super) http: super::http_settings::HttpSettings,
 }
 
 impl McpClient {
@@ -90,7 +90,7 @@ impl McpClient {
                 defer: Defer::Never,
             },
             #[cfg(feature = "mcp-http")]
-            http: super::http_client::HttpSettings::default(),
+            http: super::http_settings::HttpSettings::default(),
         }
     }
 
@@ -239,7 +239,7 @@ impl McpClientBuilder {
 
     /// Whether a tool the server may let destroy something (not `readOnlyHint`, and
     /// `destructiveHint` not `false`: MCP's defaults make an unannotated tool destructive)
-    /// waits for a person's decision ([`Confirm::Always`](crate::Confirm::Always)) when the
+    /// waits for a person's decision ([`Confirm::Always`](crate::define::Confirm::Always)) when the
     /// loop or gate runs it. Off by default.
     pub fn confirm_destructive(mut self, on: bool) -> Self {
         self.shaping.confirm_destructive = on;

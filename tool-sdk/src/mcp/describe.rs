@@ -5,8 +5,8 @@ use std::sync::Arc;
 use rmcp::model::Tool as McpTool;
 
 use super::annotations::annotations_for;
-use crate::schema::{lower, Dialect, LoweringError};
-use crate::ToolDefinition;
+use crate::define::ToolDefinition;
+use crate::describe::{lower, Dialect, LoweringError};
 
 /// The MCP listing of a tool; its schema lowered to the MCP dialect (an object at the root).
 pub(crate) fn describe(definition: &ToolDefinition) -> Result<McpTool, LoweringError> {

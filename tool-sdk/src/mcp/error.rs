@@ -2,15 +2,15 @@
 
 use std::error::Error as StdError;
 
-use crate::schema::LoweringError;
-use crate::RegistryError;
+use crate::describe::LoweringError;
+use crate::register::RegistryError;
 
 type Source = Box<dyn StdError + Send + Sync>;
 
 /// Why an MCP server or client could not be set up, or stopped.
 ///
 /// Failures of single tool calls are not here: a served tool's error goes back to the client as
-/// an `isError` result, and a consumed tool's error is a [`ToolError`](crate::ToolError).
+/// an `isError` result, and a consumed tool's error is a [`ToolError`](crate::define::ToolError).
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum McpError {

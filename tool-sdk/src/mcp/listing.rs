@@ -7,12 +7,14 @@ use std::sync::{Arc, Mutex};
 
 use rmcp::model::Tool as McpTool;
 
-use crate::{provider_name, validate_name, Tool};
+use crate::register::{provider_name, validate_name};
+
+use crate::define::Tool;
 
 /// The result of listing a server's tools ([`McpClient::listing`](super::McpClient::listing)).
 ///
 /// MCP allows tool names the providers do not (`math.multiply`, `has space`, names over 64
-/// characters); such a tool is renamed with [`provider_name`](crate::provider_name) (after
+/// characters); such a tool is renamed with [`provider_name`](crate::register::provider_name) (after
 /// the client's prefix), and its calls still go to the server under its own name. A tool is
 /// left out only when its name collides with another's after renaming, or when its schema
 /// cannot be used.

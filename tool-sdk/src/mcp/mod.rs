@@ -4,7 +4,7 @@
 //!
 //! # Serve
 //!
-//! [`McpServer`] serves a [`ToolRegistry`](crate::ToolRegistry) over stdio (or any byte
+//! [`McpServer`] serves a [`ToolRegistry`](crate::register::ToolRegistry) over stdio (or any byte
 //! stream pair), or with feature `mcp-http` over streamable HTTP (`McpServer::serve_http`, or
 //! `McpServer::into_http_service` to mount in a web framework): `tools/list` and
 //! `tools/call`, the server reporting the application's own name and version.
@@ -33,8 +33,8 @@
 //!
 //! [`McpClient`] starts an MCP server as a child process (or, with feature `mcp-http`, reaches
 //! one over streamable HTTP: `McpClientBuilder::connect_http`) and turns its tools into
-//! [`DynamicTool`](crate::DynamicTool)s: add them to a registry, or give the client to a
-//! [`ToolLoop`](crate::run::ToolLoop) as a [`ToolProvider`](crate::run::ToolProvider).
+//! [`DynamicTool`](crate::register::DynamicTool)s: add them to a registry, or give the client to a
+//! [`ToolLoop`](crate::run::ToolLoop) as a [`ToolProvider`](crate::register::ToolProvider).
 //!
 //! ```no_run
 //! use std::sync::Arc;
@@ -70,8 +70,8 @@
 //!
 //! | tool options | MCP annotations |
 //! |---|---|
-//! | [`read_only`](crate::ToolOptions::read_only) | `readOnlyHint` (always stated) |
-//! | [`destructive`](crate::ToolOptions::destructive) `Some(b)`, not read-only | `destructiveHint: b` |
+//! | [`read_only`](crate::define::ToolOptions::read_only) | `readOnlyHint` (always stated) |
+//! | [`destructive`](crate::define::ToolOptions::destructive) `Some(b)`, not read-only | `destructiveHint: b` |
 //! | not set, `confirm` declared, not read-only | `destructiveHint: true` |
 //! | not set, no `confirm`, not read-only | left out (MCP then assumes `true`) |
 //!
@@ -106,6 +106,8 @@ mod http;
 mod http_client;
 #[cfg(feature = "mcp-http")]
 mod http_service;
+#[cfg(feature = "mcp-http")]
+mod http_settings;
 #[cfg(feature = "mcp-http")]
 mod idle_body;
 #[cfg(feature = "mcp-http")]

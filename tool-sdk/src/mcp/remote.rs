@@ -10,7 +10,8 @@ use serde_json::Value;
 use super::annotations::options_from;
 use super::result::from_call_result;
 use super::tool_list::ToolList;
-use crate::{Confirm, Defer, DynamicTool, RegistryError};
+use crate::define::{Confirm, Defer};
+use crate::register::{DynamicTool, RegistryError};
 
 /// How the client shapes the tools of its server.
 #[derive(Debug, Clone)]

@@ -3,7 +3,7 @@
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::Value;
 
-use crate::{ToolOutput, ToolResult};
+use crate::define::{ToolOutput, ToolResult};
 
 /// The key a JSON result that is not an object is wrapped under in `structuredContent`, which
 /// MCP wants to be an object (the convention of the Python SDK's FastMCP).
@@ -81,7 +81,7 @@ fn content_text(content: &[ContentBlock]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ToolError;
+    use crate::define::ToolError;
 
     #[test]
     fn json_object_is_structured_as_it_is() {

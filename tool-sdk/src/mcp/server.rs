@@ -17,20 +17,22 @@ use super::describe::describe;
 use super::framing;
 use super::result::{refusal, to_call_result};
 use super::McpError;
+use crate::define::ToolContext;
 use crate::gate::ConfirmationPolicy;
-use crate::{ToolCall, ToolContext, ToolRegistry};
+use crate::model::ToolCall;
+use crate::register::ToolRegistry;
 
 /// A [`ToolRegistry`] served over MCP: `tools/list` lists its tools, `tools/call` dispatches
 /// through it.
 ///
 /// - **Listing**: name, description, the parameters schema in the MCP dialect
-///   ([`Dialect::Mcp`](crate::schema::Dialect::Mcp)) as `inputSchema`, and annotations from
+///   ([`Dialect::Mcp`](crate::describe::Dialect::Mcp)) as `inputSchema`, and annotations from
 ///   the tool's options (see the [module documentation](super#annotations)).
-/// - **Calls**: output is a text block; JSON output (a [`Json`](crate::Json) or any
+/// - **Calls**: output is a text block; JSON output (a [`Json`](crate::define::Json) or any
 ///   `Serialize` result) is also `structuredContent` (an object as it is, any other value
-///   under `"result"`). A classified [`ToolError`](crate::ToolError) (bad arguments, the
+///   under `"result"`). A classified [`ToolError`](crate::define::ToolError) (bad arguments, the
 ///   tool's `Err`, a panic, a timeout) is an `isError: true` result carrying
-///   [`model_message`](crate::ToolError::model_message), for the model to read and correct.
+///   [`model_message`](crate::define::ToolError::model_message), for the model to read and correct.
 ///   An unknown tool name is a protocol error (`-32602`), as MCP asks.
 /// - **Decisions**: a call that needs a person's decision (the tool's `confirm`, or the
 ///   [`ConfirmationPolicy`] given to the builder) is **refused** with an `isError` result

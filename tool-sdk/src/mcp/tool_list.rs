@@ -11,7 +11,7 @@ use rmcp::model::ClientConfig;
 use rmcp::service::{NotificationContext, RoleClient};
 use rmcp::ClientHandler;
 
-use crate::Tool;
+use crate::define::Tool;
 
 /// The client's side of the session: introduces the client, and notes the server's
 /// `notifications/tools/list_changed`.

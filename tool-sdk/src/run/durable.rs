@@ -9,9 +9,11 @@ use std::time::Duration;
 use futures_util::future::{select, Either};
 use tokio_util::sync::CancellationToken;
 
-use crate::compensate::{Held, RecordEntry};
-use crate::durable::{RunId, RunStore, StoreError};
-use crate::{ToolCall, ToolOutput};
+use crate::compensate::Held;
+
+use crate::define::ToolOutput;
+use crate::model::ToolCall;
+use crate::store::{RecordEntry, RunId, RunStore, StoreError};
 
 /// A fresh run id, unique across processes (so are the idempotency keys built on it): a
 /// random prefix drawn once per process, then a counter — one system call per process, not

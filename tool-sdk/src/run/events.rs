@@ -1,6 +1,6 @@
 //! What the loop reports as it goes, to an optional listener and as `tracing` events.
 
-use crate::ToolResultStatus;
+use crate::model::ToolResultStatus;
 
 /// One step of a run.
 #[derive(Debug, Clone, PartialEq, Eq)]

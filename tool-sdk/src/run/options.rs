@@ -2,7 +2,9 @@
 
 use std::collections::HashMap;
 
-use crate::{ChatOptions, ToolErrorKind};
+use crate::model::ChatOptions;
+
+use crate::define::ToolErrorKind;
 
 /// Rounds allowed by default before the loop stops with
 /// [`LoopStatus::MaxRoundsReached`](crate::run::LoopStatus::MaxRoundsReached).

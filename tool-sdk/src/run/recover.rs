@@ -1,10 +1,10 @@
 //! Recovery: rolling back what runs interrupted by a crash had recorded.
 
 use crate::compensate::{CompensationReport, Held, Rollback};
-use crate::durable::{Orphans, RunId, StoreError};
 use crate::run::durable::finish_run;
 use crate::run::tools::RunTools;
 use crate::run::ToolLoop;
+use crate::store::{Orphans, RunId, StoreError};
 
 /// A run that stopped in the middle, and how its rollback went.
 #[derive(Debug)]
@@ -23,7 +23,7 @@ impl ToolLoop {
     /// Each rollback is recorded once done, so a recovery that itself crashes is taken up by
     /// the next one where it stopped; only a rollback interrupted between doing and recording
     /// runs again, with the same idempotency key
-    /// ([`RecordEntry::idempotency_key`](crate::compensate::RecordEntry::idempotency_key)).
+    /// ([`RecordEntry::idempotency_key`](crate::store::RecordEntry::idempotency_key)).
     /// Runs are claimed one at a time, atomically, so replicas recovering at once share the
     /// work and never roll back one run twice. The claim's lease is renewed before each
     /// rollback, and every action is bounded by its timeout
@@ -31,7 +31,7 @@ impl ToolLoop {
     /// recorded as such and its run released, left for a later recovery (by any owner, this one
     /// included, once a lease has passed; or at the next start) to try again with the same key,
     /// up to
-    /// [`MAX_COMPENSATION_ATTEMPTS`](crate::compensate::MAX_COMPENSATION_ATTEMPTS) in all; it
+    /// [`MAX_COMPENSATION_ATTEMPTS`](crate::store::MAX_COMPENSATION_ATTEMPTS) in all; it
     /// is then recorded as failed and reported, not tried again. Paused runs are left alone.
     ///
     /// `which`: [`Orphans::Expired`] with replicas (runs whose lease ran out);
@@ -42,7 +42,7 @@ impl ToolLoop {
     ///
     /// ```
     /// use std::sync::Arc;
-    /// use tool_sdk::durable::{InMemoryRunStore, Orphans};
+    /// use tool_sdk::store::{InMemoryRunStore, Orphans};
     /// use tool_sdk::run::ToolLoop;
     /// use tool_sdk::{ScriptedModel, ToolRegistry};
     ///

@@ -5,38 +5,18 @@ use futures_util::stream::{self, StreamExt as _};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument as _;
 
-use crate::compensate::{Held, RecordEntry};
-use crate::durable::StoreError;
-use crate::gate::{tool_call_keys, Resolution};
-use crate::run::durable::Finished;
-use crate::run::tools::RunTools;
-use crate::run::{Concurrency, ErrorAction, LoopEvent, LoopStatus, RunState, ToolLoop};
-use crate::{
-    AssistantMessage, Message, ToolCall, ToolContext, ToolError, ToolOutput, ToolResultMessage,
-    ToolResultStatus,
+use crate::compensate::Held;
+
+use crate::define::{ToolContext, ToolError, ToolOutput};
+use crate::gate::Resolution;
+use crate::model::{
+    tool_call_keys, AssistantMessage, Message, ToolCall, ToolResultMessage, ToolResultStatus,
 };
-
-/// One tool call of a run and how it ended.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct CallReport {
-    /// The round it belongs to (1-based).
-    pub round: usize,
-    /// Its key in its reply.
-    pub key: String,
-    /// The call as the model gave it.
-    pub call: ToolCall,
-    /// Whether the tool started (a call left when the run was cancelled, or denied, did not).
-    pub started: bool,
-    /// How it ended, as the model was told.
-    pub status: ToolResultStatus,
-}
-
-// Built once per round and matched at once: its size costs nothing worth a box.
-#[allow(clippy::large_enum_variant)]
-pub(crate) enum RoundEnd {
-    Continue,
-    Stop(LoopStatus),
-}
+use crate::run::durable::Finished;
+use crate::run::outcome::RoundEnd;
+use crate::run::tools::RunTools;
+use crate::run::{Concurrency, ErrorAction, LoopEvent, LoopStatus, ToolLoop};
+use crate::store::{CallReport, RecordEntry, RunState, StoreError};
 
 pub(crate) enum Ended {
     Ran(Result<ToolOutput, ToolError>),
@@ -91,7 +71,7 @@ impl ToolLoop {
             // Deferred and never found: unknown to the model, which is pointed at the search.
             Err(ToolError::unknown_tool(
                 call.name.clone(),
-                vec![crate::search::SEARCH_TOOL_NAME.to_owned()],
+                vec![crate::describe::search::SEARCH_TOOL_NAME.to_owned()],
             ))
         } else {
             self.start_call(tools, &call, context)
@@ -130,7 +110,7 @@ impl ToolLoop {
         tools: &'c RunTools<'_>,
         call: &'c ToolCall,
         context: ToolContext<'c>,
-    ) -> crate::CallFuture<'c> {
+    ) -> crate::register::CallFuture<'c> {
         // The runtime is asked only in a durable loop: the others pay nothing per call.
         let hand_off = self.store.is_some()
             && tokio::runtime::Handle::try_current().is_ok_and(|runtime| {

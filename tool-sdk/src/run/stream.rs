@@ -8,14 +8,15 @@ use futures_util::future::{select, Either};
 use futures_util::stream::{FuturesUnordered, StreamExt as _};
 use tokio_util::sync::CancellationToken;
 
-use crate::compensate::{Held, RecordEntry};
-use crate::durable::StoreError;
+use crate::compensate::Held;
+
 use crate::gate::Resolution;
+use crate::model::{AssistantMessage, ChatDelta, ChatStream, ModelError};
 use crate::run::durable::Finished;
 use crate::run::round::Ended;
 use crate::run::tools::RunTools;
 use crate::run::{Concurrency, ToolLoop};
-use crate::{AssistantMessage, ChatDelta, ChatStream, ModelError};
+use crate::store::{RecordEntry, StoreError};
 
 /// What a streamed reply gave, once the stream ended and the started calls finished.
 pub(crate) struct Streamed {

@@ -1,27 +1,13 @@
 //! The tools of one run: the loop's registry, plus what tool providers added (add-only).
 
 use std::collections::HashSet;
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::search::{
+use crate::define::{Defer, Tool, ToolContext, ToolDefinition, ToolError, ToolOutput};
+use crate::describe::search::{
     describe_found, search_tool, SearchRequest, SearchStrategy, DEFAULT_SEARCH_LIMIT,
 };
-use crate::{
-    CallFuture, Defer, Tool, ToolContext, ToolDefinition, ToolError, ToolOutput, ToolRegistry,
-};
-
-/// A boxed future of a provider's tool list.
-pub type ProviderFuture<'a> = Pin<Box<dyn Future<Output = Vec<Arc<dyn Tool>>> + Send + 'a>>;
-
-/// A source of tools consulted at every round (an MCP client, a plugin directory). What it
-/// gives is added to the run; nothing is ever removed, and a name the run knows already is
-/// kept as it was.
-pub trait ToolProvider: Send + Sync {
-    /// The tools available now.
-    fn tools(&self) -> ProviderFuture<'_>;
-}
+use crate::register::{CallFuture, ToolProvider, ToolRegistry};
 
 pub(crate) struct RunTools<'a> {
     registry: &'a ToolRegistry,
@@ -97,7 +83,7 @@ impl<'a> RunTools<'a> {
             limit: Option<usize>,
         }
         let name = self.search_definition.name.as_str();
-        let query: Query = crate::arguments::decode(name, arguments)?;
+        let query: Query = crate::define::arguments::decode(name, arguments)?;
         let deferred = self.deferred();
         let skip: Vec<bool> = {
             let found = self.found();

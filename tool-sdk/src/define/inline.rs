@@ -1,0 +1,118 @@
+//! Tools defined inline with `define_tool!`: a value holding the adapters the macro wrote around
+//! the user's closure.
+
+use std::fmt;
+
+use crate::define::{Tool, ToolContext, ToolDefinition, ToolFuture, ToolOutput};
+
+type ConfirmFn = dyn Fn(&str) -> bool + Send + Sync;
+type CompensateFn =
+    dyn for<'a> Fn(&'a str, &'a ToolOutput, ToolContext<'a>) -> ToolFuture<'a> + Send + Sync;
+
+/// A tool defined at the call site with [`define_tool!`](crate::define_tool), capturing its
+/// environment. Register it like any other tool.
+///
+/// # Examples
+///
+/// ```
+/// use std::sync::{Arc, Mutex};
+/// use tool_sdk::{define_tool, ToolRegistry};
+///
+/// let phase = Arc::new(Mutex::new(String::from("planning")));
+/// let set_phase = define_tool!(
+///     /// Sets the current phase of the agent.
+///     #[tool(name = "set_current_phase")]
+///     move |
+///         /// The phase to move to.
+///         phase_name: String,
+///     | {
+///         *phase.lock().unwrap() = phase_name.clone();
+///         format!("Phase set to {phase_name}")
+///     }
+/// );
+///
+/// let mut registry = ToolRegistry::new();
+/// registry.register(set_phase).unwrap();
+/// ```
+pub struct InlineTool<C> {
+    definition: &'static ToolDefinition,
+    call: C,
+    confirm: Option<Box<ConfirmFn>>,
+    compensate: Option<Box<CompensateFn>>,
+}
+
+impl<C> InlineTool<C>
+where
+    C: for<'a> Fn(&'a str, ToolContext<'a>) -> ToolFuture<'a> + Send + Sync,
+{
+    #[doc(hidden)]
+    pub fn __new(definition: &'static ToolDefinition, call: C) -> Self {
+        Self {
+            definition,
+            call,
+            confirm: None,
+            compensate: None,
+        }
+    }
+
+    #[doc(hidden)]
+    pub fn __with_confirm(
+        mut self,
+        confirm: impl Fn(&str) -> bool + Send + Sync + 'static,
+    ) -> Self {
+        self.confirm = Some(Box::new(confirm));
+        self
+    }
+
+    #[doc(hidden)]
+    pub fn __with_compensate<U>(mut self, compensate: U) -> Self
+    where
+        U: for<'a> Fn(&'a str, &'a ToolOutput, ToolContext<'a>) -> ToolFuture<'a>
+            + Send
+            + Sync
+            + 'static,
+    {
+        self.compensate = Some(Box::new(compensate));
+        self
+    }
+}
+
+impl<C> Tool for InlineTool<C>
+where
+    C: for<'a> Fn(&'a str, ToolContext<'a>) -> ToolFuture<'a> + Send + Sync,
+{
+    fn definition(&self) -> &ToolDefinition {
+        self.definition
+    }
+
+    #[inline]
+    fn call<'a>(&'a self, arguments: &'a str, context: ToolContext<'a>) -> ToolFuture<'a> {
+        (self.call)(arguments, context)
+    }
+
+    fn needs_confirmation(&self, arguments: &str) -> bool {
+        match &self.confirm {
+            Some(predicate) => predicate(arguments),
+            None => self.definition.options.confirm == crate::define::Confirm::Always,
+        }
+    }
+
+    fn compensate<'a>(
+        &'a self,
+        arguments: &'a str,
+        output: &'a ToolOutput,
+        context: ToolContext<'a>,
+    ) -> Option<ToolFuture<'a>> {
+        self.compensate
+            .as_ref()
+            .map(|compensate| compensate(arguments, output, context))
+    }
+}
+
+impl<C> fmt::Debug for InlineTool<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("InlineTool")
+            .field("definition", self.definition)
+            .finish_non_exhaustive()
+    }
+}

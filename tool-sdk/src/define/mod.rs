@@ -1,0 +1,29 @@
+//! Define: what a tool is. The [`Tool`] trait that `#[tool]`, `#[tools]` and `define_tool!`
+//! implement, its [`ToolDefinition`] (name, description, canonical parameters schema, options),
+//! the [`ToolContext`] a call receives, how return values become a [`ToolOutput`], and the one
+//! classified error of a call, [`ToolError`].
+
+pub(crate) mod arguments;
+mod catch;
+mod context;
+mod definition;
+mod error;
+mod inline;
+mod output;
+mod schema;
+mod tool;
+mod toolset;
+mod valid;
+
+pub use arguments::{DEFAULT_MAX_ARGUMENTS_BYTES, MAX_ARGUMENTS_DEPTH};
+pub(crate) use catch::{start_caught, CatchPanic};
+pub use context::{CallId, FromToolContext, SharedState, State, ToolContext, ToolName};
+pub use definition::{Confirm, Defer, ToolDefinition, ToolOptions};
+pub use error::{ArgumentProblem, ToolError, ToolErrorKind, MAX_NAME_LEN};
+pub use inline::InlineTool;
+pub(crate) use output::to_json;
+pub use output::{IntoToolOutput, Json, UNIT_OUTPUT};
+pub use schema::parameters_schema;
+pub use tool::{Tool, ToolFuture, ToolOutput, ToolResult};
+pub use toolset::ToolSet;
+pub(crate) use valid::check_json_schema;

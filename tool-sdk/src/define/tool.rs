@@ -1,0 +1,216 @@
+//! The `Tool` trait every tool implements, and what a call yields.
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use crate::define::{ToolContext, ToolDefinition, ToolError};
+
+/// A tool: a definition for the model and a handler for its calls.
+///
+/// `#[tool]`, `#[tools]` and [`DynamicTool`](crate::register::DynamicTool) implement it for you. The trait
+/// is object safe; a [`ToolRegistry`](crate::register::ToolRegistry) holds tools as `Arc<dyn Tool>`.
+///
+/// # Examples
+///
+/// A hand-written tool:
+///
+/// ```
+/// use tool_sdk::{Tool, ToolContext, ToolDefinition, ToolFuture, ToolOutput};
+///
+/// struct Ping(ToolDefinition);
+///
+/// impl Tool for Ping {
+///     fn definition(&self) -> &ToolDefinition {
+///         &self.0
+///     }
+///
+///     fn call<'a>(&'a self, _arguments: &'a str, _context: ToolContext<'a>) -> ToolFuture<'a> {
+///         ToolFuture::ready(Ok(ToolOutput::text("pong")))
+///     }
+/// }
+///
+/// let schema = serde_json::json!({ "type": "object", "properties": {} });
+/// let ping = Ping(ToolDefinition::new("ping", "Answers pong.", schema));
+/// assert_eq!(ping.definition().name, "ping");
+/// ```
+pub trait Tool: Send + Sync {
+    /// The tool's definition, built once and borrowed on every call.
+    fn definition(&self) -> &ToolDefinition;
+
+    /// Runs the tool on a JSON arguments text.
+    ///
+    /// A tool that finishes without waiting returns [`ToolFuture::ready`], which costs no
+    /// allocation; an `async` tool returns [`ToolFuture::boxed`].
+    fn call<'a>(&'a self, arguments: &'a str, context: ToolContext<'a>) -> ToolFuture<'a>;
+
+    /// Whether this call needs a person's decision before it runs, by the tool's
+    /// [`Confirm`](crate::define::Confirm) option. A tool declared with a predicate
+    /// (`#[tool(confirm = predicate)]`) evaluates it on the decoded arguments; arguments that do
+    /// not decode need no decision, since the call fails before running.
+    fn needs_confirmation(&self, arguments: &str) -> bool {
+        let _ = arguments;
+        self.definition().options.confirm == crate::define::Confirm::Always
+    }
+
+    /// Rolls back a call that succeeded with `output`, when the tool declares a compensating
+    /// action (`#[tool(compensate = undo)]`); `None` otherwise.
+    fn compensate<'a>(
+        &'a self,
+        arguments: &'a str,
+        output: &'a ToolOutput,
+        context: ToolContext<'a>,
+    ) -> Option<ToolFuture<'a>> {
+        let _ = (arguments, output, context);
+        None
+    }
+}
+
+/// A shared or boxed tool is a tool: every method forwards to it.
+macro_rules! forward_tool {
+    ($($pointer:ident),*) => {$(
+        impl<T: Tool + ?Sized> Tool for $pointer<T> {
+            fn definition(&self) -> &ToolDefinition {
+                (**self).definition()
+            }
+
+            fn call<'a>(&'a self, arguments: &'a str, context: ToolContext<'a>) -> ToolFuture<'a> {
+                (**self).call(arguments, context)
+            }
+
+            fn needs_confirmation(&self, arguments: &str) -> bool {
+                (**self).needs_confirmation(arguments)
+            }
+
+            fn compensate<'a>(
+                &'a self,
+                arguments: &'a str,
+                output: &'a ToolOutput,
+                context: ToolContext<'a>,
+            ) -> Option<ToolFuture<'a>> {
+                (**self).compensate(arguments, output, context)
+            }
+        }
+    )*};
+}
+
+forward_tool!(Arc, Box);
+
+/// The outcome of one tool call.
+pub type ToolResult = Result<ToolOutput, ToolError>;
+
+/// What a tool returned, as the text the model sees.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolOutput {
+    content: String,
+    is_json: bool,
+}
+
+impl ToolOutput {
+    /// Plain text, passed to the model as it is.
+    pub fn text(content: impl Into<String>) -> Self {
+        Self {
+            content: content.into(),
+            is_json: false,
+        }
+    }
+
+    /// A JSON text (the serialization of a structured result).
+    #[inline]
+    pub fn json(content: String) -> Self {
+        Self {
+            content,
+            is_json: true,
+        }
+    }
+
+    /// The text the model sees.
+    pub fn content(&self) -> &str {
+        &self.content
+    }
+
+    /// Whether the content is a serialized JSON value rather than free text.
+    pub fn is_json(&self) -> bool {
+        self.is_json
+    }
+
+    /// The text the model sees, owned.
+    #[inline]
+    pub fn into_content(self) -> String {
+        self.content
+    }
+}
+
+impl fmt::Display for ToolOutput {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.content)
+    }
+}
+
+/// The future a [`Tool::call`] returns: already finished, or a boxed `async` computation.
+///
+/// Keeping the finished case apart means synchronous tools are dispatched with no allocation.
+#[must_use = "a tool call does nothing until it is awaited"]
+pub struct ToolFuture<'a> {
+    state: FutureState<'a>,
+}
+
+enum FutureState<'a> {
+    Ready(Option<ToolResult>),
+    Pending(Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>>),
+}
+
+impl<'a> ToolFuture<'a> {
+    /// A call that has finished already.
+    #[inline]
+    pub fn ready(result: ToolResult) -> Self {
+        Self {
+            state: FutureState::Ready(Some(result)),
+        }
+    }
+
+    /// A call that finishes when `future` does.
+    pub fn boxed(future: impl Future<Output = ToolResult> + Send + 'a) -> Self {
+        Self {
+            state: FutureState::Pending(Box::pin(future)),
+        }
+    }
+
+    /// The result, when the call finished without waiting and was not polled yet.
+    #[inline]
+    pub fn into_ready(self) -> Result<ToolResult, Self> {
+        match self.state {
+            FutureState::Ready(Some(result)) => Ok(result),
+            state => Err(Self { state }),
+        }
+    }
+}
+
+impl Future for ToolFuture<'_> {
+    type Output = ToolResult;
+
+    #[inline]
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ToolResult> {
+        match &mut self.state {
+            // Polling a finished future again is a caller bug; answer with a classified error
+            // instead of panicking.
+            FutureState::Ready(result) => Poll::Ready(result.take().unwrap_or_else(|| {
+                Err(ToolError::failed("", "tool future polled after completion"))
+            })),
+            FutureState::Pending(future) => future.as_mut().poll(cx),
+        }
+    }
+}
+
+impl fmt::Debug for ToolFuture<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let state = match &self.state {
+            FutureState::Ready(Some(_)) => "ready",
+            FutureState::Ready(None) => "taken",
+            FutureState::Pending(_) => "pending",
+        };
+        f.debug_struct("ToolFuture").field("state", &state).finish()
+    }
+}

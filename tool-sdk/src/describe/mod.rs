@@ -1,0 +1,15 @@
+//! Describe: what the model is told of each tool. The canonical parameters schema (made when the
+//! tool is defined) is lowered to each provider's dialect, checked in CI, and searched when tools
+//! are deferred.
+
+mod ci;
+mod lower;
+mod openai_strict;
+pub mod search;
+
+pub use ci::{check_lowering, check_schema_lock, WRITE_LOCK_ENV};
+pub use lower::{lower, Dialect, LoweringError};
+pub use openai_strict::{MAX_DEPTH as OPENAI_MAX_DEPTH, MAX_PROPERTIES as OPENAI_MAX_PROPERTIES};
+
+#[doc(hidden)]
+pub use openai_strict::reference as __openai_reference_strict;

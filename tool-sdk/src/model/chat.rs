@@ -1,0 +1,100 @@
+//! The model seam: what the loop sends a chat model and what comes back.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use futures_util::stream::Stream;
+
+use crate::model::{AssistantMessage, Message, ToolCall};
+
+use crate::define::ToolDefinition;
+
+/// A boxed future of a model call.
+pub type ModelFuture<'a> =
+    Pin<Box<dyn Future<Output = Result<ChatResponse, ModelError>> + Send + 'a>>;
+
+/// One request to a chat model: the conversation so far, the tools offered, and options.
+/// Borrowed: building one clones no message and no schema.
+#[derive(Debug, Clone, Copy)]
+pub struct ChatRequest<'a> {
+    /// The conversation, oldest first.
+    pub messages: &'a [Message],
+    /// The tools the model may call.
+    pub tools: &'a [&'a ToolDefinition],
+    /// Sampling and other options.
+    pub options: &'a ChatOptions,
+}
+
+/// Options of a request. Fields a model does not support are ignored by it.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct ChatOptions {
+    /// Sampling temperature.
+    pub temperature: Option<f32>,
+    /// Most tokens to generate.
+    pub max_tokens: Option<u32>,
+}
+
+/// What the model answered.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ChatResponse {
+    /// The reply: text, tool calls, or both.
+    pub message: AssistantMessage,
+}
+
+impl ChatResponse {
+    /// A response with this reply.
+    pub fn new(message: AssistantMessage) -> Self {
+        Self { message }
+    }
+}
+
+/// Why a model call failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ModelError {
+    /// The provider refused the request (a 4xx other than rate limiting), with its message.
+    #[error("the model refused the request ({status}): {message}")]
+    Refused {
+        /// HTTP status, or 0 when there is none.
+        status: u16,
+        /// The provider's message.
+        message: String,
+    },
+    /// The provider could not be reached or failed after the retries.
+    #[error("the model is unavailable: {0}")]
+    Unavailable(String),
+    /// The provider's answer could not be read.
+    #[error("the model's answer is malformed: {0}")]
+    Malformed(String),
+    /// A scripted model ran out of replies.
+    #[error("the scripted model has no reply left")]
+    Exhausted,
+}
+
+/// A piece of a streamed reply.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ChatDelta {
+    /// More of the reply's text.
+    Text(String),
+    /// A tool call, complete (its arguments whole): the loop may start it at once.
+    ToolCall(ToolCall),
+}
+
+/// A streamed reply: its pieces, in order.
+pub type ChatStream<'a> = Pin<Box<dyn Stream<Item = Result<ChatDelta, ModelError>> + Send + 'a>>;
+
+/// A chat model that can call tools.
+pub trait ChatModel: Send + Sync {
+    /// Sends one request.
+    fn chat<'a>(&'a self, request: ChatRequest<'a>) -> ModelFuture<'a>;
+
+    /// Sends one request and streams the reply, when the model can; `None` (the default) when
+    /// it cannot, and the loop uses [`chat`](Self::chat).
+    fn chat_stream<'a>(&'a self, request: ChatRequest<'a>) -> Option<ChatStream<'a>> {
+        let _ = request;
+        None
+    }
+}

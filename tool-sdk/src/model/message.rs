@@ -1,0 +1,174 @@
+//! The messages of a conversation: system and user text, the model's replies with their tool
+//! calls, and the answer to each call.
+
+use serde::{Deserialize, Serialize};
+
+/// One tool call the model asked for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolCall {
+    /// The id the model gave the call; some providers (Gemini) give none.
+    pub id: Option<String>,
+    /// The tool's name.
+    pub name: String,
+    /// The arguments, as the JSON text the model wrote.
+    pub arguments: String,
+}
+
+impl ToolCall {
+    /// A call with an id.
+    pub fn new(
+        id: impl Into<String>,
+        name: impl Into<String>,
+        arguments: impl Into<String>,
+    ) -> Self {
+        Self {
+            id: Some(id.into()),
+            name: name.into(),
+            arguments: arguments.into(),
+        }
+    }
+
+    /// A call without an id.
+    pub fn without_id(name: impl Into<String>, arguments: impl Into<String>) -> Self {
+        Self {
+            id: None,
+            name: name.into(),
+            arguments: arguments.into(),
+        }
+    }
+}
+
+/// What the model replied: text, tool calls, or both.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AssistantMessage {
+    /// The reply's text, if any.
+    pub text: Option<String>,
+    /// The tool calls, in the order the model asked for them.
+    pub tool_calls: Vec<ToolCall>,
+}
+
+impl AssistantMessage {
+    /// A reply made of tool calls only.
+    pub fn with_tool_calls(tool_calls: Vec<ToolCall>) -> Self {
+        Self {
+            text: None,
+            tool_calls,
+        }
+    }
+}
+
+/// How a tool call ended, as the model is told.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ToolResultStatus {
+    /// The tool ran and succeeded.
+    Success,
+    /// The call failed (bad arguments, unknown tool, the tool's own error, ...).
+    Error,
+    /// A person denied the call; it never ran.
+    Denied,
+    /// The call ran and succeeded, then was rolled back by its compensating action.
+    RolledBack,
+}
+
+/// The answer to one tool call.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolResultMessage {
+    /// The id of the call it answers (`None` when the call had none).
+    pub call_id: Option<String>,
+    /// The call's key in its reply (see [`tool_call_keys`](crate::model::tool_call_keys)).
+    pub key: String,
+    /// The tool's name.
+    pub name: String,
+    /// What the model reads.
+    pub content: String,
+    /// How the call ended.
+    pub status: ToolResultStatus,
+}
+
+impl ToolResultMessage {
+    /// Whether the model should read this as an error.
+    pub fn is_error(&self) -> bool {
+        self.status != ToolResultStatus::Success
+    }
+}
+
+/// One message of a conversation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "role", rename_all = "snake_case")]
+pub enum Message {
+    /// Instructions for the model.
+    System {
+        /// The instructions.
+        content: String,
+    },
+    /// What the user said.
+    User {
+        /// The user's text.
+        content: String,
+    },
+    /// What the model replied.
+    Assistant(AssistantMessage),
+    /// The answer to one tool call.
+    Tool(ToolResultMessage),
+}
+
+impl Message {
+    /// A system message.
+    pub fn system(content: impl Into<String>) -> Self {
+        Self::System {
+            content: content.into(),
+        }
+    }
+
+    /// A user message.
+    pub fn user(content: impl Into<String>) -> Self {
+        Self::User {
+            content: content.into(),
+        }
+    }
+}
+
+/// Checks what every provider requires of a conversation: each assistant tool call is answered
+/// by exactly one tool result, right after the assistant message, in call order, and no tool
+/// result answers anything else. Returns the first violation.
+///
+/// # Examples
+///
+/// ```
+/// use tool_sdk::{check_conversation, AssistantMessage, Message, ToolCall};
+///
+/// let asked = Message::Assistant(AssistantMessage::with_tool_calls(vec![ToolCall::new("c1", "t", "{}")]));
+/// assert!(check_conversation(&[Message::user("hi"), asked]).is_err(), "c1 is unanswered");
+/// ```
+pub fn check_conversation(messages: &[Message]) -> Result<(), String> {
+    let mut i = 0;
+    while i < messages.len() {
+        match &messages[i] {
+            Message::Assistant(reply) => {
+                for (position, call) in reply.tool_calls.iter().enumerate() {
+                    match messages.get(i + 1 + position) {
+                        Some(Message::Tool(result))
+                            if result.call_id == call.id && result.name == call.name => {}
+                        other => {
+                            return Err(format!(
+                                "message {i}: call {position} ({}) is answered by {other:?}",
+                                call.name
+                            ))
+                        }
+                    }
+                }
+                i += 1 + reply.tool_calls.len();
+            }
+            Message::Tool(result) => {
+                return Err(format!(
+                    "message {i}: a tool result ({}) answers no call",
+                    result.name
+                ))
+            }
+            _ => i += 1,
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,20 @@
+//! Model: the [`ChatModel`] seam the loop talks to, the messages of a conversation, the keys of
+//! a reply's calls, a [`ScriptedModel`] for tests and offline runs, the providers' wire formats,
+//! and the OpenAI-compatible HTTP client (feature `openai`).
+
+mod chat;
+mod keys;
+mod message;
+pub mod openai;
+mod scripted;
+pub mod wire;
+
+pub use chat::{
+    ChatDelta, ChatModel, ChatOptions, ChatRequest, ChatResponse, ChatStream, ModelError,
+    ModelFuture,
+};
+pub use keys::{tool_call_keys, POSITION_KEY_PREFIX};
+pub use message::{
+    check_conversation, AssistantMessage, Message, ToolCall, ToolResultMessage, ToolResultStatus,
+};
+pub use scripted::{ScriptedModel, SeenRequest};

@@ -1,0 +1,487 @@
+//! Configuring an [`OpenAiCompatibleModel`]: the builder, the environment, and what can be
+//! wrong with either.
+
+use std::env::VarError;
+use std::fmt;
+use std::time::Duration;
+
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue, AUTHORIZATION};
+use reqwest::Url;
+
+use crate::model::openai::client::{describe, RetryPolicy};
+use crate::model::openai::OpenAiCompatibleModel;
+
+/// The base URL of OpenAI's own API.
+pub const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
+/// The variable [`OpenAiCompatibleModel::from_env`] reads the base URL from.
+pub const ENV_BASE_URL: &str = "OPENAI_BASE_URL";
+/// The variable [`OpenAiCompatibleModel::from_env`] reads the API key from.
+pub const ENV_API_KEY: &str = "OPENAI_API_KEY";
+/// The variable [`OpenAiCompatibleModel::from_env`] reads the model's name from.
+pub const ENV_MODEL: &str = "OPENAI_MODEL";
+
+/// How long one attempt may take by default (as OpenAI's own SDKs): local models on a CPU can
+/// take minutes for a whole answer.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(600);
+/// How long connecting may take by default.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// How many times a failed request is tried again by default (as OpenAI's own SDKs).
+pub const DEFAULT_MAX_RETRIES: u32 = 2;
+/// The longest wait a server's `Retry-After` gets by default.
+pub const DEFAULT_MAX_RETRY_AFTER: Duration = Duration::from_secs(60);
+const DEFAULT_INITIAL_BACKOFF: Duration = Duration::from_millis(500);
+const DEFAULT_MAX_BACKOFF: Duration = Duration::from_secs(8);
+
+/// Why an [`OpenAiCompatibleModel`] could not be configured.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConfigError {
+    /// A required environment variable is not set, or blank.
+    #[error("the environment variable {name} is not set: {hint}")]
+    MissingEnv {
+        /// The variable.
+        name: &'static str,
+        /// What to set it to.
+        hint: &'static str,
+    },
+    /// An environment variable is not valid Unicode.
+    #[error("the environment variable {name} is not valid Unicode")]
+    InvalidEnv {
+        /// The variable.
+        name: &'static str,
+    },
+    /// No base URL was given.
+    #[error(
+        "no base URL: set one with `base_url`, such as \"https://api.openai.com/v1\", or \"http://localhost:11434/v1\" for Ollama"
+    )]
+    MissingBaseUrl,
+    /// No model was given.
+    #[error("no model: set one with `model`, such as \"gpt-4o-mini\", or \"qwen2.5\" on Ollama")]
+    MissingModel,
+    /// The base URL is not an `http` or `https` URL a request can be sent to.
+    #[error("the base URL `{url}` is not usable: {reason}")]
+    InvalidBaseUrl {
+        /// The URL given.
+        url: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A header (the API key's included) cannot be sent.
+    #[error("the header `{name}` is not usable: {reason}")]
+    InvalidHeader {
+        /// The header's name.
+        name: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The HTTP client could not be set up (its TLS configuration, for one).
+    #[error("the HTTP client could not be built: {0}")]
+    Client(String),
+}
+
+/// Builds an [`OpenAiCompatibleModel`].
+///
+/// # Examples
+///
+/// ```
+/// use std::time::Duration;
+/// use tool_sdk::model::openai::OpenAiCompatibleModel;
+///
+/// let model = OpenAiCompatibleModel::builder()
+///     .base_url("https://api.openai.com/v1")
+///     .api_key("sk-...")
+///     .model("gpt-4o-mini")
+///     .timeout(Duration::from_secs(120))
+///     .max_retries(4)
+///     .build()?;
+/// # Ok::<(), tool_sdk::model::openai::ConfigError>(())
+/// ```
+#[derive(Clone)]
+pub struct OpenAiCompatibleBuilder {
+    base_url: Option<String>,
+    api_key: Option<String>,
+    model: Option<String>,
+    timeout: Duration,
+    connect_timeout: Duration,
+    retry: RetryPolicy,
+    headers: Vec<(String, String)>,
+}
+
+impl Default for OpenAiCompatibleBuilder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl OpenAiCompatibleBuilder {
+    /// A builder with the default timeouts and retries, and no base URL, key or model.
+    pub fn new() -> Self {
+        Self {
+            base_url: None,
+            api_key: None,
+            model: None,
+            timeout: DEFAULT_TIMEOUT,
+            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+            retry: RetryPolicy {
+                max_retries: DEFAULT_MAX_RETRIES,
+                initial_backoff: DEFAULT_INITIAL_BACKOFF,
+                max_backoff: DEFAULT_MAX_BACKOFF,
+                max_retry_after: DEFAULT_MAX_RETRY_AFTER,
+            },
+            headers: Vec::new(),
+        }
+    }
+
+    /// A builder set from the environment, as [`OpenAiCompatibleModel::from_env`] reads it, to
+    /// change other settings before [`build`](Self::build).
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::MissingEnv`] when `OPENAI_MODEL` is not set, or `OPENAI_API_KEY` is not
+    /// set while the base URL is OpenAI's; [`ConfigError::InvalidEnv`] when one is not
+    /// Unicode.
+    pub fn from_env() -> Result<Self, ConfigError> {
+        Self::from_lookup(|name| std::env::var(name))
+    }
+
+    fn from_lookup(lookup: impl Fn(&str) -> Result<String, VarError>) -> Result<Self, ConfigError> {
+        let var = |name: &'static str| match lookup(name) {
+            Ok(value) if !value.trim().is_empty() => Ok(Some(value.trim().to_owned())),
+            Ok(_) | Err(VarError::NotPresent) => Ok(None),
+            Err(VarError::NotUnicode(_)) => Err(ConfigError::InvalidEnv { name }),
+        };
+        let base_url = var(ENV_BASE_URL)?.unwrap_or_else(|| OPENAI_BASE_URL.to_owned());
+        let model = var(ENV_MODEL)?.ok_or(ConfigError::MissingEnv {
+            name: ENV_MODEL,
+            hint: "set it to the model's name as the server knows it, such as gpt-4o-mini, or qwen2.5 on Ollama",
+        })?;
+        let api_key = var(ENV_API_KEY)?;
+        let is_openai =
+            Url::parse(&base_url).is_ok_and(|url| url.host_str() == Some("api.openai.com"));
+        if api_key.is_none() && is_openai {
+            return Err(ConfigError::MissingEnv {
+                name: ENV_API_KEY,
+                hint: "OpenAI's API needs a key; for another server set OPENAI_BASE_URL, such as http://localhost:11434/v1 for Ollama",
+            });
+        }
+        let mut builder = Self::new().base_url(base_url).model(model);
+        builder.api_key = api_key;
+        Ok(builder)
+    }
+
+    /// The base URL the API's paths are under, such as `https://api.openai.com/v1` or
+    /// `http://localhost:11434/v1` (see the [module documentation](crate::model::openai)); requests go
+    /// to `{base URL}/chat/completions`.
+    pub fn base_url(mut self, url: impl Into<String>) -> Self {
+        self.base_url = Some(url.into());
+        self
+    }
+
+    /// The API key, sent as `Authorization: Bearer KEY`; local servers usually need none.
+    pub fn api_key(mut self, key: impl Into<String>) -> Self {
+        self.api_key = Some(key.into());
+        self
+    }
+
+    /// The model's name as the server knows it (`gpt-4o-mini`, `qwen2.5`, ...).
+    pub fn model(mut self, model: impl Into<String>) -> Self {
+        self.model = Some(model.into());
+        self
+    }
+
+    /// How long one attempt may take (default [`DEFAULT_TIMEOUT`]); for a stream, the wait
+    /// for it to start and each wait between two of its pieces.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// How long connecting may take (default [`DEFAULT_CONNECT_TIMEOUT`]).
+    pub fn connect_timeout(mut self, timeout: Duration) -> Self {
+        self.connect_timeout = timeout;
+        self
+    }
+
+    /// How many times a request failing with 408, 429, 5xx, a timeout or a connection error
+    /// is tried again (default [`DEFAULT_MAX_RETRIES`]; `0` never retries).
+    pub fn max_retries(mut self, retries: u32) -> Self {
+        self.retry.max_retries = retries;
+        self
+    }
+
+    /// The backoff between attempts when the server does not say how long to wait: `initial`
+    /// before the first retry, doubling each time up to `max`, each less up to a quarter at
+    /// random (defaults 500 ms and 8 s).
+    pub fn retry_backoff(mut self, initial: Duration, max: Duration) -> Self {
+        self.retry.initial_backoff = initial;
+        self.retry.max_backoff = max;
+        self
+    }
+
+    /// The longest wait a server's `Retry-After` gets (default [`DEFAULT_MAX_RETRY_AFTER`]).
+    pub fn max_retry_after(mut self, max: Duration) -> Self {
+        self.retry.max_retry_after = max;
+        self
+    }
+
+    /// A header sent with every request (an organization or project header, a gateway's
+    /// routing header, ...).
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
+
+    /// The model.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::MissingBaseUrl`] or [`ConfigError::MissingModel`] when one was not set;
+    /// [`ConfigError::InvalidBaseUrl`] when the URL is not `http`/`https` or already ends in
+    /// `/chat/completions`; [`ConfigError::InvalidHeader`] when the key or a header cannot be
+    /// sent; [`ConfigError::Client`] when the HTTP client cannot be set up.
+    pub fn build(self) -> Result<OpenAiCompatibleModel, ConfigError> {
+        let given = self.base_url.ok_or(ConfigError::MissingBaseUrl)?;
+        let (base_url, endpoint) = endpoint(given.trim())?;
+        let model = self
+            .model
+            .map(|model| model.trim().to_owned())
+            .filter(|model| !model.is_empty())
+            .ok_or(ConfigError::MissingModel)?;
+        let mut headers = HeaderMap::new();
+        let api_key = self.api_key.filter(|key| !key.trim().is_empty());
+        if let Some(key) = &api_key {
+            let mut value =
+                HeaderValue::from_str(&format!("Bearer {}", key.trim())).map_err(|_| {
+                    ConfigError::InvalidHeader {
+                        name: AUTHORIZATION.to_string(),
+                        reason: "the API key holds characters a header cannot".into(),
+                    }
+                })?;
+            value.set_sensitive(true);
+            headers.insert(AUTHORIZATION, value);
+        }
+        for (name, value) in &self.headers {
+            let invalid = |reason: String| ConfigError::InvalidHeader {
+                name: name.clone(),
+                reason,
+            };
+            let header = HeaderName::from_bytes(name.as_bytes())
+                .map_err(|_| invalid("not a valid header name".into()))?;
+            let value = HeaderValue::from_str(value)
+                .map_err(|_| invalid("the value holds characters a header cannot".into()))?;
+            headers.append(header, value);
+        }
+        let http = reqwest::Client::builder()
+            .default_headers(headers)
+            .user_agent(concat!("tool-sdk/", env!("CARGO_PKG_VERSION")))
+            .connect_timeout(self.connect_timeout)
+            .build()
+            .map_err(|error| ConfigError::Client(describe(&error)))?;
+        Ok(OpenAiCompatibleModel {
+            http,
+            endpoint,
+            base_url,
+            model,
+            has_api_key: api_key.is_some(),
+            timeout: self.timeout,
+            retry: self.retry,
+        })
+    }
+}
+
+/// The base URL as shown (no trailing `/`) and the chat completions endpoint under it.
+fn endpoint(given: &str) -> Result<(String, Url), ConfigError> {
+    let invalid = |reason: &str| ConfigError::InvalidBaseUrl {
+        url: given.to_owned(),
+        reason: reason.to_owned(),
+    };
+    let url = Url::parse(given).map_err(|error| invalid(&error.to_string()))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(invalid("the scheme must be http or https"));
+    }
+    if url
+        .path()
+        .trim_end_matches('/')
+        .ends_with("/chat/completions")
+    {
+        return Err(invalid(
+            "give the base URL, without /chat/completions (such as http://localhost:11434/v1)",
+        ));
+    }
+    let mut endpoint = url.clone();
+    endpoint
+        .path_segments_mut()
+        .map_err(|()| invalid("it cannot have a path"))?
+        .pop_if_empty()
+        .extend(["chat", "completions"]);
+    let shown = if url.query().is_none() && url.fragment().is_none() {
+        url.as_str().trim_end_matches('/').to_owned()
+    } else {
+        url.to_string()
+    };
+    Ok((shown, endpoint))
+}
+
+impl fmt::Debug for OpenAiCompatibleBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OpenAiCompatibleBuilder")
+            .field("base_url", &self.base_url)
+            .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
+            .field("model", &self.model)
+            .field("timeout", &self.timeout)
+            .field("connect_timeout", &self.connect_timeout)
+            .field("retry", &self.retry)
+            .field(
+                "headers",
+                &self
+                    .headers
+                    .iter()
+                    .map(|(name, _)| name)
+                    .collect::<Vec<_>>(),
+            )
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lookup<'a>(vars: &'a [(&str, &str)]) -> impl Fn(&str) -> Result<String, VarError> + 'a {
+        move |name| {
+            vars.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| (*v).to_owned())
+                .ok_or(VarError::NotPresent)
+        }
+    }
+
+    #[test]
+    fn the_environment_configures_a_local_server_without_a_key() {
+        let builder = OpenAiCompatibleBuilder::from_lookup(lookup(&[
+            (ENV_BASE_URL, "http://localhost:11434/v1/"),
+            (ENV_MODEL, " qwen2.5 "),
+        ]))
+        .unwrap();
+        let model = builder.build().unwrap();
+        assert_eq!(model.base_url(), "http://localhost:11434/v1");
+        assert_eq!(model.model(), "qwen2.5");
+        assert_eq!(
+            model.endpoint.as_str(),
+            "http://localhost:11434/v1/chat/completions"
+        );
+        assert!(!model.has_api_key);
+    }
+
+    #[test]
+    fn missing_variables_are_named() {
+        let error = OpenAiCompatibleBuilder::from_lookup(lookup(&[(ENV_BASE_URL, "http://h/v1")]))
+            .unwrap_err();
+        assert!(matches!(
+            error,
+            ConfigError::MissingEnv {
+                name: ENV_MODEL,
+                ..
+            }
+        ));
+        assert!(error
+            .to_string()
+            .starts_with("the environment variable OPENAI_MODEL is not set"));
+
+        let error = OpenAiCompatibleBuilder::from_lookup(lookup(&[
+            (ENV_MODEL, "gpt-4o-mini"),
+            (ENV_API_KEY, "  "),
+        ]))
+        .unwrap_err();
+        assert!(
+            matches!(
+                error,
+                ConfigError::MissingEnv {
+                    name: ENV_API_KEY,
+                    ..
+                }
+            ),
+            "OpenAI (the default base URL) needs a key: {error}"
+        );
+
+        let model = OpenAiCompatibleBuilder::from_lookup(lookup(&[
+            (ENV_MODEL, "gpt-4o-mini"),
+            (ENV_API_KEY, "sk-test"),
+        ]))
+        .unwrap()
+        .build()
+        .unwrap();
+        assert_eq!(model.base_url(), OPENAI_BASE_URL);
+        assert!(model.has_api_key);
+        assert!(!format!("{model:?}").contains("sk-test"), "{model:?}");
+
+        let not_unicode = |_: &str| Err(VarError::NotUnicode(std::ffi::OsString::new()));
+        assert_eq!(
+            OpenAiCompatibleBuilder::from_lookup(not_unicode).unwrap_err(),
+            ConfigError::InvalidEnv { name: ENV_BASE_URL }
+        );
+    }
+
+    #[test]
+    fn unusable_settings_are_refused_with_the_reason() {
+        let build = |url: &str| {
+            OpenAiCompatibleModel::builder()
+                .base_url(url)
+                .model("m")
+                .build()
+                .map(|model| model.endpoint.to_string())
+        };
+        assert_eq!(
+            build("http://localhost:8080").unwrap(),
+            "http://localhost:8080/chat/completions"
+        );
+        assert_eq!(
+            build("https://gateway.example/openai/v1?api-version=2024-10-21").unwrap(),
+            "https://gateway.example/openai/v1/chat/completions?api-version=2024-10-21"
+        );
+        for bad in [
+            "localhost:11434/v1",
+            "ftp://h/v1",
+            "http://h/v1/chat/completions",
+            "not a url",
+        ] {
+            assert!(
+                matches!(build(bad), Err(ConfigError::InvalidBaseUrl { .. })),
+                "{bad}"
+            );
+        }
+        assert_eq!(
+            OpenAiCompatibleModel::builder()
+                .model("m")
+                .build()
+                .unwrap_err(),
+            ConfigError::MissingBaseUrl
+        );
+        assert_eq!(
+            OpenAiCompatibleModel::builder()
+                .base_url("http://h/v1")
+                .model(" ")
+                .build()
+                .unwrap_err(),
+            ConfigError::MissingModel
+        );
+        let error = OpenAiCompatibleModel::builder()
+            .base_url("http://h/v1")
+            .model("m")
+            .api_key("sk-\nsecret")
+            .build()
+            .unwrap_err();
+        assert!(
+            matches!(&error, ConfigError::InvalidHeader { name, .. } if name == "authorization")
+        );
+        assert!(!error.to_string().contains("secret"), "{error}");
+        assert!(matches!(
+            OpenAiCompatibleModel::builder()
+                .base_url("http://h/v1")
+                .model("m")
+                .header("bad header", "v")
+                .build(),
+            Err(ConfigError::InvalidHeader { .. })
+        ));
+    }
+}

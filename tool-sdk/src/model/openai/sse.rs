@@ -1,0 +1,617 @@
+//! Reading a streamed answer: server-sent events into Chat Completions chunks, and chunks into
+//! [`ChatDelta`]s, each tool call assembled from its deltas and handed out once complete.
+
+use crate::model::openai::wire::{self, Chunk, ToolCallDelta};
+use crate::model::{ChatDelta, ModelError, ToolCall};
+
+/// Most bytes one event, or the whole reply's text and arguments, may hold.
+pub(super) const MAX_STREAM_BYTES: usize = 32 * 1024 * 1024;
+
+/// Turns the bytes of a streamed answer into deltas. Feed it with [`push`](Self::push) as bytes
+/// arrive and call [`end`](Self::end) when they stop.
+#[derive(Debug, Default)]
+pub(super) struct StreamParser {
+    events: EventDecoder,
+    assembler: Assembler,
+}
+
+impl StreamParser {
+    /// Reads `bytes`, appending the deltas they complete to `out`. `Ok(true)` when the answer
+    /// is complete (`[DONE]`): nothing after it is read.
+    pub(super) fn push(
+        &mut self,
+        bytes: &[u8],
+        out: &mut Vec<ChatDelta>,
+    ) -> Result<bool, ModelError> {
+        let mut events = Vec::new();
+        let decoded = self.events.push(bytes, &mut events);
+        for event in events {
+            if self.assembler.event(&event, out)? {
+                return Ok(true);
+            }
+        }
+        decoded.map(|()| false)
+    }
+
+    /// The bytes ended: reads what is left and checks the answer was complete.
+    pub(super) fn end(&mut self, out: &mut Vec<ChatDelta>) -> Result<(), ModelError> {
+        let mut events = Vec::new();
+        self.events.end(&mut events)?;
+        for event in events {
+            if self.assembler.event(&event, out)? {
+                return Ok(());
+            }
+        }
+        self.assembler.end(out)
+    }
+}
+
+/// One server-sent event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Event {
+    /// Its `event:` field, when it has one.
+    kind: Option<String>,
+    /// Its `data:` lines, joined with `\n`.
+    data: String,
+}
+
+/// Splits bytes into server-sent events (the WHATWG `text/event-stream` rules: lines end in
+/// `\r\n`, `\n` or `\r`; a blank line ends an event; `:` starts a comment; one space after the
+/// field's colon is dropped).
+#[derive(Debug, Default)]
+struct EventDecoder {
+    /// Bytes of a line not ended yet.
+    line: Vec<u8>,
+    /// The last byte was a `\r`: a `\n` right after it ends no second line.
+    after_cr: bool,
+    kind: Option<String>,
+    data: Option<String>,
+}
+
+impl EventDecoder {
+    fn push(&mut self, bytes: &[u8], out: &mut Vec<Event>) -> Result<(), ModelError> {
+        let mut start = 0;
+        for (position, &byte) in bytes.iter().enumerate() {
+            let after_cr = std::mem::replace(&mut self.after_cr, byte == b'\r');
+            match byte {
+                // The `\n` of a `\r\n`: the line already ended at the `\r`.
+                b'\n' if after_cr => start = position + 1,
+                b'\n' | b'\r' => {
+                    self.line.extend_from_slice(&bytes[start..position]);
+                    start = position + 1;
+                    self.take_line(out)?;
+                }
+                _ => {}
+            }
+        }
+        self.line.extend_from_slice(&bytes[start..]);
+        if self.line.len() > MAX_STREAM_BYTES {
+            return Err(too_large());
+        }
+        Ok(())
+    }
+
+    /// Reads the line gathered so far (keeping its buffer for the next one).
+    fn take_line(&mut self, out: &mut Vec<Event>) -> Result<(), ModelError> {
+        let line = std::mem::take(&mut self.line);
+        let read = self.line(&line, out);
+        self.line = line;
+        self.line.clear();
+        read
+    }
+
+    fn end(&mut self, out: &mut Vec<Event>) -> Result<(), ModelError> {
+        if !self.line.is_empty() {
+            self.take_line(out)?;
+        }
+        // An event the stream did not close with a blank line still counts.
+        self.line(b"", out)
+    }
+
+    fn line(&mut self, line: &[u8], out: &mut Vec<Event>) -> Result<(), ModelError> {
+        if line.is_empty() {
+            if let Some(data) = self.data.take() {
+                out.push(Event {
+                    kind: self.kind.take(),
+                    data,
+                });
+            }
+            self.kind = None;
+            return Ok(());
+        }
+        let line = std::str::from_utf8(line)
+            .map_err(|_| ModelError::Malformed("the stream is not UTF-8 text".into()))?;
+        if line.starts_with(':') {
+            return Ok(());
+        }
+        let (field, value) = match line.split_once(':') {
+            Some((field, value)) => (field, value.strip_prefix(' ').unwrap_or(value)),
+            None => (line, ""),
+        };
+        match field {
+            "data" => {
+                let data = match &mut self.data {
+                    Some(data) => {
+                        data.push('\n');
+                        data.push_str(value);
+                        data
+                    }
+                    None => self.data.insert(value.to_owned()),
+                };
+                if data.len() > MAX_STREAM_BYTES {
+                    return Err(too_large());
+                }
+            }
+            "event" => self.kind = Some(value.to_owned()),
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+fn too_large() -> ModelError {
+    ModelError::Malformed(format!(
+        "the streamed answer is larger than {MAX_STREAM_BYTES} bytes"
+    ))
+}
+
+/// A tool call whose deltas are still arriving.
+#[derive(Debug)]
+struct PartialCall {
+    index: usize,
+    id: Option<String>,
+    name: String,
+    arguments: String,
+}
+
+/// Builds the reply from chunks: text as it comes, each tool call once it is complete, that
+/// is when the next call starts, when the choice finishes, or at `[DONE]`.
+#[derive(Debug, Default)]
+struct Assembler {
+    current: Option<PartialCall>,
+    /// Indexes of the calls handed out.
+    completed: Vec<usize>,
+    /// A `finish_reason` or `[DONE]` was read.
+    finished: bool,
+    /// Bytes of text and arguments read so far.
+    size: usize,
+}
+
+impl Assembler {
+    /// Reads one event; `Ok(true)` at `[DONE]`.
+    fn event(&mut self, event: &Event, out: &mut Vec<ChatDelta>) -> Result<bool, ModelError> {
+        if event.kind.as_deref() == Some("error") {
+            return Err(mid_stream_error(
+                wire::error_message(event.data.as_bytes()).as_deref(),
+            ));
+        }
+        let data = event.data.trim();
+        if data == "[DONE]" {
+            self.flush(out)?;
+            self.finished = true;
+            return Ok(true);
+        }
+        if data.is_empty() {
+            return Ok(false);
+        }
+        let chunk: Chunk = wire::decode(data.as_bytes(), "a chunk of the streamed answer")?;
+        if let Some(error) = chunk.error {
+            return Err(mid_stream_error(
+                wire::error_message(error.to_string().as_bytes()).as_deref(),
+            ));
+        }
+        // One reply is asked for: the first choice.
+        for choice in chunk.choices.into_iter().filter(|choice| choice.index == 0) {
+            if let Some(delta) = choice.delta {
+                for text in [delta.content, delta.refusal].into_iter().flatten() {
+                    if !text.is_empty() {
+                        self.grow(text.len())?;
+                        out.push(ChatDelta::Text(text));
+                    }
+                }
+                for call in delta.tool_calls.unwrap_or_default() {
+                    self.tool_call(call, out)?;
+                }
+            }
+            if choice.finish_reason.is_some() {
+                self.flush(out)?;
+                self.finished = true;
+            }
+        }
+        Ok(false)
+    }
+
+    /// The stream ended without `[DONE]`: fine after a `finish_reason`, else the answer was
+    /// cut off, and a call in progress is not handed out (its arguments may be cut too).
+    fn end(&mut self, out: &mut Vec<ChatDelta>) -> Result<(), ModelError> {
+        if self.finished {
+            return self.flush(out);
+        }
+        Err(ModelError::Unavailable(
+            "the stream ended before the answer was complete".into(),
+        ))
+    }
+
+    fn tool_call(
+        &mut self,
+        delta: ToolCallDelta,
+        out: &mut Vec<ChatDelta>,
+    ) -> Result<(), ModelError> {
+        let id = delta.id.filter(|id| !id.is_empty());
+        // Deltas continue the current call unless they name another index, or another id
+        // (some servers send every call at index 0, told apart by their ids).
+        let continues = self.current.as_ref().is_some_and(|current| {
+            delta.index.is_none_or(|index| index == current.index)
+                && match (&id, &current.id) {
+                    (Some(new), Some(old)) => new == old,
+                    _ => true,
+                }
+        });
+        if !continues {
+            self.flush(out)?;
+            let index = delta.index.unwrap_or(self.completed.len());
+            if id.is_none() && self.completed.contains(&index) {
+                return Err(ModelError::Malformed(format!(
+                    "the stream went back to tool call {index} after a later call began"
+                )));
+            }
+            self.current = Some(PartialCall {
+                index,
+                id: None,
+                name: String::new(),
+                arguments: String::new(),
+            });
+        }
+        let Some(current) = self.current.as_mut() else {
+            return Ok(());
+        };
+        if id.is_some() {
+            current.id = id;
+        }
+        let Some(function) = delta.function else {
+            return Ok(());
+        };
+        let mut grown = 0;
+        if let Some(name) = function.name.filter(|name| !name.is_empty()) {
+            // Sent once by OpenAI; some servers repeat it in every delta.
+            if current.name != name {
+                grown += name.len();
+                current.name.push_str(&name);
+            }
+        }
+        if let Some(arguments) = function.arguments {
+            let before = current.arguments.len();
+            arguments.append_to(&mut current.arguments);
+            grown += current.arguments.len() - before;
+        }
+        self.grow(grown)
+    }
+
+    /// Hands out the call in progress, if any.
+    fn flush(&mut self, out: &mut Vec<ChatDelta>) -> Result<(), ModelError> {
+        let Some(call) = self.current.take() else {
+            return Ok(());
+        };
+        if call.name.is_empty() {
+            return Err(wire::no_name(call.index));
+        }
+        self.completed.push(call.index);
+        out.push(ChatDelta::ToolCall(ToolCall {
+            id: call.id,
+            name: call.name,
+            arguments: call.arguments,
+        }));
+        Ok(())
+    }
+
+    fn grow(&mut self, bytes: usize) -> Result<(), ModelError> {
+        self.size = self.size.saturating_add(bytes);
+        if self.size > MAX_STREAM_BYTES {
+            return Err(too_large());
+        }
+        Ok(())
+    }
+}
+
+fn mid_stream_error(message: Option<&str>) -> ModelError {
+    ModelError::Unavailable(format!(
+        "the provider reported an error mid-stream: {}",
+        message.unwrap_or("no message")
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Feeds `pieces` one by one, then ends the stream.
+    fn parse(pieces: &[&str]) -> (Vec<ChatDelta>, Result<(), ModelError>) {
+        let mut parser = StreamParser::default();
+        let mut out = Vec::new();
+        for piece in pieces {
+            match parser.push(piece.as_bytes(), &mut out) {
+                Ok(true) => return (out, Ok(())),
+                Ok(false) => {}
+                Err(error) => return (out, Err(error)),
+            }
+        }
+        let end = parser.end(&mut out);
+        (out, end)
+    }
+
+    /// Feeds `text` split at every byte, so every boundary case is crossed.
+    fn parse_bytewise(text: &str) -> (Vec<ChatDelta>, Result<(), ModelError>) {
+        let mut parser = StreamParser::default();
+        let mut out = Vec::new();
+        for byte in text.as_bytes() {
+            match parser.push(std::slice::from_ref(byte), &mut out) {
+                Ok(true) => return (out, Ok(())),
+                Ok(false) => {}
+                Err(error) => return (out, Err(error)),
+            }
+        }
+        let end = parser.end(&mut out);
+        (out, end)
+    }
+
+    fn call(id: Option<&str>, name: &str, arguments: &str) -> ChatDelta {
+        ChatDelta::ToolCall(ToolCall {
+            id: id.map(str::to_owned),
+            name: name.to_owned(),
+            arguments: arguments.to_owned(),
+        })
+    }
+
+    fn text(text: &str) -> ChatDelta {
+        ChatDelta::Text(text.to_owned())
+    }
+
+    /// A stream recorded from OpenAI (ids shortened): two parallel calls, arguments in pieces.
+    const OPENAI_PARALLEL: &str = concat!(
+        "data: {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"index\":0,\"id\":\"call_a\",\"type\":\"function\",\"function\":{\"name\":\"get_weather\",\"arguments\":\"\"}}],\"refusal\":null},\"logprobs\":null,\"finish_reason\":null}]}\n\n",
+        "data: {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\\\"ci\"}}]},\"logprobs\":null,\"finish_reason\":null}]}\n\n",
+        "data: {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"ty\\\": \\\"Lisbon\\\"}\"}}]},\"logprobs\":null,\"finish_reason\":null}]}\n\n",
+        "data: {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":1,\"id\":\"call_b\",\"type\":\"function\",\"function\":{\"name\":\"get_weather\",\"arguments\":\"\"}}]},\"logprobs\":null,\"finish_reason\":null}]}\n\n",
+        "data: {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":1,\"function\":{\"arguments\":\"{\\\"city\\\": \\\"Oslo\\\"}\"}}]},\"logprobs\":null,\"finish_reason\":null}]}\n\n",
+        "data: {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{},\"logprobs\":null,\"finish_reason\":\"tool_calls\"}]}\n\n",
+        "data: [DONE]\n\n",
+    );
+
+    #[test]
+    fn parallel_calls_are_assembled_from_their_deltas() {
+        let expected = vec![
+            call(Some("call_a"), "get_weather", r#"{"city": "Lisbon"}"#),
+            call(Some("call_b"), "get_weather", r#"{"city": "Oslo"}"#),
+        ];
+        assert_eq!(parse(&[OPENAI_PARALLEL]), (expected.clone(), Ok(())));
+        assert_eq!(parse_bytewise(OPENAI_PARALLEL), (expected, Ok(())));
+    }
+
+    #[test]
+    fn each_call_is_handed_out_as_soon_as_the_next_one_starts() {
+        let events: Vec<&str> = OPENAI_PARALLEL.split_inclusive("\n\n").collect();
+        let mut parser = StreamParser::default();
+        let mut out = Vec::new();
+        for event in &events[..3] {
+            parser.push(event.as_bytes(), &mut out).unwrap();
+        }
+        assert!(out.is_empty(), "call 0 may still grow");
+        parser.push(events[3].as_bytes(), &mut out).unwrap();
+        assert_eq!(
+            out,
+            [call(Some("call_a"), "get_weather", r#"{"city": "Lisbon"}"#)],
+            "call 1 starting completes call 0"
+        );
+        parser.push(events[4].as_bytes(), &mut out).unwrap();
+        assert_eq!(out.len(), 1);
+        parser.push(events[5].as_bytes(), &mut out).unwrap();
+        assert_eq!(out.len(), 2, "finish_reason completes the last call");
+    }
+
+    /// As fakellm 0.3.5 streams it: a role chunk, each call's id and name, then its arguments
+    /// in four pieces.
+    #[test]
+    fn a_fakellm_stream_is_assembled() {
+        let stream = concat!(
+            "data: {\"id\": \"chatcmpl-x\", \"object\": \"chat.completion.chunk\", \"created\": 1, \"model\": \"m\", \"choices\": [{\"index\": 0, \"delta\": {\"role\": \"assistant\"}, \"finish_reason\": null}]}\n\n",
+            "data: {\"id\": \"chatcmpl-x\", \"object\": \"chat.completion.chunk\", \"created\": 1, \"model\": \"m\", \"choices\": [{\"index\": 0, \"delta\": {\"tool_calls\": [{\"index\": 0, \"id\": \"call_1\", \"type\": \"function\", \"function\": {\"name\": \"add\", \"arguments\": \"\"}}]}, \"finish_reason\": null}]}\n\n",
+            "data: {\"id\": \"chatcmpl-x\", \"object\": \"chat.completion.chunk\", \"created\": 1, \"model\": \"m\", \"choices\": [{\"index\": 0, \"delta\": {\"tool_calls\": [{\"index\": 0, \"function\": {\"arguments\": \"{\\\"a\\\"\"}}]}, \"finish_reason\": null}]}\n\n",
+            "data: {\"id\": \"chatcmpl-x\", \"object\": \"chat.completion.chunk\", \"created\": 1, \"model\": \"m\", \"choices\": [{\"index\": 0, \"delta\": {\"tool_calls\": [{\"index\": 0, \"function\": {\"arguments\": \": 1, \"}}]}, \"finish_reason\": null}]}\n\n",
+            "data: {\"id\": \"chatcmpl-x\", \"object\": \"chat.completion.chunk\", \"created\": 1, \"model\": \"m\", \"choices\": [{\"index\": 0, \"delta\": {\"tool_calls\": [{\"index\": 0, \"function\": {\"arguments\": \"\\\"b\\\": \"}}]}, \"finish_reason\": null}]}\n\n",
+            "data: {\"id\": \"chatcmpl-x\", \"object\": \"chat.completion.chunk\", \"created\": 1, \"model\": \"m\", \"choices\": [{\"index\": 0, \"delta\": {\"tool_calls\": [{\"index\": 0, \"function\": {\"arguments\": \"2}\"}}]}, \"finish_reason\": null}]}\n\n",
+            "data: {\"id\": \"chatcmpl-x\", \"object\": \"chat.completion.chunk\", \"created\": 1, \"model\": \"m\", \"choices\": [{\"index\": 0, \"delta\": {}, \"finish_reason\": \"tool_calls\"}]}\n\n",
+            "data: [DONE]\n\n",
+        );
+        assert_eq!(
+            parse(&[stream]),
+            (
+                vec![call(Some("call_1"), "add", r#"{"a": 1, "b": 2}"#)],
+                Ok(())
+            )
+        );
+    }
+
+    #[test]
+    fn text_comes_as_it_arrives_and_calls_may_follow_it() {
+        let stream = concat!(
+            ": keep-alive\n\n",
+            "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Let me \"}}]}\n\n",
+            "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"check.\"}}]}\n\n",
+            "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c\",\"function\":{\"name\":\"now\",\"arguments\":\"{}\"}}]}}]}\n\n",
+            "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n",
+            "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":3}}\n\n",
+            "data: [DONE]\n\n",
+        );
+        assert_eq!(
+            parse(&[stream]),
+            (
+                vec![
+                    text("Let me "),
+                    text("check."),
+                    call(Some("c"), "now", "{}")
+                ],
+                Ok(())
+            )
+        );
+    }
+
+    /// As Ollama streams calls: each whole in one chunk, arguments sometimes as an object.
+    #[test]
+    fn whole_calls_in_one_chunk_and_arguments_as_objects() {
+        let stream = concat!(
+            "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\",\"tool_calls\":[{\"id\":\"call_x\",\"index\":0,\"type\":\"function\",\"function\":{\"name\":\"get_weather\",\"arguments\":\"{\\\"city\\\":\\\"Paris\\\"}\"}},{\"id\":\"call_y\",\"index\":1,\"type\":\"function\",\"function\":{\"name\":\"get_time\",\"arguments\":{\"zone\":\"CET\"}}}]},\"finish_reason\":null}]}\n\n",
+            "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"finish_reason\":\"tool_calls\"}]}\n\n",
+            "data: [DONE]\n\n",
+        );
+        assert_eq!(
+            parse(&[stream]),
+            (
+                vec![
+                    call(Some("call_x"), "get_weather", r#"{"city":"Paris"}"#),
+                    call(Some("call_y"), "get_time", r#"{"zone":"CET"}"#),
+                ],
+                Ok(())
+            )
+        );
+    }
+
+    #[test]
+    fn calls_without_index_are_told_apart_by_id_and_names_repeated_are_kept_once() {
+        let stream = concat!(
+            "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"id\":\"a\",\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"x\\\":\"}}]}}]}\n\n",
+            "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"id\":\"a\",\"function\":{\"name\":\"f\",\"arguments\":\"1}\"}}]}}]}\n\n",
+            "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"id\":\"b\",\"function\":{\"name\":\"g\",\"arguments\":\"{}\"}}]}}]}\n\n",
+            "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"function\":{\"arguments\":\"\"}}]},\"finish_reason\":\"tool_calls\"}]}\n\n",
+        );
+        assert_eq!(
+            parse(&[stream]),
+            (
+                vec![
+                    call(Some("a"), "f", r#"{"x":1}"#),
+                    call(Some("b"), "g", "{}")
+                ],
+                Ok(())
+            ),
+            "a stream closed after finish_reason without [DONE] is complete"
+        );
+    }
+
+    #[test]
+    fn line_endings_comments_and_multi_line_data() {
+        let stream = concat!(
+            "event: message\r\n",
+            "data: {\"choices\":[{\"index\":0,\r\n",
+            "data: \"delta\":{\"content\":\"a\"}}]}\r\n\r\n",
+            ":comment\r",
+            "data:{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"b\"},\"finish_reason\":\"stop\"}]}\r\r",
+            "data: [DONE]",
+        );
+        let expected = (vec![text("a"), text("b")], Ok(()));
+        assert_eq!(parse(&[stream]), expected);
+        assert_eq!(parse_bytewise(stream), expected);
+    }
+
+    #[test]
+    fn other_choices_than_the_first_are_ignored() {
+        let stream = concat!(
+            "data: {\"choices\":[{\"index\":1,\"delta\":{\"content\":\"other\"}},{\"index\":0,\"delta\":{\"content\":\"first\"}}]}\n\n",
+            "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n",
+        );
+        assert_eq!(parse(&[stream]), (vec![text("first")], Ok(())));
+    }
+
+    #[test]
+    fn a_cut_off_stream_is_unavailable_and_its_partial_call_is_not_handed_out() {
+        let stream = concat!(
+            "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"}}]}\n\n",
+            "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c\",\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"a\\\":\"}}]}}]}\n\n",
+        );
+        assert_eq!(
+            parse(&[stream]),
+            (
+                vec![text("hi")],
+                Err(ModelError::Unavailable(
+                    "the stream ended before the answer was complete".into()
+                ))
+            )
+        );
+    }
+
+    #[test]
+    fn errors_reported_mid_stream_are_unavailable() {
+        let stream = concat!(
+            "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"}}]}\n\n",
+            "data: {\"error\":{\"message\":\"The server had an error\",\"type\":\"server_error\"}}\n\n",
+        );
+        assert_eq!(
+            parse(&[stream]),
+            (
+                vec![text("hi")],
+                Err(ModelError::Unavailable(
+                    "the provider reported an error mid-stream: The server had an error".into()
+                ))
+            )
+        );
+        let event = "event: error\ndata: {\"message\": \"overloaded\"}\n\n";
+        assert_eq!(
+            parse(&[event]).1,
+            Err(ModelError::Unavailable(
+                "the provider reported an error mid-stream: overloaded".into()
+            ))
+        );
+    }
+
+    #[test]
+    fn malformed_streams_are_classified() {
+        let (_, result) = parse(&["data: {not json\n\n"]);
+        assert!(
+            matches!(&result, Err(ModelError::Malformed(m)) if m.starts_with("a chunk of the streamed answer")),
+            "{result:?}"
+        );
+        let (_, result) = parse(&[
+            "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{}\"}}]},\"finish_reason\":\"tool_calls\"}]}\n\n",
+        ]);
+        assert_eq!(result, Err(wire::no_name(0)));
+        let (_, result) = parse(&[concat!(
+            "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"a\",\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}]}}]}\n\n",
+            "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":1,\"id\":\"b\",\"function\":{\"name\":\"g\",\"arguments\":\"{}\"}}]}}]}\n\n",
+            "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"x\"}}]}}]}\n\n",
+        )]);
+        assert_eq!(
+            result,
+            Err(ModelError::Malformed(
+                "the stream went back to tool call 0 after a later call began".into()
+            ))
+        );
+        let mut parser = StreamParser::default();
+        let result = parser.push(b"data: \xff\xfe\n\n", &mut Vec::new());
+        assert_eq!(
+            result,
+            Err(ModelError::Malformed("the stream is not UTF-8 text".into()))
+        );
+    }
+
+    #[test]
+    fn an_endless_line_is_refused() {
+        let mut parser = StreamParser::default();
+        let block = vec![b'x'; 1024 * 1024];
+        let mut result = Ok(false);
+        for _ in 0..40 {
+            result = parser.push(&block, &mut Vec::new());
+            if result.is_err() {
+                break;
+            }
+        }
+        assert_eq!(result, Err(too_large()));
+    }
+
+    #[test]
+    fn nothing_after_done_is_read() {
+        let stream = concat!(
+            "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"a\"}}]}\n\n",
+            "data: [DONE]\n\n",
+            "data: {not json\n\n",
+        );
+        assert_eq!(parse(&[stream]), (vec![text("a")], Ok(())));
+    }
+}

@@ -1,0 +1,641 @@
+//! The Chat Completions wire format: the request sent, the answer and the stream chunks read,
+//! and the mapping between them and this crate's messages.
+
+use std::borrow::Cow;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::model::{
+    AssistantMessage, ChatRequest, Message, ModelError, ToolCall, ToolResultMessage,
+};
+
+/// The body of `POST /chat/completions`.
+#[derive(Debug, Serialize)]
+pub(super) struct Request<'a> {
+    model: &'a str,
+    messages: Vec<OutMessage<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tools: Vec<OutTool<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    temperature: Option<f32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_tokens: Option<u32>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    stream: bool,
+}
+
+impl<'a> Request<'a> {
+    /// The body for `request` to `model`; `stream` asks for server-sent events.
+    pub(super) fn new(model: &'a str, request: ChatRequest<'a>, stream: bool) -> Self {
+        Self {
+            model,
+            messages: messages(request.messages),
+            tools: request
+                .tools
+                .iter()
+                .map(|definition| OutTool {
+                    kind: "function",
+                    function: OutFunction {
+                        name: &definition.name,
+                        description: &definition.description,
+                        parameters: &definition.parameters,
+                    },
+                })
+                .collect(),
+            temperature: request.options.temperature,
+            max_tokens: request.options.max_tokens,
+            stream,
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+#[serde(tag = "role", rename_all = "lowercase")]
+enum OutMessage<'a> {
+    System {
+        content: &'a str,
+    },
+    User {
+        content: &'a str,
+    },
+    Assistant {
+        /// `null` when the reply is only tool calls, as the API expects.
+        content: Option<&'a str>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        tool_calls: Vec<OutToolCall<'a>>,
+    },
+    Tool {
+        tool_call_id: Cow<'a, str>,
+        content: &'a str,
+    },
+}
+
+#[derive(Debug, Serialize)]
+struct OutToolCall<'a> {
+    id: Cow<'a, str>,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    function: OutFunctionCall<'a>,
+}
+
+#[derive(Debug, Serialize)]
+struct OutFunctionCall<'a> {
+    name: &'a str,
+    arguments: &'a str,
+}
+
+#[derive(Debug, Serialize)]
+struct OutTool<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    function: OutFunction<'a>,
+}
+
+#[derive(Debug, Serialize)]
+struct OutFunction<'a> {
+    name: &'a str,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    description: &'a str,
+    parameters: &'a Value,
+}
+
+/// Maps a conversation to Chat Completions messages. The API needs an id on every tool call
+/// and the same id on its result: a call without one (some providers give none), or sharing
+/// its id with another call of the reply, gets one made from its place in the conversation,
+/// so the same conversation always gets the same ids.
+fn messages(conversation: &[Message]) -> Vec<OutMessage<'_>> {
+    let mut out = Vec::with_capacity(conversation.len());
+    // The ids sent for the calls of the last assistant message, and how many results of it
+    // were seen since.
+    let mut calls: Vec<(Option<&str>, Cow<'_, str>)> = Vec::new();
+    let mut answered = 0;
+    for (index, message) in conversation.iter().enumerate() {
+        out.push(match message {
+            Message::System { content } => OutMessage::System { content },
+            Message::User { content } => OutMessage::User { content },
+            Message::Assistant(reply) => {
+                calls = call_ids(index, &reply.tool_calls);
+                answered = 0;
+                OutMessage::Assistant {
+                    content: match (&reply.text, reply.tool_calls.is_empty()) {
+                        (Some(text), _) => Some(text),
+                        (None, true) => Some(""),
+                        (None, false) => None,
+                    },
+                    tool_calls: reply
+                        .tool_calls
+                        .iter()
+                        .zip(&calls)
+                        .map(|(call, (_, id))| OutToolCall {
+                            id: id.clone(),
+                            kind: "function",
+                            function: OutFunctionCall {
+                                name: &call.name,
+                                arguments: if call.arguments.trim().is_empty() {
+                                    "{}"
+                                } else {
+                                    &call.arguments
+                                },
+                            },
+                        })
+                        .collect(),
+                }
+            }
+            Message::Tool(result) => {
+                let tool_call_id = result_id(&calls, answered, result, index);
+                answered += 1;
+                OutMessage::Tool {
+                    tool_call_id,
+                    content: &result.content,
+                }
+            }
+        });
+    }
+    out
+}
+
+/// The id sent for each call of the assistant message at `index`: its own when it has one
+/// that no other call of the reply shares, else `call_tool_sdk_<index>_<position>`.
+fn call_ids(index: usize, calls: &[ToolCall]) -> Vec<(Option<&str>, Cow<'_, str>)> {
+    calls
+        .iter()
+        .enumerate()
+        .map(|(position, call)| {
+            let own = call.id.as_deref().filter(|id| !id.is_empty());
+            let unique = own.filter(|id| {
+                calls
+                    .iter()
+                    .filter(|other| other.id.as_deref() == Some(id))
+                    .count()
+                    == 1
+            });
+            let sent = match unique {
+                Some(id) => Cow::Borrowed(id),
+                None => Cow::Owned(format!("call_tool_sdk_{index}_{position}")),
+            };
+            (own, sent)
+        })
+        .collect()
+}
+
+/// The id sent for a tool result: that of the call it answers, found by its key (`#<position>`
+/// for a call without a usable id), else by its call id, else by its place among the results.
+fn result_id<'a>(
+    calls: &[(Option<&'a str>, Cow<'a, str>)],
+    answered: usize,
+    result: &'a ToolResultMessage,
+    index: usize,
+) -> Cow<'a, str> {
+    let by_position = result
+        .key
+        .strip_prefix('#')
+        .and_then(|position| position.parse::<usize>().ok())
+        .and_then(|position| calls.get(position));
+    if let Some((_, sent)) = by_position {
+        return sent.clone();
+    }
+    if let Some(id) = result.call_id.as_deref().filter(|id| !id.is_empty()) {
+        return match calls.iter().find(|(own, _)| *own == Some(id)) {
+            Some((_, sent)) => sent.clone(),
+            None => Cow::Borrowed(id),
+        };
+    }
+    match calls.get(answered) {
+        Some((_, sent)) => sent.clone(),
+        None => Cow::Owned(format!("call_tool_sdk_result_{index}")),
+    }
+}
+
+/// A non-streamed answer.
+#[derive(Debug, Deserialize)]
+pub(super) struct Completion {
+    #[serde(default)]
+    choices: Vec<Choice>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Choice {
+    #[serde(default)]
+    index: u32,
+    message: Option<ResponseMessage>,
+}
+
+#[derive(Debug, Deserialize)]
+struct ResponseMessage {
+    content: Option<String>,
+    refusal: Option<String>,
+    tool_calls: Option<Vec<ResponseToolCall>>,
+}
+
+#[derive(Debug, Deserialize)]
+struct ResponseToolCall {
+    id: Option<String>,
+    function: ResponseFunction,
+}
+
+#[derive(Debug, Deserialize)]
+struct ResponseFunction {
+    name: Option<String>,
+    arguments: Option<Arguments>,
+}
+
+/// Arguments as the API sends them (JSON text in a string), or as a JSON value, which some
+/// servers send instead.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub(super) enum Arguments {
+    /// JSON text, or a piece of it in a stream.
+    Text(String),
+    /// A JSON value.
+    Value(Value),
+}
+
+impl Arguments {
+    /// Appends the arguments' text to `text`.
+    pub(super) fn append_to(self, text: &mut String) {
+        match self {
+            Self::Text(piece) => text.push_str(&piece),
+            Self::Value(value) => text.push_str(&value.to_string()),
+        }
+    }
+}
+
+impl Completion {
+    /// The reply of the first choice.
+    pub(super) fn into_reply(self) -> Result<AssistantMessage, ModelError> {
+        let choice = self
+            .choices
+            .into_iter()
+            .min_by_key(|choice| choice.index)
+            .ok_or_else(|| ModelError::Malformed("the answer has no choices".into()))?;
+        let message = choice
+            .message
+            .ok_or_else(|| ModelError::Malformed("the answer's choice has no message".into()))?;
+        let tool_calls = message
+            .tool_calls
+            .unwrap_or_default()
+            .into_iter()
+            .enumerate()
+            .map(|(position, call)| {
+                let name = call
+                    .function
+                    .name
+                    .filter(|name| !name.is_empty())
+                    .ok_or_else(|| no_name(position))?;
+                let mut arguments = String::new();
+                if let Some(given) = call.function.arguments {
+                    given.append_to(&mut arguments);
+                }
+                Ok(ToolCall {
+                    id: call.id.filter(|id| !id.is_empty()),
+                    name,
+                    arguments,
+                })
+            })
+            .collect::<Result<Vec<_>, ModelError>>()?;
+        Ok(AssistantMessage {
+            text: message.content.or(message.refusal),
+            tool_calls,
+        })
+    }
+}
+
+/// The error for a tool call without a name.
+pub(super) fn no_name(position: usize) -> ModelError {
+    ModelError::Malformed(format!("tool call {position} of the answer has no name"))
+}
+
+/// One chunk of a streamed answer (one `data:` event).
+#[derive(Debug, Deserialize)]
+pub(super) struct Chunk {
+    #[serde(default)]
+    pub(super) choices: Vec<ChunkChoice>,
+    /// Some servers report a failure mid-stream as a chunk with an `error` member.
+    pub(super) error: Option<Value>,
+}
+
+#[derive(Debug, Deserialize)]
+pub(super) struct ChunkChoice {
+    #[serde(default)]
+    pub(super) index: u32,
+    pub(super) delta: Option<Delta>,
+    pub(super) finish_reason: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+pub(super) struct Delta {
+    pub(super) content: Option<String>,
+    pub(super) refusal: Option<String>,
+    pub(super) tool_calls: Option<Vec<ToolCallDelta>>,
+}
+
+#[derive(Debug, Deserialize)]
+pub(super) struct ToolCallDelta {
+    pub(super) index: Option<usize>,
+    pub(super) id: Option<String>,
+    pub(super) function: Option<FunctionDelta>,
+}
+
+#[derive(Debug, Deserialize)]
+pub(super) struct FunctionDelta {
+    pub(super) name: Option<String>,
+    pub(super) arguments: Option<Arguments>,
+}
+
+/// Decodes `bytes` as `T`, naming the path of what did not fit (`choices[0].message`).
+pub(super) fn decode<T: DeserializeOwned>(bytes: &[u8], what: &str) -> Result<T, ModelError> {
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
+        let path = error.path().to_string();
+        let inner = error.into_inner();
+        if path == "." {
+            ModelError::Malformed(format!("{what}: {inner}"))
+        } else {
+            ModelError::Malformed(format!("{what}, at `{path}`: {inner}"))
+        }
+    })
+}
+
+/// The message a provider put in an error body: `error.message` (OpenAI, vLLM, llama.cpp,
+/// Ollama), `error` as a string, `message`, or `detail` (FastAPI servers); else the body's
+/// text, shortened.
+pub(super) fn error_message(body: &[u8]) -> Option<String> {
+    const MAX_CHARS: usize = 1_000;
+    if let Ok(value) = serde_json::from_slice::<Value>(body) {
+        let text = |value: Option<&Value>| {
+            value
+                .and_then(Value::as_str)
+                .map(str::trim)
+                .filter(|text| !text.is_empty())
+                .map(str::to_owned)
+        };
+        let found = text(value.pointer("/error/message"))
+            .or_else(|| text(value.get("error")))
+            .or_else(|| text(value.get("message")))
+            .or_else(|| text(value.get("detail")))
+            .or_else(|| text(value.pointer("/detail/0/msg")));
+        if found.is_some() {
+            return found;
+        }
+    }
+    let text = String::from_utf8_lossy(body);
+    let text = text.trim();
+    if text.is_empty() {
+        return None;
+    }
+    let mut short: String = text.chars().take(MAX_CHARS).collect();
+    if short.len() < text.len() {
+        short.push('…');
+    }
+    Some(short)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::define::ToolDefinition;
+    use crate::model::{ChatOptions, ToolResultStatus};
+
+    fn result(call_id: Option<&str>, key: &str, name: &str, content: &str) -> Message {
+        Message::Tool(ToolResultMessage {
+            call_id: call_id.map(str::to_owned),
+            key: key.to_owned(),
+            name: name.to_owned(),
+            content: content.to_owned(),
+            status: ToolResultStatus::Success,
+        })
+    }
+
+    fn encode(messages: &[Message], tools: &[&ToolDefinition], stream: bool) -> Value {
+        let options = ChatOptions::default();
+        let request = ChatRequest {
+            messages,
+            tools,
+            options: &options,
+        };
+        serde_json::to_value(Request::new("m", request, stream)).unwrap()
+    }
+
+    #[test]
+    fn messages_map_to_chat_completions_roles() {
+        let conversation = [
+            Message::system("Be brief."),
+            Message::user("Weather in Lisbon?"),
+            Message::Assistant(AssistantMessage {
+                text: Some("Checking.".into()),
+                tool_calls: vec![ToolCall::new("c1", "get_weather", r#"{"city":"Lisbon"}"#)],
+            }),
+            result(Some("c1"), "c1", "get_weather", "sunny"),
+            Message::Assistant(AssistantMessage {
+                text: Some("Sunny.".into()),
+                tool_calls: vec![],
+            }),
+        ];
+        let tool = ToolDefinition::new(
+            "get_weather",
+            "Gets the weather.",
+            json!({"type": "object", "properties": {"city": {"type": "string"}}}),
+        );
+        let body = encode(&conversation, &[&tool], false);
+        assert_eq!(
+            body,
+            json!({
+                "model": "m",
+                "messages": [
+                    {"role": "system", "content": "Be brief."},
+                    {"role": "user", "content": "Weather in Lisbon?"},
+                    {"role": "assistant", "content": "Checking.", "tool_calls": [
+                        {"id": "c1", "type": "function",
+                         "function": {"name": "get_weather", "arguments": "{\"city\":\"Lisbon\"}"}}
+                    ]},
+                    {"role": "tool", "tool_call_id": "c1", "content": "sunny"},
+                    {"role": "assistant", "content": "Sunny."},
+                ],
+                "tools": [{"type": "function", "function": {
+                    "name": "get_weather",
+                    "description": "Gets the weather.",
+                    "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
+                }}],
+            })
+        );
+    }
+
+    #[test]
+    fn options_and_streaming_are_sent_only_when_set() {
+        let conversation = [Message::user("hi")];
+        let options = ChatOptions {
+            temperature: Some(0.5),
+            max_tokens: Some(64),
+        };
+        let request = ChatRequest {
+            messages: &conversation,
+            tools: &[],
+            options: &options,
+        };
+        let body = serde_json::to_value(Request::new("m", request, true)).unwrap();
+        assert_eq!(
+            body,
+            json!({"model": "m", "messages": [{"role": "user", "content": "hi"}],
+                   "temperature": 0.5, "max_tokens": 64, "stream": true})
+        );
+    }
+
+    #[test]
+    fn calls_without_a_usable_id_get_stable_generated_ids_matched_by_their_results() {
+        let conversation = [
+            Message::user("go"),
+            Message::Assistant(AssistantMessage::with_tool_calls(vec![
+                ToolCall::without_id("a", "{}"),
+                ToolCall::new("dup", "b", ""),
+                ToolCall::new("dup", "c", "{}"),
+                ToolCall::new("ok", "d", "{}"),
+            ])),
+            result(None, "#0", "a", "1"),
+            result(Some("dup"), "#1", "b", "2"),
+            result(Some("dup"), "#2", "c", "3"),
+            result(Some("ok"), "ok", "d", "4"),
+        ];
+        let body = encode(&conversation, &[], false);
+        let ids: Vec<&str> = body["messages"][1]["tool_calls"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|call| call["id"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            ids,
+            [
+                "call_tool_sdk_1_0",
+                "call_tool_sdk_1_1",
+                "call_tool_sdk_1_2",
+                "ok"
+            ]
+        );
+        let answered: Vec<&str> = (2..6)
+            .map(|i| body["messages"][i]["tool_call_id"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            answered, ids,
+            "every result names the id its call was sent with"
+        );
+        assert_eq!(
+            body["messages"][1]["tool_calls"][1]["function"]["arguments"], "{}",
+            "blank arguments are sent as an empty object"
+        );
+        assert_eq!(body["messages"][1]["content"], Value::Null);
+        assert_eq!(
+            encode(&conversation, &[], false),
+            body,
+            "the same conversation gets the same ids"
+        );
+    }
+
+    #[test]
+    fn results_without_key_or_id_are_matched_by_position() {
+        let conversation = [
+            Message::Assistant(AssistantMessage::with_tool_calls(vec![
+                ToolCall::without_id("a", "{}"),
+                ToolCall::without_id("b", "{}"),
+            ])),
+            result(None, "", "a", "1"),
+            result(None, "", "b", "2"),
+        ];
+        let body = encode(&conversation, &[], false);
+        assert_eq!(body["messages"][1]["tool_call_id"], "call_tool_sdk_0_0");
+        assert_eq!(body["messages"][2]["tool_call_id"], "call_tool_sdk_0_1");
+    }
+
+    #[test]
+    fn an_answer_decodes_to_a_reply() {
+        let body = json!({
+            "id": "chatcmpl-1", "object": "chat.completion",
+            "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+                "role": "assistant", "content": null, "tool_calls": [
+                    {"id": "call_1", "type": "function",
+                     "function": {"name": "get_weather", "arguments": "{\"city\":\"Lisbon\"}"}},
+                    {"id": "", "type": "function",
+                     "function": {"name": "list_notes", "arguments": {"all": true}}},
+                    {"type": "function", "function": {"name": "now"}}
+                ]}}]
+        });
+        let completion: Completion = decode(body.to_string().as_bytes(), "the answer").unwrap();
+        assert_eq!(
+            completion.into_reply().unwrap(),
+            AssistantMessage::with_tool_calls(vec![
+                ToolCall::new("call_1", "get_weather", r#"{"city":"Lisbon"}"#),
+                ToolCall::without_id("list_notes", r#"{"all":true}"#),
+                ToolCall::without_id("now", ""),
+            ])
+        );
+    }
+
+    #[test]
+    fn answers_that_do_not_fit_are_malformed_with_a_path() {
+        let error = decode::<Completion>(
+            br#"{"choices": [{"message": {"content": 7}}]}"#,
+            "the answer",
+        )
+        .unwrap_err();
+        let ModelError::Malformed(message) = error else {
+            panic!("{error:?}")
+        };
+        assert!(
+            message.contains("`choices[0].message.content`"),
+            "{message}"
+        );
+
+        let empty: Completion = decode(br#"{"choices": []}"#, "the answer").unwrap();
+        assert_eq!(
+            empty.into_reply(),
+            Err(ModelError::Malformed("the answer has no choices".into()))
+        );
+        let nameless: Completion = decode(
+            br#"{"choices": [{"message": {"tool_calls": [{"function": {"arguments": "{}"}}]}}]}"#,
+            "the answer",
+        )
+        .unwrap();
+        assert_eq!(nameless.into_reply(), Err(no_name(0)));
+        assert!(matches!(
+            decode::<Completion>(b"<html>", "the answer"),
+            Err(ModelError::Malformed(_))
+        ));
+    }
+
+    #[test]
+    fn error_messages_are_found_in_each_providers_shape() {
+        let cases: [(&[u8], Option<&str>); 8] = [
+            (
+                br#"{"error": {"message": "Incorrect API key provided", "type": "invalid_request_error", "code": "invalid_api_key"}}"#,
+                Some("Incorrect API key provided"),
+            ),
+            (br#"{"error": "model 'x' not found"}"#, Some("model 'x' not found")),
+            (
+                br#"{"object": "error", "message": "max_tokens is too large", "code": 400}"#,
+                Some("max_tokens is too large"),
+            ),
+            (br#"{"detail": "Not Found"}"#, Some("Not Found")),
+            (
+                br#"{"detail": [{"loc": ["body"], "msg": "field required"}]}"#,
+                Some("field required"),
+            ),
+            (b"upstream connect error", Some("upstream connect error")),
+            (b"  ", None),
+            (br#"{"error": {"message": ""}, "message": "fallback"}"#, Some("fallback")),
+        ];
+        for (body, expected) in cases {
+            assert_eq!(
+                error_message(body).as_deref(),
+                expected,
+                "{}",
+                String::from_utf8_lossy(body)
+            );
+        }
+        let long = "x".repeat(5_000);
+        let short = error_message(long.as_bytes()).unwrap();
+        assert_eq!(short.chars().count(), 1_001);
+    }
+}

@@ -1,0 +1,20 @@
+//! Register: a [`ToolRegistry`] holds tools by name, in insertion order, and dispatches calls;
+//! tools also come at run time from a JSON Schema and a closure ([`DynamicTool`]) and from
+//! [`ToolProvider`]s. Names follow one rule ([`validate_name`]); an unknown name gets the closest
+//! registered ones as suggestions.
+
+mod call;
+mod dynamic;
+mod error;
+mod name;
+pub(crate) mod name_index;
+mod provider;
+mod registry;
+pub(crate) mod suggest;
+
+pub use call::CallFuture;
+pub use dynamic::DynamicTool;
+pub use error::RegistryError;
+pub use name::{provider_name, validate_name};
+pub use provider::{ProviderFuture, ToolProvider};
+pub use registry::ToolRegistry;

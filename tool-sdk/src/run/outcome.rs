@@ -1,0 +1,81 @@
+//! How a run ended, and how a round ended.
+
+use crate::compensate::CompensationReport;
+use crate::model::{AssistantMessage, ModelError};
+use crate::store::{CallReport, PausedRun, RunId, StoreError};
+
+/// How a run ended, with what it did.
+#[derive(Debug)]
+pub struct LoopOutcome {
+    /// Why the run stopped.
+    pub status: LoopStatus,
+    /// Model calls made in this run (across a pause and its resumption).
+    pub rounds: usize,
+    /// Every tool call of the run, in the order the replies gave them.
+    pub calls: Vec<CallReport>,
+    /// Every rollback of the run, in the order it ran (newest call first).
+    pub compensations: Vec<CompensationReport>,
+    /// The run's id (what a paused run is resumed by, and what idempotency keys start with).
+    pub run_id: RunId,
+    /// Set when the store could not record the run's end: until it is recorded, recovery may
+    /// take the run for one that stopped in the middle.
+    pub store_error: Option<StoreError>,
+}
+
+/// Why a run stopped.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum LoopStatus {
+    /// The model answered without tool calls; the answer is the last message.
+    Answered(AssistantMessage),
+    /// Every call of the last reply was a return-direct tool: their results are the answer.
+    ReturnedDirect(Vec<crate::model::ToolResultMessage>),
+    /// The round limit was reached; all work done is kept.
+    MaxRoundsReached,
+    /// Calls wait for a person's decisions; resume with [`ToolLoop::resume`].
+    Paused(PausedRun),
+    /// The run was cancelled: the round in flight drained, then what was compensable was
+    /// rolled back.
+    Cancelled,
+    /// A tool failed in a way that fails the run ([`ErrorAction::RollBack`]); what was
+    /// compensable was rolled back.
+    RolledBack {
+        /// The failed call's key in its reply.
+        key: String,
+        /// The failed tool.
+        name: String,
+        /// What went wrong.
+        error: crate::define::ToolError,
+    },
+    /// The model could not be called; what was compensable was rolled back.
+    ModelFailed(ModelError),
+    /// The run's store failed (a success could not be recorded before going on, or the run
+    /// could not pause); what was compensable was rolled back. When the store says the run
+    /// was taken over ([`StoreError::Lost`]), the calls in flight were let finish and only the
+    /// successes the store refused to record were rolled back here: the new owner rolls back
+    /// the recorded ones.
+    StoreFailed(StoreError),
+}
+
+impl LoopStatus {
+    /// The keys of the calls waiting for a decision; empty unless paused.
+    pub fn awaiting_decision(&self) -> &[String] {
+        match self {
+            Self::Paused(paused) => paused.turn.awaiting(),
+            _ => &[],
+        }
+    }
+
+    /// Whether the run is paused, waiting for decisions.
+    pub fn is_awaiting_decision(&self) -> bool {
+        matches!(self, Self::Paused(_))
+    }
+}
+
+/// How a round ended: the loop goes on, or the run stops with a status.
+// Built once per round and matched at once: its size costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum RoundEnd {
+    Continue,
+    Stop(LoopStatus),
+}

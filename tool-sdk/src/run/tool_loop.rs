@@ -1,0 +1,709 @@
+//! The loop itself: its configuration, a run from start to end, resuming a paused run.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::future::{select, Either};
+use std::pin::pin;
+use tokio_util::sync::CancellationToken;
+use tracing::Instrument as _;
+
+use crate::compensate::{CompensationReport, Held, Rollback};
+use crate::gate::{Gate, ResumeError, ToolCallDecisions};
+use crate::model::{AssistantMessage, ChatModel, ChatRequest, Message, ToolCall, ToolResultStatus};
+use crate::register::{ToolProvider, ToolRegistry};
+use crate::store::{
+    ChatMemory, MemoryError, PausedRun, PausedTurn, RunId, RunState, RunStore, StoreError,
+};
+
+use crate::run::outcome::RoundEnd;
+use crate::run::tools::RunTools;
+use crate::run::{durable, LoopEvent, LoopOptions, LoopOutcome, LoopStatus};
+
+type Listener = dyn Fn(&LoopEvent) + Send + Sync;
+type BeforeHook = dyn Fn(&ToolCall) + Send + Sync;
+type AfterHook = dyn Fn(&ToolCall, &crate::define::ToolResult) + Send + Sync;
+type ErrorHandler = dyn Fn(&ToolCall, &crate::define::ToolError) -> String + Send + Sync;
+
+/// Runs a model's tool calls until it answers.
+///
+/// # Examples
+///
+/// ```
+/// use tool_sdk::run::{LoopStatus, ToolLoop};
+/// use tool_sdk::{tool, AssistantMessage, Message, ScriptedModel, ToolCall, ToolRegistry};
+///
+/// /// Adds two numbers.
+/// #[tool]
+/// fn add(a: i64, b: i64) -> i64 {
+///     a + b
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let model = ScriptedModel::new([
+///     AssistantMessage::with_tool_calls(vec![ToolCall::new("c1", "add", r#"{"a": 2, "b": 3}"#)]),
+///     AssistantMessage { text: Some("2 + 3 = 5".into()), tool_calls: vec![] },
+/// ]);
+/// let mut registry = ToolRegistry::new();
+/// registry.register(AddTool).unwrap();
+/// let agent = ToolLoop::new(model, registry);
+///
+/// let mut conversation = vec![Message::user("What is 2 + 3?")];
+/// let outcome = agent.run(&mut conversation).await;
+/// assert!(matches!(&outcome.status, LoopStatus::Answered(reply) if reply.text.as_deref() == Some("2 + 3 = 5")));
+/// assert_eq!(conversation.len(), 4); // user, assistant (call), tool result, assistant (answer)
+/// # }
+/// ```
+pub struct ToolLoop {
+    pub(super) model: Arc<dyn ChatModel>,
+    pub(super) registry: ToolRegistry,
+    pub(super) providers: Vec<Arc<dyn ToolProvider>>,
+    pub(super) gate: Gate,
+    pub(super) options: LoopOptions,
+    pub(super) listener: Option<Arc<Listener>>,
+    pub(super) before: Option<Arc<BeforeHook>>,
+    pub(super) after: Option<Arc<AfterHook>>,
+    pub(super) error_handler: Option<Arc<ErrorHandler>>,
+    pub(super) search: Arc<dyn crate::describe::search::SearchStrategy>,
+    pub(super) store: Option<Arc<dyn RunStore>>,
+    pub(super) lease: Duration,
+    pub(super) compensation_timeout: Duration,
+    /// Without a store, the runs paused by this loop, by id: what a resume runs is the copy
+    /// kept here, never the value handed back, and each is taken once.
+    pub(super) parked: std::sync::Mutex<std::collections::HashMap<RunId, PausedRun>>,
+    /// Providers' tools reported as not taken, each once.
+    pub(super) skipped: std::sync::Mutex<std::collections::HashSet<String>>,
+}
+
+impl ToolLoop {
+    /// A loop over `model` with the tools of `registry` and default options.
+    pub fn new(model: impl ChatModel + 'static, registry: ToolRegistry) -> Self {
+        Self {
+            model: Arc::new(model),
+            registry,
+            providers: Vec::new(),
+            gate: Gate::default(),
+            options: LoopOptions::default(),
+            listener: None,
+            before: None,
+            after: None,
+            error_handler: None,
+            search: Arc::new(crate::describe::search::Bm25Search::new()),
+            store: None,
+            lease: crate::store::DEFAULT_LEASE,
+            compensation_timeout: crate::compensate::DEFAULT_COMPENSATION_TIMEOUT,
+            parked: std::sync::Mutex::default(),
+            skipped: std::sync::Mutex::default(),
+        }
+    }
+
+    /// Keeps each run's record in `store`: compensable successes are written there before the
+    /// loop goes on, paused runs wait there ([`resume_stored`](Self::resume_stored)), and what a
+    /// crash interrupted is found there by [`recover`](Self::recover).
+    pub fn with_store(mut self, store: Arc<dyn RunStore>) -> Self {
+        self.store = Some(store);
+        self
+    }
+
+    /// How long a run stays owned without renewal (default
+    /// [`DEFAULT_LEASE`](crate::store::DEFAULT_LEASE)); the loop renews at a third of it,
+    /// from a task of its own, so a synchronous tool holding the run's thread does not stop the
+    /// renewals on a multi-threaded runtime (on a single-threaded one, make the lease outlast
+    /// such tools). After a crash, other replicas wait this long before they recover the run.
+    pub fn with_lease(mut self, lease: Duration) -> Self {
+        self.lease = lease;
+        self
+    }
+
+    /// How long a compensating action may take when its tool declares no `timeout` (default
+    /// [`DEFAULT_COMPENSATION_TIMEOUT`](crate::compensate::DEFAULT_COMPENSATION_TIMEOUT)), in
+    /// the rollback at a run's end and in [`recover`](Self::recover). An action past it is
+    /// reported as timed out and the rollback goes on; see
+    /// [the compensate module](crate::compensate#every-compensating-action-is-bounded).
+    pub fn with_compensation_timeout(mut self, timeout: Duration) -> Self {
+        self.compensation_timeout = timeout;
+        self
+    }
+
+    /// Sets the options.
+    pub fn with_options(mut self, options: LoopOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// Gates calls with `gate` (default: only what tools declare).
+    pub fn with_gate(mut self, gate: Gate) -> Self {
+        self.gate = gate;
+        self
+    }
+
+    /// Consults `provider` at every round for more tools (add-only).
+    pub fn with_provider(mut self, provider: Arc<dyn ToolProvider>) -> Self {
+        self.providers.push(provider);
+        self
+    }
+
+    /// Calls `listener` with every [`LoopEvent`].
+    pub fn on_event(mut self, listener: impl Fn(&LoopEvent) + Send + Sync + 'static) -> Self {
+        self.listener = Some(Arc::new(listener));
+        self
+    }
+
+    /// Calls `hook` before each tool call starts.
+    pub fn before_tool(mut self, hook: impl Fn(&ToolCall) + Send + Sync + 'static) -> Self {
+        self.before = Some(Arc::new(hook));
+        self
+    }
+
+    /// Calls `hook` after each tool call ends, with its result.
+    pub fn after_tool(
+        mut self,
+        hook: impl Fn(&ToolCall, &crate::define::ToolResult) + Send + Sync + 'static,
+    ) -> Self {
+        self.after = Some(Arc::new(hook));
+        self
+    }
+
+    /// Ranks deferred tools for the built-in search tool with `strategy` (default BM25).
+    pub fn with_search(
+        mut self,
+        strategy: impl crate::describe::search::SearchStrategy + 'static,
+    ) -> Self {
+        self.search = Arc::new(strategy);
+        self
+    }
+
+    /// Words what the model reads for a failed call (by default
+    /// [`ToolError::model_message`](crate::define::ToolError::model_message)), for argument errors and
+    /// execution errors alike; `error.kind()` tells them apart.
+    pub fn on_tool_error(
+        mut self,
+        handler: impl Fn(&ToolCall, &crate::define::ToolError) -> String + Send + Sync + 'static,
+    ) -> Self {
+        self.error_handler = Some(Arc::new(handler));
+        self
+    }
+
+    /// Runs on the conversation `id` of `memory`: loads it, appends `input`, runs, and stores
+    /// the conversation back whatever the outcome (it is valid at every outcome).
+    pub async fn run_with_memory(
+        &self,
+        memory: &dyn ChatMemory,
+        id: &str,
+        input: Message,
+        cancel: &CancellationToken,
+    ) -> Result<LoopOutcome, MemoryError> {
+        let mut conversation = memory.load(id).await?;
+        conversation.push(input);
+        let outcome = self.run_cancellable(&mut conversation, cancel).await;
+        memory.store(id, &conversation).await?;
+        Ok(outcome)
+    }
+
+    /// The loop's registry.
+    pub fn registry(&self) -> &ToolRegistry {
+        &self.registry
+    }
+
+    /// Runs until the model answers, appending to `conversation`.
+    pub async fn run(&self, conversation: &mut Vec<Message>) -> LoopOutcome {
+        self.run_cancellable(conversation, &CancellationToken::new())
+            .await
+    }
+
+    /// Runs until the model answers or `cancel` is cancelled.
+    ///
+    /// # Cancel safety
+    ///
+    /// Cancel through the token, not by dropping the future: the token lets the round in
+    /// flight drain and what already ran be rolled back.
+    pub async fn run_cancellable(
+        &self,
+        conversation: &mut Vec<Message>,
+        cancel: &CancellationToken,
+    ) -> LoopOutcome {
+        let state = RunState::new(durable::new_run_id());
+        let tools = RunTools::new(
+            &self.registry,
+            &*self.search,
+            self.options.defer_threshold,
+            state.found.clone(),
+        );
+        if let Some(store) = &self.store {
+            if let Err(error) = store.begin(&state.id, self.lease).await {
+                // Nothing ran: there is nothing to roll back or record.
+                return LoopOutcome {
+                    status: LoopStatus::StoreFailed(error),
+                    rounds: 0,
+                    calls: Vec::new(),
+                    compensations: Vec::new(),
+                    run_id: state.id,
+                    store_error: None,
+                };
+            }
+        }
+        self.drive(conversation, state, tools, None, cancel).await
+    }
+
+    /// Resumes a paused run with decisions: the paused reply and its results are appended, and
+    /// the run goes on. Decisions that do not fit are refused and nothing runs.
+    ///
+    /// Only the run's id is taken from `paused`: what resumes is the copy this loop kept (in
+    /// its store, or in this loop when it has none), and the decisions are checked against it
+    /// before it is taken. A copy that was changed runs nothing it changed, decisions that fit
+    /// only a changed copy are refused and leave the genuine run resumable, and a run resumes
+    /// once, however many copies of it there are.
+    pub async fn resume(
+        &self,
+        conversation: &mut Vec<Message>,
+        paused: PausedRun,
+        decisions: &ToolCallDecisions,
+        cancel: &CancellationToken,
+    ) -> Result<LoopOutcome, ResumeError> {
+        if self.store.is_some() {
+            return self
+                .resume_stored(conversation, paused.id(), decisions, cancel)
+                .await;
+        }
+        let (kept, resolutions) = {
+            let mut parked = self.parked();
+            let Some(kept) = parked.get(paused.id()) else {
+                return Err(StoreError::UnknownRun(paused.id().to_string()).into());
+            };
+            let resolutions = self.gate.resolve(&kept.turn, decisions)?;
+            match parked.remove(paused.id()) {
+                Some(kept) => (kept, resolutions),
+                None => return Err(StoreError::UnknownRun(paused.id().to_string()).into()),
+            }
+        };
+        Ok(self
+            .resume_taken(conversation, kept, resolutions, cancel)
+            .await)
+    }
+
+    fn parked(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<RunId, PausedRun>> {
+        self.parked
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Resumes the run paused under `id` in this loop's store, possibly by another process:
+    /// the stored copy is read and the decisions checked against it, and only then is it taken
+    /// (of two concurrent resumes, in any processes, exactly one gets it; the other gets
+    /// [`StoreError::UnknownRun`]). Decisions that do not fit leave the run paused.
+    pub async fn resume_stored(
+        &self,
+        conversation: &mut Vec<Message>,
+        id: &RunId,
+        decisions: &ToolCallDecisions,
+        cancel: &CancellationToken,
+    ) -> Result<LoopOutcome, ResumeError> {
+        let Some(store) = &self.store else {
+            return Err(StoreError::UnknownRun(id.to_string()).into());
+        };
+        self.gate
+            .resolve(&store.load_paused(id).await?.turn, decisions)?;
+        let taken = store.take_paused(id, self.lease).await?;
+        // Between the read and the take, another resume may have run the run on to its next
+        // pause: then the decisions were for the earlier one, and the run goes back as taken.
+        let resolutions = match self.gate.resolve(&taken.turn, decisions) {
+            Ok(resolutions) => resolutions,
+            Err(refused) => {
+                store.pause(id, &taken).await?;
+                return Err(refused.into());
+            }
+        };
+        Ok(self
+            .resume_taken(conversation, taken, resolutions, cancel)
+            .await)
+    }
+
+    /// The paused run, and whatever follows, once taken.
+    async fn resume_taken(
+        &self,
+        conversation: &mut Vec<Message>,
+        paused: PausedRun,
+        resolutions: Vec<crate::gate::Resolution>,
+        cancel: &CancellationToken,
+    ) -> LoopOutcome {
+        let PausedRun { turn, state } = paused;
+        let mut tools = RunTools::new(
+            &self.registry,
+            &*self.search,
+            self.options.defer_threshold,
+            state.found.clone(),
+        );
+        self.refresh(&mut tools).await;
+        let reply = turn.reply().clone();
+        self.drive(
+            conversation,
+            state,
+            tools,
+            Some((reply, resolutions)),
+            cancel,
+        )
+        .await
+    }
+
+    /// Runs a begun or taken run to its end under its lease: the paused reply's round first
+    /// when resuming, then rounds until the run stops, then the rollback if it did not end
+    /// well.
+    async fn drive(
+        &self,
+        conversation: &mut Vec<Message>,
+        mut state: RunState,
+        mut tools: RunTools<'_>,
+        resumed: Option<(AssistantMessage, Vec<crate::gate::Resolution>)>,
+        cancel: &CancellationToken,
+    ) -> LoopOutcome {
+        // The run's own token: cancelled by the caller's, or by the heartbeat on a takeover.
+        let run_cancel = cancel.child_token();
+        let heartbeat =
+            durable::Heartbeat::start(self.store.as_ref(), &state.id, self.lease, &run_cancel);
+        let round = match resumed {
+            Some((reply, resolutions)) => {
+                self.round(
+                    conversation,
+                    &mut state,
+                    &tools,
+                    reply,
+                    resolutions,
+                    &run_cancel,
+                )
+                .await
+            }
+            None => RoundEnd::Continue,
+        };
+        let mut status = match round {
+            RoundEnd::Continue => {
+                self.rounds(conversation, &mut state, &mut tools, &run_cancel)
+                    .await
+            }
+            RoundEnd::Stop(status) => status,
+        };
+        // Whatever the last round gave, a run taken over is the new owner's to end. A paused
+        // run is not running any more: a renewal that met it paused lost nothing (a run taken
+        // over before could not have paused).
+        if heartbeat.is_lost() && !matches!(status, LoopStatus::Paused(_)) {
+            status = LoopStatus::StoreFailed(StoreError::Lost(state.id.to_string()));
+        }
+        self.finish(conversation, state, &tools, status, heartbeat)
+            .await
+    }
+
+    async fn rounds(
+        &self,
+        conversation: &mut Vec<Message>,
+        state: &mut RunState,
+        tools: &mut RunTools<'_>,
+        cancel: &CancellationToken,
+    ) -> LoopStatus {
+        loop {
+            if cancel.is_cancelled() {
+                return LoopStatus::Cancelled;
+            }
+            if state.rounds >= self.options.max_rounds {
+                return LoopStatus::MaxRoundsReached;
+            }
+            self.refresh(tools).await;
+            state.rounds += 1;
+            self.emit(&LoopEvent::ModelCalled {
+                round: state.rounds,
+            });
+            let definitions = tools.definitions();
+            let request = ChatRequest {
+                messages: conversation,
+                tools: &definitions,
+                options: &self.options.chat,
+            };
+            let span = tracing::info_span!(
+                "gen_ai.chat",
+                gen_ai.operation.name = "chat",
+                round = state.rounds
+            );
+            // Streamed, calls start while the reply still arrives; not when a call might need
+            // a decision, since then no call of the reply may run before all are known.
+            let streaming = self.options.streaming && !self.may_pause(tools);
+            let run_id = state.id.clone();
+            let finished = durable::Finished::new(
+                self.store.as_deref(),
+                &run_id,
+                state.rounds,
+                conversation.len() + 1,
+            );
+            let streamed = match streaming.then(|| self.model.chat_stream(request)).flatten() {
+                Some(stream) => Some(
+                    self.consume_stream(stream, tools, finished, cancel)
+                        .instrument(span.clone())
+                        .await,
+                ),
+                None => None,
+            };
+            if let Some(streamed) = streamed {
+                if streamed.reply.tool_calls.is_empty() {
+                    if let Some(error) = streamed.error {
+                        return LoopStatus::ModelFailed(error);
+                    }
+                    if cancel.is_cancelled() {
+                        return LoopStatus::Cancelled;
+                    }
+                    conversation.push(Message::Assistant(streamed.reply.clone()));
+                    return LoopStatus::Answered(streamed.reply);
+                }
+                let error = streamed.error;
+                let end = self.conclude(
+                    conversation,
+                    state,
+                    tools,
+                    streamed.reply,
+                    streamed.ended,
+                    streamed.finished,
+                    cancel,
+                );
+                match (end, error) {
+                    (RoundEnd::Stop(status), _) => return status,
+                    (RoundEnd::Continue, Some(error)) => return LoopStatus::ModelFailed(error),
+                    (RoundEnd::Continue, None) => continue,
+                }
+            }
+            let call = self.model.chat(request).instrument(span);
+            let response = match select(pin!(cancel.cancelled()), call).await {
+                Either::Left(((), _)) => return LoopStatus::Cancelled,
+                Either::Right((response, _)) => response,
+            };
+            let reply = match response {
+                Ok(response) => response.message,
+                Err(error) => return LoopStatus::ModelFailed(error),
+            };
+            if reply.tool_calls.is_empty() {
+                conversation.push(Message::Assistant(reply.clone()));
+                return LoopStatus::Answered(reply);
+            }
+            let awaiting = self.awaiting(tools, &reply);
+            if !awaiting.is_empty() {
+                self.emit(&LoopEvent::Paused {
+                    awaiting: awaiting.clone(),
+                });
+                let turn = PausedTurn::new(reply, tools.names(), awaiting);
+                let mut state = state.clone();
+                state.found = tools.found_names();
+                let paused = PausedRun { turn, state };
+                match &self.store {
+                    Some(store) => {
+                        if let Err(error) = store.pause(&paused.state.id, &paused).await {
+                            return LoopStatus::StoreFailed(error);
+                        }
+                    }
+                    None => {
+                        self.parked()
+                            .insert(paused.state.id.clone(), paused.clone());
+                    }
+                }
+                return LoopStatus::Paused(paused);
+            }
+            // Every tool of the run was offered; a name that is none of them gets "unknown
+            // tool" with suggestions from the registry.
+            let resolutions = vec![crate::gate::Resolution::Run; reply.tool_calls.len()];
+            match self
+                .round(conversation, state, tools, reply, resolutions, cancel)
+                .await
+            {
+                RoundEnd::Continue => {}
+                RoundEnd::Stop(status) => return status,
+            }
+        }
+    }
+
+    /// Whether any call could need a decision: the gate's policy names something, or a tool
+    /// declares confirmation.
+    fn may_pause(&self, tools: &RunTools<'_>) -> bool {
+        !self.gate.policy().is_empty()
+            || tools
+                .all_definitions()
+                .iter()
+                .any(|d| d.options.confirm != crate::define::Confirm::Never)
+    }
+
+    /// Keys of calls needing a decision, looking each tool up among all the run's tools.
+    fn awaiting(&self, tools: &RunTools<'_>, reply: &AssistantMessage) -> Vec<String> {
+        crate::model::tool_call_keys(reply)
+            .into_iter()
+            .zip(&reply.tool_calls)
+            .filter(|(_, call)| {
+                self.gate
+                    .policy()
+                    .needs_confirmation(call, tools.get(&call.name).map(|t| &**t))
+            })
+            .map(|(key, _)| key)
+            .collect()
+    }
+
+    /// Rolls back what is compensable when the run did not end well, records the run's end,
+    /// and builds the outcome.
+    ///
+    /// A run taken over by another owner rolls back only what that owner cannot know of: the
+    /// successes the store refused to record. The rest is the new owner's.
+    async fn finish(
+        &self,
+        conversation: &mut [Message],
+        mut state: RunState,
+        tools: &RunTools<'_>,
+        status: LoopStatus,
+        heartbeat: durable::Heartbeat,
+    ) -> LoopOutcome {
+        let taken_over = matches!(status, LoopStatus::StoreFailed(StoreError::Lost(_)));
+        let reason = match &status {
+            LoopStatus::Cancelled => Some("the run was cancelled".to_owned()),
+            LoopStatus::RolledBack { name, error, .. } => Some(format!(
+                "a later step failed: `{name}`: {}",
+                error.model_message()
+            )),
+            LoopStatus::ModelFailed(error) => Some(format!("the model failed: {error}")),
+            LoopStatus::StoreFailed(StoreError::Lost(_)) => {
+                Some("the run was taken over by another process".to_owned())
+            }
+            LoopStatus::StoreFailed(error) => Some(format!("the run's store failed: {error}")),
+            _ => None,
+        };
+        let mut compensations = Vec::new();
+        let mut store_error = None;
+        let mut lost = taken_over;
+        let mut unfinished = false;
+        if let Some(reason) = reason {
+            let entries = state
+                .record
+                .drain_newest_first()
+                .into_iter()
+                .map(|entry| {
+                    let held = if self.store.is_none()
+                        || state.local_only.contains(&entry.idempotency_key)
+                    {
+                        Held::LocalOnly
+                    } else {
+                        Held::Stored
+                    };
+                    (entry, held)
+                })
+                .collect();
+            let rollback = Rollback {
+                store: self.store.as_deref(),
+                run: &state.id,
+                lease: self.lease,
+                timeout: self.compensation_timeout,
+            };
+            let end = rollback
+                .run(
+                    entries,
+                    taken_over,
+                    |name| tools.get(name),
+                    |entry, result| {
+                        let error = result.as_ref().err().map(ToString::to_string);
+                        self.emit(&LoopEvent::Compensated {
+                            key: entry.key.clone(),
+                            name: entry.call.name.clone(),
+                            round: entry.round,
+                            error: error.clone(),
+                        });
+                        tell_rolled_back(conversation, entry.message_index, &reason, error);
+                    },
+                )
+                .await;
+            lost |= end.lost;
+            unfinished = end.unfinished;
+            store_error = end.store_error;
+            compensations = end
+                .undone
+                .into_iter()
+                .map(|(entry, result)| CompensationReport {
+                    key: entry.key,
+                    name: entry.call.name,
+                    round: entry.round,
+                    result,
+                })
+                .collect();
+        }
+        // No renewal may land after the run's end (or release) is recorded.
+        heartbeat.stop().await;
+        let ended = !matches!(status, LoopStatus::Paused(_)) && !lost;
+        if let (Some(store), true) = (&self.store, ended) {
+            let recorded = if unfinished {
+                // Released at once, for recovery to try the timed-out actions again.
+                store.release(&state.id, Duration::ZERO).await
+            } else {
+                durable::finish_run(&**store, &state.id).await
+            };
+            if let Err(failure) = recorded {
+                store_error.get_or_insert(failure);
+            }
+        }
+        LoopOutcome {
+            status,
+            rounds: state.rounds,
+            calls: state.calls,
+            compensations,
+            run_id: state.id,
+            store_error,
+        }
+    }
+
+    /// Adds what the providers offer, and reports once per name what the run does not take.
+    pub(crate) async fn refresh(&self, tools: &mut RunTools<'_>) {
+        for (name, reason) in tools.refresh(&self.providers).await {
+            let first = self
+                .skipped
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .insert(name.clone());
+            if first {
+                tracing::warn!(tool = %name, reason = %reason, "a provider's tool is not offered");
+                self.emit(&LoopEvent::ToolSkipped { name, reason });
+            }
+        }
+    }
+
+    pub(crate) fn emit(&self, event: &LoopEvent) {
+        if let Some(listener) = &self.listener {
+            listener(event);
+        }
+    }
+}
+
+impl fmt::Debug for ToolLoop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolLoop")
+            .field("registry", &self.registry)
+            .field("gate", &self.gate)
+            .field("options", &self.options)
+            .field("store", &self.store.is_some())
+            .field("lease", &self.lease)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Rewrites a rolled-back call's result so the model knows its effect no longer holds (or, when
+/// the rollback failed, may still hold).
+fn tell_rolled_back(
+    conversation: &mut [Message],
+    index: usize,
+    reason: &str,
+    error: Option<String>,
+) {
+    let Some(Message::Tool(message)) = conversation.get_mut(index) else {
+        return;
+    };
+    message.content = match &error {
+        None => format!(
+            "This call was rolled back because {reason}; its effect no longer holds. It had returned: {}",
+            message.content
+        ),
+        Some(error) => format!(
+            "Rolling this call back failed ({error}) after {reason}; its effect may still hold. It had returned: {}",
+            message.content
+        ),
+    };
+    if error.is_none() {
+        message.status = ToolResultStatus::RolledBack;
+    }
+}

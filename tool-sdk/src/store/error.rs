@@ -1,0 +1,26 @@
+//! Why a store operation failed, and the future every store operation returns.
+
+use std::future::Future;
+use std::pin::Pin;
+
+/// A boxed future of a store operation.
+pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
+
+/// Why a store operation failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// No paused turn has this id (never stored, or used already).
+    #[error("no paused turn `{0}`: unknown, or used already")]
+    NotFound(String),
+    /// No run with this id is in the state the operation needs (never paused, resumed by
+    /// another already, or finished).
+    #[error("no paused run `{0}`: unknown, resumed already, or finished")]
+    UnknownRun(String),
+    /// Another owner took the run over (this owner's lease ran out); this owner must stop.
+    #[error("the run `{0}` is no longer owned here: its lease ran out and it was taken over")]
+    Lost(String),
+    /// The storage itself failed.
+    #[error("the store failed: {0}")]
+    Backend(String),
+}

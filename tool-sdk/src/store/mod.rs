@@ -1,0 +1,154 @@
+//! What must outlive a process: the record of each run (which compensable calls succeeded, and
+//! which were rolled back), paused runs waiting for decisions, and chat memory.
+//!
+//! One seam, [`RunStore`], keeps a run's life: it *begins* (owned by this process under a
+//! lease the loop renews), each compensable success is *recorded* before the loop goes on
+//! (write-ahead), each rollback's completion is recorded, it may *pause* (and be taken back by
+//! exactly one resumer, in any process), and it *finishes*. A run that stopped in the middle —
+//! its process crashed — is an *orphan*: [`ToolLoop::recover`](crate::run::ToolLoop::recover)
+//! claims it and rolls back what it recorded, newest first, each once.
+//!
+//! | store | where | pick it when |
+//! |---|---|---|
+//! | [`InMemoryRunStore`] | this process | tests; nothing must survive a restart |
+//! | `SqliteStore` (feature `sqlite`) | one file | one process; survive restarts |
+//! | `PostgresStore` (feature `postgres`) | a server | several replicas share runs |
+//!
+//! Compensating actions receive a stable idempotency key ([`RecordEntry::idempotency_key`],
+//! as the context's call id): a rollback repeated after a crash between doing it and recording
+//! it carries the same key, so the action can make the repetition harmless.
+
+mod chat_memory;
+mod error;
+mod id;
+mod in_memory;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod migrations;
+mod paused;
+mod paused_turns;
+#[cfg(feature = "postgres")]
+mod postgres;
+mod record;
+mod replay;
+#[cfg(feature = "sqlite")]
+mod sqlite;
+
+use std::time::Duration;
+
+pub use chat_memory::{ChatMemory, InMemoryChatMemory, MemoryError, MemoryFuture};
+/// The connection pool [`PostgresStore::from_pool`] takes, at the version this crate uses.
+#[cfg(feature = "postgres")]
+pub use deadpool_postgres;
+pub use error::{StoreError, StoreFuture};
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+pub(crate) use id::owner_token;
+pub use id::{RunId, TurnId};
+pub use in_memory::InMemoryRunStore;
+pub(crate) use paused::RunState;
+pub use paused::{CallReport, PausedRun, PausedTurn, PendingCall};
+pub use paused_turns::{InMemoryPausedTurnStore, PausedTurnStore};
+#[cfg(feature = "postgres")]
+pub use postgres::PostgresStore;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+pub(crate) use record::TIMED_OUT_PREFIX;
+pub use record::{Compensated, CompensationRecord, RecordEntry, MAX_COMPENSATION_ATTEMPTS};
+pub(crate) use replay::unix_seconds;
+pub use replay::{InMemoryReplayGuard, ReplayGuard};
+#[cfg(feature = "sqlite")]
+pub use sqlite::SqliteStore;
+
+/// How long a store remembers who finished a run: a late `finish` by an owner that lost the
+/// run meanwhile is refused within this time.
+pub(crate) const FINISHED_KEPT: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// How long a run stays owned without a renewal, by default. The loop renews at a third of it.
+pub const DEFAULT_LEASE: Duration = Duration::from_secs(30);
+
+/// Which unfinished runs of other owners [`RunStore::claim_orphan`] may take over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Orphans {
+    /// Runs whose lease ran out: their process stopped renewing it. Safe with replicas.
+    Expired,
+    /// Every run in progress that another owner holds, leased or not: for a single process at
+    /// start-up, when whatever holds a run must be a previous, crashed incarnation. Never with
+    /// replicas, whose live runs it would take.
+    All,
+}
+
+/// An unfinished run claimed for recovery.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Orphan {
+    /// The run.
+    pub run: RunId,
+    /// Its recorded successes not yet rolled back, oldest first: never tried, or timed out
+    /// ([`RecordEntry::attempts`] says how often).
+    pub pending: Vec<RecordEntry>,
+}
+
+/// The durable record of runs. Every method is one atomic step; the loop awaits each before it
+/// goes on. Runs are owned: a store instance acts as one owner, and a write to a run that
+/// another owner has taken over fails with [`StoreError::Lost`].
+pub trait RunStore: Send + Sync {
+    /// A run starts, owned by this store instance until `lease` from now.
+    fn begin<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, ()>;
+
+    /// Extends the lease of a run this instance owns.
+    fn renew<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, ()>;
+
+    /// Gives up a run this instance owns without ending it (a rollback that must be tried
+    /// again): it has no owner, and any owner, this one included, may claim it for recovery
+    /// once `after` has passed.
+    fn release<'a>(&'a self, run: &'a RunId, after: Duration) -> StoreFuture<'a, ()>;
+
+    /// Records a compensable call's success (write-ahead: before the loop goes on).
+    fn record<'a>(&'a self, run: &'a RunId, entry: &'a RecordEntry) -> StoreFuture<'a, ()>;
+
+    /// Records that the entry with `idempotency_key` was rolled back (or failed to be).
+    fn compensated<'a>(
+        &'a self,
+        run: &'a RunId,
+        idempotency_key: &'a str,
+        outcome: &'a Compensated,
+    ) -> StoreFuture<'a, ()>;
+
+    /// The run pauses for decisions: `paused` waits until taken.
+    fn pause<'a>(&'a self, run: &'a RunId, paused: &'a PausedRun) -> StoreFuture<'a, ()>;
+
+    /// Reads a paused run without taking it.
+    fn load_paused<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, PausedRun>;
+
+    /// Takes a paused run back to go on with it, owned by this instance for `lease`: of two
+    /// concurrent takes (in any processes), exactly one succeeds; the other gets
+    /// [`StoreError::UnknownRun`].
+    fn take_paused<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, PausedRun>;
+
+    /// The run ended (answered, rolled back, recovered): its record is dropped.
+    fn finish<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, ()>;
+
+    /// Claims one unfinished run of another owner, of `which` kind, for recovery: atomically,
+    /// so one run goes to one claimer; it is then owned by this instance for `lease`. `None`
+    /// when there is none. Paused runs are never orphans: they wait for a person.
+    fn claim_orphan(&self, which: Orphans, lease: Duration) -> StoreFuture<'_, Option<Orphan>>;
+}
+
+/// A store for everything that must outlive a process: runs, chat memory, the gate's paused
+/// turns, and the used nonces of sealed tokens. Every type that is all four is one (the SQLite
+/// and PostgreSQL stores are).
+pub trait DurableStore: RunStore + ChatMemory + PausedTurnStore + ReplayGuard {}
+
+impl<T> DurableStore for T where T: RunStore + ChatMemory + PausedTurnStore + ReplayGuard + ?Sized {}
+
+/// Encodes a paused run for a store.
+#[cfg_attr(not(any(feature = "sqlite", feature = "postgres")), allow(dead_code))]
+pub(crate) fn encode_paused(paused: &PausedRun) -> Result<String, StoreError> {
+    serde_json::to_string(paused)
+        .map_err(|e| StoreError::Backend(format!("cannot encode the paused run: {e}")))
+}
+
+/// Decodes a paused run a store kept.
+#[cfg_attr(not(any(feature = "sqlite", feature = "postgres")), allow(dead_code))]
+pub(crate) fn decode_paused(text: &str) -> Result<PausedRun, StoreError> {
+    serde_json::from_str(text)
+        .map_err(|e| StoreError::Backend(format!("the stored paused run is unreadable: {e}")))
+}

@@ -1,0 +1,338 @@
+//! The PostgreSQL [`RunStore`]: each operation one statement; a write to a run locks the run's
+//! row (`FOR SHARE`) while it checks ownership, so it cannot interleave with a takeover.
+
+use std::time::Duration;
+
+use super::{backend, PostgresStore};
+use crate::store::{
+    decode_paused, encode_paused, Compensated, Orphan, Orphans, PausedRun, RecordEntry, RunId,
+    RunStore, StoreError, StoreFuture, FINISHED_KEPT, TIMED_OUT_PREFIX,
+};
+
+fn millis(lease: Duration) -> i64 {
+    i64::try_from(lease.as_millis()).unwrap_or(i64::MAX)
+}
+
+impl PostgresStore {
+    /// Whether `run` is running and owned here.
+    async fn owned(&self, run: &str) -> Result<bool, StoreError> {
+        Ok(self
+            .connection()
+            .await
+            .map_err(backend)?
+            .query_opt(
+                "SELECT 1 FROM tool_sdk_runs WHERE id = $1 AND phase = 'running' AND owner = $2",
+                &[&run, &&*self.owner],
+            )
+            .await
+            .map_err(backend)?
+            .is_some())
+    }
+}
+
+impl RunStore for PostgresStore {
+    fn begin<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            self.connection()
+                .await
+                .map_err(backend)?
+                .execute(
+                    "INSERT INTO tool_sdk_runs (id, phase, owner, lease_until)
+                     VALUES ($1, 'running', $2, now() + $3::bigint * interval '1 millisecond')",
+                    &[&run.as_str(), &&*self.owner, &millis(lease)],
+                )
+                .await
+                .map_err(backend)?;
+            Ok(())
+        })
+    }
+
+    fn renew<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let renewed = self
+                .connection()
+                .await
+                .map_err(backend)?
+                .execute(
+                    "UPDATE tool_sdk_runs
+                     SET lease_until = now() + $3::bigint * interval '1 millisecond'
+                     WHERE id = $1 AND phase = 'running' AND owner = $2",
+                    &[&run.as_str(), &&*self.owner, &millis(lease)],
+                )
+                .await
+                .map_err(backend)?;
+            if renewed == 0 {
+                return Err(StoreError::Lost(run.to_string()));
+            }
+            Ok(())
+        })
+    }
+
+    fn release<'a>(&'a self, run: &'a RunId, after: Duration) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let released = self
+                .connection()
+                .await
+                .map_err(backend)?
+                .execute(
+                    "UPDATE tool_sdk_runs
+                     SET owner = NULL, lease_until = now() + $3::bigint * interval '1 millisecond'
+                     WHERE id = $1 AND phase = 'running' AND owner = $2",
+                    &[&run.as_str(), &&*self.owner, &millis(after)],
+                )
+                .await
+                .map_err(backend)?;
+            if released == 0 {
+                return Err(StoreError::Lost(run.to_string()));
+            }
+            Ok(())
+        })
+    }
+
+    fn record<'a>(&'a self, run: &'a RunId, entry: &'a RecordEntry) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let text = serde_json::to_string(entry)
+                .map_err(|e| backend(format!("cannot encode the entry: {e}")))?;
+            let inserted = self
+                .connection()
+                .await
+                .map_err(backend)?
+                .execute(
+                    "INSERT INTO tool_sdk_run_entries (run_id, idempotency_key, entry)
+                     SELECT $1, $2, $3
+                     WHERE EXISTS (
+                         SELECT 1 FROM tool_sdk_runs
+                         WHERE id = $1 AND phase = 'running' AND owner = $4
+                         FOR SHARE
+                     )
+                     ON CONFLICT (run_id, idempotency_key) DO NOTHING",
+                    &[&run.as_str(), &entry.idempotency_key, &text, &&*self.owner],
+                )
+                .await
+                .map_err(backend)?;
+            // Nothing inserted: recorded already (fine), or the run is not ours.
+            if inserted == 0 && !self.owned(run.as_str()).await? {
+                return Err(StoreError::Lost(run.to_string()));
+            }
+            Ok(())
+        })
+    }
+
+    fn compensated<'a>(
+        &'a self,
+        run: &'a RunId,
+        idempotency_key: &'a str,
+        outcome: &'a Compensated,
+    ) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let outcome = outcome.to_column();
+            let updated = self
+                .connection()
+                .await
+                .map_err(backend)?
+                .execute(
+                    "UPDATE tool_sdk_run_entries SET compensated = $3
+                     WHERE run_id = $1 AND idempotency_key = $2
+                       AND EXISTS (
+                           SELECT 1 FROM tool_sdk_runs
+                           WHERE id = $1 AND phase = 'running' AND owner = $4
+                           FOR SHARE
+                       )",
+                    &[&run.as_str(), &idempotency_key, &outcome, &&*self.owner],
+                )
+                .await
+                .map_err(backend)?;
+            if updated == 0 && !self.owned(run.as_str()).await? {
+                return Err(StoreError::Lost(run.to_string()));
+            }
+            Ok(())
+        })
+    }
+
+    fn pause<'a>(&'a self, run: &'a RunId, paused: &'a PausedRun) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let paused = encode_paused(paused)?;
+            let changed = self
+                .connection()
+                .await
+                .map_err(backend)?
+                .execute(
+                    "UPDATE tool_sdk_runs
+                     SET phase = 'paused', owner = NULL, lease_until = NULL, paused = $3
+                     WHERE id = $1 AND phase = 'running' AND owner = $2",
+                    &[&run.as_str(), &&*self.owner, &paused],
+                )
+                .await
+                .map_err(backend)?;
+            if changed == 0 {
+                return Err(StoreError::Lost(run.to_string()));
+            }
+            Ok(())
+        })
+    }
+
+    fn load_paused<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, PausedRun> {
+        Box::pin(async move {
+            let row = self
+                .connection()
+                .await
+                .map_err(backend)?
+                .query_opt(
+                    "SELECT paused FROM tool_sdk_runs WHERE id = $1 AND phase = 'paused'",
+                    &[&run.as_str()],
+                )
+                .await
+                .map_err(backend)?
+                .ok_or_else(|| StoreError::UnknownRun(run.to_string()))?;
+            let paused: String = row.try_get(0).map_err(backend)?;
+            decode_paused(&paused)
+        })
+    }
+
+    fn take_paused<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, PausedRun> {
+        Box::pin(async move {
+            // The row lock makes a second taker wait, then find the run no longer paused.
+            let row = self
+                .connection()
+                .await
+                .map_err(backend)?
+                .query_opt(
+                    "UPDATE tool_sdk_runs AS r
+                     SET phase = 'running', owner = $2,
+                         lease_until = now() + $3::bigint * interval '1 millisecond',
+                         paused = NULL
+                     FROM (
+                         SELECT id, paused FROM tool_sdk_runs
+                         WHERE id = $1 AND phase = 'paused'
+                         FOR UPDATE
+                     ) AS old
+                     WHERE r.id = old.id AND r.phase = 'paused'
+                     RETURNING old.paused",
+                    &[&run.as_str(), &&*self.owner, &millis(lease)],
+                )
+                .await
+                .map_err(backend)?
+                .ok_or_else(|| StoreError::UnknownRun(run.to_string()))?;
+            let paused: String = row.try_get(0).map_err(backend)?;
+            decode_paused(&paused)
+        })
+    }
+
+    fn finish<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let connection = self.connection().await.map_err(backend)?;
+            connection
+                .execute(
+                    "DELETE FROM tool_sdk_finished_runs
+                     WHERE finished_at < now() - $1::bigint * interval '1 millisecond'",
+                    &[&millis(FINISHED_KEPT)],
+                )
+                .await
+                .map_err(backend)?;
+            // One statement ends the run and says who ended it.
+            let finished = connection
+                .execute(
+                    "WITH ended AS (
+                         DELETE FROM tool_sdk_runs WHERE id = $1 AND owner = $2 RETURNING id
+                     )
+                     INSERT INTO tool_sdk_finished_runs (id, owner, finished_at)
+                     SELECT id, $2, now() FROM ended
+                     ON CONFLICT (id) DO UPDATE SET owner = EXCLUDED.owner,
+                                                    finished_at = EXCLUDED.finished_at",
+                    &[&run.as_str(), &&*self.owner],
+                )
+                .await
+                .map_err(backend)?;
+            if finished == 1 {
+                return Ok(());
+            }
+            let exists = connection
+                .query_opt(
+                    "SELECT 1 FROM tool_sdk_runs WHERE id = $1",
+                    &[&run.as_str()],
+                )
+                .await
+                .map_err(backend)?
+                .is_some();
+            let finisher: Option<String> = connection
+                .query_opt(
+                    "SELECT owner FROM tool_sdk_finished_runs WHERE id = $1",
+                    &[&run.as_str()],
+                )
+                .await
+                .map_err(backend)?
+                .map(|row| row.try_get(0))
+                .transpose()
+                .map_err(backend)?;
+            // Still there under another owner, or finished by another: not ours to end.
+            if exists || finisher.is_some_and(|by| by != *self.owner) {
+                return Err(StoreError::Lost(run.to_string()));
+            }
+            Ok(())
+        })
+    }
+
+    fn claim_orphan(&self, which: Orphans, lease: Duration) -> StoreFuture<'_, Option<Orphan>> {
+        Box::pin(async move {
+            // The claim and the read of its entries are one transaction: if the read fails, the
+            // claim is undone, and the run stays an orphan for the next claimer (this process
+            // included) rather than becoming ours with nothing rolled back.
+            let mut client = self.connection().await.map_err(backend)?;
+            let tx = client.transaction().await.map_err(backend)?;
+            // SKIP LOCKED: replicas claiming at once take different runs.
+            let claimed = tx
+                .query_opt(
+                    "UPDATE tool_sdk_runs
+                     SET owner = $1, lease_until = now() + $2::bigint * interval '1 millisecond'
+                     WHERE id = (
+                         SELECT id FROM tool_sdk_runs
+                         WHERE phase = 'running'
+                           AND owner IS DISTINCT FROM $1
+                           AND ($3 OR lease_until <= now())
+                         ORDER BY lease_until, id
+                         LIMIT 1
+                         FOR UPDATE SKIP LOCKED
+                     )
+                     RETURNING id",
+                    &[&&*self.owner, &millis(lease), &(which == Orphans::All)],
+                )
+                .await
+                .map_err(backend)?;
+            let Some(claimed) = claimed else {
+                tx.commit().await.map_err(backend)?;
+                return Ok(None);
+            };
+            let run: String = claimed.try_get(0).map_err(backend)?;
+            // Ours now: the row lock keeps any other owner from adding entries.
+            let rows = tx
+                .query(
+                    "SELECT seq, entry, compensated FROM tool_sdk_run_entries
+                     WHERE run_id = $1
+                       AND (compensated IS NULL OR starts_with(compensated, $2))
+                     ORDER BY seq",
+                    &[&run, &TIMED_OUT_PREFIX],
+                )
+                .await
+                .map_err(backend)?;
+            let mut pending = Vec::with_capacity(rows.len());
+            for row in rows {
+                let seq: i64 = row.try_get(0).map_err(backend)?;
+                let text: String = row.try_get(1).map_err(backend)?;
+                let compensated: Option<String> = row.try_get(2).map_err(backend)?;
+                let Some(attempts) = Compensated::pending_attempts(compensated.as_deref()) else {
+                    continue;
+                };
+                let mut entry: RecordEntry = serde_json::from_str(&text)
+                    .map_err(|e| backend(format!("a stored entry is unreadable: {e}")))?;
+                entry.seq = u64::try_from(seq).unwrap_or_default();
+                entry.attempts = attempts;
+                pending.push(entry);
+            }
+            tx.commit().await.map_err(backend)?;
+            Ok(Some(Orphan {
+                run: RunId::from_string(run),
+                pending,
+            }))
+        })
+    }
+}

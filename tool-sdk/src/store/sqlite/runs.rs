@@ -1,0 +1,302 @@
+//! The SQLite [`RunStore`]: each operation one transaction, ownership checked in it.
+
+use std::time::Duration;
+
+use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
+
+use super::{backend, decode, encode, lease_until, now_ms, SqliteStore};
+use crate::store::{
+    decode_paused, encode_paused, Compensated, Orphan, Orphans, PausedRun, RecordEntry, RunId,
+    RunStore, StoreError, StoreFuture, FINISHED_KEPT, TIMED_OUT_PREFIX,
+};
+
+/// How long who finished a run is kept, in the clock's milliseconds.
+const FINISHED_KEPT_MS: i64 = FINISHED_KEPT.as_millis() as i64;
+
+/// Fails with [`StoreError::Lost`] unless `run` is running and owned by `owner`.
+fn ensure_owned(connection: &Connection, run: &str, owner: &str) -> Result<(), StoreError> {
+    let owned = connection
+        .query_row(
+            "SELECT 1 FROM tool_sdk_runs WHERE id = ?1 AND phase = 'running' AND owner = ?2",
+            params![run, owner],
+            |_| Ok(()),
+        )
+        .optional()
+        .map_err(backend)?;
+    owned.ok_or_else(|| StoreError::Lost(run.to_owned()))
+}
+
+impl RunStore for SqliteStore {
+    fn begin<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, ()> {
+        let run = run.as_str().to_owned();
+        self.with(move |connection, owner| {
+            connection
+                .execute(
+                    "INSERT INTO tool_sdk_runs (id, phase, owner, lease_until)
+                     VALUES (?1, 'running', ?2, ?3)",
+                    params![run, owner, lease_until(lease)],
+                )
+                .map_err(backend)?;
+            Ok(())
+        })
+    }
+
+    fn renew<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, ()> {
+        let run = run.as_str().to_owned();
+        self.with(move |connection, owner| {
+            let renewed = connection
+                .execute(
+                    "UPDATE tool_sdk_runs SET lease_until = ?3
+                     WHERE id = ?1 AND phase = 'running' AND owner = ?2",
+                    params![run, owner, lease_until(lease)],
+                )
+                .map_err(backend)?;
+            if renewed == 0 {
+                return Err(StoreError::Lost(run));
+            }
+            Ok(())
+        })
+    }
+
+    fn release<'a>(&'a self, run: &'a RunId, after: Duration) -> StoreFuture<'a, ()> {
+        let run = run.as_str().to_owned();
+        self.with(move |connection, owner| {
+            let released = connection
+                .execute(
+                    "UPDATE tool_sdk_runs SET owner = NULL, lease_until = ?3
+                     WHERE id = ?1 AND phase = 'running' AND owner = ?2",
+                    params![run, owner, lease_until(after)],
+                )
+                .map_err(backend)?;
+            if released == 0 {
+                return Err(StoreError::Lost(run));
+            }
+            Ok(())
+        })
+    }
+
+    fn record<'a>(&'a self, run: &'a RunId, entry: &'a RecordEntry) -> StoreFuture<'a, ()> {
+        let run = run.as_str().to_owned();
+        let key = entry.idempotency_key.clone();
+        let entry = encode(entry);
+        self.with(move |connection, owner| {
+            let entry = entry?;
+            let tx = connection
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(backend)?;
+            ensure_owned(&tx, &run, owner)?;
+            tx.execute(
+                "INSERT OR IGNORE INTO tool_sdk_run_entries (run_id, idempotency_key, entry)
+                 VALUES (?1, ?2, ?3)",
+                params![run, key, entry],
+            )
+            .map_err(backend)?;
+            tx.commit().map_err(backend)
+        })
+    }
+
+    fn compensated<'a>(
+        &'a self,
+        run: &'a RunId,
+        idempotency_key: &'a str,
+        outcome: &'a Compensated,
+    ) -> StoreFuture<'a, ()> {
+        let run = run.as_str().to_owned();
+        let key = idempotency_key.to_owned();
+        let outcome = outcome.to_column();
+        self.with(move |connection, owner| {
+            let tx = connection
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(backend)?;
+            ensure_owned(&tx, &run, owner)?;
+            tx.execute(
+                "UPDATE tool_sdk_run_entries SET compensated = ?3
+                 WHERE run_id = ?1 AND idempotency_key = ?2",
+                params![run, key, outcome],
+            )
+            .map_err(backend)?;
+            tx.commit().map_err(backend)
+        })
+    }
+
+    fn pause<'a>(&'a self, run: &'a RunId, paused: &'a PausedRun) -> StoreFuture<'a, ()> {
+        let run = run.as_str().to_owned();
+        let paused = encode_paused(paused);
+        self.with(move |connection, owner| {
+            let paused = paused?;
+            let changed = connection
+                .execute(
+                    "UPDATE tool_sdk_runs
+                     SET phase = 'paused', owner = NULL, lease_until = NULL, paused = ?3
+                     WHERE id = ?1 AND phase = 'running' AND owner = ?2",
+                    params![run, owner, paused],
+                )
+                .map_err(backend)?;
+            if changed == 0 {
+                return Err(StoreError::Lost(run));
+            }
+            Ok(())
+        })
+    }
+
+    fn load_paused<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, PausedRun> {
+        let run = run.as_str().to_owned();
+        self.with(move |connection, _| {
+            let paused: Option<String> = connection
+                .query_row(
+                    "SELECT paused FROM tool_sdk_runs WHERE id = ?1 AND phase = 'paused'",
+                    [&run],
+                    |row| row.get(0),
+                )
+                .optional()
+                .map_err(backend)?;
+            decode_paused(&paused.ok_or(StoreError::UnknownRun(run))?)
+        })
+    }
+
+    fn take_paused<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, PausedRun> {
+        let run = run.as_str().to_owned();
+        self.with(move |connection, owner| {
+            // Read and flip under the write lock: of two takers, in any processes, the
+            // second finds the run no longer paused.
+            let tx = connection
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(backend)?;
+            let paused: Option<String> = tx
+                .query_row(
+                    "SELECT paused FROM tool_sdk_runs WHERE id = ?1 AND phase = 'paused'",
+                    [&run],
+                    |row| row.get(0),
+                )
+                .optional()
+                .map_err(backend)?;
+            let Some(paused) = paused else {
+                return Err(StoreError::UnknownRun(run));
+            };
+            tx.execute(
+                "UPDATE tool_sdk_runs
+                 SET phase = 'running', owner = ?2, lease_until = ?3, paused = NULL
+                 WHERE id = ?1",
+                params![run, owner, lease_until(lease)],
+            )
+            .map_err(backend)?;
+            let paused = decode_paused(&paused)?;
+            tx.commit().map_err(backend)?;
+            Ok(paused)
+        })
+    }
+
+    fn finish<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, ()> {
+        let run = run.as_str().to_owned();
+        self.with(move |connection, owner| {
+            let tx = connection
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(backend)?;
+            tx.execute(
+                "DELETE FROM tool_sdk_finished_runs WHERE finished_at < ?1",
+                [now_ms().saturating_sub(FINISHED_KEPT_MS)],
+            )
+            .map_err(backend)?;
+            let deleted = tx
+                .execute(
+                    "DELETE FROM tool_sdk_runs WHERE id = ?1 AND owner = ?2",
+                    params![run, owner],
+                )
+                .map_err(backend)?;
+            if deleted == 1 {
+                tx.execute(
+                    "INSERT OR REPLACE INTO tool_sdk_finished_runs (id, owner, finished_at)
+                     VALUES (?1, ?2, ?3)",
+                    params![run, owner, now_ms()],
+                )
+                .map_err(backend)?;
+            } else {
+                let exists = tx
+                    .query_row("SELECT 1 FROM tool_sdk_runs WHERE id = ?1", [&run], |_| {
+                        Ok(())
+                    })
+                    .optional()
+                    .map_err(backend)?;
+                let finisher: Option<String> = tx
+                    .query_row(
+                        "SELECT owner FROM tool_sdk_finished_runs WHERE id = ?1",
+                        [&run],
+                        |row| row.get(0),
+                    )
+                    .optional()
+                    .map_err(backend)?;
+                // Still there under another owner, or finished by another: not ours to end.
+                if exists.is_some() || finisher.is_some_and(|by| by != owner) {
+                    return Err(StoreError::Lost(run));
+                }
+            }
+            tx.commit().map_err(backend)
+        })
+    }
+
+    fn claim_orphan(&self, which: Orphans, lease: Duration) -> StoreFuture<'_, Option<Orphan>> {
+        self.with(move |connection, owner| {
+            let tx = connection
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(backend)?;
+            let claimed: Option<String> = tx
+                .query_row(
+                    "UPDATE tool_sdk_runs SET owner = ?1, lease_until = ?2
+                     WHERE id = (
+                         SELECT id FROM tool_sdk_runs
+                         WHERE phase = 'running'
+                           AND (owner IS NULL OR owner <> ?1)
+                           AND (?3 OR lease_until <= ?4)
+                         ORDER BY lease_until, id
+                         LIMIT 1
+                     )
+                     RETURNING id",
+                    params![owner, lease_until(lease), which == Orphans::All, now_ms()],
+                    |row| row.get(0),
+                )
+                .optional()
+                .map_err(backend)?;
+            let Some(run) = claimed else {
+                return Ok(None);
+            };
+            let pending = {
+                let mut statement = tx
+                    .prepare(
+                        "SELECT seq, entry, compensated FROM tool_sdk_run_entries
+                         WHERE run_id = ?1
+                           AND (compensated IS NULL OR substr(compensated, 1, ?3) = ?2)
+                         ORDER BY seq",
+                    )
+                    .map_err(backend)?;
+                let prefix_len = i64::try_from(TIMED_OUT_PREFIX.len()).unwrap_or(i64::MAX);
+                let rows = statement
+                    .query_map(params![run, TIMED_OUT_PREFIX, prefix_len], |row| {
+                        Ok((
+                            row.get::<_, i64>(0)?,
+                            row.get::<_, String>(1)?,
+                            row.get::<_, Option<String>>(2)?,
+                        ))
+                    })
+                    .map_err(backend)?;
+                let mut pending = Vec::new();
+                for row in rows {
+                    let (seq, entry, compensated) = row.map_err(backend)?;
+                    let Some(attempts) = Compensated::pending_attempts(compensated.as_deref())
+                    else {
+                        continue;
+                    };
+                    let mut entry: RecordEntry = decode(&entry)?;
+                    entry.seq = u64::try_from(seq).unwrap_or_default();
+                    entry.attempts = attempts;
+                    pending.push(entry);
+                }
+                pending
+            };
+            tx.commit().map_err(backend)?;
+            Ok(Some(Orphan {
+                run: RunId::from_string(run),
+                pending,
+            }))
+        })
+    }
+}
