@@ -11,7 +11,7 @@
 
 use std::io::{BufRead, IsTerminal, Write};
 
-use tool_sdk::gate::{Gate, GateOutcome, Sealer};
+use tool_sdk::gate::{Gate, GateOutcome, Kept, Sealer};
 use tool_sdk::{tool, AssistantMessage, ToolCall, ToolRegistry};
 
 /// Moves money between accounts. Transfers above 1,000 EUR need a person's approval.
@@ -42,7 +42,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut registry = ToolRegistry::new();
     registry.register(TransferTool)?;
     registry.register(BalanceTool)?;
-    let offered: Vec<String> = registry.names().map(str::to_owned).collect();
 
     // What a model might answer; here, a fixed reply.
     let reply = AssistantMessage::with_tool_calls(vec![
@@ -60,7 +59,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     ]);
 
     let gate = Gate::default();
-    let paused = match gate.execute(&registry, &offered, &reply).await {
+    let paused = match gate.execute(&registry, registry.names(), &reply).await {
         GateOutcome::Paused(paused) => paused,
         GateOutcome::Completed(_) => return Err("nothing needed approval".into()),
         _ => return Err("unexpected outcome".into()),
@@ -121,7 +120,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let decisions = builder.build();
 
     let outcomes = gate
-        .resume_sealed(&registry, &sealer, &token, &decisions)
+        .resume(
+            &registry,
+            Kept::Sealed {
+                sealer: &sealer,
+                token: &token,
+            },
+            &decisions,
+        )
         .await?;
     println!("\nResults, in the reply's order:");
     for outcome in &outcomes {
@@ -134,7 +140,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // The same token cannot be used again.
     let again = gate
-        .resume_sealed(&registry, &sealer, &token, &decisions)
+        .resume(
+            &registry,
+            Kept::Sealed {
+                sealer: &sealer,
+                token: &token,
+            },
+            &decisions,
+        )
         .await;
     println!(
         "\nReusing the token: {}",

@@ -85,7 +85,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 println!("the run ended without pausing: {:?}", outcome.status);
                 return Ok(());
             };
-            for pending in paused.turn().calls().filter(|c| c.awaiting) {
+            for pending in paused.calls().filter(|c| c.awaiting) {
                 println!(
                     "waiting for a decision: {} {}",
                     pending.call.name, pending.call.arguments
@@ -113,8 +113,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                     std::process::exit(1);
                 }
             };
-            let mut decide = paused.turn().decide();
-            for pending in paused.turn().calls().filter(|c| c.awaiting) {
+            let mut decide = paused.decide();
+            for pending in paused.calls().filter(|c| c.awaiting) {
                 decide = if verdict == "allow" {
                     decide.allow(&pending.key)
                 } else {
@@ -126,7 +126,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             let before = conversation.len();
             let cancel = tool_sdk::CancellationToken::new();
             let outcome = agent
-                .resume_stored(&mut conversation, &id, &decisions, &cancel)
+                .resume_cancellable(&mut conversation, &id, &decisions, &cancel)
                 .await?;
             store.store(CONVERSATION, &conversation).await?;
             for message in &conversation[before..] {

@@ -27,7 +27,7 @@ use tool_sdk::store::{
 };
 use tool_sdk::{
     run::{Concurrency, LoopOptions, LoopStatus, ToolLoop},
-    store::PausedRun,
+    store::PausedTurn,
 };
 use tool_sdk::{
     AssistantMessage, Confirm, Message, ScriptedModel, Tool, ToolCall, ToolContext, ToolDefinition,
@@ -107,13 +107,13 @@ impl RunStore for Counting {
             Ok(())
         })
     }
-    fn pause<'a>(&'a self, run: &'a RunId, paused: &'a PausedRun) -> StoreFuture<'a, ()> {
+    fn pause<'a>(&'a self, run: &'a RunId, paused: &'a PausedTurn) -> StoreFuture<'a, ()> {
         self.inner.pause(run, paused)
     }
-    fn load_paused<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, PausedRun> {
+    fn load_paused<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, PausedTurn> {
         self.inner.load_paused(run)
     }
-    fn take_paused<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, PausedRun> {
+    fn take_paused<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, PausedTurn> {
         self.inner.take_paused(run, lease)
     }
     fn finish<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, ()> {
@@ -355,9 +355,9 @@ async fn main() {
                     return;
                 }
             };
-            let decisions = paused.turn().decide().allow("x").build();
+            let decisions = paused.decide().allow("x").build();
             match agent
-                .resume_stored(&mut conversation, &id, &decisions, &cancel)
+                .resume_cancellable(&mut conversation, &id, &decisions, &cancel)
                 .await
             {
                 Ok(outcome) => println!(

@@ -16,7 +16,7 @@ use tool_sdk::{
 };
 use tool_sdk::{
     run::{LoopStatus, ToolLoop},
-    store::PausedRun,
+    store::PausedTurn,
 };
 
 type Timeline = Arc<Mutex<Vec<String>>>;
@@ -119,17 +119,17 @@ impl RunStore for Watched {
     ) -> StoreFuture<'a, ()> {
         self.inner.compensated(run, key, outcome)
     }
-    fn pause<'a>(&'a self, run: &'a RunId, paused: &'a PausedRun) -> StoreFuture<'a, ()> {
+    fn pause<'a>(&'a self, run: &'a RunId, paused: &'a PausedTurn) -> StoreFuture<'a, ()> {
         Box::pin(async move {
             self.inner.pause(run, paused).await?;
             tokio::time::sleep(self.hold_after_pause).await;
             Ok(())
         })
     }
-    fn load_paused<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, PausedRun> {
+    fn load_paused<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, PausedTurn> {
         self.inner.load_paused(run)
     }
-    fn take_paused<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, PausedRun> {
+    fn take_paused<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, PausedTurn> {
         self.inner.take_paused(run, lease)
     }
     fn finish<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, ()> {
@@ -285,17 +285,17 @@ async fn a_run_paused_by_one_loop_is_resumed_by_another_once() {
     .with_store(Arc::new(SqliteStore::open(&path).unwrap()));
     let cancel = tool_sdk::CancellationToken::new();
     // Decisions that do not fit are refused, and the run stays paused.
-    let wrong = paused.turn().decide().build();
+    let wrong = paused.decide().build();
     let refused = second
-        .resume_stored(&mut conversation, &id, &wrong, &cancel)
+        .resume_cancellable(&mut conversation, &id, &wrong, &cancel)
         .await;
     assert!(
         matches!(refused, Err(ResumeError::Decision(_))),
         "{refused:?}"
     );
-    let decisions = paused.turn().decide().allow("x").build();
+    let decisions = paused.decide().allow("x").build();
     let outcome = second
-        .resume_stored(&mut conversation, &id, &decisions, &cancel)
+        .resume_cancellable(&mut conversation, &id, &decisions, &cancel)
         .await
         .unwrap();
     assert!(matches!(outcome.status, LoopStatus::Answered(_)));
@@ -304,7 +304,7 @@ async fn a_run_paused_by_one_loop_is_resumed_by_another_once() {
 
     // Used up, whoever asks — even with the run in hand.
     let again = second
-        .resume_stored(&mut conversation, &id, &decisions, &cancel)
+        .resume_cancellable(&mut conversation, &id, &decisions, &cancel)
         .await;
     assert!(
         matches!(&again, Err(ResumeError::Store(StoreError::UnknownRun(r))) if *r == id.to_string()),
@@ -316,7 +316,7 @@ async fn a_run_paused_by_one_loop_is_resumed_by_another_once() {
     )
     .with_store(Arc::new(SqliteStore::open(&path).unwrap()));
     let again = third
-        .resume(&mut conversation, paused, &decisions, &cancel)
+        .resume_cancellable(&mut conversation, paused.id(), &decisions, &cancel)
         .await;
     assert!(matches!(again, Err(ResumeError::Store(_))), "{again:?}");
     assert_eq!(*timeline.lock().unwrap(), ["transfer"]);

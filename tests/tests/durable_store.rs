@@ -8,10 +8,9 @@ use tool_sdk::store::{
     Compensated, InMemoryRunStore, Orphans, PostgresStore, RecordEntry, RunId, RunStore,
     SqliteStore, StoreError,
 };
-use tool_sdk::store::{PausedTurnStore, StoreError as GateStoreError};
 use tool_sdk::{
     run::{LoopStatus, ToolLoop},
-    store::PausedRun,
+    store::PausedTurn,
 };
 use tool_sdk::{
     AssistantMessage, ChatMemory, Confirm, DynamicTool, Message, ScriptedModel, ToolCall,
@@ -105,7 +104,7 @@ async fn recorded_successes_go_to_whoever_claims_the_orphan(kind: Kind) {
     let opener = Opener::new(kind, "claim").await;
     let first = opener.open().await;
     let second = opener.open().await;
-    let run = RunId::random().unwrap();
+    let run = RunId::new();
     first.runs.begin(&run, LONG).await.unwrap();
     for (n, key) in ["a", "b", "c"].into_iter().enumerate() {
         first.runs.record(&run, &entry(key, n)).await.unwrap();
@@ -178,7 +177,7 @@ async fn an_expired_lease_makes_an_orphan(kind: Kind) {
     let opener = Opener::new(kind, "expired").await;
     let first = opener.open().await;
     let second = opener.open().await;
-    let run = RunId::random().unwrap();
+    let run = RunId::new();
     first
         .runs
         .begin(&run, Duration::from_millis(1))
@@ -202,7 +201,7 @@ async fn a_run_finished_by_another_owner_is_lost_to_a_late_finish(kind: Kind) {
     let opener = Opener::new(kind, "late_finish").await;
     let stalled = opener.open().await;
     let successor = opener.open().await;
-    let run = RunId::random().unwrap();
+    let run = RunId::new();
     stalled
         .runs
         .begin(&run, Duration::from_millis(1))
@@ -238,7 +237,7 @@ async fn a_paused_run_is_taken_back_once(kind: Kind) {
     );
     // Readable by anyone, as many times as needed.
     let loaded = other.runs.load_paused(&id).await.unwrap();
-    assert_eq!(loaded.turn(), paused.turn());
+    assert_eq!(loaded, paused);
 
     // Eight owners race to take it: exactly one wins.
     let mut racers = Vec::new();
@@ -254,7 +253,7 @@ async fn a_paused_run_is_taken_back_once(kind: Kind) {
         match racer.await.unwrap() {
             Ok(taken) => {
                 won += 1;
-                assert_eq!(taken.turn(), paused.turn());
+                assert_eq!(taken, paused);
             }
             Err(StoreError::UnknownRun(name)) => assert_eq!(name, id.as_str()),
             Err(other) => panic!("unexpected {other}"),
@@ -267,7 +266,7 @@ async fn a_paused_run_is_taken_back_once(kind: Kind) {
     ));
 }
 
-async fn pause_a_transfer(store: Arc<dyn RunStore>) -> PausedRun {
+async fn pause_a_transfer(store: Arc<dyn RunStore>) -> PausedTurn {
     let mut registry = ToolRegistry::new();
     registry
         .register(
@@ -297,33 +296,31 @@ async fn memory_and_paused_turns_survive_a_reopen(kind: Kind) {
     let conversation = [Message::user("hello"), Message::user("again")];
     let turn_id = {
         let handle = opener.open().await;
-        let (memory, turns): (&dyn ChatMemory, &dyn PausedTurnStore) =
-            match (&handle.sqlite, &handle.postgres) {
-                (Some(store), _) => (store, store),
-                (_, Some(store)) => (store, store),
-                _ => return,
-            };
+        let memory: &dyn ChatMemory = match (&handle.sqlite, &handle.postgres) {
+            (Some(store), _) => store,
+            (_, Some(store)) => store,
+            _ => return,
+        };
         memory.store("ana", &conversation).await.unwrap();
         let paused = pause_a_transfer(handle.runs.clone()).await;
-        turns.save(paused.turn().clone()).await.unwrap()
+        paused.id().clone()
     };
     // A new handle, as after a restart.
     let handle = opener.open().await;
-    let (memory, turns): (&dyn ChatMemory, &dyn PausedTurnStore) =
-        match (&handle.sqlite, &handle.postgres) {
-            (Some(store), _) => (store, store),
-            (_, Some(store)) => (store, store),
-            _ => return,
-        };
+    let memory: &dyn ChatMemory = match (&handle.sqlite, &handle.postgres) {
+        (Some(store), _) => store,
+        (_, Some(store)) => store,
+        _ => return,
+    };
     assert_eq!(memory.load("ana").await.unwrap(), conversation);
     assert!(memory.load("ben").await.unwrap().is_empty());
     memory.store("ana", &conversation[..1]).await.unwrap();
     assert_eq!(memory.load("ana").await.unwrap(), conversation[..1]);
-    turns.load(&turn_id).await.unwrap();
-    turns.take(&turn_id).await.unwrap();
+    handle.runs.load_paused(&turn_id).await.unwrap();
+    handle.runs.take_paused(&turn_id, LONG).await.unwrap();
     assert!(matches!(
-        turns.take(&turn_id).await,
-        Err(GateStoreError::NotFound(_))
+        handle.runs.take_paused(&turn_id, LONG).await,
+        Err(StoreError::UnknownRun(_))
     ));
 }
 

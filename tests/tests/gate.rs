@@ -9,11 +9,11 @@ use proptest::prelude::*;
 use tool_sdk::{define_tool, AssistantMessage, ToolCall, ToolRegistry, ToolResultStatus};
 use tool_sdk::{
     gate::{
-        fingerprint, CallResult, ConfirmationPolicy, DecisionError, Gate, GateOutcome, ResumeError,
-        SealError, Sealer, ToolCallDecision, ToolCallDecisions,
+        fingerprint, CallResult, ConfirmationPolicy, DecisionError, Gate, GateOutcome, Kept,
+        ResumeError, SealError, Sealer, ToolCallDecision, ToolCallDecisions,
     },
     model::tool_call_keys,
-    store::{InMemoryPausedTurnStore, PausedTurn, PausedTurnStore, StoreError},
+    store::{InMemoryRunStore, PausedTurn, RunId, StoreError},
 };
 
 /// A registry whose tools count their runs: `pay` (declared `confirm = amount > 100`),
@@ -70,9 +70,13 @@ async fn resume(
     paused: &PausedTurn,
     decisions: &ToolCallDecisions,
 ) -> Result<Vec<tool_sdk::gate::CallOutcome>, ResumeError> {
-    let store = InMemoryPausedTurnStore::new();
-    let id = store.save(paused.clone()).await.unwrap();
-    gate.resume_stored(registry, &store, &id, decisions).await
+    let store = InMemoryRunStore::new();
+    gate.keep(&store, paused).await.unwrap();
+    let kept = Kept::Stored {
+        store: &store,
+        id: paused.id(),
+    };
+    gate.resume(registry, kept, decisions).await
 }
 
 async fn pause(gate: &Gate, registry: &ToolRegistry, reply: &AssistantMessage) -> PausedTurn {
@@ -380,13 +384,27 @@ async fn a_sealed_turn_resumes_once_across_sealers_of_one_key() {
     let decisions = paused.decide().allow_rest().build();
     // Two sealers built from one key, as two handlers of one process would build them.
     let (first, second) = (sealer(), sealer());
-    gate.resume_sealed(&registry, &first, &token, &decisions)
-        .await
-        .unwrap();
+    gate.resume(
+        &registry,
+        Kept::Sealed {
+            sealer: &first,
+            token: &token,
+        },
+        &decisions,
+    )
+    .await
+    .unwrap();
     assert_eq!(
-        gate.resume_sealed(&registry, &second, &token, &decisions)
-            .await
-            .unwrap_err(),
+        gate.resume(
+            &registry,
+            Kept::Sealed {
+                sealer: &second,
+                token: &token
+            },
+            &decisions
+        )
+        .await
+        .unwrap_err(),
         ResumeError::Seal(SealError::Replayed)
     );
     assert_eq!(runs.load(Ordering::SeqCst), 2, "each call ran once");
@@ -403,18 +421,40 @@ async fn a_sealed_turn_resumes_once() {
     // Decisions that do not fit do not use the token up.
     let wrong = paused.decide().allow("a").build();
     assert!(matches!(
-        gate.resume_sealed(&registry, &sealer, &token, &wrong).await,
+        gate.resume(
+            &registry,
+            Kept::Sealed {
+                sealer: &sealer,
+                token: &token
+            },
+            &wrong
+        )
+        .await,
         Err(ResumeError::Decision(DecisionError::MissingDecision { .. }))
     ));
     let outcomes = gate
-        .resume_sealed(&registry, &sealer, &token, &decisions)
+        .resume(
+            &registry,
+            Kept::Sealed {
+                sealer: &sealer,
+                token: &token,
+            },
+            &decisions,
+        )
         .await
         .unwrap();
     assert_eq!(outcomes.len(), 2);
     assert_eq!(
-        gate.resume_sealed(&registry, &sealer, &token, &decisions)
-            .await
-            .unwrap_err(),
+        gate.resume(
+            &registry,
+            Kept::Sealed {
+                sealer: &sealer,
+                token: &token
+            },
+            &decisions
+        )
+        .await
+        .unwrap_err(),
         ResumeError::Seal(SealError::Replayed)
     );
     assert_eq!(runs.load(Ordering::SeqCst), 2);
@@ -538,7 +578,7 @@ async fn a_stored_turn_resumes_once_even_when_two_resumes_race() {
     let runs = Arc::new(AtomicUsize::new(0));
     let registry = Arc::new(registry(&runs));
     let gate = Arc::new(Gate::default());
-    let store = Arc::new(InMemoryPausedTurnStore::new());
+    let store = Arc::new(InMemoryRunStore::new());
     let paused = pause(
         &gate,
         &registry,
@@ -546,7 +586,8 @@ async fn a_stored_turn_resumes_once_even_when_two_resumes_race() {
     )
     .await;
     let decisions = paused.decide().allow_rest().build();
-    let id = store.save(paused).await.unwrap();
+    gate.keep(&*store, &paused).await.unwrap();
+    let id = paused.id().clone();
     assert_eq!(id.as_str().len(), 22, "128 random bits, base64url");
 
     let mut tasks = Vec::new();
@@ -559,24 +600,38 @@ async fn a_stored_turn_resumes_once_even_when_two_resumes_race() {
             decisions.clone(),
         );
         tasks.push(tokio::spawn(async move {
-            gate.resume_stored(&registry, &*store, &id, &decisions)
-                .await
+            gate.resume(
+                &registry,
+                Kept::Stored {
+                    store: &*store,
+                    id: &id,
+                },
+                &decisions,
+            )
+            .await
         }));
     }
     let mut won = 0;
     for task in tasks {
         match task.await.unwrap() {
             Ok(_) => won += 1,
-            Err(ResumeError::Store(StoreError::NotFound(_))) => {}
+            Err(ResumeError::Store(StoreError::UnknownRun(_))) => {}
             Err(other) => panic!("{other:?}"),
         }
     }
     assert_eq!(won, 1);
     assert_eq!(runs.load(Ordering::SeqCst), 1);
-    let unknown = tool_sdk::store::TurnId::from_string("nope");
+    let unknown = RunId::from_string("nope");
     assert!(matches!(
-        gate.resume_stored(&registry, &*store, &unknown, &decisions)
-            .await,
-        Err(ResumeError::Store(StoreError::NotFound(_)))
+        gate.resume(
+            &registry,
+            Kept::Stored {
+                store: &*store,
+                id: &unknown
+            },
+            &decisions
+        )
+        .await,
+        Err(ResumeError::Store(StoreError::UnknownRun(_)))
     ));
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use tool_sdk::store::{PostgresStore, SqliteStore};
 use tool_sdk::{define_tool, AssistantMessage, ToolCall, ToolRegistry};
 use tool_sdk::{
-    gate::{Gate, GateOutcome, ResumeError, SealError, Sealer},
+    gate::{Gate, GateOutcome, Kept, ResumeError, SealError, Sealer},
     store::ReplayGuard,
 };
 use tool_sdk_tests::durable::{place, Backend, Place};
@@ -58,27 +58,55 @@ async fn a_token_used_on_one_replica_is_refused_on_another(backend: Backend) {
         .unwrap()
         .with_replay_guard(replica(backend, &place).await);
     let token = first.seal(&paused).unwrap();
-    gate.resume_sealed(&registry, &first, &token, &decisions)
-        .await
-        .unwrap();
+    gate.resume(
+        &registry,
+        Kept::Sealed {
+            sealer: &first,
+            token: &token,
+        },
+        &decisions,
+    )
+    .await
+    .unwrap();
     assert_eq!(
-        gate.resume_sealed(&registry, &second, &token, &decisions)
-            .await
-            .unwrap_err(),
+        gate.resume(
+            &registry,
+            Kept::Sealed {
+                sealer: &second,
+                token: &token
+            },
+            &decisions
+        )
+        .await
+        .unwrap_err(),
         ResumeError::Seal(SealError::Replayed)
     );
     assert_eq!(
-        gate.resume_sealed(&registry, &first, &token, &decisions)
-            .await
-            .unwrap_err(),
+        gate.resume(
+            &registry,
+            Kept::Sealed {
+                sealer: &first,
+                token: &token
+            },
+            &decisions
+        )
+        .await
+        .unwrap_err(),
         ResumeError::Seal(SealError::Replayed)
     );
     assert_eq!(runs.load(Ordering::SeqCst), 1);
     // A fresh token goes through the other replica.
     let fresh = first.seal(&paused).unwrap();
-    gate.resume_sealed(&registry, &second, &fresh, &decisions)
-        .await
-        .unwrap();
+    gate.resume(
+        &registry,
+        Kept::Sealed {
+            sealer: &second,
+            token: &fresh,
+        },
+        &decisions,
+    )
+    .await
+    .unwrap();
     assert_eq!(runs.load(Ordering::SeqCst), 2);
 }
 

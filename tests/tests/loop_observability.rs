@@ -5,8 +5,8 @@ use std::sync::{Arc, Mutex};
 
 use tool_sdk::run::{LoopStatus, ToolLoop};
 use tool_sdk::{
-    check_conversation, tool, AssistantMessage, CancellationToken, InMemoryChatMemory, Message,
-    ScriptedModel, ToolCall, ToolRegistry,
+    check_conversation, tool, AssistantMessage, InMemoryChatMemory, Message, ScriptedModel,
+    ToolCall, ToolRegistry,
 };
 
 /// Adds two numbers.
@@ -57,12 +57,7 @@ async fn a_conversation_lives_in_chat_memory_between_runs() {
     let memory = InMemoryChatMemory::new();
     let agent = ToolLoop::new(script(), registry());
     let outcome = agent
-        .run_with_memory(
-            &memory,
-            "ana",
-            Message::user("1 + 2?"),
-            &CancellationToken::new(),
-        )
+        .run_with_memory(&memory, "ana", Message::user("1 + 2?"))
         .await
         .unwrap();
     assert!(matches!(outcome.status, LoopStatus::Answered(_)));

@@ -17,9 +17,9 @@ use tool_sdk::gate::{ConfirmationPolicy, Gate};
 use tool_sdk::model::openai::OpenAiCompatibleModel;
 use tool_sdk::run::{Concurrency, LoopOptions, LoopStatus, ToolLoop};
 use tool_sdk::{
-    check_conversation, define_tool, tool, AssistantMessage, CancellationToken, ChatDelta,
-    ChatModel, ChatOptions, ChatRequest, ChatStream, Message, ModelError, ModelFuture,
-    ToolErrorKind, ToolRegistry, ToolResultStatus,
+    check_conversation, define_tool, tool, AssistantMessage, ChatDelta, ChatModel, ChatOptions,
+    ChatRequest, ChatStream, Message, ModelError, ModelFuture, ToolErrorKind, ToolRegistry,
+    ToolResultStatus,
 };
 
 /// What the tools did, in order.
@@ -204,7 +204,7 @@ async fn several_rounds_then_a_payment_a_person_allows() {
         panic!("the payment waits for a decision: {:?}", outcome.status);
     };
     assert_eq!(outcome.rounds, 3);
-    let awaiting = paused.turn().awaiting().to_vec();
+    let awaiting = paused.awaiting().to_vec();
     assert_eq!(awaiting.len(), 1);
     assert!(
         awaiting[0].starts_with("call_"),
@@ -217,14 +217,9 @@ async fn several_rounds_then_a_payment_a_person_allows() {
     );
     check_conversation(&conversation).unwrap();
 
-    let decisions = paused.turn().decide().allow(&awaiting[0]).build();
+    let decisions = paused.decide().allow(&awaiting[0]).build();
     let outcome = agent
-        .resume(
-            &mut conversation,
-            paused,
-            &decisions,
-            &CancellationToken::new(),
-        )
+        .resume(&mut conversation, paused.id(), &decisions)
         .await
         .unwrap();
     assert_eq!(
@@ -280,15 +275,10 @@ async fn a_denied_payment_goes_back_to_the_model_with_the_persons_words() {
     let LoopStatus::Paused(paused) = outcome.status else {
         panic!("{:?}", outcome.status);
     };
-    let key = paused.turn().awaiting()[0].clone();
-    let decisions = paused.turn().decide().deny(&key, "Not this month.").build();
+    let key = paused.awaiting()[0].clone();
+    let decisions = paused.decide().deny(&key, "Not this month.").build();
     let outcome = agent
-        .resume(
-            &mut conversation,
-            paused,
-            &decisions,
-            &CancellationToken::new(),
-        )
+        .resume(&mut conversation, paused.id(), &decisions)
         .await
         .unwrap();
     assert_eq!(

@@ -11,7 +11,7 @@ use tool_sdk::{
 };
 use tool_sdk::{
     run::{LoopStatus, ToolLoop},
-    store::PausedRun,
+    store::PausedTurn,
 };
 
 type Timeline = Arc<Mutex<Vec<String>>>;
@@ -44,18 +44,14 @@ fn agent(timeline: &Timeline, store: Arc<dyn RunStore>) -> ToolLoop {
 }
 
 /// The paused run with its call's arguments edited, as a caller holding a copy could.
-fn edited(paused: &PausedRun) -> PausedRun {
+fn edited(paused: &PausedTurn) -> PausedTurn {
     let mut value = serde_json::to_value(paused).unwrap();
     let text = serde_json::to_string(&value)
         .unwrap()
         .replace(r#"{\"to\": \"ana\"}"#, r#"{\"to\": \"mallory\"}"#);
     value = serde_json::from_str(&text).unwrap();
-    let forged: PausedRun = serde_json::from_value(value).unwrap();
-    assert_ne!(
-        forged.turn().reply(),
-        paused.turn().reply(),
-        "the copy was edited"
-    );
+    let forged: PausedTurn = serde_json::from_value(value).unwrap();
+    assert_ne!(forged.reply(), paused.reply(), "the copy was edited");
     forged
 }
 
@@ -68,9 +64,9 @@ async fn a_refused_resume_leaves_the_run_resumable(store: Arc<dyn RunStore>) {
         panic!("expected a pause");
     };
     let forged = edited(&paused);
-    let forged_decisions = forged.turn().decide().allow("t").build();
+    let forged_decisions = forged.decide().allow("t").build();
     let refused = agent
-        .resume(&mut conversation, forged, &forged_decisions, &cancel)
+        .resume_cancellable(&mut conversation, forged.id(), &forged_decisions, &cancel)
         .await;
     assert!(
         matches!(
@@ -83,9 +79,9 @@ async fn a_refused_resume_leaves_the_run_resumable(store: Arc<dyn RunStore>) {
     );
     assert!(timeline.lock().unwrap().is_empty());
     // The genuine approval still goes through.
-    let decisions = paused.turn().decide().allow("t").build();
+    let decisions = paused.decide().allow("t").build();
     let outcome = agent
-        .resume(&mut conversation, paused, &decisions, &cancel)
+        .resume_cancellable(&mut conversation, paused.id(), &decisions, &cancel)
         .await
         .unwrap();
     assert!(
@@ -156,10 +152,10 @@ async fn without_a_store_an_edited_copy_runs_no_forged_compensation() {
     let text = serde_json::to_string(&paused)
         .unwrap()
         .replace("booking-7", "booking-of-someone-else");
-    let forged: PausedRun = serde_json::from_str(&text).unwrap();
-    let decisions = forged.turn().decide().allow("t").build();
+    let forged: PausedTurn = serde_json::from_str(&text).unwrap();
+    let decisions = forged.decide().allow("t").build();
     let outcome = agent
-        .resume(&mut conversation, forged, &decisions, &cancel)
+        .resume_cancellable(&mut conversation, forged.id(), &decisions, &cancel)
         .await
         .unwrap();
     assert!(matches!(outcome.status, LoopStatus::RolledBack { .. }));
@@ -189,15 +185,15 @@ async fn without_a_store_two_copies_of_a_paused_run_resume_once() {
     let LoopStatus::Paused(paused) = agent.run(&mut conversation).await.status else {
         panic!("expected a pause");
     };
-    let copy: PausedRun = serde_json::from_str(&serde_json::to_string(&paused).unwrap()).unwrap();
-    let decisions = paused.turn().decide().allow("t").build();
+    let copy: PausedTurn = serde_json::from_str(&serde_json::to_string(&paused).unwrap()).unwrap();
+    let decisions = paused.decide().allow("t").build();
     let first = agent
-        .resume(&mut conversation, paused, &decisions, &cancel)
+        .resume_cancellable(&mut conversation, paused.id(), &decisions, &cancel)
         .await
         .unwrap();
     assert!(matches!(first.status, LoopStatus::Answered(_)));
     let second = agent
-        .resume(&mut conversation, copy, &decisions, &cancel)
+        .resume_cancellable(&mut conversation, copy.id(), &decisions, &cancel)
         .await;
     assert!(
         matches!(second, Err(ResumeError::Store(StoreError::UnknownRun(_)))),

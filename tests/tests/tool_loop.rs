@@ -429,18 +429,12 @@ async fn gating_runs_inside_the_loop_paused_out_decisions_in() {
         panic!()
     };
     let decisions = paused
-        .turn()
         .decide()
         .deny("c2", "Too expensive.")
         .allow_rest()
         .build();
     let outcome = agent
-        .resume(
-            &mut conversation,
-            paused,
-            &decisions,
-            &CancellationToken::new(),
-        )
+        .resume(&mut conversation, paused.id(), &decisions)
         .await
         .unwrap();
     assert!(matches!(outcome.status, LoopStatus::Answered(_)));

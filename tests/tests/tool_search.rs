@@ -214,14 +214,9 @@ mod in_the_loop {
         let LoopStatus::Paused(paused) = outcome.status else {
             panic!()
         };
-        let decisions = paused.turn().decide().allow_rest().build();
+        let decisions = paused.decide().allow_rest().build();
         let outcome = agent
-            .resume(
-                &mut conversation,
-                paused,
-                &decisions,
-                &tool_sdk::CancellationToken::new(),
-            )
+            .resume(&mut conversation, paused.id(), &decisions)
             .await
             .unwrap();
         assert!(

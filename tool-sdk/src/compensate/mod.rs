@@ -15,7 +15,7 @@
 //!
 //! A timed-out action may still take effect, so it is not taken as done: with a store, its
 //! entry is recorded as timed out and the run is left for recovery, which tries the action again
-//! with the same idempotency key, up to [`MAX_COMPENSATION_ATTEMPTS`] attempts in all, and then
+//! with the same idempotency key, up to [`MAX_COMPENSATION_ATTEMPTS`](crate::store::MAX_COMPENSATION_ATTEMPTS) attempts in all, and then
 //! reports it as failed for good.
 
 mod rollback;

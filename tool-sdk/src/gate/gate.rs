@@ -8,7 +8,7 @@ use crate::model::{
     tool_call_keys, AssistantMessage, ToolCall, ToolResultMessage, ToolResultStatus,
 };
 
-use crate::define::{ToolContext, ToolError, ToolOutput};
+use crate::define::{Tool, ToolContext, ToolError, ToolOutput};
 use crate::register::ToolRegistry;
 use crate::store::PausedTurn;
 
@@ -19,7 +19,8 @@ use crate::store::PausedTurn;
 /// # Examples
 ///
 /// ```
-/// use tool_sdk::{gate::Gate, store::{InMemoryPausedTurnStore, PausedTurnStore}};
+/// use tool_sdk::gate::{Gate, GateOutcome, Kept};
+/// use tool_sdk::store::InMemoryRunStore;
 /// use tool_sdk::{tool, AssistantMessage, ToolCall, ToolRegistry};
 ///
 /// /// Deletes a file.
@@ -39,22 +40,22 @@ use crate::store::PausedTurn;
 /// let mut registry = ToolRegistry::new();
 /// registry.register(DeleteFileTool).unwrap();
 /// registry.register(ListFilesTool).unwrap();
-/// let offered: Vec<String> = registry.names().map(str::to_owned).collect();
 ///
 /// let reply = AssistantMessage::with_tool_calls(vec![
 ///     ToolCall::new("c1", "list_files", "{}"),
 ///     ToolCall::new("c2", "delete_file", r#"{"path": "/tmp/a"}"#),
 /// ]);
 /// let gate = Gate::default();
-/// let outcome = gate.execute(&registry, &offered, &reply).await;
+/// let outcome = gate.execute(&registry, registry.names(), &reply).await;
 /// assert_eq!(outcome.awaiting_decision(), ["c2"]);
 ///
-/// let tool_sdk::gate::GateOutcome::Paused(paused) = outcome else { unreachable!() };
+/// let GateOutcome::Paused(paused) = outcome else { unreachable!() };
 /// let decisions = paused.decide().deny("c2", "Not today.").allow_rest().build();
 /// // The paused reply waits server-side; the person's client gets its id.
-/// let store = InMemoryPausedTurnStore::new();
-/// let id = store.save(paused).await.unwrap();
-/// let results = gate.resume_stored(&registry, &store, &id, &decisions).await.unwrap();
+/// let store = InMemoryRunStore::new();
+/// gate.keep(&store, &paused).await.unwrap();
+/// let kept = Kept::Stored { store: &store, id: paused.id() };
+/// let results = gate.resume(&registry, kept, &decisions).await.unwrap();
 /// assert_eq!(results[0].to_message().content, r#"["a.txt"]"#);
 /// assert_eq!(results[1].to_message().content, "Not today.");
 /// # }
@@ -137,13 +138,19 @@ impl Gate {
 
     /// The keys of the calls of `reply` that need a decision, in reply order.
     pub fn awaiting(&self, registry: &ToolRegistry, reply: &AssistantMessage) -> Vec<String> {
+        self.awaiting_among(reply, |name| registry.get(name).map(|tool| &**tool))
+    }
+
+    /// The keys of the calls of `reply` that need a decision, each call's tool found by `tool`.
+    pub(crate) fn awaiting_among<'t>(
+        &self,
+        reply: &AssistantMessage,
+        tool: impl Fn(&str) -> Option<&'t dyn Tool>,
+    ) -> Vec<String> {
         tool_call_keys(reply)
             .into_iter()
             .zip(&reply.tool_calls)
-            .filter(|(_, call)| {
-                let tool = registry.get(&call.name).map(|t| &**t);
-                self.policy.needs_confirmation(call, tool)
-            })
+            .filter(|(_, call)| self.policy.needs_confirmation(call, tool(&call.name)))
             .map(|(key, _)| key)
             .collect()
     }
@@ -153,26 +160,33 @@ impl Gate {
     pub fn check(
         &self,
         registry: &ToolRegistry,
-        request_tools: &[String],
+        request_tools: impl IntoIterator<Item = impl AsRef<str>>,
         reply: &AssistantMessage,
     ) -> Option<PausedTurn> {
         let awaiting = self.awaiting(registry, reply);
-        (!awaiting.is_empty())
-            .then(|| PausedTurn::new(reply.clone(), request_tools.to_vec(), awaiting))
+        (!awaiting.is_empty()).then(|| {
+            let offered = request_tools
+                .into_iter()
+                .map(|name| name.as_ref().to_owned())
+                .collect();
+            PausedTurn::new(reply.clone(), offered, awaiting)
+        })
     }
 
     /// Runs the calls of `reply` in order, or pauses it without running any when a call needs
-    /// a decision.
+    /// a decision. `request_tools` are the names of the tools the request offered (such as
+    /// [`ToolRegistry::names`]): an allowed call of another tool never runs.
     pub async fn execute(
         &self,
         registry: &ToolRegistry,
-        request_tools: &[String],
+        request_tools: impl IntoIterator<Item = impl AsRef<str>>,
         reply: &AssistantMessage,
     ) -> GateOutcome {
-        if let Some(paused) = self.check(registry, request_tools, reply) {
+        let request_tools: Vec<_> = request_tools.into_iter().collect();
+        if let Some(paused) = self.check(registry, &request_tools, reply) {
             return GateOutcome::Paused(paused);
         }
-        let offered: HashSet<&str> = request_tools.iter().map(String::as_str).collect();
+        let offered: HashSet<&str> = request_tools.iter().map(AsRef::as_ref).collect();
         let mut outcomes = Vec::with_capacity(reply.tool_calls.len());
         for (key, call) in tool_call_keys(reply).into_iter().zip(&reply.tool_calls) {
             let resolution = if offered.contains(call.name.as_str()) {

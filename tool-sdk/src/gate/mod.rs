@@ -1,6 +1,7 @@
 //! Decision gating: a person allows or denies risky tool calls before any call of the reply runs.
 //!
-//! A [`ConfirmationPolicy`] (with what tools declare themselves, `#[tool(confirm)]`) marks the
+//! The gate is a stage of the [loop](crate::run::ToolLoop), and usable alone. A
+//! [`ConfirmationPolicy`] (with what tools declare themselves, `#[tool(confirm)]`) marks the
 //! calls that need a decision. When any call of a reply needs one, [`Gate::execute`] runs
 //! **none** of them and returns a [`PausedTurn`] listing the waiting keys
 //! ([`tool_call_keys`]). The caller shows the calls to a person and sends back
@@ -10,10 +11,14 @@
 //!
 //! The paused reply is a security boundary: whoever can edit it can run any tool with any
 //! arguments. So no paused reply handed back is trusted as it is: it is kept server-side in a
-//! [`PausedTurnStore`] under a random [`TurnId`] ([`Gate::resume_stored`]), or handed out
-//! sealed by a [`Sealer`] ([`Gate::resume_sealed`]); either way the decisions are checked
-//! against that copy before it is used up, and it is used once. [`Gate::resolve`] checks
-//! decisions against a turn without running anything.
+//! [`RunStore`] under its id ([`Gate::keep`]), or handed out sealed by a [`Sealer`]; one
+//! [`Gate::resume`] takes it from either ([`Kept`]), checks the decisions against that copy
+//! before it is used up, and uses it once. [`Gate::resolve`] checks decisions against a turn
+//! without running anything.
+//!
+//! [`PausedTurn`]: crate::store::PausedTurn
+//! [`RunStore`]: crate::store::RunStore
+//! [`tool_call_keys`]: crate::model::tool_call_keys
 
 mod decision;
 mod fingerprint;
@@ -27,5 +32,5 @@ pub use decision::{DecisionError, DecisionsBuilder, ToolCallDecision, ToolCallDe
 pub use fingerprint::{canonical_arguments, fingerprint};
 pub use gate::{CallOutcome, CallResult, Gate, GateOutcome, Resolution};
 pub use policy::ConfirmationPolicy;
-pub use resume::ResumeError;
+pub use resume::{Kept, ResumeError};
 pub use seal::{OpenedTurn, SealError, Sealer, MIN_KEY_BYTES};

@@ -1,12 +1,16 @@
-//! Resuming a paused reply that was kept server-side or handed out sealed: verify, check the
-//! decisions, use the turn up, then run.
+//! Resuming a paused turn, from wherever its genuine copy was kept: the decisions are checked
+//! against that copy, the copy is used up, and only then does anything run.
+
+use std::fmt;
 
 use crate::gate::gate::run_resolved;
-use crate::gate::{CallOutcome, DecisionError, Gate, SealError, Sealer, ToolCallDecisions};
+use crate::gate::{
+    CallOutcome, DecisionError, Gate, Resolution, SealError, Sealer, ToolCallDecisions,
+};
 use crate::register::ToolRegistry;
-use crate::store::{PausedTurnStore, StoreError, TurnId};
+use crate::store::{PausedTurn, RunId, RunStore, StoreError, DEFAULT_LEASE};
 
-/// Why a paused reply could not be resumed. Nothing ran.
+/// Why a paused turn could not be resumed. Nothing ran.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ResumeError {
@@ -16,43 +20,102 @@ pub enum ResumeError {
     /// The sealed token was refused.
     #[error(transparent)]
     Seal(#[from] SealError),
-    /// The stored turn could not be read or used.
+    /// The kept turn could not be read or used.
     #[error(transparent)]
     Store(#[from] StoreError),
 }
 
-impl Gate {
-    /// Resumes a sealed paused reply: the token is verified, the decisions checked, and only
-    /// then the token used up (so decisions that do not fit can be corrected and sent again).
-    pub async fn resume_sealed(
-        &self,
-        registry: &ToolRegistry,
-        sealer: &Sealer,
-        token: &str,
-        decisions: &ToolCallDecisions,
-    ) -> Result<Vec<CallOutcome>, ResumeError> {
-        let opened = sealer.open(token)?;
-        let resolutions = self.resolve(opened.turn(), decisions)?;
-        if !opened.consume(sealer.replay_guard()).await? {
-            return Err(SealError::Replayed.into());
+/// Where the genuine copy of a paused turn is kept, for [`Gate::resume`].
+#[derive(Clone, Copy)]
+#[non_exhaustive]
+pub enum Kept<'a> {
+    /// In a run store under the turn's id ([`Gate::keep`] put it there, or the loop did): any
+    /// process sharing the store can resume it, once.
+    Stored {
+        /// The store.
+        store: &'a dyn RunStore,
+        /// The turn's id.
+        id: &'a RunId,
+    },
+    /// Handed out as a token sealed by `sealer` ([`Sealer::seal`]), usable once.
+    Sealed {
+        /// The sealer that sealed it (the same key).
+        sealer: &'a Sealer,
+        /// The token.
+        token: &'a str,
+    },
+}
+
+impl fmt::Debug for Kept<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Stored { id, .. } => f.debug_struct("Stored").field("id", id).finish(),
+            Self::Sealed { .. } => f.write_str("Sealed"),
         }
-        Ok(run_resolved(registry, opened.turn().reply(), resolutions).await)
+    }
+}
+
+impl Gate {
+    /// Keeps `turn` server-side in `store`, under its [`id`](PausedTurn::id), to be resumed
+    /// with [`Kept::Stored`] by any process sharing the store.
+    pub async fn keep(&self, store: &dyn RunStore, turn: &PausedTurn) -> Result<(), StoreError> {
+        store.begin(turn.id(), DEFAULT_LEASE).await?;
+        store.pause(turn.id(), turn).await
     }
 
-    /// Resumes a paused reply kept in `store`: it is read, the decisions checked, then taken
-    /// out of the store (of two concurrent resumes, exactly one gets it) and run.
-    pub async fn resume_stored(
+    /// Resumes a paused turn from where it was kept: the decisions are checked against the
+    /// genuine copy (so decisions that do not fit can be corrected and sent again), the copy is
+    /// used up (of two concurrent resumes, in any processes, exactly one gets it), and the
+    /// allowed calls run, in reply order.
+    pub async fn resume(
         &self,
         registry: &ToolRegistry,
-        store: &dyn PausedTurnStore,
-        id: &TurnId,
+        kept: Kept<'_>,
         decisions: &ToolCallDecisions,
     ) -> Result<Vec<CallOutcome>, ResumeError> {
-        // Checked before taking, so decisions that do not fit leave the turn in place.
-        self.resolve(&store.load(id).await?, decisions)?;
-        let taken = store.take(id).await?;
-        // What runs is what was taken, checked again.
-        let resolutions = self.resolve(&taken, decisions)?;
-        Ok(run_resolved(registry, taken.reply(), resolutions).await)
+        match kept {
+            Kept::Sealed { sealer, token } => {
+                let opened = sealer.open(token)?;
+                let resolutions = self.resolve(opened.turn(), decisions)?;
+                if !opened.consume(sealer.replay_guard()).await? {
+                    return Err(SealError::Replayed.into());
+                }
+                Ok(run_resolved(registry, opened.turn().reply(), resolutions).await)
+            }
+            Kept::Stored { store, id } => {
+                let (turn, resolutions) = self
+                    .take_decided(store, id, decisions, DEFAULT_LEASE)
+                    .await?;
+                let outcomes = run_resolved(registry, turn.reply(), resolutions).await;
+                // The turn is used up either way; a run left unfinished has nothing recorded to
+                // roll back, and recovery only ends it.
+                if let Err(error) = store.finish(id).await {
+                    tracing::warn!(run = %id, %error, "the resumed turn's end was not recorded");
+                }
+                Ok(outcomes)
+            }
+        }
+    }
+
+    /// Takes the turn paused under `id` in `store` once `decisions` fit it, owned for `lease`:
+    /// checked before it is taken (decisions that do not fit leave it paused) and again after
+    /// (another resume may have taken it on to its next pause in between, and then it goes back
+    /// as it was taken).
+    pub(crate) async fn take_decided(
+        &self,
+        store: &dyn RunStore,
+        id: &RunId,
+        decisions: &ToolCallDecisions,
+        lease: std::time::Duration,
+    ) -> Result<(PausedTurn, Vec<Resolution>), ResumeError> {
+        self.resolve(&store.load_paused(id).await?, decisions)?;
+        let taken = store.take_paused(id, lease).await?;
+        match self.resolve(&taken, decisions) {
+            Ok(resolutions) => Ok((taken, resolutions)),
+            Err(refused) => {
+                store.pause(id, &taken).await?;
+                Err(refused.into())
+            }
+        }
     }
 }

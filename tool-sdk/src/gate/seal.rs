@@ -173,7 +173,7 @@ impl Sealer {
     }
 
     /// Verifies a token now: signature, then expiry. It is not marked used; applying decisions
-    /// through [`Gate::resume_sealed`](crate::gate::Gate::resume_sealed) does that.
+    /// through [`Gate::resume`](crate::gate::Gate::resume) does that.
     pub fn open(&self, token: &str) -> Result<OpenedTurn, SealError> {
         self.open_at(token, SystemTime::now())
     }

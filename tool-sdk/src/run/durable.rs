@@ -2,8 +2,7 @@
 //! successes, and recording a run's end.
 
 use std::pin::pin;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures_util::future::{select, Either};
@@ -14,24 +13,6 @@ use crate::compensate::Held;
 use crate::define::ToolOutput;
 use crate::model::ToolCall;
 use crate::store::{RecordEntry, RunId, RunStore, StoreError};
-
-/// A fresh run id, unique across processes (so are the idempotency keys built on it): a
-/// random prefix drawn once per process, then a counter — one system call per process, not
-/// per run. A process-local prefix only if the system has no randomness to give.
-pub(crate) fn new_run_id() -> RunId {
-    static PREFIX: OnceLock<String> = OnceLock::new();
-    static NEXT: AtomicU64 = AtomicU64::new(1);
-    let prefix = PREFIX.get_or_init(|| match RunId::random() {
-        Ok(id) => id.as_str().to_owned(),
-        Err(_) => {
-            let since_epoch = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .unwrap_or_default();
-            format!("p{}-{}", std::process::id(), since_epoch.as_nanos())
-        }
-    });
-    RunId::from_string(format!("{prefix}-{}", NEXT.fetch_add(1, Ordering::Relaxed)))
-}
 
 /// Records that a run ended, trying a few times: a run whose end is not recorded looks, to
 /// recovery, like one that stopped in the middle, and would be rolled back.

@@ -2,7 +2,7 @@
 
 use crate::compensate::CompensationReport;
 use crate::model::{AssistantMessage, ModelError};
-use crate::store::{CallReport, PausedRun, RunId, StoreError};
+use crate::store::{CallReport, PausedTurn, RunId, StoreError};
 
 /// How a run ended, with what it did.
 #[derive(Debug)]
@@ -32,12 +32,12 @@ pub enum LoopStatus {
     ReturnedDirect(Vec<crate::model::ToolResultMessage>),
     /// The round limit was reached; all work done is kept.
     MaxRoundsReached,
-    /// Calls wait for a person's decisions; resume with [`ToolLoop::resume`].
-    Paused(PausedRun),
+    /// Calls wait for a person's decisions; resume with [`ToolLoop::resume`](crate::run::ToolLoop::resume).
+    Paused(PausedTurn),
     /// The run was cancelled: the round in flight drained, then what was compensable was
     /// rolled back.
     Cancelled,
-    /// A tool failed in a way that fails the run ([`ErrorAction::RollBack`]); what was
+    /// A tool failed in a way that fails the run ([`ErrorAction::RollBack`](crate::run::ErrorAction::RollBack)); what was
     /// compensable was rolled back.
     RolledBack {
         /// The failed call's key in its reply.
@@ -61,7 +61,7 @@ impl LoopStatus {
     /// The keys of the calls waiting for a decision; empty unless paused.
     pub fn awaiting_decision(&self) -> &[String] {
         match self {
-            Self::Paused(paused) => paused.turn.awaiting(),
+            Self::Paused(paused) => paused.awaiting(),
             _ => &[],
         }
     }

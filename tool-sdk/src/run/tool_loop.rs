@@ -13,9 +13,7 @@ use crate::compensate::{CompensationReport, Held, Rollback};
 use crate::gate::{Gate, ResumeError, ToolCallDecisions};
 use crate::model::{AssistantMessage, ChatModel, ChatRequest, Message, ToolCall, ToolResultStatus};
 use crate::register::{ToolProvider, ToolRegistry};
-use crate::store::{
-    ChatMemory, MemoryError, PausedRun, PausedTurn, RunId, RunState, RunStore, StoreError,
-};
+use crate::store::{ChatMemory, MemoryError, PausedTurn, RunId, RunState, RunStore, StoreError};
 
 use crate::run::outcome::RoundEnd;
 use crate::run::tools::RunTools;
@@ -72,7 +70,7 @@ pub struct ToolLoop {
     pub(super) compensation_timeout: Duration,
     /// Without a store, the runs paused by this loop, by id: what a resume runs is the copy
     /// kept here, never the value handed back, and each is taken once.
-    pub(super) parked: std::sync::Mutex<std::collections::HashMap<RunId, PausedRun>>,
+    pub(super) parked: std::sync::Mutex<std::collections::HashMap<RunId, PausedTurn>>,
     /// Providers' tools reported as not taken, each once.
     pub(super) skipped: std::sync::Mutex<std::collections::HashSet<String>>,
 }
@@ -100,7 +98,7 @@ impl ToolLoop {
     }
 
     /// Keeps each run's record in `store`: compensable successes are written there before the
-    /// loop goes on, paused runs wait there ([`resume_stored`](Self::resume_stored)), and what a
+    /// loop goes on, paused runs wait there ([`resume`](Self::resume)), and what a
     /// crash interrupted is found there by [`recover`](Self::recover).
     pub fn with_store(mut self, store: Arc<dyn RunStore>) -> Self {
         self.store = Some(store);
@@ -193,6 +191,18 @@ impl ToolLoop {
         memory: &dyn ChatMemory,
         id: &str,
         input: Message,
+    ) -> Result<LoopOutcome, MemoryError> {
+        self.run_with_memory_cancellable(memory, id, input, &CancellationToken::new())
+            .await
+    }
+
+    /// [`run_with_memory`](Self::run_with_memory), until the run ends or `cancel` is cancelled
+    /// (see [`run_cancellable`](Self::run_cancellable)).
+    pub async fn run_with_memory_cancellable(
+        &self,
+        memory: &dyn ChatMemory,
+        id: &str,
+        input: Message,
         cancel: &CancellationToken,
     ) -> Result<LoopOutcome, MemoryError> {
         let mut conversation = memory.load(id).await?;
@@ -224,7 +234,7 @@ impl ToolLoop {
         conversation: &mut Vec<Message>,
         cancel: &CancellationToken,
     ) -> LoopOutcome {
-        let state = RunState::new(durable::new_run_id());
+        let state = RunState::new(RunId::next());
         let tools = RunTools::new(
             &self.registry,
             &*self.search,
@@ -247,72 +257,49 @@ impl ToolLoop {
         self.drive(conversation, state, tools, None, cancel).await
     }
 
-    /// Resumes a paused run with decisions: the paused reply and its results are appended, and
-    /// the run goes on. Decisions that do not fit are refused and nothing runs.
+    /// Resumes the run paused under `id` with decisions: the paused reply and its results are
+    /// appended to `conversation`, and the run goes on. Decisions that do not fit are refused,
+    /// nothing runs, and the run stays paused for corrected ones.
     ///
-    /// Only the run's id is taken from `paused`: what resumes is the copy this loop kept (in
-    /// its store, or in this loop when it has none), and the decisions are checked against it
-    /// before it is taken. A copy that was changed runs nothing it changed, decisions that fit
-    /// only a changed copy are refused and leave the genuine run resumable, and a run resumes
-    /// once, however many copies of it there are.
+    /// What resumes is the copy this loop kept — in its store, where any process sharing the
+    /// store may resume it, or, without a store, in this loop — and the decisions are checked
+    /// against it before it is taken: a run resumes once, however many resumes race for it (the
+    /// others get [`StoreError::UnknownRun`]).
     pub async fn resume(
         &self,
         conversation: &mut Vec<Message>,
-        paused: PausedRun,
+        id: &RunId,
         decisions: &ToolCallDecisions,
-        cancel: &CancellationToken,
     ) -> Result<LoopOutcome, ResumeError> {
-        if self.store.is_some() {
-            return self
-                .resume_stored(conversation, paused.id(), decisions, cancel)
-                .await;
-        }
-        let (kept, resolutions) = {
-            let mut parked = self.parked();
-            let Some(kept) = parked.get(paused.id()) else {
-                return Err(StoreError::UnknownRun(paused.id().to_string()).into());
-            };
-            let resolutions = self.gate.resolve(&kept.turn, decisions)?;
-            match parked.remove(paused.id()) {
-                Some(kept) => (kept, resolutions),
-                None => return Err(StoreError::UnknownRun(paused.id().to_string()).into()),
-            }
-        };
-        Ok(self
-            .resume_taken(conversation, kept, resolutions, cancel)
-            .await)
+        self.resume_cancellable(conversation, id, decisions, &CancellationToken::new())
+            .await
     }
 
-    fn parked(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<RunId, PausedRun>> {
-        self.parked
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    /// Resumes the run paused under `id` in this loop's store, possibly by another process:
-    /// the stored copy is read and the decisions checked against it, and only then is it taken
-    /// (of two concurrent resumes, in any processes, exactly one gets it; the other gets
-    /// [`StoreError::UnknownRun`]). Decisions that do not fit leave the run paused.
-    pub async fn resume_stored(
+    /// [`resume`](Self::resume), until the run ends or `cancel` is cancelled (see
+    /// [`run_cancellable`](Self::run_cancellable)).
+    pub async fn resume_cancellable(
         &self,
         conversation: &mut Vec<Message>,
         id: &RunId,
         decisions: &ToolCallDecisions,
         cancel: &CancellationToken,
     ) -> Result<LoopOutcome, ResumeError> {
-        let Some(store) = &self.store else {
-            return Err(StoreError::UnknownRun(id.to_string()).into());
-        };
-        self.gate
-            .resolve(&store.load_paused(id).await?.turn, decisions)?;
-        let taken = store.take_paused(id, self.lease).await?;
-        // Between the read and the take, another resume may have run the run on to its next
-        // pause: then the decisions were for the earlier one, and the run goes back as taken.
-        let resolutions = match self.gate.resolve(&taken.turn, decisions) {
-            Ok(resolutions) => resolutions,
-            Err(refused) => {
-                store.pause(id, &taken).await?;
-                return Err(refused.into());
+        let (taken, resolutions) = match &self.store {
+            Some(store) => {
+                self.gate
+                    .take_decided(&**store, id, decisions, self.lease)
+                    .await?
+            }
+            None => {
+                let mut parked = self.parked();
+                let Some(kept) = parked.get(id) else {
+                    return Err(StoreError::UnknownRun(id.to_string()).into());
+                };
+                let resolutions = self.gate.resolve(kept, decisions)?;
+                match parked.remove(id) {
+                    Some(kept) => (kept, resolutions),
+                    None => return Err(StoreError::UnknownRun(id.to_string()).into()),
+                }
             }
         };
         Ok(self
@@ -320,15 +307,22 @@ impl ToolLoop {
             .await)
     }
 
+    fn parked(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<RunId, PausedTurn>> {
+        self.parked
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     /// The paused run, and whatever follows, once taken.
     async fn resume_taken(
         &self,
         conversation: &mut Vec<Message>,
-        paused: PausedRun,
+        paused: PausedTurn,
         resolutions: Vec<crate::gate::Resolution>,
         cancel: &CancellationToken,
     ) -> LoopOutcome {
-        let PausedRun { turn, state } = paused;
+        let reply = paused.reply().clone();
+        let state = paused.run;
         let mut tools = RunTools::new(
             &self.registry,
             &*self.search,
@@ -336,7 +330,6 @@ impl ToolLoop {
             state.found.clone(),
         );
         self.refresh(&mut tools).await;
-        let reply = turn.reply().clone();
         self.drive(
             conversation,
             state,
@@ -486,19 +479,17 @@ impl ToolLoop {
                 self.emit(&LoopEvent::Paused {
                     awaiting: awaiting.clone(),
                 });
-                let turn = PausedTurn::new(reply, tools.names(), awaiting);
                 let mut state = state.clone();
                 state.found = tools.found_names();
-                let paused = PausedRun { turn, state };
+                let paused = PausedTurn::of_run(reply, tools.names(), awaiting, state);
                 match &self.store {
                     Some(store) => {
-                        if let Err(error) = store.pause(&paused.state.id, &paused).await {
+                        if let Err(error) = store.pause(paused.id(), &paused).await {
                             return LoopStatus::StoreFailed(error);
                         }
                     }
                     None => {
-                        self.parked()
-                            .insert(paused.state.id.clone(), paused.clone());
+                        self.parked().insert(paused.id().clone(), paused.clone());
                     }
                 }
                 return LoopStatus::Paused(paused);
@@ -528,16 +519,8 @@ impl ToolLoop {
 
     /// Keys of calls needing a decision, looking each tool up among all the run's tools.
     fn awaiting(&self, tools: &RunTools<'_>, reply: &AssistantMessage) -> Vec<String> {
-        crate::model::tool_call_keys(reply)
-            .into_iter()
-            .zip(&reply.tool_calls)
-            .filter(|(_, call)| {
-                self.gate
-                    .policy()
-                    .needs_confirmation(call, tools.get(&call.name).map(|t| &**t))
-            })
-            .map(|(key, _)| key)
-            .collect()
+        self.gate
+            .awaiting_among(reply, |name| tools.get(name).map(|tool| &**tool))
     }
 
     /// Rolls back what is compensable when the run did not end well, records the run's end,

@@ -10,9 +10,6 @@ pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>>
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum StoreError {
-    /// No paused turn has this id (never stored, or used already).
-    #[error("no paused turn `{0}`: unknown, or used already")]
-    NotFound(String),
     /// No run with this id is in the state the operation needs (never paused, resumed by
     /// another already, or finished).
     #[error("no paused run `{0}`: unknown, resumed already, or finished")]

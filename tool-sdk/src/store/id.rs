@@ -1,6 +1,8 @@
-//! The opaque ids of runs and paused turns, and the random tokens they are made of.
+//! The id of a run (and of its paused turn), and the random tokens ids and owners are made of.
 
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
@@ -8,51 +10,44 @@ use serde::{Deserialize, Serialize};
 
 use crate::store::StoreError;
 
-/// 128 random bits as URL-safe text: the ids of stored turns and runs, and store owners.
+/// 128 random bits as URL-safe text: ids, the per-process prefix of run ids, store owners.
 pub(crate) fn random_token() -> Result<String, StoreError> {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).map_err(|e| StoreError::Backend(format!("no randomness: {e}")))?;
     Ok(URL_SAFE_NO_PAD.encode(bytes))
 }
 
-/// The opaque, random id of a stored paused turn (128 bits).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct TurnId(String);
-
-impl TurnId {
-    /// A fresh random id.
-    pub fn random() -> Result<Self, StoreError> {
-        random_token().map(Self)
-    }
-
-    /// An id received back from a client.
-    pub fn from_string(id: impl Into<String>) -> Self {
-        Self(id.into())
-    }
-
-    /// The id as text.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Display for TurnId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-/// The opaque id of a run; a paused run is resumed by it. The loop's runs get a random
-/// per-process prefix and a counter, unique across processes.
+/// The opaque id of a run, and of its paused turn: what a resume names it by. The loop's runs
+/// get a random per-process prefix and a counter, unique across processes; a turn the gate
+/// pauses alone gets 128 random bits ([`RunId::new`]).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct RunId(String);
 
 impl RunId {
-    /// A fresh random id.
-    pub fn random() -> Result<Self, StoreError> {
-        random_token().map(Self)
+    /// A fresh id that cannot be guessed: 128 random bits (or, only if the system has no
+    /// randomness to give, a process-unique id). A paused turn the gate keeps gets one, since
+    /// whoever knows the id may try decisions on it.
+    pub fn new() -> Self {
+        random_token().map_or_else(|_| Self::next(), Self)
+    }
+
+    /// A fresh id, unique across processes (so are the idempotency keys built on it), cheaply:
+    /// a random prefix drawn once per process, then a counter — one system call per process,
+    /// not per run. A process-local prefix only if the system has no randomness to give.
+    pub(crate) fn next() -> Self {
+        static PREFIX: OnceLock<String> = OnceLock::new();
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        let prefix = PREFIX.get_or_init(|| match random_token() {
+            Ok(token) => token,
+            Err(_) => {
+                let since_epoch = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .unwrap_or_default();
+                format!("p{}-{}", std::process::id(), since_epoch.as_nanos())
+            }
+        });
+        Self(format!("{prefix}-{}", NEXT.fetch_add(1, Ordering::Relaxed)))
     }
 
     /// An id received back, e.g. from the person who decides on a paused run.
@@ -63,6 +58,13 @@ impl RunId {
     /// The id as text.
     pub fn as_str(&self) -> &str {
         &self.0
+    }
+}
+
+impl Default for RunId {
+    /// A fresh id, as [`RunId::new`].
+    fn default() -> Self {
+        Self::new()
     }
 }
 

@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use crate::store::{
-    Compensated, Orphan, Orphans, PausedRun, RecordEntry, RunId, RunStore, StoreError, StoreFuture,
-    FINISHED_KEPT,
+    Compensated, Orphan, Orphans, PausedTurn, RecordEntry, RunId, RunStore, StoreError,
+    StoreFuture, FINISHED_KEPT,
 };
 
 /// A [`RunStore`] in this process's memory (the default): runs survive nothing, but follow the
@@ -61,7 +61,7 @@ struct Run {
 #[derive(Debug)]
 enum Phase {
     Running { owner: u64, lease_until: Instant },
-    Paused(Box<PausedRun>),
+    Paused(Box<PausedTurn>),
 }
 
 impl Default for InMemoryRunStore {
@@ -195,7 +195,7 @@ impl RunStore for InMemoryRunStore {
         })
     }
 
-    fn pause<'a>(&'a self, run: &'a RunId, paused: &'a PausedRun) -> StoreFuture<'a, ()> {
+    fn pause<'a>(&'a self, run: &'a RunId, paused: &'a PausedTurn) -> StoreFuture<'a, ()> {
         Box::pin(async move {
             let mut runs = self.runs();
             self.running(&mut runs, run)?.phase = Phase::Paused(Box::new(paused.clone()));
@@ -203,7 +203,7 @@ impl RunStore for InMemoryRunStore {
         })
     }
 
-    fn load_paused<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, PausedRun> {
+    fn load_paused<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, PausedTurn> {
         Box::pin(async move {
             match self.runs().get(run).map(|found| &found.phase) {
                 Some(Phase::Paused(paused)) => Ok((**paused).clone()),
@@ -212,7 +212,7 @@ impl RunStore for InMemoryRunStore {
         })
     }
 
-    fn take_paused<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, PausedRun> {
+    fn take_paused<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, PausedTurn> {
         Box::pin(async move {
             let mut runs = self.runs();
             let Some(found) = runs.get_mut(run) else {

@@ -25,6 +25,10 @@ pub(crate) const SQLITE: &[Migration] = &[
         version: 3,
         sql: include_str!("../../migrations/sqlite/0003_finished_runs.sql"),
     },
+    Migration {
+        version: 4,
+        sql: include_str!("../../migrations/sqlite/0004_one_paused_state.sql"),
+    },
 ];
 
 /// The PostgreSQL schema.
@@ -41,5 +45,9 @@ pub(crate) const POSTGRES: &[Migration] = &[
     Migration {
         version: 3,
         sql: include_str!("../../migrations/postgres/0003_finished_runs.sql"),
+    },
+    Migration {
+        version: 4,
+        sql: include_str!("../../migrations/postgres/0004_one_paused_state.sql"),
     },
 ];

@@ -25,7 +25,6 @@ mod in_memory;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod migrations;
 mod paused;
-mod paused_turns;
 #[cfg(feature = "postgres")]
 mod postgres;
 mod record;
@@ -42,11 +41,10 @@ pub use deadpool_postgres;
 pub use error::{StoreError, StoreFuture};
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub(crate) use id::owner_token;
-pub use id::{RunId, TurnId};
+pub use id::RunId;
 pub use in_memory::InMemoryRunStore;
 pub(crate) use paused::RunState;
-pub use paused::{CallReport, PausedRun, PausedTurn, PendingCall};
-pub use paused_turns::{InMemoryPausedTurnStore, PausedTurnStore};
+pub use paused::{CallReport, PausedTurn, PendingCall};
 #[cfg(feature = "postgres")]
 pub use postgres::PostgresStore;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
@@ -113,15 +111,15 @@ pub trait RunStore: Send + Sync {
     ) -> StoreFuture<'a, ()>;
 
     /// The run pauses for decisions: `paused` waits until taken.
-    fn pause<'a>(&'a self, run: &'a RunId, paused: &'a PausedRun) -> StoreFuture<'a, ()>;
+    fn pause<'a>(&'a self, run: &'a RunId, paused: &'a PausedTurn) -> StoreFuture<'a, ()>;
 
     /// Reads a paused run without taking it.
-    fn load_paused<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, PausedRun>;
+    fn load_paused<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, PausedTurn>;
 
     /// Takes a paused run back to go on with it, owned by this instance for `lease`: of two
     /// concurrent takes (in any processes), exactly one succeeds; the other gets
     /// [`StoreError::UnknownRun`].
-    fn take_paused<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, PausedRun>;
+    fn take_paused<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, PausedTurn>;
 
     /// The run ended (answered, rolled back, recovered): its record is dropped.
     fn finish<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, ()>;
@@ -132,23 +130,23 @@ pub trait RunStore: Send + Sync {
     fn claim_orphan(&self, which: Orphans, lease: Duration) -> StoreFuture<'_, Option<Orphan>>;
 }
 
-/// A store for everything that must outlive a process: runs, chat memory, the gate's paused
-/// turns, and the used nonces of sealed tokens. Every type that is all four is one (the SQLite
-/// and PostgreSQL stores are).
-pub trait DurableStore: RunStore + ChatMemory + PausedTurnStore + ReplayGuard {}
+/// A store for everything that must outlive a process: runs (with their paused turns and
+/// compensation records), chat memory, and the used nonces of sealed tokens. Every type that is
+/// all three is one (the SQLite and PostgreSQL stores are).
+pub trait DurableStore: RunStore + ChatMemory + ReplayGuard {}
 
-impl<T> DurableStore for T where T: RunStore + ChatMemory + PausedTurnStore + ReplayGuard + ?Sized {}
+impl<T> DurableStore for T where T: RunStore + ChatMemory + ReplayGuard + ?Sized {}
 
 /// Encodes a paused run for a store.
 #[cfg_attr(not(any(feature = "sqlite", feature = "postgres")), allow(dead_code))]
-pub(crate) fn encode_paused(paused: &PausedRun) -> Result<String, StoreError> {
+pub(crate) fn encode_paused(paused: &PausedTurn) -> Result<String, StoreError> {
     serde_json::to_string(paused)
         .map_err(|e| StoreError::Backend(format!("cannot encode the paused run: {e}")))
 }
 
 /// Decodes a paused run a store kept.
 #[cfg_attr(not(any(feature = "sqlite", feature = "postgres")), allow(dead_code))]
-pub(crate) fn decode_paused(text: &str) -> Result<PausedRun, StoreError> {
+pub(crate) fn decode_paused(text: &str) -> Result<PausedTurn, StoreError> {
     serde_json::from_str(text)
         .map_err(|e| StoreError::Backend(format!("the stored paused run is unreadable: {e}")))
 }

@@ -6,17 +6,26 @@ use serde::{Deserialize, Serialize};
 use crate::model::{tool_call_keys, AssistantMessage, ToolCall, ToolResultStatus};
 use crate::store::{CompensationRecord, RunId};
 
-/// A reply held back because some of its calls wait for a person's decision. None of its calls
-/// has run.
+/// A turn paused for decisions: the model's reply, none of whose calls has run because some
+/// wait for a person's decision, and what its run must remember to go on (its id, its rounds,
+/// its compensation record). The gate pauses a reply into one ([`Gate::execute`]); the loop
+/// returns one when a run pauses ([`LoopStatus::Paused`]).
 ///
-/// It must come back exactly as it was given out: keep it server-side
-/// ([`PausedTurnStore`](crate::store::PausedTurnStore)) or hand it out sealed
-/// ([`Sealer`](crate::gate::Sealer)); whoever can edit it could run any tool with any arguments.
+/// Nothing in a value handed back is trusted: whoever can edit a paused turn could run any tool
+/// with any arguments. The genuine copy is kept where the caller cannot change it — in a
+/// [`RunStore`](crate::store::RunStore) under [`id`](Self::id) (any process sharing the store
+/// can resume it), in the loop that paused it, or sealed by a [`Sealer`] — and a resume checks
+/// the decisions against that copy and uses it once.
+///
+/// [`Gate::execute`]: crate::gate::Gate::execute
+/// [`LoopStatus::Paused`]: crate::run::LoopStatus::Paused
+/// [`Sealer`]: crate::gate::Sealer
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PausedTurn {
     reply: AssistantMessage,
     request_tools: Vec<String>,
     awaiting: Vec<String>,
+    pub(crate) run: RunState,
 }
 
 /// One call of a paused reply, as shown to the person deciding.
@@ -31,14 +40,31 @@ pub struct PendingCall<'a> {
 }
 
 impl PausedTurn {
-    /// A paused reply; `request_tools` are the names of the tools the request offered, and
-    /// `awaiting` the keys of the calls that need a decision.
+    /// A paused reply under a fresh id, of a run that has done nothing else; `request_tools`
+    /// are the names of the tools the request offered, and `awaiting` the keys of the calls
+    /// that need a decision.
     pub fn new(reply: AssistantMessage, request_tools: Vec<String>, awaiting: Vec<String>) -> Self {
+        Self::of_run(reply, request_tools, awaiting, RunState::new(RunId::new()))
+    }
+
+    /// A paused reply of the run whose state is `run`.
+    pub(crate) fn of_run(
+        reply: AssistantMessage,
+        request_tools: Vec<String>,
+        awaiting: Vec<String>,
+        run: RunState,
+    ) -> Self {
         Self {
             reply,
             request_tools,
             awaiting,
+            run,
         }
+    }
+
+    /// The id of its run: what a resume names it by.
+    pub fn id(&self) -> &RunId {
+        &self.run.id
     }
 
     /// The reply, unchanged.
@@ -71,33 +97,8 @@ impl PausedTurn {
     }
 }
 
-/// A run paused for decisions: the paused reply and what the run must remember to go on (its
-/// compensation record, its round count).
-///
-/// The loop keeps the genuine copy under [`id`](Self::id) — in its [`RunStore`], where any
-/// process can resume it ([`ToolLoop::resume_stored`]), or, without a store, in the loop
-/// itself — and a resume runs that copy, once. A value handed back (or a copy of it, edited or
-/// not) only names the run: nothing in it is trusted. To resume in another process, give the
-/// loop a store and hand out the id.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-pub struct PausedRun {
-    pub(crate) turn: PausedTurn,
-    pub(crate) state: RunState,
-}
-
-impl PausedRun {
-    /// The paused reply, to show and decide on.
-    pub fn turn(&self) -> &PausedTurn {
-        &self.turn
-    }
-
-    /// The run's id.
-    pub fn id(&self) -> &RunId {
-        &self.state.id
-    }
-}
-
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+/// What a run remembers across rounds and a pause.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct RunState {
     pub(crate) id: RunId,
     pub(crate) rounds: usize,
@@ -125,7 +126,7 @@ impl RunState {
 }
 
 /// One tool call of a run and how it ended.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CallReport {
     /// The round it belongs to (1-based).
     pub round: usize,

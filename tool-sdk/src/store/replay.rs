@@ -15,7 +15,7 @@ pub(crate) fn unix_seconds(time: SystemTime) -> u64 {
 ///
 /// The SQLite and PostgreSQL stores are guards over their database
 /// ([`SqliteStore`](crate::store::SqliteStore), `PostgresStore`): give every replica's
-/// [`Sealer`] the store they share, and a token used on one is refused on all.
+/// [`Sealer`](crate::gate::Sealer) the store they share, and a token used on one is refused on all.
 pub trait ReplayGuard: Send + Sync {
     /// Marks `nonce` used until `expires_at` (unix seconds); `false` when it was used already.
     /// Must be atomic: of two concurrent calls with one nonce, in any processes sharing the

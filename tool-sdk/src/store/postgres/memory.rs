@@ -1,11 +1,8 @@
-//! The PostgreSQL [`ChatMemory`] and [`PausedTurnStore`].
+//! The PostgreSQL [`ChatMemory`].
 
-use super::{backend, PostgresStore};
+use super::PostgresStore;
 use crate::model::Message;
-use crate::store::{
-    ChatMemory, MemoryError, MemoryFuture, PausedTurn, PausedTurnStore, StoreError, StoreFuture,
-    TurnId,
-};
+use crate::store::{ChatMemory, MemoryError, MemoryFuture};
 
 fn memory_error(error: impl std::fmt::Display) -> MemoryError {
     MemoryError::Backend(error.to_string())
@@ -48,65 +45,6 @@ impl ChatMemory for PostgresStore {
                 .await
                 .map_err(memory_error)?;
             Ok(())
-        })
-    }
-}
-
-fn decode_turn(text: &str) -> Result<PausedTurn, StoreError> {
-    serde_json::from_str(text).map_err(|e| backend(format!("the stored turn is unreadable: {e}")))
-}
-
-impl PausedTurnStore for PostgresStore {
-    fn save(&self, turn: PausedTurn) -> StoreFuture<'_, TurnId> {
-        Box::pin(async move {
-            let id = TurnId::random()?;
-            let text = serde_json::to_string(&turn)
-                .map_err(|e| backend(format!("cannot encode the turn: {e}")))?;
-            self.connection()
-                .await
-                .map_err(backend)?
-                .execute(
-                    "INSERT INTO tool_sdk_paused_turns (id, turn) VALUES ($1, $2)",
-                    &[&id.as_str(), &text],
-                )
-                .await
-                .map_err(backend)?;
-            Ok(id)
-        })
-    }
-
-    fn load<'a>(&'a self, id: &'a TurnId) -> StoreFuture<'a, PausedTurn> {
-        Box::pin(async move {
-            let row = self
-                .connection()
-                .await
-                .map_err(backend)?
-                .query_opt(
-                    "SELECT turn FROM tool_sdk_paused_turns WHERE id = $1",
-                    &[&id.as_str()],
-                )
-                .await
-                .map_err(backend)?
-                .ok_or_else(|| StoreError::NotFound(id.to_string()))?;
-            decode_turn(&row.try_get::<_, String>(0).map_err(backend)?)
-        })
-    }
-
-    fn take<'a>(&'a self, id: &'a TurnId) -> StoreFuture<'a, PausedTurn> {
-        Box::pin(async move {
-            // One statement deletes and returns: of two takers, one gets the row.
-            let row = self
-                .connection()
-                .await
-                .map_err(backend)?
-                .query_opt(
-                    "DELETE FROM tool_sdk_paused_turns WHERE id = $1 RETURNING turn",
-                    &[&id.as_str()],
-                )
-                .await
-                .map_err(backend)?
-                .ok_or_else(|| StoreError::NotFound(id.to_string()))?;
-            decode_turn(&row.try_get::<_, String>(0).map_err(backend)?)
         })
     }
 }

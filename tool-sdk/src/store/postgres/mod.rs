@@ -16,7 +16,7 @@ use tokio_postgres::NoTls;
 use crate::store::migrations::POSTGRES;
 use crate::store::{owner_token, StoreError};
 #[cfg(doc)]
-use crate::store::{ChatMemory, PausedTurnStore, RunStore};
+use crate::store::{ChatMemory, ReplayGuard, RunStore};
 
 /// Connections [`PostgresStore::connect`] keeps open at most.
 const DEFAULT_MAX_CONNECTIONS: usize = 16;
@@ -26,7 +26,7 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 const WAIT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// A store on a PostgreSQL server (feature `postgres`): a [`RunStore`], a [`ChatMemory`] and a
-/// [`PausedTurnStore`] shared by every replica that connects to the same database.
+/// [`ReplayGuard`] shared by every replica that connects to the same database.
 ///
 /// Each operation is one statement, so it is atomic on its own; row locks order the ones that
 /// race (two replicas resuming one paused run: one gets it; two recovering at once: each run

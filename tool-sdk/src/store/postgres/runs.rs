@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use super::{backend, PostgresStore};
 use crate::store::{
-    decode_paused, encode_paused, Compensated, Orphan, Orphans, PausedRun, RecordEntry, RunId,
+    decode_paused, encode_paused, Compensated, Orphan, Orphans, PausedTurn, RecordEntry, RunId,
     RunStore, StoreError, StoreFuture, FINISHED_KEPT, TIMED_OUT_PREFIX,
 };
 
@@ -149,7 +149,7 @@ impl RunStore for PostgresStore {
         })
     }
 
-    fn pause<'a>(&'a self, run: &'a RunId, paused: &'a PausedRun) -> StoreFuture<'a, ()> {
+    fn pause<'a>(&'a self, run: &'a RunId, paused: &'a PausedTurn) -> StoreFuture<'a, ()> {
         Box::pin(async move {
             let paused = encode_paused(paused)?;
             let changed = self
@@ -171,7 +171,7 @@ impl RunStore for PostgresStore {
         })
     }
 
-    fn load_paused<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, PausedRun> {
+    fn load_paused<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, PausedTurn> {
         Box::pin(async move {
             let row = self
                 .connection()
@@ -189,7 +189,7 @@ impl RunStore for PostgresStore {
         })
     }
 
-    fn take_paused<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, PausedRun> {
+    fn take_paused<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, PausedTurn> {
         Box::pin(async move {
             // The row lock makes a second taker wait, then find the run no longer paused.
             let row = self

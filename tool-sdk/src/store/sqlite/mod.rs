@@ -14,10 +14,10 @@ mod runs;
 use crate::store::migrations::SQLITE;
 use crate::store::{owner_token, StoreError, StoreFuture};
 #[cfg(doc)]
-use crate::store::{ChatMemory, PausedTurnStore, RunStore};
+use crate::store::{ChatMemory, ReplayGuard, RunStore};
 
 /// A store in one SQLite file (feature `sqlite`): a [`RunStore`], a [`ChatMemory`] and a
-/// [`PausedTurnStore`] that survive restarts of a single process.
+/// [`ReplayGuard`] that survive restarts of a single process.
 ///
 /// Writes are synchronous (`synchronous = FULL`, write-ahead log): once a method's future is
 /// ready, what it wrote survives a crash of the process or of the machine. Each operation runs

@@ -6,7 +6,7 @@ use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 
 use super::{backend, decode, encode, lease_until, now_ms, SqliteStore};
 use crate::store::{
-    decode_paused, encode_paused, Compensated, Orphan, Orphans, PausedRun, RecordEntry, RunId,
+    decode_paused, encode_paused, Compensated, Orphan, Orphans, PausedTurn, RecordEntry, RunId,
     RunStore, StoreError, StoreFuture, FINISHED_KEPT, TIMED_OUT_PREFIX,
 };
 
@@ -119,7 +119,7 @@ impl RunStore for SqliteStore {
         })
     }
 
-    fn pause<'a>(&'a self, run: &'a RunId, paused: &'a PausedRun) -> StoreFuture<'a, ()> {
+    fn pause<'a>(&'a self, run: &'a RunId, paused: &'a PausedTurn) -> StoreFuture<'a, ()> {
         let run = run.as_str().to_owned();
         let paused = encode_paused(paused);
         self.with(move |connection, owner| {
@@ -139,7 +139,7 @@ impl RunStore for SqliteStore {
         })
     }
 
-    fn load_paused<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, PausedRun> {
+    fn load_paused<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, PausedTurn> {
         let run = run.as_str().to_owned();
         self.with(move |connection, _| {
             let paused: Option<String> = connection
@@ -154,7 +154,7 @@ impl RunStore for SqliteStore {
         })
     }
 
-    fn take_paused<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, PausedRun> {
+    fn take_paused<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, PausedTurn> {
         let run = run.as_str().to_owned();
         self.with(move |connection, owner| {
             // Read and flip under the write lock: of two takers, in any processes, the
