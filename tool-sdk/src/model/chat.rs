@@ -87,6 +87,27 @@ pub enum ChatDelta {
 pub type ChatStream<'a> = Pin<Box<dyn Stream<Item = Result<ChatDelta, ModelError>> + Send + 'a>>;
 
 /// A chat model that can call tools.
+///
+/// Shared and borrowed models are models too (`Arc<M>`, `Box<M>`, `&M`): give the loop an
+/// `Arc` and keep a clone to look at the model afterwards.
+///
+/// ```
+/// use std::sync::Arc;
+/// use tool_sdk::run::ToolLoop;
+/// use tool_sdk::{AssistantMessage, Message, ScriptedModel, ToolRegistry};
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let model = Arc::new(ScriptedModel::new([AssistantMessage::text("Hello.")]));
+/// let agent = ToolLoop::new(Arc::clone(&model), ToolRegistry::new());
+/// agent.run(&mut vec![Message::user("Hi")]).await;
+/// assert_eq!(model.requests().len(), 1);
+///
+/// // A borrowed model is one too.
+/// fn takes(_: impl tool_sdk::ChatModel) {}
+/// takes(&*model);
+/// # }
+/// ```
 pub trait ChatModel: Send + Sync {
     /// Sends one request.
     fn chat<'a>(&'a self, request: ChatRequest<'a>) -> ModelFuture<'a>;
@@ -98,3 +119,20 @@ pub trait ChatModel: Send + Sync {
         None
     }
 }
+
+/// A shared or borrowed model is a model: every method forwards to it.
+macro_rules! forward_chat_model {
+    ($($pointer:ty),*) => {$(
+        impl<M: ChatModel + ?Sized> ChatModel for $pointer {
+            fn chat<'a>(&'a self, request: ChatRequest<'a>) -> ModelFuture<'a> {
+                (**self).chat(request)
+            }
+
+            fn chat_stream<'a>(&'a self, request: ChatRequest<'a>) -> Option<ChatStream<'a>> {
+                (**self).chat_stream(request)
+            }
+        }
+    )*};
+}
+
+forward_chat_model!(std::sync::Arc<M>, Box<M>, &M);

@@ -48,6 +48,14 @@ pub struct AssistantMessage {
 }
 
 impl AssistantMessage {
+    /// A reply made of text only: an answer.
+    pub fn text(text: impl Into<String>) -> Self {
+        Self {
+            text: Some(text.into()),
+            tool_calls: Vec::new(),
+        }
+    }
+
     /// A reply made of tool calls only.
     pub fn with_tool_calls(tool_calls: Vec<ToolCall>) -> Self {
         Self {

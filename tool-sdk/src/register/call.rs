@@ -1,5 +1,7 @@
-//! The future of one call through the registry: finished at once for synchronous tools, polled
-//! with panics caught for `async` ones, and stopped at the tool's timeout when it has one.
+//! The future of one call through the registry: nothing runs until it is first polled; then a
+//! synchronous tool runs to its end at once, an `async` one is polled with panics caught, and
+//! either is stopped at the tool's timeout when it has one (an `async` one only: a synchronous
+//! tool cannot be interrupted).
 
 use std::fmt;
 use std::future::Future;
@@ -7,9 +9,14 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use crate::define::{CatchPanic, ToolError, ToolFuture, ToolResult};
+use crate::define::{
+    start_caught, CatchPanic, Tool, ToolContext, ToolError, ToolFuture, ToolResult,
+};
 
 /// What [`ToolRegistry::call`](crate::register::ToolRegistry::call) returns.
+///
+/// Like every Rust future, it does nothing until it is polled: a call dropped unpolled never
+/// runs its tool, synchronous or not.
 ///
 /// # Cancel safety
 ///
@@ -23,6 +30,14 @@ pub struct CallFuture<'a> {
 type Timed<'a> = Pin<Box<tokio::time::Timeout<CatchPanic<'a, ToolFuture<'a>>>>>;
 
 enum State<'a> {
+    /// Not polled yet: nothing has run.
+    Pending {
+        tool: &'a dyn Tool,
+        name: &'a str,
+        arguments: &'a str,
+        context: ToolContext<'a>,
+        timeout: Option<Duration>,
+    },
     Done(Option<ToolResult>),
     Running(CatchPanic<'a, ToolFuture<'a>>),
     Timed {
@@ -40,26 +55,58 @@ impl<'a> CallFuture<'a> {
         }
     }
 
-    /// A started call: finished already, or to be polled (under `timeout`, when given).
+    /// A call of `tool` (registered as `name`) that starts when first polled.
     #[inline]
-    pub(crate) fn started(
-        tool: &'a str,
-        future: ToolFuture<'a>,
+    pub(crate) fn pending(
+        tool: &'a dyn Tool,
+        name: &'a str,
+        arguments: &'a str,
+        context: ToolContext<'a>,
         timeout: Option<Duration>,
     ) -> Self {
-        let future = match future.into_ready() {
-            Ok(result) => return Self::done(result),
-            Err(pending) => CatchPanic::new(tool, pending),
-        };
-        let state = match timeout {
-            None => State::Running(future),
-            Some(after) => State::Timed {
+        Self {
+            state: State::Pending {
                 tool,
-                after,
-                future: Box::pin(tokio::time::timeout(after, future)),
+                name,
+                arguments,
+                context,
+                timeout,
             },
+        }
+    }
+
+    /// Starts the call now, if it has not started: a synchronous tool runs to its end here.
+    /// The loop uses it to run that part where it chooses (off the runtime's worker, say).
+    #[inline]
+    pub(crate) fn start(&mut self) {
+        if !matches!(self.state, State::Pending { .. }) {
+            return;
+        }
+        let State::Pending {
+            tool,
+            name,
+            arguments,
+            context,
+            timeout,
+        } = std::mem::replace(&mut self.state, State::Done(None))
+        else {
+            return;
         };
-        Self { state }
+        let future = start_caught(name, || tool.call(arguments, context));
+        self.state = match future.into_ready() {
+            Ok(result) => State::Done(Some(result)),
+            Err(pending) => {
+                let future = CatchPanic::new(name, pending);
+                match timeout {
+                    None => State::Running(future),
+                    Some(after) => State::Timed {
+                        tool: name,
+                        after,
+                        future: Box::pin(tokio::time::timeout(after, future)),
+                    },
+                }
+            }
+        };
     }
 }
 
@@ -68,7 +115,13 @@ impl Future for CallFuture<'_> {
 
     #[inline]
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ToolResult> {
+        self.start();
         match &mut self.state {
+            // `start` just left this state; were it ever kept, say so rather than hang.
+            State::Pending { name, .. } => Poll::Ready(Err(ToolError::failed(
+                *name,
+                "the tool call could not start",
+            ))),
             State::Done(result) => Poll::Ready(result.take().unwrap_or_else(|| {
                 Err(ToolError::failed("", "tool call polled after completion"))
             })),
@@ -92,6 +145,7 @@ impl Future for CallFuture<'_> {
 impl fmt::Debug for CallFuture<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let state = match &self.state {
+            State::Pending { .. } => "not started",
             State::Done(Some(_)) => "done",
             State::Done(None) => "taken",
             State::Running(_) => "running",

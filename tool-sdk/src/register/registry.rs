@@ -5,8 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::define::{
-    start_caught, SharedState, Tool, ToolContext, ToolDefinition, ToolError, ToolSet,
-    DEFAULT_MAX_ARGUMENTS_BYTES,
+    SharedState, Tool, ToolContext, ToolDefinition, ToolError, ToolSet, DEFAULT_MAX_ARGUMENTS_BYTES,
 };
 use crate::register::name_index::NameIndex;
 use crate::register::{validate_name, CallFuture, RegistryError};
@@ -182,8 +181,8 @@ impl ToolRegistry {
     /// Calls a tool with a context (call id, cancellation, state). Shared state given in the
     /// context replaces the registry's own for this call.
     ///
-    /// A synchronous tool runs right here, before the future is first polled; an `async` one
-    /// runs as the future is polled.
+    /// Nothing runs until the future is first polled: then a synchronous tool runs to its end,
+    /// and an `async` one runs as the future is polled.
     #[inline]
     pub fn call_with<'a>(
         &'a self,
@@ -206,8 +205,7 @@ impl ToolRegistry {
         if context.state().is_none() {
             context = context.with_state(&self.state);
         }
-        let future = start_caught(tool_name, || slot.tool.call(arguments, context));
-        CallFuture::started(tool_name, future, slot.timeout)
+        CallFuture::pending(&*slot.tool, tool_name, arguments, context, slot.timeout)
     }
 
     /// The error for a name nobody registered, with the closest registered names.

@@ -116,11 +116,12 @@ impl ToolLoop {
             && tokio::runtime::Handle::try_current().is_ok_and(|runtime| {
                 runtime.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread
             });
+        let mut future = tools.call(&call.name, &call.arguments, context);
         if hand_off {
-            tokio::task::block_in_place(|| tools.call(&call.name, &call.arguments, context))
-        } else {
-            tools.call(&call.name, &call.arguments, context)
+            // A synchronous tool runs as its call starts: there, off the worker's queue.
+            tokio::task::block_in_place(|| future.start());
         }
+        future
     }
 
     pub(crate) async fn round(
