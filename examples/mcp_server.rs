@@ -109,7 +109,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     registry.register_set(Arc::new(Notebook::default()))?;
 
     let server = McpServer::builder("tool-sdk-quickstart", env!("CARGO_PKG_VERSION"))
-        .instructions("Weather by city, and a notebook shared by every call.")
+        .with_instructions("Weather by city, and a notebook shared by every call.")
         .build(registry)?;
 
     let arguments: Vec<String> = std::env::args().skip(1).collect();

@@ -54,7 +54,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             .is_some_and(|amount| amount > 1_000)
     });
     McpServer::builder("mcp-test-server", "9.9.9")
-        .confirmation_policy(policy)
+        .with_confirmation_policy(policy)
         .build(registry)?
         .serve_stdio()
         .await?;

@@ -314,7 +314,7 @@ async fn main() {
         _ => vec![],
     });
     let agent = ToolLoop::new(model, registry)
-        .with_options(LoopOptions::default().concurrency(Concurrency::Bounded(2)))
+        .with_options(LoopOptions::default().with_concurrency(Concurrency::Bounded(2)))
         .with_store(Arc::new(store))
         .with_lease(Duration::from_secs(2));
     let mut conversation = vec![Message::user("go")];

@@ -189,7 +189,7 @@ async fn a_reply_of_a_thousand_calls_is_answered_call_by_call() {
     for concurrency in [Concurrency::Sequential, Concurrency::Bounded(16)] {
         let model = ScriptedModel::new(model_replies());
         let agent = ToolLoop::new(model, registry())
-            .with_options(LoopOptions::default().concurrency(concurrency));
+            .with_options(LoopOptions::default().with_concurrency(concurrency));
         let mut conversation = vec![Message::user("go")];
         let outcome = agent.run(&mut conversation).await;
         assert!(matches!(outcome.status, LoopStatus::Answered(_)));
@@ -274,7 +274,7 @@ async fn cancellation_at_every_step_of_a_round_loses_no_compensation() {
                 .collect();
             let model = ScriptedModel::new([AssistantMessage::with_tool_calls(calls)]);
             let agent = ToolLoop::new(model, registry)
-                .with_options(LoopOptions::default().concurrency(concurrency));
+                .with_options(LoopOptions::default().with_concurrency(concurrency));
             let mut conversation = vec![Message::user("go")];
             let outcome = agent.run_cancellable(&mut conversation, &cancel).await;
             assert!(

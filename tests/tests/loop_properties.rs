@@ -129,8 +129,8 @@ proptest! {
         let log = Arc::new(Mutex::new(Log::default()));
         let cancel = CancellationToken::new();
         let options = LoopOptions::default()
-            .max_rounds(10)
-            .concurrency(if concurrent { Concurrency::Bounded(3) } else { Concurrency::Sequential });
+            .with_max_rounds(10)
+            .with_concurrency(if concurrent { Concurrency::Bounded(3) } else { Concurrency::Sequential });
         let mut model = ScriptedModel::new(replies(&rounds));
         if streamed {
             model = model.streaming(std::time::Duration::ZERO);

@@ -102,7 +102,7 @@ fn replies() -> Vec<AssistantMessage> {
 #[tokio::test]
 async fn a_streamed_run_ends_as_the_plain_run_does() {
     for concurrency in [Concurrency::Sequential, Concurrency::Bounded(4)] {
-        let options = LoopOptions::default().concurrency(concurrency);
+        let options = LoopOptions::default().with_concurrency(concurrency);
         let timeline = Timeline::default();
         let plain = ToolLoop::new(ScriptedModel::new(replies()), note_tool(&timeline))
             .with_options(options.clone());

@@ -18,7 +18,7 @@ async fn inventory(prefix: &str) -> McpClient {
     let mut command = Command::new(python());
     command.arg(script("fastmcp_server.py"));
     McpClient::builder()
-        .prefix(prefix)
+        .with_prefix(prefix)
         .spawn(command)
         .await
         .expect("the FastMCP server starts and initializes")
@@ -230,7 +230,7 @@ async fn possibly_destructive_tools_can_wait_for_a_decision() {
     let mut command = Command::new(python());
     command.arg(script("fastmcp_server.py"));
     let client = McpClient::builder()
-        .confirm_destructive(true)
+        .with_confirm_destructive(true)
         .spawn(command)
         .await
         .expect("the FastMCP server starts");
@@ -274,7 +274,7 @@ async fn a_tool_sdk_server_and_client_round_trip_in_process() {
     let serving = tokio::spawn(server.serve_io(server_read, server_write));
     let (client_read, client_write) = tokio::io::split(client_side);
     let client = McpClient::builder()
-        .prefix("calc_")
+        .with_prefix("calc_")
         .connect_io(client_read, client_write)
         .await
         .expect("the session is set up");
@@ -328,8 +328,8 @@ async fn deferred_server_tools_are_found_by_search_and_called() {
     let mut command = Command::new(python());
     command.arg(script("fastmcp_server.py"));
     let client = McpClient::builder()
-        .prefix("inv_")
-        .defer(tool_sdk::Defer::Always)
+        .with_prefix("inv_")
+        .with_defer(tool_sdk::Defer::Always)
         .spawn(command)
         .await
         .expect("the FastMCP server starts and initializes");

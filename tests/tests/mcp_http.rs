@@ -36,7 +36,7 @@ fn calculator() -> McpServer {
     let mut registry = ToolRegistry::new();
     registry.register(DivideTool).expect("divide registers");
     McpServer::builder("calculator", "2.0.0")
-        .instructions("Divide with `divide`.")
+        .with_instructions("Divide with `divide`.")
         .build(registry)
         .expect("the schemas have an MCP form")
 }
@@ -113,7 +113,7 @@ async fn connect(server: &HttpServer, prefix: &str) -> McpClient {
     let deadline = tokio::time::Instant::now() + PATIENCE;
     loop {
         match McpClient::builder()
-            .prefix(prefix)
+            .with_prefix(prefix)
             .connect_http(&server.url)
             .await
         {
@@ -227,9 +227,9 @@ async fn the_token_and_headers_go_with_every_request() {
     let (url, seen) = guarded_calculator(shutdown.clone()).await;
 
     let client = McpClient::builder()
-        .prefix("calc_")
-        .bearer_token("s3cret")
-        .header("X-Tenant", "acme")
+        .with_prefix("calc_")
+        .with_bearer_token("s3cret")
+        .with_header("X-Tenant", "acme")
         .connect_http(&url)
         .await
         .expect("the session is set up with the token");
@@ -261,7 +261,7 @@ async fn a_refused_token_fails_the_connection() {
     let (url, _) = guarded_calculator(shutdown.clone()).await;
 
     let refused = McpClient::builder()
-        .bearer_token("wrong")
+        .with_bearer_token("wrong")
         .connect_http(&url)
         .await
         .expect_err("the front answers 401");
@@ -280,26 +280,26 @@ async fn settings_that_cannot_be_sent_are_refused_before_connecting() {
         assert!(matches!(error, McpError::InvalidSettings(_)), "{error:?}");
         error.to_string()
     };
-    refused(McpClient::builder().header("bad header", "x")).await;
-    let message = refused(McpClient::builder().header("x-tenant", "line\nbreak")).await;
+    refused(McpClient::builder().with_header("bad header", "x")).await;
+    let message = refused(McpClient::builder().with_header("x-tenant", "line\nbreak")).await;
     assert!(
         !message.contains("line"),
         "the value is not quoted: {message}"
     );
-    let message = refused(McpClient::builder().bearer_token("s3cret\n")).await;
+    let message = refused(McpClient::builder().with_bearer_token("s3cret\n")).await;
     assert!(message.contains("bearer token"), "{message}");
     assert!(
         !message.contains("s3cret"),
         "the token is not quoted: {message}"
     );
     for reserved in ["Accept", "mcp-session-id", "Content-Type", "Last-Event-ID"] {
-        let message = refused(McpClient::builder().header(reserved, "x")).await;
+        let message = refused(McpClient::builder().with_header(reserved, "x")).await;
         assert!(message.contains("set by the MCP transport"), "{message}");
     }
     let message = refused(
         McpClient::builder()
-            .bearer_token("s3cret")
-            .header("Authorization", "Basic eDp5"),
+            .with_bearer_token("s3cret")
+            .with_header("Authorization", "Basic eDp5"),
     )
     .await;
     assert!(message.contains("both"), "{message}");
@@ -307,7 +307,7 @@ async fn settings_that_cannot_be_sent_are_refused_before_connecting() {
     // An Authorization header of its own, without a bearer token, is fine: the connection
     // is what fails here.
     let error = McpClient::builder()
-        .header("Authorization", "Basic eDp5")
+        .with_header("Authorization", "Basic eDp5")
         .connect_http("http://127.0.0.1:9/mcp")
         .await
         .expect_err("nothing listens there");
@@ -317,8 +317,8 @@ async fn settings_that_cannot_be_sent_are_refused_before_connecting() {
 #[test]
 fn the_token_and_header_values_never_show_in_debug() {
     let builder = McpClient::builder()
-        .bearer_token("s3cret-token")
-        .header("x-api-key", "k3y-value");
+        .with_bearer_token("s3cret-token")
+        .with_header("x-api-key", "k3y-value");
     let shown = format!("{builder:?}");
     assert!(!shown.contains("s3cret-token"), "{shown}");
     assert!(!shown.contains("k3y-value"), "{shown}");

@@ -14,7 +14,7 @@ async fn odd_names(prefix: &str) -> McpClient {
     let mut command = Command::new(python());
     command.arg(script("odd_names_server.py"));
     McpClient::builder()
-        .prefix(prefix)
+        .with_prefix(prefix)
         .spawn(command)
         .await
         .expect("the FastMCP server starts and initializes")

@@ -56,12 +56,12 @@ fn fakellm_builder(test: &str) -> tool_sdk::model::openai::OpenAiCompatibleBuild
         RUN.fetch_add(1, Ordering::Relaxed)
     );
     OpenAiCompatibleModel::builder()
-        .base_url(fakellm_url())
-        .api_key("not-a-real-key")
-        .model("fake-model")
-        .timeout(Duration::from_secs(30))
-        .retry_backoff(Duration::from_millis(10), Duration::from_millis(50))
-        .header("X-Fakellm-Conversation-Id", conversation)
+        .with_base_url(fakellm_url())
+        .with_api_key("not-a-real-key")
+        .with_model("fake-model")
+        .with_timeout(Duration::from_secs(30))
+        .with_retry_backoff(Duration::from_millis(10), Duration::from_millis(50))
+        .with_header("X-Fakellm-Conversation-Id", conversation)
 }
 
 /// Gets the current weather for a city.
@@ -376,7 +376,7 @@ async fn a_streamed_run_runs_parallel_calls_and_assembles_the_streamed_answer() 
         Shared(Arc::clone(&model)),
         travel_tools(&Journal::default()),
     )
-    .with_options(LoopOptions::default().concurrency(Concurrency::Bounded(2)));
+    .with_options(LoopOptions::default().with_concurrency(Concurrency::Bounded(2)));
     let mut conversation = user("scenario:parallel Weather in Lisbon and Oslo?");
     let outcome = agent.run(&mut conversation).await;
     assert_eq!(answer_text(&outcome.status), "Sunny in Lisbon and in Oslo.");
@@ -441,10 +441,13 @@ async fn arguments_that_are_not_json_go_back_to_the_model_which_corrects_them() 
 #[tokio::test]
 async fn a_500_and_a_429_are_retried_until_the_server_answers() {
     let agent = ToolLoop::new(
-        fakellm_builder("flaky").max_retries(2).build().unwrap(),
+        fakellm_builder("flaky")
+            .with_max_retries(2)
+            .build()
+            .unwrap(),
         travel_tools(&Journal::default()),
     )
-    .with_options(LoopOptions::default().streaming(false));
+    .with_options(LoopOptions::default().with_streaming(false));
     let mut conversation = user("scenario:flaky Weather in Lisbon?");
     let outcome = agent.run(&mut conversation).await;
     assert_eq!(answer_text(&outcome.status), "Sunny in Lisbon.");
@@ -453,7 +456,7 @@ async fn a_500_and_a_429_are_retried_until_the_server_answers() {
 
     // With one retry, the 429 is the last word.
     let model = fakellm_builder("flaky-short")
-        .max_retries(1)
+        .with_max_retries(1)
         .build()
         .unwrap();
     let conversation = user("scenario:flaky Weather in Lisbon?");
@@ -468,7 +471,7 @@ async fn a_500_and_a_429_are_retried_until_the_server_answers() {
 
 #[tokio::test]
 async fn a_server_that_stays_down_is_unavailable_after_the_retries() {
-    let model = fakellm_builder("down").max_retries(2).build().unwrap();
+    let model = fakellm_builder("down").with_max_retries(2).build().unwrap();
     let error = chat(&model, &user("scenario:down hello?"))
         .await
         .unwrap_err();
@@ -498,7 +501,7 @@ async fn a_4xx_is_refused_at_once_with_the_providers_message() {
         fakellm_model("refused-loop"),
         travel_tools(&Journal::default()),
     )
-    .with_options(LoopOptions::default().streaming(false));
+    .with_options(LoopOptions::default().with_streaming(false));
     let mut conversation = user("scenario:refused hello?");
     let outcome = agent.run(&mut conversation).await;
     assert!(
@@ -522,11 +525,11 @@ async fn silence_times_out_and_a_closed_port_is_unavailable() {
         }
     });
     let model = OpenAiCompatibleModel::builder()
-        .base_url(&silent)
-        .model("m")
-        .timeout(Duration::from_millis(300))
-        .max_retries(1)
-        .retry_backoff(Duration::from_millis(10), Duration::from_millis(10))
+        .with_base_url(&silent)
+        .with_model("m")
+        .with_timeout(Duration::from_millis(300))
+        .with_max_retries(1)
+        .with_retry_backoff(Duration::from_millis(10), Duration::from_millis(10))
         .build()
         .unwrap();
     let conversation = user("hello?");
@@ -556,9 +559,9 @@ async fn silence_times_out_and_a_closed_port_is_unavailable() {
         format!("http://{}/v1", listener.local_addr().unwrap())
     };
     let model = OpenAiCompatibleModel::builder()
-        .base_url(&closed)
-        .model("m")
-        .max_retries(0)
+        .with_base_url(&closed)
+        .with_model("m")
+        .with_max_retries(0)
         .build()
         .unwrap();
     let error = chat(&model, &conversation).await.unwrap_err();

@@ -227,8 +227,9 @@ async fn hallucinated_tool_names_go_to_the_model_or_fail_the_run() {
         result.content
     );
 
-    let strict = LoopOptions::default()
-        .errors(ErrorPolicy::new().on(ToolErrorKind::UnknownTool, ErrorAction::RollBack));
+    let strict = LoopOptions::default().with_errors(
+        ErrorPolicy::new().with_action(ToolErrorKind::UnknownTool, ErrorAction::RollBack),
+    );
     let agent = ToolLoop::new(script(), booking_tools(&timeline, &[])).with_options(strict);
     let mut conversation = vec![Message::user("go")];
     let outcome = agent.run(&mut conversation).await;
@@ -243,7 +244,7 @@ async fn at_the_round_limit_the_outcome_says_so_and_keeps_the_work() {
     let model = ScriptedModel::new(
         (0..5).map(|i| calls(&[("c", "book_flight", &format!(r#"{{"reference":"F{i}"}}"#))])),
     );
-    let options = LoopOptions::default().max_rounds(3);
+    let options = LoopOptions::default().with_max_rounds(3);
     let agent = ToolLoop::new(model, booking_tools(&timeline, &[])).with_options(options);
     let mut conversation = vec![Message::user("go")];
     let outcome = agent.run(&mut conversation).await;
@@ -291,7 +292,7 @@ async fn concurrent_calls_overlap_and_answer_in_call_order() {
         ("c", "meet", r#"{"text":"third","millis":10}"#),
     ]);
     let model = ScriptedModel::new([reply, answer("ok")]);
-    let options = LoopOptions::default().concurrency(Concurrency::Bounded(3));
+    let options = LoopOptions::default().with_concurrency(Concurrency::Bounded(3));
     let agent = ToolLoop::new(model, meeting_tools(&barrier)).with_options(options);
     let mut conversation = vec![Message::user("go")];
     agent.run(&mut conversation).await;

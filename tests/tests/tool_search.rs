@@ -293,7 +293,7 @@ mod in_the_loop {
         for (threshold, expected) in [(10, 5), (3, 1)] {
             let model = Arc::new(ScriptedModel::new([answer()]));
             let agent = ToolLoop::new(Shared(Arc::clone(&model)), registry())
-                .with_options(LoopOptions::default().defer_threshold(threshold));
+                .with_options(LoopOptions::default().with_defer_threshold(threshold));
             agent.run(&mut vec![Message::user("hi")]).await;
             assert_eq!(
                 model.requests()[0].tools.len(),

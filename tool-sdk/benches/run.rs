@@ -74,7 +74,7 @@ fn run(c: &mut Criterion) {
             .collect(),
     };
     let agent = ToolLoop::new(model, registry)
-        .with_options(LoopOptions::default().concurrency(Concurrency::Bounded(32)));
+        .with_options(LoopOptions::default().with_concurrency(Concurrency::Bounded(32)));
     let mut group = c.benchmark_group("loop");
     group.sample_size(20);
     group.bench_function("32_slow_tools_concurrent", |b| {

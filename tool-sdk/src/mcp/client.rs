@@ -52,7 +52,7 @@ use crate::register::{DynamicTool, ProviderFuture, ToolProvider, ToolRegistry};
 /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// let mut command = Command::new("python3");
 /// command.args(["-m", "my_mcp_server"]);
-/// let files = McpClient::builder().prefix("files_").spawn(command).await?;
+/// let files = McpClient::builder().with_prefix("files_").spawn(command).await?;
 ///
 /// let mut registry = ToolRegistry::new();
 /// let added = files.register_into(&mut registry).await?;
@@ -218,7 +218,7 @@ impl McpClient {
 impl McpClientBuilder {
     /// Puts `prefix` before every tool name, so that tools of several servers (or of a server
     /// and the application) do not clash.
-    pub fn prefix(mut self, prefix: impl Into<String>) -> Self {
+    pub fn with_prefix(mut self, prefix: impl Into<String>) -> Self {
         self.shaping.prefix = prefix.into();
         self
     }
@@ -226,13 +226,13 @@ impl McpClientBuilder {
     /// Whether the server's tools are sent to the model up front or only once the loop's
     /// search tool finds them ([`Defer`]; default [`Defer::Never`]). With many servers, defer
     /// their tools and let the model search.
-    pub fn defer(mut self, defer: Defer) -> Self {
+    pub fn with_defer(mut self, defer: Defer) -> Self {
         self.shaping.defer = defer;
         self
     }
 
     /// The name and version this client introduces itself with.
-    pub fn client_info(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
+    pub fn with_client_info(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
         self.implementation = Implementation::new(name, version);
         self
     }
@@ -241,7 +241,7 @@ impl McpClientBuilder {
     /// `destructiveHint` not `false`: MCP's defaults make an unannotated tool destructive)
     /// waits for a person's decision ([`Confirm::Always`](crate::define::Confirm::Always)) when the
     /// loop or gate runs it. Off by default.
-    pub fn confirm_destructive(mut self, on: bool) -> Self {
+    pub fn with_confirm_destructive(mut self, on: bool) -> Self {
         self.shaping.confirm_destructive = on;
         self
     }

@@ -8,7 +8,7 @@ impl McpClientBuilder {
     /// Sends `Authorization: Bearer <token>` with every HTTP request (the token without the
     /// `Bearer ` prefix). Only [`connect_http`](Self::connect_http) uses it; `Debug` never
     /// shows it.
-    pub fn bearer_token(mut self, token: impl Into<String>) -> Self {
+    pub fn with_bearer_token(mut self, token: impl Into<String>) -> Self {
         self.http.bearer_token = Some(token.into());
         self
     }
@@ -18,8 +18,8 @@ impl McpClientBuilder {
     /// `Debug` shows the name, never the value. `connect_http` fails with
     /// [`McpError::InvalidSettings`] for a name or value HTTP does not allow, a header the
     /// transport sets itself (`Accept`, `Content-Type`, `Mcp-Session-Id`, ...), or an
-    /// `Authorization` header beside a [bearer token](Self::bearer_token).
-    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+    /// `Authorization` header beside a [bearer token](Self::with_bearer_token).
+    pub fn with_header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
         self.http.headers.push((name.into(), value.into()));
         self
     }
@@ -27,7 +27,7 @@ impl McpClientBuilder {
     /// Sets a session up with the server at `url` over MCP's streamable HTTP transport
     /// (`http://` or `https://`, such as `https://example.com/mcp`).
     ///
-    /// Fails with [`McpError::InvalidSettings`] for a token or [header](Self::header) that
+    /// Fails with [`McpError::InvalidSettings`] for a token or [header](Self::with_header) that
     /// cannot be sent, before anything is sent, and with [`McpError::Initialize`] when the
     /// server cannot be reached or refuses the session (a `401` for a missing or wrong token
     /// included).
@@ -41,8 +41,8 @@ impl McpClientBuilder {
     /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
     /// let token = std::env::var("TICKETS_TOKEN")?;
     /// let tickets = McpClient::builder()
-    ///     .prefix("tickets_")
-    ///     .bearer_token(token)
+    ///     .with_prefix("tickets_")
+    ///     .with_bearer_token(token)
     ///     .connect_http("https://tickets.example.com/mcp")
     ///     .await?;
     /// # let _ = tickets;

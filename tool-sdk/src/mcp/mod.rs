@@ -47,7 +47,7 @@
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let weather = McpClient::builder()
-//!     .prefix("weather_")
+//!     .with_prefix("weather_")
 //!     .spawn(Command::new("weather-mcp-server"))
 //!     .await?;
 //! let agent = ToolLoop::new(ScriptedModel::new([]), ToolRegistry::new())

@@ -62,7 +62,7 @@ use crate::register::ToolRegistry;
 ///     let mut registry = ToolRegistry::new();
 ///     registry.register(AddTool)?;
 ///     McpServer::builder(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"))
-///         .instructions("Call `add` to sum two integers.")
+///         .with_instructions("Call `add` to sum two integers.")
 ///         .build(registry)?
 ///         .serve_stdio()
 ///         .await?;
@@ -151,14 +151,14 @@ impl McpServer {
 
 impl McpServerBuilder {
     /// Instructions for the client's model on how to use the server's tools.
-    pub fn instructions(mut self, instructions: impl Into<String>) -> Self {
+    pub fn with_instructions(mut self, instructions: impl Into<String>) -> Self {
         self.instructions = Some(instructions.into());
         self
     }
 
     /// Calls that need a person's decision besides those the tools declare (`confirm`): such
     /// calls are refused over MCP.
-    pub fn confirmation_policy(mut self, policy: ConfirmationPolicy) -> Self {
+    pub fn with_confirmation_policy(mut self, policy: ConfirmationPolicy) -> Self {
         self.policy = policy;
         self
     }
@@ -167,7 +167,7 @@ impl McpServerBuilder {
     /// [`serve_stdio`](McpServer::serve_stdio) and [`serve_io`](McpServer::serve_io) read: a
     /// longer one is dropped as it arrives and answered with a `-32600` error naming the
     /// limit. By default 4 MiB, the largest request body the HTTP transport takes.
-    pub fn line_limit(mut self, bytes: usize) -> Self {
+    pub fn with_line_limit(mut self, bytes: usize) -> Self {
         self.line_limit = bytes;
         self
     }

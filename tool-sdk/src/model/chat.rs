@@ -26,6 +26,13 @@ pub struct ChatRequest<'a> {
 }
 
 /// Options of a request. Fields a model does not support are ignored by it.
+///
+/// ```
+/// use tool_sdk::ChatOptions;
+///
+/// let options = ChatOptions::new().with_temperature(0.2).with_max_tokens(512);
+/// assert_eq!(options.max_tokens, Some(512));
+/// ```
 #[derive(Debug, Clone, Default, PartialEq)]
 #[non_exhaustive]
 pub struct ChatOptions {
@@ -33,6 +40,25 @@ pub struct ChatOptions {
     pub temperature: Option<f32>,
     /// Most tokens to generate.
     pub max_tokens: Option<u32>,
+}
+
+impl ChatOptions {
+    /// No options: each model's defaults.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets [`temperature`](Self::temperature).
+    pub fn with_temperature(mut self, temperature: f32) -> Self {
+        self.temperature = Some(temperature);
+        self
+    }
+
+    /// Sets [`max_tokens`](Self::max_tokens).
+    pub fn with_max_tokens(mut self, tokens: u32) -> Self {
+        self.max_tokens = Some(tokens);
+        self
+    }
 }
 
 /// What the model answered.

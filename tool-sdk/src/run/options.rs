@@ -47,7 +47,7 @@ impl ErrorPolicy {
     }
 
     /// Sets what errors of `kind` lead to.
-    pub fn on(mut self, kind: ToolErrorKind, action: ErrorAction) -> Self {
+    pub fn with_action(mut self, kind: ToolErrorKind, action: ErrorAction) -> Self {
         self.overrides.insert(kind, action);
         self
     }
@@ -89,38 +89,43 @@ pub struct LoopOptions {
 pub const DEFAULT_DEFER_THRESHOLD: usize = 30;
 
 impl LoopOptions {
-    /// Sets [`max_rounds`](Self::max_rounds).
-    pub fn max_rounds(mut self, rounds: usize) -> Self {
+    /// The default options.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets [`max_rounds`](Self::with_max_rounds).
+    pub fn with_max_rounds(mut self, rounds: usize) -> Self {
         self.max_rounds = rounds;
         self
     }
 
-    /// Sets [`concurrency`](Self::concurrency).
-    pub fn concurrency(mut self, concurrency: Concurrency) -> Self {
+    /// Sets [`concurrency`](Self::with_concurrency).
+    pub fn with_concurrency(mut self, concurrency: Concurrency) -> Self {
         self.concurrency = concurrency;
         self
     }
 
-    /// Sets [`errors`](Self::errors).
-    pub fn errors(mut self, errors: ErrorPolicy) -> Self {
+    /// Sets [`errors`](Self::with_errors).
+    pub fn with_errors(mut self, errors: ErrorPolicy) -> Self {
         self.errors = errors;
         self
     }
 
-    /// Sets [`streaming`](Self::streaming).
-    pub fn streaming(mut self, on: bool) -> Self {
+    /// Sets [`streaming`](Self::with_streaming).
+    pub fn with_streaming(mut self, on: bool) -> Self {
         self.streaming = on;
         self
     }
 
-    /// Sets [`defer_threshold`](Self::defer_threshold).
-    pub fn defer_threshold(mut self, tools: usize) -> Self {
+    /// Sets [`defer_threshold`](Self::with_defer_threshold).
+    pub fn with_defer_threshold(mut self, tools: usize) -> Self {
         self.defer_threshold = tools;
         self
     }
 
-    /// Sets [`chat`](Self::chat).
-    pub fn chat(mut self, chat: ChatOptions) -> Self {
+    /// Sets [`chat`](Self::with_chat).
+    pub fn with_chat(mut self, chat: ChatOptions) -> Self {
         self.chat = chat;
         self
     }
@@ -174,7 +179,8 @@ mod tests {
 
     #[test]
     fn an_override_changes_only_its_kind() {
-        let policy = ErrorPolicy::new().on(ToolErrorKind::ExecutionFailed, ErrorAction::ToModel);
+        let policy =
+            ErrorPolicy::new().with_action(ToolErrorKind::ExecutionFailed, ErrorAction::ToModel);
         assert_eq!(
             policy.action(ToolErrorKind::ExecutionFailed),
             ErrorAction::ToModel

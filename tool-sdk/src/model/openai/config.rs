@@ -88,11 +88,11 @@ pub enum ConfigError {
 /// use tool_sdk::model::openai::OpenAiCompatibleModel;
 ///
 /// let model = OpenAiCompatibleModel::builder()
-///     .base_url("https://api.openai.com/v1")
-///     .api_key("sk-...")
-///     .model("gpt-4o-mini")
-///     .timeout(Duration::from_secs(120))
-///     .max_retries(4)
+///     .with_base_url("https://api.openai.com/v1")
+///     .with_api_key("sk-...")
+///     .with_model("gpt-4o-mini")
+///     .with_timeout(Duration::from_secs(120))
+///     .with_max_retries(4)
 ///     .build()?;
 /// # Ok::<(), tool_sdk::model::openai::ConfigError>(())
 /// ```
@@ -164,7 +164,7 @@ impl OpenAiCompatibleBuilder {
                 hint: "OpenAI's API needs a key; for another server set OPENAI_BASE_URL, such as http://localhost:11434/v1 for Ollama",
             });
         }
-        let mut builder = Self::new().base_url(base_url).model(model);
+        let mut builder = Self::new().with_base_url(base_url).with_model(model);
         builder.api_key = api_key;
         Ok(builder)
     }
@@ -172,39 +172,39 @@ impl OpenAiCompatibleBuilder {
     /// The base URL the API's paths are under, such as `https://api.openai.com/v1` or
     /// `http://localhost:11434/v1` (see the [module documentation](crate::model::openai)); requests go
     /// to `{base URL}/chat/completions`.
-    pub fn base_url(mut self, url: impl Into<String>) -> Self {
+    pub fn with_base_url(mut self, url: impl Into<String>) -> Self {
         self.base_url = Some(url.into());
         self
     }
 
     /// The API key, sent as `Authorization: Bearer KEY`; local servers usually need none.
-    pub fn api_key(mut self, key: impl Into<String>) -> Self {
+    pub fn with_api_key(mut self, key: impl Into<String>) -> Self {
         self.api_key = Some(key.into());
         self
     }
 
     /// The model's name as the server knows it (`gpt-4o-mini`, `qwen2.5`, ...).
-    pub fn model(mut self, model: impl Into<String>) -> Self {
+    pub fn with_model(mut self, model: impl Into<String>) -> Self {
         self.model = Some(model.into());
         self
     }
 
     /// How long one attempt may take (default [`DEFAULT_TIMEOUT`]); for a stream, the wait
     /// for it to start and each wait between two of its pieces.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
         self
     }
 
     /// How long connecting may take (default [`DEFAULT_CONNECT_TIMEOUT`]).
-    pub fn connect_timeout(mut self, timeout: Duration) -> Self {
+    pub fn with_connect_timeout(mut self, timeout: Duration) -> Self {
         self.connect_timeout = timeout;
         self
     }
 
     /// How many times a request failing with 408, 429, 5xx, a timeout or a connection error
     /// is tried again (default [`DEFAULT_MAX_RETRIES`]; `0` never retries).
-    pub fn max_retries(mut self, retries: u32) -> Self {
+    pub fn with_max_retries(mut self, retries: u32) -> Self {
         self.retry.max_retries = retries;
         self
     }
@@ -212,21 +212,21 @@ impl OpenAiCompatibleBuilder {
     /// The backoff between attempts when the server does not say how long to wait: `initial`
     /// before the first retry, doubling each time up to `max`, each less up to a quarter at
     /// random (defaults 500 ms and 8 s).
-    pub fn retry_backoff(mut self, initial: Duration, max: Duration) -> Self {
+    pub fn with_retry_backoff(mut self, initial: Duration, max: Duration) -> Self {
         self.retry.initial_backoff = initial;
         self.retry.max_backoff = max;
         self
     }
 
     /// The longest wait a server's `Retry-After` gets (default [`DEFAULT_MAX_RETRY_AFTER`]).
-    pub fn max_retry_after(mut self, max: Duration) -> Self {
+    pub fn with_max_retry_after(mut self, max: Duration) -> Self {
         self.retry.max_retry_after = max;
         self
     }
 
     /// A header sent with every request (an organization or project header, a gateway's
     /// routing header, ...).
-    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+    pub fn with_header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
         self.headers.push((name.into(), value.into()));
         self
     }
@@ -426,8 +426,8 @@ mod tests {
     fn unusable_settings_are_refused_with_the_reason() {
         let build = |url: &str| {
             OpenAiCompatibleModel::builder()
-                .base_url(url)
-                .model("m")
+                .with_base_url(url)
+                .with_model("m")
                 .build()
                 .map(|model| model.endpoint.to_string())
         };
@@ -452,23 +452,23 @@ mod tests {
         }
         assert_eq!(
             OpenAiCompatibleModel::builder()
-                .model("m")
+                .with_model("m")
                 .build()
                 .unwrap_err(),
             ConfigError::MissingBaseUrl
         );
         assert_eq!(
             OpenAiCompatibleModel::builder()
-                .base_url("http://h/v1")
-                .model(" ")
+                .with_base_url("http://h/v1")
+                .with_model(" ")
                 .build()
                 .unwrap_err(),
             ConfigError::MissingModel
         );
         let error = OpenAiCompatibleModel::builder()
-            .base_url("http://h/v1")
-            .model("m")
-            .api_key("sk-\nsecret")
+            .with_base_url("http://h/v1")
+            .with_model("m")
+            .with_api_key("sk-\nsecret")
             .build()
             .unwrap_err();
         assert!(
@@ -477,9 +477,9 @@ mod tests {
         assert!(!error.to_string().contains("secret"), "{error}");
         assert!(matches!(
             OpenAiCompatibleModel::builder()
-                .base_url("http://h/v1")
-                .model("m")
-                .header("bad header", "v")
+                .with_base_url("http://h/v1")
+                .with_model("m")
+                .with_header("bad header", "v")
                 .build(),
             Err(ConfigError::InvalidHeader { .. })
         ));

@@ -32,10 +32,10 @@
 //!
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! // A local Ollama; for OpenAI: base_url("https://api.openai.com/v1") and api_key(...).
+//! // A local Ollama; for OpenAI: with_base_url("https://api.openai.com/v1") and with_api_key(...).
 //! let model = OpenAiCompatibleModel::builder()
-//!     .base_url("http://localhost:11434/v1")
-//!     .model("qwen2.5")
+//!     .with_base_url("http://localhost:11434/v1")
+//!     .with_model("qwen2.5")
 //!     .build()?;
 //! let mut registry = ToolRegistry::new();
 //! registry.register(GetWeatherTool)?;
@@ -106,10 +106,10 @@ pub use config::{
 /// use tool_sdk::model::openai::OpenAiCompatibleModel;
 ///
 /// let model = OpenAiCompatibleModel::builder()
-///     .base_url("http://localhost:8000/v1/") // vLLM
-///     .model("Qwen/Qwen2.5-7B-Instruct")
-///     .timeout(Duration::from_secs(60))
-///     .max_retries(3)
+///     .with_base_url("http://localhost:8000/v1/") // vLLM
+///     .with_model("Qwen/Qwen2.5-7B-Instruct")
+///     .with_timeout(Duration::from_secs(60))
+///     .with_max_retries(3)
 ///     .build()?;
 /// assert_eq!(model.base_url(), "http://localhost:8000/v1");
 /// assert_eq!(model.model(), "Qwen/Qwen2.5-7B-Instruct");
