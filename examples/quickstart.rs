@@ -22,8 +22,9 @@
 use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
-use tool_sdk::model::openai::{ConfigError, OpenAiCompatibleModel, ENV_BASE_URL};
+use tool_sdk::model::openai::{OpenAiCompatibleModel, ENV_BASE_URL};
 use tool_sdk::run::{LoopEvent, LoopStatus, ToolLoop};
+use tool_sdk::ModelError;
 use tool_sdk::{tool, tools, AssistantMessage, Message, ScriptedModel, ToolCall, ToolRegistry};
 
 /// Gets the current weather for a city.
@@ -131,7 +132,7 @@ fn scripted_model() -> ScriptedModel {
 }
 
 /// The real model, when `OPENAI_BASE_URL` says where it is.
-fn real_model() -> Result<Option<OpenAiCompatibleModel>, ConfigError> {
+fn real_model() -> Result<Option<OpenAiCompatibleModel>, ModelError> {
     if std::env::var_os(ENV_BASE_URL).is_none_or(|url| url.is_empty()) {
         return Ok(None);
     }

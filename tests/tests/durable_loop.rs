@@ -5,7 +5,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tool_sdk::gate::ResumeError;
+use tool_sdk::gate::{GateError, GateErrorKind};
 use tool_sdk::store::{
     Compensated, InMemoryRunStore, Orphan, Orphans, RecordEntry, RunId, RunStore, SqliteStore,
     StoreError, StoreFuture,
@@ -290,7 +290,7 @@ async fn a_run_paused_by_one_loop_is_resumed_by_another_once() {
         .resume_cancellable(&mut conversation, &id, &wrong, &cancel)
         .await;
     assert!(
-        matches!(refused, Err(ResumeError::Decision(_))),
+        matches!(refused, Err(ref error) if error.kind() == GateErrorKind::Decisions),
         "{refused:?}"
     );
     let decisions = paused.decide().allow("x").build();
@@ -307,7 +307,7 @@ async fn a_run_paused_by_one_loop_is_resumed_by_another_once() {
         .resume_cancellable(&mut conversation, &id, &decisions, &cancel)
         .await;
     assert!(
-        matches!(&again, Err(ResumeError::Store(StoreError::UnknownRun(r))) if *r == id.to_string()),
+        matches!(&again, Err(GateError::Store(StoreError::UnknownRun(r))) if *r == id.to_string()),
         "{again:?}"
     );
     let third = ToolLoop::new(
@@ -318,7 +318,7 @@ async fn a_run_paused_by_one_loop_is_resumed_by_another_once() {
     let again = third
         .resume_cancellable(&mut conversation, paused.id(), &decisions, &cancel)
         .await;
-    assert!(matches!(again, Err(ResumeError::Store(_))), "{again:?}");
+    assert!(matches!(again, Err(GateError::Store(_))), "{again:?}");
     assert_eq!(*timeline.lock().unwrap(), ["transfer"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }

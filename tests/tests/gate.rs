@@ -9,8 +9,8 @@ use proptest::prelude::*;
 use tool_sdk::{define_tool, AssistantMessage, ToolCall, ToolRegistry, ToolResultStatus};
 use tool_sdk::{
     gate::{
-        fingerprint, CallResult, ConfirmationPolicy, DecisionError, Gate, GateOutcome, Kept,
-        ResumeError, SealError, Sealer, ToolCallDecision, ToolCallDecisions,
+        fingerprint, CallResult, ConfirmationPolicy, Gate, GateError, GateOutcome, Kept, Sealer,
+        ToolCallDecision, ToolCallDecisions,
     },
     model::tool_call_keys,
     store::{InMemoryRunStore, PausedTurn, RunId, StoreError},
@@ -69,7 +69,7 @@ async fn resume(
     registry: &ToolRegistry,
     paused: &PausedTurn,
     decisions: &ToolCallDecisions,
-) -> Result<Vec<tool_sdk::gate::CallOutcome>, ResumeError> {
+) -> Result<Vec<tool_sdk::gate::CallOutcome>, GateError> {
     let store = InMemoryRunStore::new();
     gate.keep(&store, paused).await.unwrap();
     let kept = Kept::Stored {
@@ -203,7 +203,7 @@ async fn bad_decisions_are_refused_with_a_specific_error_and_nothing_runs() {
         resume(&gate, &registry, &paused, &missing)
             .await
             .unwrap_err(),
-        ResumeError::Decision(DecisionError::MissingDecision { key: "a".into() })
+        GateError::MissingDecision { key: "a".into() }
     );
     let twice = paused
         .decide()
@@ -213,14 +213,14 @@ async fn bad_decisions_are_refused_with_a_specific_error_and_nothing_runs() {
         .build();
     assert_eq!(
         resume(&gate, &registry, &paused, &twice).await.unwrap_err(),
-        ResumeError::Decision(DecisionError::DuplicateDecision { key: "b".into() })
+        GateError::DuplicateDecision { key: "b".into() }
     );
     let unknown = paused.decide().allow_rest().deny("zzz", "no").build();
     assert_eq!(
         resume(&gate, &registry, &paused, &unknown)
             .await
             .unwrap_err(),
-        ResumeError::Decision(DecisionError::UnknownKey { key: "zzz".into() })
+        GateError::UnknownKey { key: "zzz".into() }
     );
     assert_eq!(runs.load(Ordering::SeqCst), 0);
 }
@@ -245,7 +245,7 @@ async fn an_allowance_binds_to_the_arguments_it_was_given_for() {
         resume(&gate, &registry, &other, &decisions)
             .await
             .unwrap_err(),
-        ResumeError::Decision(DecisionError::ArgumentsChanged { key: "d".into() })
+        GateError::ArgumentsChanged { key: "d".into() }
     );
     // Reordered keys and whitespace are the same arguments.
     let same = pause(
@@ -405,7 +405,7 @@ async fn a_sealed_turn_resumes_once_across_sealers_of_one_key() {
         )
         .await
         .unwrap_err(),
-        ResumeError::Seal(SealError::Replayed)
+        GateError::Replayed
     );
     assert_eq!(runs.load(Ordering::SeqCst), 2, "each call ran once");
 }
@@ -430,7 +430,7 @@ async fn a_sealed_turn_resumes_once() {
             &wrong
         )
         .await,
-        Err(ResumeError::Decision(DecisionError::MissingDecision { .. }))
+        Err(GateError::MissingDecision { .. })
     ));
     let outcomes = gate
         .resume(
@@ -455,7 +455,7 @@ async fn a_sealed_turn_resumes_once() {
         )
         .await
         .unwrap_err(),
-        ResumeError::Seal(SealError::Replayed)
+        GateError::Replayed
     );
     assert_eq!(runs.load(Ordering::SeqCst), 2);
 }
@@ -477,7 +477,7 @@ async fn a_token_with_any_byte_changed_is_refused() {
             let forged = String::from_utf8(forged).unwrap();
             let error = sealer.open(&forged).unwrap_err();
             assert!(
-                matches!(error, SealError::BadSignature | SealError::Malformed(_)),
+                matches!(error, GateError::BadSignature | GateError::Malformed(_)),
                 "byte {i} -> {}: {error:?}",
                 replacement as char
             );
@@ -547,13 +547,13 @@ async fn changing_any_field_of_the_sealed_content_breaks_the_signature() {
         );
         assert_eq!(
             sealer().open(&forged).unwrap_err(),
-            SealError::BadSignature,
+            GateError::BadSignature,
             "{field}"
         );
     }
     // Another key does not verify either.
     let other = Sealer::new(b"another application key, 32 byte").unwrap();
-    assert_eq!(other.open(&token).unwrap_err(), SealError::BadSignature);
+    assert_eq!(other.open(&token).unwrap_err(), GateError::BadSignature);
 }
 
 #[tokio::test]
@@ -568,9 +568,9 @@ async fn an_expired_token_is_refused() {
         .is_ok());
     assert!(matches!(
         sealer.open_at(&token, SystemTime::now() + Duration::from_secs(61)),
-        Err(SealError::Expired { .. })
+        Err(GateError::Expired { .. })
     ));
-    assert_eq!(Sealer::new(b"short").unwrap_err(), SealError::WeakKey(5));
+    assert_eq!(Sealer::new(b"short").unwrap_err(), GateError::WeakKey(5));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -615,7 +615,7 @@ async fn a_stored_turn_resumes_once_even_when_two_resumes_race() {
     for task in tasks {
         match task.await.unwrap() {
             Ok(_) => won += 1,
-            Err(ResumeError::Store(StoreError::UnknownRun(_))) => {}
+            Err(GateError::Store(StoreError::UnknownRun(_))) => {}
             Err(other) => panic!("{other:?}"),
         }
     }
@@ -632,6 +632,6 @@ async fn a_stored_turn_resumes_once_even_when_two_resumes_race() {
             &decisions
         )
         .await,
-        Err(ResumeError::Store(StoreError::UnknownRun(_)))
+        Err(GateError::Store(StoreError::UnknownRun(_)))
     ));
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use tool_sdk::store::{PostgresStore, SqliteStore};
 use tool_sdk::{define_tool, AssistantMessage, ToolCall, ToolRegistry};
 use tool_sdk::{
-    gate::{Gate, GateOutcome, Kept, ResumeError, SealError, Sealer},
+    gate::{Gate, GateError, GateOutcome, Kept, Sealer},
     store::ReplayGuard,
 };
 use tool_sdk_tests::durable::{place, Backend, Place};
@@ -79,7 +79,7 @@ async fn a_token_used_on_one_replica_is_refused_on_another(backend: Backend) {
         )
         .await
         .unwrap_err(),
-        ResumeError::Seal(SealError::Replayed)
+        GateError::Replayed
     );
     assert_eq!(
         gate.resume(
@@ -92,7 +92,7 @@ async fn a_token_used_on_one_replica_is_refused_on_another(backend: Backend) {
         )
         .await
         .unwrap_err(),
-        ResumeError::Seal(SealError::Replayed)
+        GateError::Replayed
     );
     assert_eq!(runs.load(Ordering::SeqCst), 1);
     // A fresh token goes through the other replica.

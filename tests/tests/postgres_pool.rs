@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use tokio_postgres::{Client, NoTls};
 use tool_sdk::store::{Orphans, PostgresStore, RecordEntry, RunId, RunStore, StoreError};
-use tool_sdk::{ChatMemory, MemoryError, Message, ToolCall};
+use tool_sdk::{ChatMemory, Message, ToolCall};
 use tool_sdk_tests::durable::{place, Backend, Place};
 
 /// Long enough for any statement on an idle test server; what the tests wait for either
@@ -119,7 +119,7 @@ async fn connections_the_server_closed_are_replaced() {
             Ok(loaded) => break loaded,
             Err(error) => {
                 assert!(
-                    matches!(error, MemoryError::Backend(_)),
+                    matches!(error, StoreError::Backend(_)),
                     "a closed connection is a backend error: {error:?}"
                 );
                 assert!(

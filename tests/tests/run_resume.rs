@@ -3,7 +3,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use tool_sdk::gate::{DecisionError, ResumeError};
+use tool_sdk::gate::GateError;
 use tool_sdk::store::{InMemoryRunStore, RunStore, SqliteStore, StoreError};
 use tool_sdk::{
     define_tool, AssistantMessage, CancellationToken, Message, ScriptedModel, ToolCall,
@@ -69,12 +69,7 @@ async fn a_refused_resume_leaves_the_run_resumable(store: Arc<dyn RunStore>) {
         .resume_cancellable(&mut conversation, forged.id(), &forged_decisions, &cancel)
         .await;
     assert!(
-        matches!(
-            refused,
-            Err(ResumeError::Decision(
-                DecisionError::ArgumentsChanged { .. }
-            ))
-        ),
+        matches!(refused, Err(GateError::ArgumentsChanged { .. })),
         "{refused:?}"
     );
     assert!(timeline.lock().unwrap().is_empty());
@@ -196,7 +191,7 @@ async fn without_a_store_two_copies_of_a_paused_run_resume_once() {
         .resume_cancellable(&mut conversation, copy.id(), &decisions, &cancel)
         .await;
     assert!(
-        matches!(second, Err(ResumeError::Store(StoreError::UnknownRun(_)))),
+        matches!(second, Err(GateError::Store(StoreError::UnknownRun(_)))),
         "{second:?}"
     );
     assert_eq!(*timeline.lock().unwrap(), ["transfer to ana"]);

@@ -182,7 +182,7 @@ pub use model::{
 pub use register::{
     provider_name, validate_name, CallFuture, DynamicTool, RegistryError, ToolRegistry,
 };
-pub use store::{ChatMemory, InMemoryChatMemory, MemoryError, MemoryFuture};
+pub use store::{ChatMemory, InMemoryChatMemory};
 
 pub use tokio_util::sync::CancellationToken;
 

@@ -39,10 +39,14 @@ impl Dialect {
     ];
 }
 
-/// Why a schema cannot be lowered to a dialect: the tool, where, and the rule it breaks.
+/// Why a schema cannot be lowered to a dialect: the tool, where, the rule it breaks, and which
+/// [kind](LoweringErrorKind) of problem that is.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("tool `{tool}` cannot be described for {dialect:?}: at `{pointer}`: {rule}")]
+#[non_exhaustive]
 pub struct LoweringError {
+    /// What kind of problem it is.
+    pub kind: LoweringErrorKind,
     /// The tool.
     pub tool: String,
     /// The dialect asked for.
@@ -51,6 +55,27 @@ pub struct LoweringError {
     pub pointer: String,
     /// The rule broken.
     pub rule: String,
+}
+
+/// The classes of [`LoweringError`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum LoweringErrorKind {
+    /// The schema is not a usable JSON Schema: it breaks the meta-schema, its root is not an
+    /// object, or a `$ref` leads nowhere. No dialect takes it.
+    Invalid,
+    /// Valid JSON Schema that this dialect has no way to say (a root union, a recursive type
+    /// where refs cannot stay, a union of types for Gemini, ...). Another dialect may take it.
+    Unsupported,
+    /// Past a limit of the dialect (nesting depth, number of properties).
+    TooLarge,
+}
+
+impl LoweringError {
+    /// What kind of problem it is.
+    pub fn kind(&self) -> LoweringErrorKind {
+        self.kind
+    }
 }
 
 /// Keywords Gemini's OpenAPI subset accepts.
@@ -117,7 +142,8 @@ const BOUNDS: &[&str] = &[
 /// assert_eq!(strict["additionalProperties"], false);
 /// ```
 pub fn lower(tool: &str, schema: &Value, dialect: Dialect) -> Result<Value, LoweringError> {
-    let fail = |pointer: &str, rule: String| LoweringError {
+    let fail = |kind: LoweringErrorKind, pointer: &str, rule: String| LoweringError {
+        kind,
         tool: tool.to_owned(),
         dialect,
         pointer: pointer.to_owned(),
@@ -125,20 +151,27 @@ pub fn lower(tool: &str, schema: &Value, dialect: Dialect) -> Result<Value, Lowe
     };
     let Some(root) = schema.as_object() else {
         return Err(fail(
+            LoweringErrorKind::Invalid,
             "",
             "the parameters schema must be an object schema".into(),
         ));
     };
     if root.get("type").and_then(Value::as_str) != Some("object") {
         return Err(fail(
+            LoweringErrorKind::Unsupported,
             "",
             "the root must have `\"type\": \"object\"` (not a union)".into(),
         ));
     }
     // Not JSON Schema (`"type": "String"`) has no lowering: every dialect refuses it, with the
     // error a dynamic tool gets for it.
-    crate::define::check_json_schema(schema)
-        .map_err(|problem| fail(&problem.pointer, problem.message))?;
+    crate::define::check_json_schema(schema).map_err(|problem| {
+        fail(
+            LoweringErrorKind::Invalid,
+            &problem.pointer,
+            problem.message,
+        )
+    })?;
     let mut lowering = Lowering {
         dialect,
         root: schema,
@@ -147,9 +180,8 @@ pub fn lower(tool: &str, schema: &Value, dialect: Dialect) -> Result<Value, Lowe
     };
     match dialect {
         Dialect::OpenAi | Dialect::Anthropic | Dialect::Mcp => Ok(schema.clone()),
-        Dialect::OpenAiStrict => {
-            super::openai_strict::lower(schema).map_err(|(pointer, rule)| fail(&pointer, rule))
-        }
+        Dialect::OpenAiStrict => super::openai_strict::lower(schema)
+            .map_err(|(kind, pointer, rule)| fail(kind, &pointer, rule)),
         Dialect::AnthropicStrict | Dialect::Gemini => lowering.node(schema, "", true),
     }
 }
@@ -162,7 +194,7 @@ struct Lowering<'a, F> {
     expanding: Vec<String>,
 }
 
-impl<F: Fn(&str, String) -> LoweringError> Lowering<'_, F> {
+impl<F: Fn(LoweringErrorKind, &str, String) -> LoweringError> Lowering<'_, F> {
     fn node(
         &mut self,
         schema: &Value,
@@ -173,6 +205,7 @@ impl<F: Fn(&str, String) -> LoweringError> Lowering<'_, F> {
             // `true` / `false` schemas.
             return match self.dialect {
                 Dialect::Gemini => Err((self.fail)(
+                    LoweringErrorKind::Unsupported,
                     pointer,
                     "a boolean schema has no equivalent here".into(),
                 )),
@@ -187,6 +220,7 @@ impl<F: Fn(&str, String) -> LoweringError> Lowering<'_, F> {
                 let target = self.resolve(reference, pointer)?;
                 if self.expanding.contains(reference) {
                     return Err((self.fail)(
+                        LoweringErrorKind::Unsupported,
                         pointer,
                         format!("the recursive type `{reference}` cannot be inlined"),
                     ));
@@ -208,7 +242,11 @@ impl<F: Fn(&str, String) -> LoweringError> Lowering<'_, F> {
             match key.as_str() {
                 "properties" => {
                     let Some(properties) = value.as_object() else {
-                        return Err((self.fail)(&here, "`properties` must be an object".into()));
+                        return Err((self.fail)(
+                            LoweringErrorKind::Invalid,
+                            &here,
+                            "`properties` must be an object".into(),
+                        ));
                     };
                     let mut lowered = Map::new();
                     for (name, property) in properties {
@@ -225,13 +263,18 @@ impl<F: Fn(&str, String) -> LoweringError> Lowering<'_, F> {
                 }
                 "anyOf" | "oneOf" | "allOf" => {
                     let Some(branches) = value.as_array() else {
-                        return Err((self.fail)(&here, format!("`{key}` must be an array")));
+                        return Err((self.fail)(
+                            LoweringErrorKind::Invalid,
+                            &here,
+                            format!("`{key}` must be an array"),
+                        ));
                     };
                     if key == "allOf" {
                         if branches.len() != 1
                             || self.dialect == Dialect::Gemini && branches.len() != 1
                         {
                             return Err((self.fail)(
+                                LoweringErrorKind::Unsupported,
                                 &here,
                                 "`allOf` with several schemas has no equivalent here".into(),
                             ));
@@ -243,7 +286,11 @@ impl<F: Fn(&str, String) -> LoweringError> Lowering<'_, F> {
                         continue;
                     }
                     if is_root {
-                        return Err((self.fail)(&here, "the root cannot be a union".into()));
+                        return Err((self.fail)(
+                            LoweringErrorKind::Unsupported,
+                            &here,
+                            "the root cannot be a union".into(),
+                        ));
                     }
                     let lowered: Result<Vec<Value>, _> = branches
                         .iter()
@@ -259,7 +306,11 @@ impl<F: Fn(&str, String) -> LoweringError> Lowering<'_, F> {
                         continue; // every `$ref` was inlined
                     }
                     let Some(defs) = value.as_object() else {
-                        return Err((self.fail)(&here, "`$defs` must be an object".into()));
+                        return Err((self.fail)(
+                            LoweringErrorKind::Invalid,
+                            &here,
+                            "`$defs` must be an object".into(),
+                        ));
                     };
                     let mut lowered = Map::new();
                     for (name, def) in defs {
@@ -273,6 +324,7 @@ impl<F: Fn(&str, String) -> LoweringError> Lowering<'_, F> {
                         let non_null: Vec<&Value> = types.iter().filter(|t| *t != "null").collect();
                         if non_null.len() != 1 {
                             return Err((self.fail)(
+                                LoweringErrorKind::Unsupported,
                                 &here,
                                 "a union of several types has no equivalent in Gemini's `type`"
                                     .into(),
@@ -332,6 +384,7 @@ impl<F: Fn(&str, String) -> LoweringError> Lowering<'_, F> {
             .cloned()
             .ok_or_else(|| {
                 (self.fail)(
+                    LoweringErrorKind::Invalid,
                     pointer,
                     format!("`$ref` `{reference}` does not resolve inside the schema"),
                 )

@@ -16,6 +16,10 @@
 use serde_json::{Map, Value};
 
 use crate::define::arguments::escape_pointer_token;
+use crate::describe::LoweringErrorKind;
+
+/// Why the strict lowering refused: the kind of problem, where, and the rule.
+type Refusal = (LoweringErrorKind, String, String);
 
 /// Keywords OpenAI strict mode accepts (its Structured Outputs subset of JSON Schema).
 const KEYWORDS: &[&str] = &[
@@ -61,20 +65,24 @@ pub const MAX_DEPTH: usize = 10;
 
 /// The full lowering: differences 1–2, the reference transformation, then differences 3–4.
 /// Errors are `(pointer, rule)`.
-pub(crate) fn lower(schema: &Value) -> Result<Value, (String, String)> {
+pub(crate) fn lower(schema: &Value) -> Result<Value, Refusal> {
     if schema.get("type").and_then(Value::as_str) != Some("object")
         || ["anyOf", "oneOf", "allOf"]
             .iter()
             .any(|k| schema.get(k).is_some())
     {
         return Err((
+            LoweringErrorKind::Unsupported,
             String::new(),
             "the root must be `\"type\": \"object\"`, not a union".into(),
         ));
     }
     let mut schema = schema.clone();
     nullable_optionals_and_any_of(&mut schema, "")?;
-    let mut strict = reference(&schema).map_err(|rule| (String::new(), rule))?;
+    // What the reference refuses (a non-object where a schema must be, a `$ref` leading nowhere)
+    // is not a usable schema.
+    let mut strict =
+        reference(&schema).map_err(|rule| (LoweringErrorKind::Invalid, String::new(), rule))?;
     prune(&mut strict);
     check_limits(&strict, "", 0, &mut 0)?;
     Ok(strict)
@@ -169,12 +177,10 @@ fn ensure(mut schema: Value, root: &Value) -> Result<Value, String> {
 }
 
 /// Difference 1 and 2, before the reference runs.
-fn nullable_optionals_and_any_of(
-    schema: &mut Value,
-    pointer: &str,
-) -> Result<(), (String, String)> {
+fn nullable_optionals_and_any_of(schema: &mut Value, pointer: &str) -> Result<(), Refusal> {
     let Value::Object(object) = schema else {
         return Err((
+            LoweringErrorKind::Unsupported,
             pointer.to_owned(),
             "a boolean schema has no strict equivalent".into(),
         ));
@@ -249,9 +255,10 @@ fn check_limits(
     pointer: &str,
     depth: usize,
     properties: &mut usize,
-) -> Result<(), (String, String)> {
+) -> Result<(), Refusal> {
     if depth > MAX_DEPTH {
         return Err((
+            LoweringErrorKind::TooLarge,
             pointer.to_owned(),
             format!("nesting deeper than {MAX_DEPTH} levels"),
         ));
@@ -265,7 +272,11 @@ fn check_limits(
             ("properties", Value::Object(children)) => {
                 *properties += children.len();
                 if *properties > MAX_PROPERTIES {
-                    return Err((here, format!("more than {MAX_PROPERTIES} properties")));
+                    return Err((
+                        LoweringErrorKind::TooLarge,
+                        here,
+                        format!("more than {MAX_PROPERTIES} properties"),
+                    ));
                 }
                 for (name, child) in children {
                     check_limits(

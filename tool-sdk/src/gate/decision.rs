@@ -94,36 +94,6 @@ impl FromIterator<ToolCallDecision> for ToolCallDecisions {
     }
 }
 
-/// Why a set of decisions cannot be applied to a paused reply. Nothing runs when one is found.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum DecisionError {
-    /// A call of the reply has no decision; every call needs one.
-    #[error("no decision on the call `{key}`: every call of the reply needs one")]
-    MissingDecision {
-        /// The undecided call's key.
-        key: String,
-    },
-    /// Two decisions name the same call.
-    #[error("two decisions on the call `{key}`")]
-    DuplicateDecision {
-        /// The key named twice.
-        key: String,
-    },
-    /// A decision names no call of the reply.
-    #[error("the decision on `{key}` names no call of the reply")]
-    UnknownKey {
-        /// The unknown key.
-        key: String,
-    },
-    /// An allowance was given for other arguments (or another tool) than the call has.
-    #[error("the allowance of `{key}` was given for other arguments than the call has")]
-    ArgumentsChanged {
-        /// The call's key.
-        key: String,
-    },
-}
-
 impl PausedTurn {
     /// Starts a set of decisions on this reply; each allowance binds to the call's fingerprint.
     pub fn decide(&self) -> DecisionsBuilder<'_> {

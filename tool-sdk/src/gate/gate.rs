@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 
-use crate::gate::{fingerprint, ConfirmationPolicy, DecisionError, ToolCallDecisions, Verdict};
+use crate::gate::{fingerprint, ConfirmationPolicy, GateError, ToolCallDecisions, Verdict};
 
 use crate::model::{
     tool_call_keys, AssistantMessage, ToolCall, ToolResultMessage, ToolResultStatus,
@@ -206,18 +206,18 @@ impl Gate {
         &self,
         paused: &PausedTurn,
         decisions: &ToolCallDecisions,
-    ) -> Result<Vec<Resolution>, DecisionError> {
+    ) -> Result<Vec<Resolution>, GateError> {
         let reply = paused.reply();
         let keys = tool_call_keys(reply);
         let mut seen = HashSet::new();
         for decision in decisions.decisions() {
             if !keys.contains(&decision.key) {
-                return Err(DecisionError::UnknownKey {
+                return Err(GateError::UnknownKey {
                     key: decision.key.clone(),
                 });
             }
             if !seen.insert(decision.key.as_str()) {
-                return Err(DecisionError::DuplicateDecision {
+                return Err(GateError::DuplicateDecision {
                     key: decision.key.clone(),
                 });
             }
@@ -228,12 +228,12 @@ impl Gate {
             .map(|(key, call)| {
                 let decision = decisions
                     .decision_on(key)
-                    .ok_or_else(|| DecisionError::MissingDecision { key: key.clone() })?;
+                    .ok_or_else(|| GateError::MissingDecision { key: key.clone() })?;
                 Ok(match &decision.verdict {
                     Verdict::Deny { message } => Resolution::Denied(message.clone()),
                     Verdict::Allow { fingerprint: bound } => {
                         if *bound != fingerprint(call) {
-                            return Err(DecisionError::ArgumentsChanged { key: key.clone() });
+                            return Err(GateError::ArgumentsChanged { key: key.clone() });
                         }
                         if offered.contains(call.name.as_str()) {
                             Resolution::Run

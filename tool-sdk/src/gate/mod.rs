@@ -21,6 +21,7 @@
 //! [`tool_call_keys`]: crate::model::tool_call_keys
 
 mod decision;
+mod error;
 mod fingerprint;
 #[allow(clippy::module_inception)]
 mod gate;
@@ -28,9 +29,10 @@ mod policy;
 mod resume;
 mod seal;
 
-pub use decision::{DecisionError, DecisionsBuilder, ToolCallDecision, ToolCallDecisions, Verdict};
+pub use decision::{DecisionsBuilder, ToolCallDecision, ToolCallDecisions, Verdict};
+pub use error::{GateError, GateErrorKind};
 pub use fingerprint::{canonical_arguments, fingerprint};
 pub use gate::{CallOutcome, CallResult, Gate, GateOutcome, Resolution};
 pub use policy::ConfirmationPolicy;
-pub use resume::{Kept, ResumeError};
-pub use seal::{OpenedTurn, SealError, Sealer, MIN_KEY_BYTES};
+pub use resume::Kept;
+pub use seal::{OpenedTurn, Sealer, MIN_KEY_BYTES};

@@ -4,26 +4,9 @@
 use std::fmt;
 
 use crate::gate::gate::run_resolved;
-use crate::gate::{
-    CallOutcome, DecisionError, Gate, Resolution, SealError, Sealer, ToolCallDecisions,
-};
+use crate::gate::{CallOutcome, Gate, GateError, Resolution, Sealer, ToolCallDecisions};
 use crate::register::ToolRegistry;
 use crate::store::{PausedTurn, RunId, RunStore, StoreError, DEFAULT_LEASE};
-
-/// Why a paused turn could not be resumed. Nothing ran.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum ResumeError {
-    /// The decisions do not fit the reply.
-    #[error(transparent)]
-    Decision(#[from] DecisionError),
-    /// The sealed token was refused.
-    #[error(transparent)]
-    Seal(#[from] SealError),
-    /// The kept turn could not be read or used.
-    #[error(transparent)]
-    Store(#[from] StoreError),
-}
 
 /// Where the genuine copy of a paused turn is kept, for [`Gate::resume`].
 #[derive(Clone, Copy)]
@@ -72,13 +55,13 @@ impl Gate {
         registry: &ToolRegistry,
         kept: Kept<'_>,
         decisions: &ToolCallDecisions,
-    ) -> Result<Vec<CallOutcome>, ResumeError> {
+    ) -> Result<Vec<CallOutcome>, GateError> {
         match kept {
             Kept::Sealed { sealer, token } => {
                 let opened = sealer.open(token)?;
                 let resolutions = self.resolve(opened.turn(), decisions)?;
                 if !opened.consume(sealer.replay_guard()).await? {
-                    return Err(SealError::Replayed.into());
+                    return Err(GateError::Replayed.into());
                 }
                 Ok(run_resolved(registry, opened.turn().reply(), resolutions).await)
             }
@@ -107,7 +90,7 @@ impl Gate {
         id: &RunId,
         decisions: &ToolCallDecisions,
         lease: std::time::Duration,
-    ) -> Result<(PausedTurn, Vec<Resolution>), ResumeError> {
+    ) -> Result<(PausedTurn, Vec<Resolution>), GateError> {
         self.resolve(&store.load_paused(id).await?, decisions)?;
         let taken = store.take_paused(id, lease).await?;
         match self.resolve(&taken, decisions) {

@@ -11,6 +11,7 @@ use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 
+use crate::gate::GateError;
 use crate::store::{unix_seconds, InMemoryReplayGuard, PausedTurn, ReplayGuard, StoreError};
 
 type HmacSha256 = Hmac<Sha256>;
@@ -74,31 +75,6 @@ impl OpenedTurn {
     }
 }
 
-/// Why a token was refused.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum SealError {
-    /// The key is shorter than [`MIN_KEY_BYTES`].
-    #[error("a sealing key needs at least {MIN_KEY_BYTES} bytes, got {0}")]
-    WeakKey(usize),
-    /// The token is not of the form this sealer writes.
-    #[error("the token is malformed: {0}")]
-    Malformed(&'static str),
-    /// The token's signature does not match its content: it was changed, or sealed with
-    /// another key.
-    #[error("the token's signature does not match: it was changed or sealed with another key")]
-    BadSignature,
-    /// The token expired.
-    #[error("the token expired at {expired_at} (unix seconds)")]
-    Expired {
-        /// When it expired, in seconds since the Unix epoch.
-        expired_at: u64,
-    },
-    /// The token was used already.
-    #[error("the token was used already")]
-    Replayed,
-}
-
 #[derive(Serialize, Deserialize)]
 struct Payload {
     v: u8,
@@ -115,12 +91,12 @@ impl Sealer {
     /// Several processes (replicas) sharing a key must share a guard too, or a token used on
     /// one could be used again on another: give each the same [`ReplayGuard`] over shared
     /// storage with [`with_replay_guard`](Self::with_replay_guard).
-    pub fn new(key: &[u8]) -> Result<Self, SealError> {
+    pub fn new(key: &[u8]) -> Result<Self, GateError> {
         if key.len() < MIN_KEY_BYTES {
-            return Err(SealError::WeakKey(key.len()));
+            return Err(GateError::WeakKey(key.len()));
         }
         let mac =
-            <HmacSha256 as Mac>::new_from_slice(key).map_err(|_| SealError::WeakKey(key.len()))?;
+            <HmacSha256 as Mac>::new_from_slice(key).map_err(|_| GateError::WeakKey(key.len()))?;
         Ok(Self {
             mac,
             ttl: Duration::from_secs(24 * 60 * 60),
@@ -147,15 +123,15 @@ impl Sealer {
     }
 
     /// Seals `turn`, valid from now for the sealer's time to live.
-    pub fn seal(&self, turn: &PausedTurn) -> Result<String, SealError> {
+    pub fn seal(&self, turn: &PausedTurn) -> Result<String, GateError> {
         self.seal_at(turn, SystemTime::now())
     }
 
     /// Seals `turn` as of `now`.
-    pub fn seal_at(&self, turn: &PausedTurn, now: SystemTime) -> Result<String, SealError> {
+    pub fn seal_at(&self, turn: &PausedTurn, now: SystemTime) -> Result<String, GateError> {
         let mut nonce = [0u8; 16];
         getrandom::fill(&mut nonce)
-            .map_err(|_| SealError::Malformed("no randomness for a nonce"))?;
+            .map_err(|_| GateError::Malformed("no randomness for a nonce"))?;
         let payload = Payload {
             v: 1,
             nonce: URL_SAFE_NO_PAD.encode(nonce),
@@ -163,7 +139,7 @@ impl Sealer {
             turn: turn.clone(),
         };
         let bytes = serde_json::to_vec(&payload)
-            .map_err(|_| SealError::Malformed("unserializable turn"))?;
+            .map_err(|_| GateError::Malformed("unserializable turn"))?;
         let tag = self.mac(&bytes).finalize().into_bytes();
         Ok(format!(
             "{}.{}",
@@ -174,32 +150,32 @@ impl Sealer {
 
     /// Verifies a token now: signature, then expiry. It is not marked used; applying decisions
     /// through [`Gate::resume`](crate::gate::Gate::resume) does that.
-    pub fn open(&self, token: &str) -> Result<OpenedTurn, SealError> {
+    pub fn open(&self, token: &str) -> Result<OpenedTurn, GateError> {
         self.open_at(token, SystemTime::now())
     }
 
     /// Verifies a token as of `now`.
-    pub fn open_at(&self, token: &str, now: SystemTime) -> Result<OpenedTurn, SealError> {
+    pub fn open_at(&self, token: &str, now: SystemTime) -> Result<OpenedTurn, GateError> {
         let (payload, tag) = token
             .split_once('.')
-            .ok_or(SealError::Malformed("no signature part"))?;
+            .ok_or(GateError::Malformed("no signature part"))?;
         let bytes = URL_SAFE_NO_PAD
             .decode(payload)
-            .map_err(|_| SealError::Malformed("the content is not base64url"))?;
+            .map_err(|_| GateError::Malformed("the content is not base64url"))?;
         let tag = URL_SAFE_NO_PAD
             .decode(tag)
-            .map_err(|_| SealError::Malformed("the signature is not base64url"))?;
+            .map_err(|_| GateError::Malformed("the signature is not base64url"))?;
         // Constant-time comparison.
         self.mac(&bytes)
             .verify_slice(&tag)
-            .map_err(|_| SealError::BadSignature)?;
+            .map_err(|_| GateError::BadSignature)?;
         let payload: Payload = serde_json::from_slice(&bytes)
-            .map_err(|_| SealError::Malformed("the content is not a paused turn"))?;
+            .map_err(|_| GateError::Malformed("the content is not a paused turn"))?;
         if payload.v != 1 {
-            return Err(SealError::Malformed("unknown version"));
+            return Err(GateError::Malformed("unknown version"));
         }
         if unix_seconds(now) >= payload.expires_at {
-            return Err(SealError::Expired {
+            return Err(GateError::Expired {
                 expired_at: payload.expires_at,
             });
         }

@@ -131,7 +131,7 @@ impl McpClient {
 
     /// Adds the server's tools to `registry`; returns how many. Nothing is added when one of
     /// them has a name the registry holds already: [`McpError::NameTaken`], whose message
-    /// says to give the client a [prefix](McpClientBuilder::prefix).
+    /// says to give the client a [prefix](McpClientBuilder::with_prefix).
     pub async fn register_into(&self, registry: &mut ToolRegistry) -> Result<usize, McpError> {
         let (tools, _, _) = self.dynamic_tools().await?;
         let mut names = Vec::with_capacity(tools.len());

@@ -6,7 +6,7 @@ use rmcp::model::Tool as McpTool;
 
 use super::annotations::annotations_for;
 use crate::define::ToolDefinition;
-use crate::describe::{lower, Dialect, LoweringError};
+use crate::describe::{lower, Dialect, LoweringError, LoweringErrorKind};
 
 /// The MCP listing of a tool; its schema lowered to the MCP dialect (an object at the root).
 pub(crate) fn describe(definition: &ToolDefinition) -> Result<McpTool, LoweringError> {
@@ -14,6 +14,7 @@ pub(crate) fn describe(definition: &ToolDefinition) -> Result<McpTool, LoweringE
     // `lower` checked that the root is an object; anything else is refused the same way.
     let serde_json::Value::Object(schema) = schema else {
         return Err(LoweringError {
+            kind: LoweringErrorKind::Invalid,
             tool: definition.name.clone(),
             dialect: Dialect::Mcp,
             pointer: String::new(),

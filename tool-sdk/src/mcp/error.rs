@@ -25,7 +25,7 @@ pub enum McpError {
     /// A tool of the server would take a name the registry holds already.
     #[error(
         "the MCP server's tool `{0}` has the name of a tool the registry holds already; give \
-         the client a prefix for its tools (McpClientBuilder::prefix, such as \"server_\") to \
+         the client a prefix for its tools (McpClientBuilder::with_prefix, such as \"server_\") to \
          keep them apart"
     )]
     NameTaken(String),
@@ -49,4 +49,40 @@ pub enum McpError {
     /// The service's task ended abnormally.
     #[error("the MCP service stopped abnormally: {0}")]
     Stopped(#[source] Source),
+}
+
+/// The classes of [`McpError`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum McpErrorKind {
+    /// A tool's schema has no MCP form.
+    Schema,
+    /// A consumed tool could not be registered, its name taken ([`McpError::Registry`],
+    /// [`McpError::NameTaken`]).
+    NameTaken,
+    /// The client's settings cannot be used.
+    InvalidSettings,
+    /// The server process could not be started.
+    Spawn,
+    /// The session could not be set up.
+    Initialize,
+    /// A request failed.
+    Request,
+    /// The service stopped abnormally.
+    Stopped,
+}
+
+impl McpError {
+    /// Which class of error this is.
+    pub fn kind(&self) -> McpErrorKind {
+        match self {
+            Self::Schema(_) => McpErrorKind::Schema,
+            Self::Registry(_) | Self::NameTaken(_) => McpErrorKind::NameTaken,
+            Self::InvalidSettings(_) => McpErrorKind::InvalidSettings,
+            Self::Spawn(_) => McpErrorKind::Spawn,
+            Self::Initialize(_) => McpErrorKind::Initialize,
+            Self::Request(_) => McpErrorKind::Request,
+            Self::Stopped(_) => McpErrorKind::Stopped,
+        }
+    }
 }

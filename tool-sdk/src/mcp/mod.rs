@@ -63,7 +63,7 @@
 //! [`ConfirmationPolicy`](crate::gate::ConfirmationPolicy)) is refused with an `isError`
 //! result saying so, and does not run. Such tools are listed with `destructiveHint: true`
 //! (unless they say otherwise), so a host that asks its user before destructive calls does.
-//! On the consuming side, [`McpClientBuilder::confirm_destructive`] makes the server's
+//! On the consuming side, [`McpClientBuilder::with_confirm_destructive`] makes the server's
 //! possibly destructive tools wait for a decision in the loop or the gate.
 //!
 //! # Annotations
@@ -84,7 +84,7 @@
 //! the answer JSON-RPC 2.0 prescribes, with `"id": null`: a line that is not JSON at all
 //! (invalid UTF-8 included) `-32700`; well-formed JSON that is not a JSON-RPC message (a batch
 //! array included), a line longer than the
-//! [line limit](McpServerBuilder::line_limit) (4 MiB by default) and a value nested deeper
+//! [line limit](McpServerBuilder::with_line_limit) (4 MiB by default) and a value nested deeper
 //! than 127 levels `-32600`, the message naming the limit. A long line is dropped as it
 //! arrives, so it never takes more memory than the limit, and the next line is served as
 //! usual. A notification is never answered, as JSON-RPC asks. Being valid JSON itself, an
@@ -120,7 +120,7 @@ mod server;
 mod tool_list;
 
 pub use client::{McpClient, McpClientBuilder};
-pub use error::McpError;
+pub use error::{McpError, McpErrorKind};
 #[cfg(feature = "mcp-http")]
 pub use http_service::{McpHttpResponse, McpHttpService};
 pub use listing::{LeftOutTool, McpToolListing, RenamedTool};

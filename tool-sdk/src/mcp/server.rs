@@ -117,7 +117,7 @@ impl McpServer {
     ///
     /// Every line gets an answer or is served: a line that is not JSON gets `-32700`; JSON
     /// that is not a JSON-RPC message, a line longer than the
-    /// [line limit](McpServerBuilder::line_limit) and a value nested deeper than 127 levels
+    /// [line limit](McpServerBuilder::with_line_limit) and a value nested deeper than 127 levels
     /// get `-32600`, all with `"id": null` (the error's message names the limit). A long line
     /// is dropped as it arrives, so memory never holds more of it than the limit; the next
     /// line is served as usual.

@@ -76,7 +76,15 @@ impl ChatResponse {
     }
 }
 
-/// Why a model call failed.
+/// Why a model could not be set up or called. [`kind`](Self::kind) says which class it is:
+/// the setting up ([`ModelErrorKind::Config`]), or the call.
+///
+/// ```
+/// use tool_sdk::model::{ModelError, ModelErrorKind};
+///
+/// assert_eq!(ModelError::MissingModel.kind(), ModelErrorKind::Config);
+/// assert_eq!(ModelError::Exhausted.kind(), ModelErrorKind::Exhausted);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ModelError {
@@ -97,6 +105,85 @@ pub enum ModelError {
     /// A scripted model ran out of replies.
     #[error("the scripted model has no reply left")]
     Exhausted,
+    // Setting a model up.
+    /// A required environment variable is not set, or blank.
+    #[error("the environment variable {name} is not set: {hint}")]
+    MissingEnv {
+        /// The variable.
+        name: &'static str,
+        /// What to set it to.
+        hint: &'static str,
+    },
+    /// An environment variable is not valid Unicode.
+    #[error("the environment variable {name} is not valid Unicode")]
+    InvalidEnv {
+        /// The variable.
+        name: &'static str,
+    },
+    /// No base URL was given.
+    #[error(
+        "no base URL: set one with `with_base_url`, such as \"https://api.openai.com/v1\", or \"http://localhost:11434/v1\" for Ollama"
+    )]
+    MissingBaseUrl,
+    /// No model was given.
+    #[error(
+        "no model: set one with `with_model`, such as \"gpt-4o-mini\", or \"qwen2.5\" on Ollama"
+    )]
+    MissingModel,
+    /// The base URL is not an `http` or `https` URL a request can be sent to.
+    #[error("the base URL `{url}` is not usable: {reason}")]
+    InvalidBaseUrl {
+        /// The URL given.
+        url: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A header (the API key's included) cannot be sent.
+    #[error("the header `{name}` is not usable: {reason}")]
+    InvalidHeader {
+        /// The header's name.
+        name: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The HTTP client could not be set up (its TLS configuration, for one).
+    #[error("the HTTP client could not be built: {0}")]
+    Client(String),
+}
+
+/// The classes of [`ModelError`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ModelErrorKind {
+    /// The model could not be set up (settings or environment); nothing was sent.
+    Config,
+    /// The provider refused the request.
+    Refused,
+    /// The provider could not be reached, or failed after the retries.
+    Unavailable,
+    /// The provider's answer could not be read.
+    Malformed,
+    /// A scripted model ran out of replies.
+    Exhausted,
+}
+
+impl ModelError {
+    /// Which class of error this is.
+    pub fn kind(&self) -> ModelErrorKind {
+        match self {
+            Self::Refused { .. } => ModelErrorKind::Refused,
+            Self::Unavailable(_) => ModelErrorKind::Unavailable,
+            Self::Malformed(_) => ModelErrorKind::Malformed,
+            Self::Exhausted => ModelErrorKind::Exhausted,
+            Self::MissingEnv { .. }
+            | Self::InvalidEnv { .. }
+            | Self::MissingBaseUrl
+            | Self::MissingModel
+            | Self::InvalidBaseUrl { .. }
+            | Self::InvalidHeader { .. }
+            | Self::Client(_) => ModelErrorKind::Config,
+        }
+    }
 }
 
 /// A piece of a streamed reply.

@@ -11,7 +11,7 @@ pub mod wire;
 
 pub use chat::{
     ChatDelta, ChatModel, ChatOptions, ChatRequest, ChatResponse, ChatStream, ModelError,
-    ModelFuture,
+    ModelErrorKind, ModelFuture,
 };
 pub use keys::{tool_call_keys, POSITION_KEY_PREFIX};
 pub use message::{

@@ -1,6 +1,13 @@
 //! Why a tool could not be added to a registry.
 
 /// Why a tool could not be added to a registry.
+///
+/// ```
+/// use tool_sdk::register::RegistryErrorKind;
+///
+/// let error = tool_sdk::validate_name("math.factorial").unwrap_err();
+/// assert_eq!(error.kind(), RegistryErrorKind::InvalidName);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum RegistryError {
@@ -27,4 +34,27 @@ pub enum RegistryError {
         /// What is wrong there.
         message: String,
     },
+}
+
+/// The classes of [`RegistryError`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum RegistryErrorKind {
+    /// The name is taken.
+    DuplicateName,
+    /// The name breaks the rule providers share.
+    InvalidName,
+    /// A dynamic tool's parameters are not a usable JSON Schema object.
+    InvalidSchema,
+}
+
+impl RegistryError {
+    /// Which class of error this is.
+    pub fn kind(&self) -> RegistryErrorKind {
+        match self {
+            Self::DuplicateName(_) => RegistryErrorKind::DuplicateName,
+            Self::InvalidName { .. } => RegistryErrorKind::InvalidName,
+            Self::InvalidSchema { .. } => RegistryErrorKind::InvalidSchema,
+        }
+    }
 }

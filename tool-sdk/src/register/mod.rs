@@ -14,7 +14,7 @@ pub(crate) mod suggest;
 
 pub use call::CallFuture;
 pub use dynamic::DynamicTool;
-pub use error::RegistryError;
+pub use error::{RegistryError, RegistryErrorKind};
 pub use name::{provider_name, validate_name};
 pub use provider::{ProviderFuture, ToolProvider};
 pub use registry::ToolRegistry;

@@ -10,10 +10,10 @@ use tokio_util::sync::CancellationToken;
 use tracing::Instrument as _;
 
 use crate::compensate::{CompensationReport, Held, Rollback};
-use crate::gate::{Gate, ResumeError, ToolCallDecisions};
+use crate::gate::{Gate, GateError, ToolCallDecisions};
 use crate::model::{AssistantMessage, ChatModel, ChatRequest, Message, ToolCall, ToolResultStatus};
 use crate::register::{ToolProvider, ToolRegistry};
-use crate::store::{ChatMemory, MemoryError, PausedTurn, RunId, RunState, RunStore, StoreError};
+use crate::store::{ChatMemory, PausedTurn, RunId, RunState, RunStore, StoreError};
 
 use crate::run::outcome::RoundEnd;
 use crate::run::tools::RunTools;
@@ -191,7 +191,7 @@ impl ToolLoop {
         memory: &dyn ChatMemory,
         id: &str,
         input: Message,
-    ) -> Result<LoopOutcome, MemoryError> {
+    ) -> Result<LoopOutcome, StoreError> {
         self.run_with_memory_cancellable(memory, id, input, &CancellationToken::new())
             .await
     }
@@ -204,7 +204,7 @@ impl ToolLoop {
         id: &str,
         input: Message,
         cancel: &CancellationToken,
-    ) -> Result<LoopOutcome, MemoryError> {
+    ) -> Result<LoopOutcome, StoreError> {
         let mut conversation = memory.load(id).await?;
         conversation.push(input);
         let outcome = self.run_cancellable(&mut conversation, cancel).await;
@@ -270,7 +270,7 @@ impl ToolLoop {
         conversation: &mut Vec<Message>,
         id: &RunId,
         decisions: &ToolCallDecisions,
-    ) -> Result<LoopOutcome, ResumeError> {
+    ) -> Result<LoopOutcome, GateError> {
         self.resume_cancellable(conversation, id, decisions, &CancellationToken::new())
             .await
     }
@@ -283,7 +283,7 @@ impl ToolLoop {
         id: &RunId,
         decisions: &ToolCallDecisions,
         cancel: &CancellationToken,
-    ) -> Result<LoopOutcome, ResumeError> {
+    ) -> Result<LoopOutcome, GateError> {
         let (taken, resolutions) = match &self.store {
             Some(store) => {
                 self.gate

@@ -122,7 +122,7 @@ impl<'a> RunTools<'a> {
                     skipped.push((
                         name,
                         "the loop has a tool of this name, which is kept; give the provider a \
-                         prefix for its tools (for an MCP client, McpClientBuilder::prefix)"
+                         prefix for its tools (for an MCP client, McpClientBuilder::with_prefix)"
                             .to_owned(),
                     ));
                 } else if !self.added.contains(&name) {

@@ -6,7 +6,14 @@ use std::pin::Pin;
 /// A boxed future of a store operation.
 pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
 
-/// Why a store operation failed.
+/// Why a store operation failed: a run store's, a chat memory's or a replay guard's.
+///
+/// ```
+/// use tool_sdk::store::{StoreError, StoreErrorKind};
+///
+/// let error = StoreError::UnknownRun("run-1".into());
+/// assert_eq!(error.kind(), StoreErrorKind::UnknownRun);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum StoreError {
@@ -20,4 +27,27 @@ pub enum StoreError {
     /// The storage itself failed.
     #[error("the store failed: {0}")]
     Backend(String),
+}
+
+/// The classes of [`StoreError`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum StoreErrorKind {
+    /// No run in the state the operation needs: never there, taken by another, or finished.
+    UnknownRun,
+    /// The run was taken over by another owner: this one must stop.
+    Lost,
+    /// The storage itself failed.
+    Backend,
+}
+
+impl StoreError {
+    /// Which class of error this is.
+    pub fn kind(&self) -> StoreErrorKind {
+        match self {
+            Self::UnknownRun(_) => StoreErrorKind::UnknownRun,
+            Self::Lost(_) => StoreErrorKind::Lost,
+            Self::Backend(_) => StoreErrorKind::Backend,
+        }
+    }
 }

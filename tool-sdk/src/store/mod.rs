@@ -34,11 +34,11 @@ mod sqlite;
 
 use std::time::Duration;
 
-pub use chat_memory::{ChatMemory, InMemoryChatMemory, MemoryError, MemoryFuture};
+pub use chat_memory::{ChatMemory, InMemoryChatMemory};
 /// The connection pool [`PostgresStore::from_pool`] takes, at the version this crate uses.
 #[cfg(feature = "postgres")]
 pub use deadpool_postgres;
-pub use error::{StoreError, StoreFuture};
+pub use error::{StoreError, StoreErrorKind, StoreFuture};
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub(crate) use id::owner_token;
 pub use id::RunId;

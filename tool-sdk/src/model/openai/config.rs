@@ -10,6 +10,7 @@ use reqwest::Url;
 
 use crate::model::openai::client::{describe, RetryPolicy};
 use crate::model::openai::OpenAiCompatibleModel;
+use crate::model::ModelError;
 
 /// The base URL of OpenAI's own API.
 pub const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
@@ -32,53 +33,6 @@ pub const DEFAULT_MAX_RETRY_AFTER: Duration = Duration::from_secs(60);
 const DEFAULT_INITIAL_BACKOFF: Duration = Duration::from_millis(500);
 const DEFAULT_MAX_BACKOFF: Duration = Duration::from_secs(8);
 
-/// Why an [`OpenAiCompatibleModel`] could not be configured.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum ConfigError {
-    /// A required environment variable is not set, or blank.
-    #[error("the environment variable {name} is not set: {hint}")]
-    MissingEnv {
-        /// The variable.
-        name: &'static str,
-        /// What to set it to.
-        hint: &'static str,
-    },
-    /// An environment variable is not valid Unicode.
-    #[error("the environment variable {name} is not valid Unicode")]
-    InvalidEnv {
-        /// The variable.
-        name: &'static str,
-    },
-    /// No base URL was given.
-    #[error(
-        "no base URL: set one with `base_url`, such as \"https://api.openai.com/v1\", or \"http://localhost:11434/v1\" for Ollama"
-    )]
-    MissingBaseUrl,
-    /// No model was given.
-    #[error("no model: set one with `model`, such as \"gpt-4o-mini\", or \"qwen2.5\" on Ollama")]
-    MissingModel,
-    /// The base URL is not an `http` or `https` URL a request can be sent to.
-    #[error("the base URL `{url}` is not usable: {reason}")]
-    InvalidBaseUrl {
-        /// The URL given.
-        url: String,
-        /// What is wrong with it.
-        reason: String,
-    },
-    /// A header (the API key's included) cannot be sent.
-    #[error("the header `{name}` is not usable: {reason}")]
-    InvalidHeader {
-        /// The header's name.
-        name: String,
-        /// What is wrong with it.
-        reason: String,
-    },
-    /// The HTTP client could not be set up (its TLS configuration, for one).
-    #[error("the HTTP client could not be built: {0}")]
-    Client(String),
-}
-
 /// Builds an [`OpenAiCompatibleModel`].
 ///
 /// # Examples
@@ -94,7 +48,7 @@ pub enum ConfigError {
 ///     .with_timeout(Duration::from_secs(120))
 ///     .with_max_retries(4)
 ///     .build()?;
-/// # Ok::<(), tool_sdk::model::openai::ConfigError>(())
+/// # Ok::<(), tool_sdk::ModelError>(())
 /// ```
 #[derive(Clone)]
 pub struct OpenAiCompatibleBuilder {
@@ -137,21 +91,21 @@ impl OpenAiCompatibleBuilder {
     ///
     /// # Errors
     ///
-    /// [`ConfigError::MissingEnv`] when `OPENAI_MODEL` is not set, or `OPENAI_API_KEY` is not
-    /// set while the base URL is OpenAI's; [`ConfigError::InvalidEnv`] when one is not
+    /// [`ModelError::MissingEnv`] when `OPENAI_MODEL` is not set, or `OPENAI_API_KEY` is not
+    /// set while the base URL is OpenAI's; [`ModelError::InvalidEnv`] when one is not
     /// Unicode.
-    pub fn from_env() -> Result<Self, ConfigError> {
+    pub fn from_env() -> Result<Self, ModelError> {
         Self::from_lookup(|name| std::env::var(name))
     }
 
-    fn from_lookup(lookup: impl Fn(&str) -> Result<String, VarError>) -> Result<Self, ConfigError> {
+    fn from_lookup(lookup: impl Fn(&str) -> Result<String, VarError>) -> Result<Self, ModelError> {
         let var = |name: &'static str| match lookup(name) {
             Ok(value) if !value.trim().is_empty() => Ok(Some(value.trim().to_owned())),
             Ok(_) | Err(VarError::NotPresent) => Ok(None),
-            Err(VarError::NotUnicode(_)) => Err(ConfigError::InvalidEnv { name }),
+            Err(VarError::NotUnicode(_)) => Err(ModelError::InvalidEnv { name }),
         };
         let base_url = var(ENV_BASE_URL)?.unwrap_or_else(|| OPENAI_BASE_URL.to_owned());
-        let model = var(ENV_MODEL)?.ok_or(ConfigError::MissingEnv {
+        let model = var(ENV_MODEL)?.ok_or(ModelError::MissingEnv {
             name: ENV_MODEL,
             hint: "set it to the model's name as the server knows it, such as gpt-4o-mini, or qwen2.5 on Ollama",
         })?;
@@ -159,7 +113,7 @@ impl OpenAiCompatibleBuilder {
         let is_openai =
             Url::parse(&base_url).is_ok_and(|url| url.host_str() == Some("api.openai.com"));
         if api_key.is_none() && is_openai {
-            return Err(ConfigError::MissingEnv {
+            return Err(ModelError::MissingEnv {
                 name: ENV_API_KEY,
                 hint: "OpenAI's API needs a key; for another server set OPENAI_BASE_URL, such as http://localhost:11434/v1 for Ollama",
             });
@@ -235,24 +189,24 @@ impl OpenAiCompatibleBuilder {
     ///
     /// # Errors
     ///
-    /// [`ConfigError::MissingBaseUrl`] or [`ConfigError::MissingModel`] when one was not set;
-    /// [`ConfigError::InvalidBaseUrl`] when the URL is not `http`/`https` or already ends in
-    /// `/chat/completions`; [`ConfigError::InvalidHeader`] when the key or a header cannot be
-    /// sent; [`ConfigError::Client`] when the HTTP client cannot be set up.
-    pub fn build(self) -> Result<OpenAiCompatibleModel, ConfigError> {
-        let given = self.base_url.ok_or(ConfigError::MissingBaseUrl)?;
+    /// [`ModelError::MissingBaseUrl`] or [`ModelError::MissingModel`] when one was not set;
+    /// [`ModelError::InvalidBaseUrl`] when the URL is not `http`/`https` or already ends in
+    /// `/chat/completions`; [`ModelError::InvalidHeader`] when the key or a header cannot be
+    /// sent; [`ModelError::Client`] when the HTTP client cannot be set up.
+    pub fn build(self) -> Result<OpenAiCompatibleModel, ModelError> {
+        let given = self.base_url.ok_or(ModelError::MissingBaseUrl)?;
         let (base_url, endpoint) = endpoint(given.trim())?;
         let model = self
             .model
             .map(|model| model.trim().to_owned())
             .filter(|model| !model.is_empty())
-            .ok_or(ConfigError::MissingModel)?;
+            .ok_or(ModelError::MissingModel)?;
         let mut headers = HeaderMap::new();
         let api_key = self.api_key.filter(|key| !key.trim().is_empty());
         if let Some(key) = &api_key {
             let mut value =
                 HeaderValue::from_str(&format!("Bearer {}", key.trim())).map_err(|_| {
-                    ConfigError::InvalidHeader {
+                    ModelError::InvalidHeader {
                         name: AUTHORIZATION.to_string(),
                         reason: "the API key holds characters a header cannot".into(),
                     }
@@ -261,7 +215,7 @@ impl OpenAiCompatibleBuilder {
             headers.insert(AUTHORIZATION, value);
         }
         for (name, value) in &self.headers {
-            let invalid = |reason: String| ConfigError::InvalidHeader {
+            let invalid = |reason: String| ModelError::InvalidHeader {
                 name: name.clone(),
                 reason,
             };
@@ -276,7 +230,7 @@ impl OpenAiCompatibleBuilder {
             .user_agent(concat!("tool-sdk/", env!("CARGO_PKG_VERSION")))
             .connect_timeout(self.connect_timeout)
             .build()
-            .map_err(|error| ConfigError::Client(describe(&error)))?;
+            .map_err(|error| ModelError::Client(describe(&error)))?;
         Ok(OpenAiCompatibleModel {
             http,
             endpoint,
@@ -290,8 +244,8 @@ impl OpenAiCompatibleBuilder {
 }
 
 /// The base URL as shown (no trailing `/`) and the chat completions endpoint under it.
-fn endpoint(given: &str) -> Result<(String, Url), ConfigError> {
-    let invalid = |reason: &str| ConfigError::InvalidBaseUrl {
+fn endpoint(given: &str) -> Result<(String, Url), ModelError> {
+    let invalid = |reason: &str| ModelError::InvalidBaseUrl {
         url: given.to_owned(),
         reason: reason.to_owned(),
     };
@@ -379,7 +333,7 @@ mod tests {
             .unwrap_err();
         assert!(matches!(
             error,
-            ConfigError::MissingEnv {
+            ModelError::MissingEnv {
                 name: ENV_MODEL,
                 ..
             }
@@ -396,7 +350,7 @@ mod tests {
         assert!(
             matches!(
                 error,
-                ConfigError::MissingEnv {
+                ModelError::MissingEnv {
                     name: ENV_API_KEY,
                     ..
                 }
@@ -418,7 +372,7 @@ mod tests {
         let not_unicode = |_: &str| Err(VarError::NotUnicode(std::ffi::OsString::new()));
         assert_eq!(
             OpenAiCompatibleBuilder::from_lookup(not_unicode).unwrap_err(),
-            ConfigError::InvalidEnv { name: ENV_BASE_URL }
+            ModelError::InvalidEnv { name: ENV_BASE_URL }
         );
     }
 
@@ -446,7 +400,7 @@ mod tests {
             "not a url",
         ] {
             assert!(
-                matches!(build(bad), Err(ConfigError::InvalidBaseUrl { .. })),
+                matches!(build(bad), Err(ModelError::InvalidBaseUrl { .. })),
                 "{bad}"
             );
         }
@@ -455,7 +409,7 @@ mod tests {
                 .with_model("m")
                 .build()
                 .unwrap_err(),
-            ConfigError::MissingBaseUrl
+            ModelError::MissingBaseUrl
         );
         assert_eq!(
             OpenAiCompatibleModel::builder()
@@ -463,7 +417,7 @@ mod tests {
                 .with_model(" ")
                 .build()
                 .unwrap_err(),
-            ConfigError::MissingModel
+            ModelError::MissingModel
         );
         let error = OpenAiCompatibleModel::builder()
             .with_base_url("http://h/v1")
@@ -472,7 +426,7 @@ mod tests {
             .build()
             .unwrap_err();
         assert!(
-            matches!(&error, ConfigError::InvalidHeader { name, .. } if name == "authorization")
+            matches!(&error, ModelError::InvalidHeader { name, .. } if name == "authorization")
         );
         assert!(!error.to_string().contains("secret"), "{error}");
         assert!(matches!(
@@ -481,7 +435,7 @@ mod tests {
                 .with_model("m")
                 .with_header("bad header", "v")
                 .build(),
-            Err(ConfigError::InvalidHeader { .. })
+            Err(ModelError::InvalidHeader { .. })
         ));
     }
 }

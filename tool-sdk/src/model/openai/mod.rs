@@ -53,26 +53,26 @@
 //!
 //! # Errors
 //!
-//! Every failure is a [`ModelError`](crate::model::ModelError):
+//! Every failure is a [`ModelError`]:
 //!
-//! - [`ModelError::Refused`](crate::model::ModelError::Refused): the server answered with a 4xx status other than 408 and 429
+//! - [`ModelError::Refused`]: the server answered with a 4xx status other than 408 and 429
 //!   (a wrong key, an unknown model, a request it rejects), with the message it gave, taken
 //!   from its JSON error body. Not retried: the same request would be refused again.
-//! - [`ModelError::Unavailable`](crate::model::ModelError::Unavailable): the server could not be reached, timed out, or kept
+//! - [`ModelError::Unavailable`]: the server could not be reached, timed out, or kept
 //!   answering 408, 429 or 5xx after the retries; or a stream broke off or reported an error.
-//! - [`ModelError::Malformed`](crate::model::ModelError::Malformed): the answer could not be read as a Chat Completions answer
+//! - [`ModelError::Malformed`]: the answer could not be read as a Chat Completions answer
 //!   (saying where), or a tool call in it has no name.
 //!
 //! # Retries and timeouts
 //!
 //! A request answered with 408, 429 or 5xx, or that failed to connect or timed out, is tried
-//! again up to [`max_retries`](OpenAiCompatibleBuilder::max_retries) times (default
+//! again up to [`max_retries`](OpenAiCompatibleBuilder::with_max_retries) times (default
 //! [`DEFAULT_MAX_RETRIES`]), after an exponential backoff with jitter, or after the time the
 //! server asks for in `Retry-After` (seconds) or `retry-after-ms`, capped by
-//! [`max_retry_after`](OpenAiCompatibleBuilder::max_retry_after). A stream is retried only
+//! [`max_retry_after`](OpenAiCompatibleBuilder::with_max_retry_after). A stream is retried only
 //! until its first byte: once part of a reply arrived, a failure ends it.
 //!
-//! The [`timeout`](OpenAiCompatibleBuilder::timeout) (default [`DEFAULT_TIMEOUT`]) bounds each
+//! The [`timeout`](OpenAiCompatibleBuilder::with_timeout) (default [`DEFAULT_TIMEOUT`]) bounds each
 //! attempt of a whole answer; for a stream, the wait for the answer to start and each wait
 //! between two pieces of it, so a long reply that keeps coming is never cut.
 
@@ -86,12 +86,11 @@ mod wire;
 use std::fmt;
 use std::time::Duration;
 
-use crate::model::{ChatModel, ChatRequest, ChatResponse, ChatStream, ModelFuture};
+use crate::model::{ChatModel, ChatRequest, ChatResponse, ChatStream, ModelError, ModelFuture};
 
 pub use config::{
-    ConfigError, OpenAiCompatibleBuilder, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_RETRIES,
-    DEFAULT_MAX_RETRY_AFTER, DEFAULT_TIMEOUT, ENV_API_KEY, ENV_BASE_URL, ENV_MODEL,
-    OPENAI_BASE_URL,
+    OpenAiCompatibleBuilder, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_AFTER,
+    DEFAULT_TIMEOUT, ENV_API_KEY, ENV_BASE_URL, ENV_MODEL, OPENAI_BASE_URL,
 };
 
 /// A chat model served over OpenAI's Chat Completions API. See the
@@ -113,7 +112,7 @@ pub use config::{
 ///     .build()?;
 /// assert_eq!(model.base_url(), "http://localhost:8000/v1");
 /// assert_eq!(model.model(), "Qwen/Qwen2.5-7B-Instruct");
-/// # Ok::<(), tool_sdk::model::openai::ConfigError>(())
+/// # Ok::<(), tool_sdk::ModelError>(())
 /// ```
 #[derive(Clone)]
 pub struct OpenAiCompatibleModel {
@@ -127,8 +126,8 @@ pub struct OpenAiCompatibleModel {
 }
 
 impl OpenAiCompatibleModel {
-    /// A builder; [`base_url`](OpenAiCompatibleBuilder::base_url) and
-    /// [`model`](OpenAiCompatibleBuilder::model) are required.
+    /// A builder; [`base_url`](OpenAiCompatibleBuilder::with_base_url) and
+    /// [`model`](OpenAiCompatibleBuilder::with_model) are required.
     pub fn builder() -> OpenAiCompatibleBuilder {
         OpenAiCompatibleBuilder::new()
     }
@@ -140,8 +139,8 @@ impl OpenAiCompatibleModel {
     ///
     /// # Errors
     ///
-    /// [`ConfigError::MissingEnv`] naming the variable that is missing, or another
-    /// [`ConfigError`] when a value is not usable.
+    /// [`ModelError::MissingEnv`] naming the variable that is missing, or another
+    /// [`ModelError`] when a value is not usable.
     ///
     /// # Examples
     ///
@@ -149,9 +148,9 @@ impl OpenAiCompatibleModel {
     /// // OPENAI_BASE_URL=http://localhost:11434/v1 OPENAI_MODEL=qwen2.5
     /// let model = tool_sdk::model::openai::OpenAiCompatibleModel::from_env()?;
     /// println!("using {} at {}", model.model(), model.base_url());
-    /// # Ok::<(), tool_sdk::model::openai::ConfigError>(())
+    /// # Ok::<(), tool_sdk::ModelError>(())
     /// ```
-    pub fn from_env() -> Result<Self, ConfigError> {
+    pub fn from_env() -> Result<Self, ModelError> {
         OpenAiCompatibleBuilder::from_env()?.build()
     }
 

@@ -4,14 +4,10 @@ use rusqlite::{params, OptionalExtension};
 
 use super::{backend, decode, encode, SqliteStore};
 use crate::model::Message;
-use crate::store::{ChatMemory, MemoryError, MemoryFuture, StoreError};
-
-fn memory_error(error: StoreError) -> MemoryError {
-    MemoryError::Backend(error.to_string())
-}
+use crate::store::{ChatMemory, StoreFuture};
 
 impl ChatMemory for SqliteStore {
-    fn load<'a>(&'a self, conversation: &'a str) -> MemoryFuture<'a, Vec<Message>> {
+    fn load<'a>(&'a self, conversation: &'a str) -> StoreFuture<'a, Vec<Message>> {
         let id = conversation.to_owned();
         let load = self.with(move |connection, _| {
             let messages: Option<String> = connection
@@ -24,10 +20,10 @@ impl ChatMemory for SqliteStore {
                 .map_err(backend)?;
             messages.map_or_else(|| Ok(Vec::new()), |text| decode(&text))
         });
-        Box::pin(async move { load.await.map_err(memory_error) })
+        load
     }
 
-    fn store<'a>(&'a self, conversation: &'a str, messages: &'a [Message]) -> MemoryFuture<'a, ()> {
+    fn store<'a>(&'a self, conversation: &'a str, messages: &'a [Message]) -> StoreFuture<'a, ()> {
         let id = conversation.to_owned();
         let messages = encode(&messages);
         let store = self.with(move |connection, _| {
@@ -40,6 +36,6 @@ impl ChatMemory for SqliteStore {
                 .map_err(backend)?;
             Ok(())
         });
-        Box::pin(async move { store.await.map_err(memory_error) })
+        store
     }
 }

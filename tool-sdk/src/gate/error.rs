@@ -1,0 +1,98 @@
+//! The one error of the gate: decisions that do not fit, a sealed token refused, or the store
+//! that keeps paused turns failing. Whichever it is, nothing ran.
+
+use crate::store::StoreError;
+
+/// Why the gate refused: the decisions do not fit the paused reply, a sealed token was refused,
+/// or the store keeping the turn failed. Nothing ran; [`kind`](Self::kind) says which, and so
+/// what to do next.
+///
+/// ```
+/// use tool_sdk::gate::{GateError, GateErrorKind};
+///
+/// let error = GateError::MissingDecision { key: "c1".into() };
+/// assert_eq!(error.kind(), GateErrorKind::Decisions);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum GateError {
+    /// A call of the reply has no decision; every call needs one.
+    #[error("no decision on the call `{key}`: every call of the reply needs one")]
+    MissingDecision {
+        /// The undecided call's key.
+        key: String,
+    },
+    /// Two decisions name the same call.
+    #[error("two decisions on the call `{key}`")]
+    DuplicateDecision {
+        /// The key named twice.
+        key: String,
+    },
+    /// A decision names no call of the reply.
+    #[error("the decision on `{key}` names no call of the reply")]
+    UnknownKey {
+        /// The unknown key.
+        key: String,
+    },
+    /// An allowance was given for other arguments (or another tool) than the call has.
+    #[error("the allowance of `{key}` was given for other arguments than the call has")]
+    ArgumentsChanged {
+        /// The call's key.
+        key: String,
+    },
+
+    /// The key is shorter than [`MIN_KEY_BYTES`](crate::gate::MIN_KEY_BYTES).
+    #[error("a sealing key needs at least {min} bytes, got {0}", min = crate::gate::MIN_KEY_BYTES)]
+    WeakKey(usize),
+    /// The token is not of the form this sealer writes.
+    #[error("the token is malformed: {0}")]
+    Malformed(&'static str),
+    /// The token's signature does not match its content: it was changed, or sealed with
+    /// another key.
+    #[error("the token's signature does not match: it was changed or sealed with another key")]
+    BadSignature,
+    /// The token expired.
+    #[error("the token expired at {expired_at} (unix seconds)")]
+    Expired {
+        /// When it expired, in seconds since the Unix epoch.
+        expired_at: u64,
+    },
+    /// The token was used already.
+    #[error("the token was used already")]
+    Replayed,
+    /// The store keeping the paused turn failed, or has no such turn (unknown, or used up).
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// The classes of [`GateError`], each with its remedy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum GateErrorKind {
+    /// The decisions do not fit the paused reply: correct them and send them again (the turn
+    /// is still paused).
+    Decisions,
+    /// A sealed token, or the key to seal with, was refused: the turn cannot be resumed from
+    /// it.
+    Token,
+    /// The store failed or has no such paused turn.
+    Store,
+}
+
+impl GateError {
+    /// Which class of error this is.
+    pub fn kind(&self) -> GateErrorKind {
+        match self {
+            Self::MissingDecision { .. }
+            | Self::DuplicateDecision { .. }
+            | Self::UnknownKey { .. }
+            | Self::ArgumentsChanged { .. } => GateErrorKind::Decisions,
+            Self::WeakKey(_)
+            | Self::Malformed(_)
+            | Self::BadSignature
+            | Self::Expired { .. }
+            | Self::Replayed => GateErrorKind::Token,
+            Self::Store(_) => GateErrorKind::Store,
+        }
+    }
+}
