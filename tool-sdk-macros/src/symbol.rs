@@ -53,3 +53,6 @@ pub(crate) const TOOL: &str = "tool";
 
 /// The package name the runtime crate is published under.
 pub(crate) const RUNTIME_PACKAGE: &str = "tool-sdk";
+
+/// The runtime crate's module every generated path goes through.
+pub(crate) const PRIVATE_MODULE: &str = "__private";

@@ -10,6 +10,58 @@ pub use std::time::Duration;
 
 pub use crate::arguments::fields::{missing_field, next_argument, FieldSeed};
 
+// Every item of this crate that generated code names, re-exported here so that generated code
+// names nothing else of this crate: its modules can move without the macros changing.
+pub use crate::{
+    Confirm, Defer, FromToolContext, Tool, ToolContext, ToolDefinition, ToolFuture, ToolOptions,
+    ToolOutput, ToolSet,
+};
+
+/// Declares the version marker and checks at compile time that its name is this package's
+/// version as the macro crate spells it (`VERSION_` and the version, every character other than
+/// an ASCII letter or digit as `_`).
+macro_rules! version_marker {
+    ($(#[$doc:meta])* $marker:ident) => {
+        $(#[$doc])*
+        pub const $marker: () = ();
+
+        const _: () = assert!(
+            marker_matches(stringify!($marker), concat!("VERSION_", env!("CARGO_PKG_VERSION"))),
+            "rename `__private::VERSION_*` after the package version"
+        );
+    };
+}
+
+version_marker!(
+    /// The version marker. Every expansion of `#[tool]`, `#[tools]` and `define_tool!` evaluates
+    /// `const _: () = <this module>::VERSION_<version of tool-sdk-macros>;`, so a macro crate of
+    /// another version than this crate fails to compile with "cannot find value `VERSION_x_y_z`
+    /// in module `__private`", which names the version it expects, instead of with errors about
+    /// items that moved.
+    VERSION_0_1_0
+);
+
+/// Whether `marker` is `version` with every character other than an ASCII letter or digit as `_`.
+const fn marker_matches(marker: &str, version: &str) -> bool {
+    let (marker, version) = (marker.as_bytes(), version.as_bytes());
+    if marker.len() != version.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < marker.len() {
+        let expected = if version[i].is_ascii_alphanumeric() {
+            version[i]
+        } else {
+            b'_'
+        };
+        if marker[i] != expected {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 use std::fmt::Display;
 use std::marker::PhantomData;
 
@@ -17,7 +69,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use crate::output::to_json;
-use crate::{IntoToolOutput, ToolDefinition, ToolError, ToolOptions, ToolResult};
+use crate::{IntoToolOutput, ToolError, ToolResult};
 
 /// Decodes the arguments of a generated tool.
 #[inline]

@@ -9,6 +9,7 @@ use syn::spanned::Spanned;
 
 use crate::expand::decoder::decoder;
 use crate::model::{Argument, DefaultValue, Param, ToolDef};
+use crate::resolve::path_text;
 
 /// Name of the generated arguments struct (inside the tool's own `const _` block).
 pub(crate) fn args_ident() -> syn::Ident {
@@ -29,10 +30,9 @@ pub(crate) fn field_type(param: &Param, argument: &Argument) -> TokenStream {
 }
 
 /// The arguments struct, its decoder and its default functions.
-pub(crate) fn args_struct(def: &ToolDef, root: &TokenStream) -> TokenStream {
+pub(crate) fn args_struct(def: &ToolDef, private: &TokenStream) -> TokenStream {
     let ident = args_ident();
-    let root_path = root.to_string().replace(' ', "");
-    let schemars_path = format!("{root_path}::__private::schemars");
+    let schemars_path = format!("{}::schemars", path_text(private));
     let mut fields = Vec::new();
     let mut extras = Vec::new();
     for (param, argument) in def.arguments() {
@@ -66,10 +66,10 @@ pub(crate) fn args_struct(def: &ToolDef, root: &TokenStream) -> TokenStream {
     // The decoder comes first: rustc reports in source order, so its error that says what a tool
     // argument needs comes before the one schemars' derive adds for the same type. The `serde`
     // attributes are read by schemars' derive (property names, defaults, no other properties).
-    let decoder = decoder(def, root);
+    let decoder = decoder(def, private);
     quote! {
         #decoder
-        #[derive(#root::__private::schemars::JsonSchema)]
+        #[derive(#private::schemars::JsonSchema)]
         #[serde(deny_unknown_fields)]
         #[schemars(crate = #schemars_path)]
         struct #ident {

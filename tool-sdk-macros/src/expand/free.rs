@@ -12,7 +12,7 @@ use crate::expand::tool::tool_impl;
 use crate::parse::attr::parse_tool_attr;
 use crate::parse::item::{parse_tool_fn, Owner};
 use crate::parse::shell::FnShell;
-use crate::resolve::runtime_crate;
+use crate::resolve::{private_module, version_check};
 
 pub(crate) fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
     let mut cx = Ctxt::default();
@@ -21,7 +21,7 @@ pub(crate) fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
         Ok(item) => item,
         Err(shell_error) => return not_a_function(input, shell_error),
     };
-    let root = runtime_crate(attr.options.crate_path.as_ref());
+    let private = private_module(attr.options.crate_path.as_ref());
     let def = parse_tool_fn(&mut cx, attr, &item.attrs, &mut item.sig, Owner::Free);
     check(&mut cx, &def);
 
@@ -45,17 +45,19 @@ pub(crate) fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
         #vis struct #tool_ident;
     };
     let implementation = match cx.check() {
-        Ok(()) => tool_impl(&def, &root, &tool_ty),
+        Ok(()) => tool_impl(&def, &private, &tool_ty),
         Err(errors) => {
             let errors = errors.to_compile_error();
-            let stand_in = stand_in_tool(&root, &tool_ty);
+            let stand_in = stand_in_tool(&private, &tool_ty);
             quote!(#errors #stand_in)
         }
     };
+    let version_check = version_check(&private);
     quote! {
         #item
         #tool_struct
         #implementation
+        #version_check
     }
 }
 

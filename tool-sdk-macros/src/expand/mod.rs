@@ -7,3 +7,6 @@ pub(crate) mod free;
 pub(crate) mod inline;
 pub(crate) mod set;
 pub(crate) mod tool;
+
+#[cfg(test)]
+mod paths_test;

@@ -13,7 +13,7 @@ use crate::expand::tool::tool_impl;
 use crate::model::{Hook, ToolDef};
 use crate::parse::attr::{parse_tool_attr, skip_value};
 use crate::parse::item::{parse_tool_fn, Owner};
-use crate::resolve::runtime_crate;
+use crate::resolve::{private_module, version_check};
 use crate::symbol::{CRATE, TOOL, TOOLS_KEYS};
 
 pub(crate) fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
@@ -114,21 +114,23 @@ pub(crate) fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
             "no method of this impl block carries `#[tool]`",
         );
     }
-    let root = runtime_crate(crate_path.as_ref());
+    let private = private_module(crate_path.as_ref());
     let generated = match cx.check() {
-        Ok(()) => tool_set(&defs, &self_ty, &root),
+        Ok(()) => tool_set(&defs, &self_ty, &private),
         Err(errors) => {
             let errors = errors.to_compile_error();
             // Where the impl is inherent and not generic, a stand-in `ToolSet` keeps code that
             // registers the set from adding errors of its own.
             let stand_in = (item.trait_.is_none() && item.generics.params.is_empty())
-                .then(|| stand_in_tool_set(&root, &self_ty));
+                .then(|| stand_in_tool_set(&private, &self_ty));
             quote!(#errors #stand_in)
         }
     };
+    let version_check = version_check(&private);
     quote! {
         #item
         #generated
+        #version_check
     }
 }
 
@@ -164,7 +166,7 @@ fn parse_set_args(cx: &mut Ctxt, args: TokenStream) -> Option<syn::Path> {
     crate_path
 }
 
-fn tool_set(defs: &[ToolDef], self_ty: &syn::Type, root: &TokenStream) -> TokenStream {
+fn tool_set(defs: &[ToolDef], self_ty: &syn::Type, private: &TokenStream) -> TokenStream {
     let mut structs = Vec::new();
     let mut constructors = Vec::new();
     for def in defs {
@@ -173,18 +175,18 @@ fn tool_set(defs: &[ToolDef], self_ty: &syn::Type, root: &TokenStream) -> TokenS
         };
         let tool_ident = format_ident!("__ToolOf_{}", ident.unraw());
         let tool_ty = quote!(#tool_ident);
-        let implementation = tool_impl(def, root, &tool_ty);
+        let implementation = tool_impl(def, private, &tool_ty);
         structs.push(quote! {
             #[allow(non_camel_case_types)]
             struct #tool_ident {
-                __inner: #root::__private::Arc<#self_ty>,
+                __inner: #private::Arc<#self_ty>,
             }
             #implementation
         });
         constructors.push(quote! {
-            #root::__private::Arc::new(#tool_ident {
-                __inner: #root::__private::Arc::clone(&self),
-            }) as #root::__private::Arc<dyn #root::Tool>
+            #private::Arc::new(#tool_ident {
+                __inner: #private::Arc::clone(&self),
+            }) as #private::Arc<dyn #private::Tool>
         });
     }
     quote! {
@@ -192,8 +194,8 @@ fn tool_set(defs: &[ToolDef], self_ty: &syn::Type, root: &TokenStream) -> TokenS
             #(#structs)*
 
             #[automatically_derived]
-            impl #root::ToolSet for #self_ty {
-                fn tools(self: #root::__private::Arc<Self>) -> ::std::vec::Vec<#root::__private::Arc<dyn #root::Tool>> {
+            impl #private::ToolSet for #self_ty {
+                fn tools(self: #private::Arc<Self>) -> ::std::vec::Vec<#private::Arc<dyn #private::Tool>> {
                     ::std::vec![#(#constructors),*]
                 }
             }

@@ -8,16 +8,20 @@ use crate::expand::args::{args_ident, args_struct, field_type};
 use crate::model::{Callee as ModelCallee, DeferMode, Hook, ParamKind, ToolDef};
 
 /// `impl Tool for #tool_ty`, with the arguments struct it decodes, in a `const _` block of its own.
-pub(crate) fn tool_impl(def: &ToolDef, root: &TokenStream, tool_ty: &TokenStream) -> TokenStream {
+pub(crate) fn tool_impl(
+    def: &ToolDef,
+    private: &TokenStream,
+    tool_ty: &TokenStream,
+) -> TokenStream {
     let name = &def.name;
     let description = def.description.as_deref().unwrap_or_default();
     let args = args_ident();
-    let args_struct = args_struct(def, root);
-    let options = options(def, root);
-    let call = call_body(def, root);
+    let args_struct = args_struct(def, private);
+    let options = options(def, private);
+    let call = call_body(def, private);
     let confirm = def.options.confirm.as_ref().and_then(|hook| {
         let value = hook_value(def, hook, HookRole::Confirm, HookUse::Once)?;
-        let check = confirm_body(def, root, &hook_callee(hook, quote!(__confirm)));
+        let check = confirm_body(def, private, &hook_callee(hook, quote!(__confirm)));
         Some(quote! {
             fn needs_confirmation(&self, __arguments: &str) -> bool {
                 let __confirm = #value;
@@ -29,7 +33,7 @@ pub(crate) fn tool_impl(def: &ToolDef, root: &TokenStream, tool_ty: &TokenStream
         let value = hook_value(def, hook, HookRole::Compensate, HookUse::Once)?;
         let body = compensate_body(
             def,
-            root,
+            private,
             &hook_callee(hook, quote!(__action)),
             hook_span(hook),
         );
@@ -37,12 +41,12 @@ pub(crate) fn tool_impl(def: &ToolDef, root: &TokenStream, tool_ty: &TokenStream
             fn compensate<'__a>(
                 &'__a self,
                 __arguments: &'__a str,
-                __output: &'__a #root::ToolOutput,
-                __context: #root::ToolContext<'__a>,
-            ) -> ::core::option::Option<#root::ToolFuture<'__a>> {
+                __output: &'__a #private::ToolOutput,
+                __context: #private::ToolContext<'__a>,
+            ) -> ::core::option::Option<#private::ToolFuture<'__a>> {
                 let __action = #value;
                 // The body returns early on bad arguments; the closure gives it a place to.
-                let __compensate = move || -> #root::ToolFuture<'__a> { #body };
+                let __compensate = move || -> #private::ToolFuture<'__a> { #body };
                 ::core::option::Option::Some(__compensate())
             }
         })
@@ -54,21 +58,21 @@ pub(crate) fn tool_impl(def: &ToolDef, root: &TokenStream, tool_ty: &TokenStream
             const __TOOL_NAME: &str = #name;
 
             #[automatically_derived]
-            impl #root::Tool for #tool_ty {
-                fn definition(&self) -> &#root::ToolDefinition {
-                    static __DEFINITION: #root::__private::OnceLock<#root::ToolDefinition> =
-                        #root::__private::OnceLock::new();
-                    fn __build() -> #root::ToolDefinition {
-                        #root::__private::definition::<#args>(__TOOL_NAME, #description, #options)
+            impl #private::Tool for #tool_ty {
+                fn definition(&self) -> &#private::ToolDefinition {
+                    static __DEFINITION: #private::OnceLock<#private::ToolDefinition> =
+                        #private::OnceLock::new();
+                    fn __build() -> #private::ToolDefinition {
+                        #private::definition::<#args>(__TOOL_NAME, #description, #options)
                     }
-                    #root::__private::cached_definition(&__DEFINITION, __build)
+                    #private::cached_definition(&__DEFINITION, __build)
                 }
 
                 fn call<'__a>(
                     &'__a self,
                     __arguments: &'__a str,
-                    __context: #root::ToolContext<'__a>,
-                ) -> #root::ToolFuture<'__a> {
+                    __context: #private::ToolContext<'__a>,
+                ) -> #private::ToolFuture<'__a> {
                     #call
                 }
 
@@ -80,11 +84,11 @@ pub(crate) fn tool_impl(def: &ToolDef, root: &TokenStream, tool_ty: &TokenStream
 }
 
 /// The options expression of the tool's definition.
-pub(crate) fn options(def: &ToolDef, root: &TokenStream) -> TokenStream {
+pub(crate) fn options(def: &ToolDef, private: &TokenStream) -> TokenStream {
     let o = &def.options;
     let mut calls = Vec::new();
     if let Some(millis) = o.timeout_millis {
-        calls.push(quote!(.timeout(#root::__private::Duration::from_millis(#millis))));
+        calls.push(quote!(.timeout(#private::Duration::from_millis(#millis))));
     }
     if o.return_direct {
         calls.push(quote!(.return_direct(true)));
@@ -101,12 +105,12 @@ pub(crate) fn options(def: &ToolDef, root: &TokenStream) -> TokenStream {
             DeferMode::Auto => quote!(Auto),
             DeferMode::Never => quote!(Never),
         };
-        calls.push(quote!(.defer(#root::Defer::#variant)));
+        calls.push(quote!(.defer(#private::Defer::#variant)));
     }
     match &o.confirm {
         None => {}
-        Some(Hook::Always) => calls.push(quote!(.confirm(#root::Confirm::Always))),
-        Some(_) => calls.push(quote!(.confirm(#root::Confirm::WhenPredicate))),
+        Some(Hook::Always) => calls.push(quote!(.confirm(#private::Confirm::Always))),
+        Some(_) => calls.push(quote!(.confirm(#private::Confirm::WhenPredicate))),
     }
     if o.compensate.is_some() {
         calls.push(quote!(.compensable(true)));
@@ -117,7 +121,7 @@ pub(crate) fn options(def: &ToolDef, root: &TokenStream) -> TokenStream {
     if let Some(destructive) = o.destructive {
         calls.push(quote!(.destructive(#destructive)));
     }
-    quote!(#root::ToolOptions::new() #(#calls)*)
+    quote!(#private::ToolOptions::new() #(#calls)*)
 }
 
 /// How generated code calls a function with a list of arguments.
@@ -299,11 +303,14 @@ pub(crate) fn hook_span(hook: &Hook) -> Span {
 }
 
 /// Decodes `__arguments` into `__args`, or returns `#on_error` wrapped as the caller needs.
-fn decode_args(root: &TokenStream, wrap_error: impl Fn(TokenStream) -> TokenStream) -> TokenStream {
+fn decode_args(
+    private: &TokenStream,
+    wrap_error: impl Fn(TokenStream) -> TokenStream,
+) -> TokenStream {
     let args = args_ident();
-    let error = wrap_error(quote!(#root::ToolFuture::ready(::core::result::Result::Err(error))));
+    let error = wrap_error(quote!(#private::ToolFuture::ready(::core::result::Result::Err(error))));
     quote! {
-        let __args: #args = match #root::__private::decode(__TOOL_NAME, __arguments) {
+        let __args: #args = match #private::decode(__TOOL_NAME, __arguments) {
             ::core::result::Result::Ok(args) => args,
             ::core::result::Result::Err(error) => return #error,
         };
@@ -352,17 +359,17 @@ fn schema_arguments(def: &ToolDef, span: Span) -> Vec<TokenStream> {
 
 /// The body of `Tool::call`: decode, take the context, run the function, convert its value.
 /// Reads `__arguments` and `__context`; evaluates to a `ToolFuture`.
-pub(crate) fn call_body(def: &ToolDef, root: &TokenStream) -> TokenStream {
+pub(crate) fn call_body(def: &ToolDef, private: &TokenStream) -> TokenStream {
     let mut extract = Vec::new();
     for (i, param) in def.params.iter().enumerate() {
         if let ParamKind::Context = param.kind {
             let binding = format_ident!("__context_{}", i);
             let ty = &param.ty;
             extract.push(quote_spanned! {ty.span()=>
-                let #binding = match <#ty as #root::FromToolContext>::from_tool_context(&__context) {
+                let #binding = match <#ty as #private::FromToolContext>::from_tool_context(&__context) {
                     ::core::result::Result::Ok(value) => value,
                     ::core::result::Result::Err(error) => {
-                        return #root::ToolFuture::ready(::core::result::Result::Err(error));
+                        return #private::ToolFuture::ready(::core::result::Result::Err(error));
                     }
                 };
             });
@@ -383,14 +390,14 @@ pub(crate) fn call_body(def: &ToolDef, root: &TokenStream) -> TokenStream {
         } => quote!(<#self_ty>::#ident(#(#call_args),*)),
         ModelCallee::Inline => quote!((*__handler)(#(#call_args),*)),
     };
-    let finish = finish(def, root);
+    let finish = finish(def, private);
     let run = if def.is_async {
         // An inline handler is shared with the future through its `Arc`.
         let share = matches!(def.callee, ModelCallee::Inline)
-            .then(|| quote!(let __handler = #root::__private::Arc::clone(&__handler);));
+            .then(|| quote!(let __handler = #private::Arc::clone(&__handler);));
         quote! {
             #share
-            #root::ToolFuture::boxed(async move {
+            #private::ToolFuture::boxed(async move {
                 #[allow(clippy::let_unit_value)]
                 let __value = #invoke.await;
                 #finish
@@ -400,10 +407,10 @@ pub(crate) fn call_body(def: &ToolDef, root: &TokenStream) -> TokenStream {
         quote! {
             #[allow(clippy::let_unit_value)]
             let __value = #invoke;
-            #root::ToolFuture::ready(#finish)
+            #private::ToolFuture::ready(#finish)
         }
     };
-    let decode = decode_args(root, |error| error);
+    let decode = decode_args(private, |error| error);
     quote! {
         #decode
         #(#extract)*
@@ -413,11 +420,15 @@ pub(crate) fn call_body(def: &ToolDef, root: &TokenStream) -> TokenStream {
 
 /// The body of `Tool::needs_confirmation` for a predicate: reads `__arguments`, evaluates to
 /// `bool`. The predicate gets each schema argument by reference.
-pub(crate) fn confirm_body(def: &ToolDef, root: &TokenStream, callee: &Callee<'_>) -> TokenStream {
+pub(crate) fn confirm_body(
+    def: &ToolDef,
+    private: &TokenStream,
+    callee: &Callee<'_>,
+) -> TokenStream {
     let args = args_ident();
     let predicate = callee(argument_list(def, true));
     quote! {
-        #root::__private::confirm_with::<#args>(__arguments, |__args: #args| #predicate)
+        #private::confirm_with::<#args>(__arguments, |__args: #args| #predicate)
     }
 }
 
@@ -426,28 +437,28 @@ pub(crate) fn confirm_body(def: &ToolDef, root: &TokenStream, callee: &Callee<'_
 /// `__output`; evaluates to a `ToolFuture`.
 pub(crate) fn compensate_body(
     def: &ToolDef,
-    root: &TokenStream,
+    private: &TokenStream,
     callee: &Callee<'_>,
     span: Span,
 ) -> TokenStream {
     let mut args = schema_arguments(def, span);
     args.push(quote_spanned!(span=> __recorded));
     let invoke = callee(args);
-    let finish = finish_at(span, span, span, root);
-    let decode = decode_args(root, |error| error);
+    let finish = finish_at(span, span, span, private);
+    let decode = decode_args(private, |error| error);
     // No arm diverges (`return`), so when the action does not fit, the type of its output is
     // not left to never-type fallback, which would add an error of its own.
     quote_spanned! {span=>
         #decode
-        #root::ToolFuture::boxed(async move {
-            match #root::__private::decode_output(__TOOL_NAME, __output) {
+        #private::ToolFuture::boxed(async move {
+            match #private::decode_output(__TOOL_NAME, __output) {
                 ::core::result::Result::Ok(__recorded) => {
                     #[allow(clippy::let_unit_value)]
                     let __value = #invoke;
                     let __value = {
                         #[allow(unused_imports)]
-                        use #root::__private::{FutureKind as _, ReadyKind as _};
-                        (&&#root::__private::Wrap::of(&__value)).__tool_future_kind().resolve(__value)
+                        use #private::{FutureKind as _, ReadyKind as _};
+                        (&&#private::Wrap::of(&__value)).__tool_future_kind().resolve(__value)
                     }
                     .await;
                     #finish
@@ -463,28 +474,28 @@ pub(crate) fn compensate_body(
 /// success goes through `IntoToolOutput` or `Serialize`.
 /// Spanned at the return type, so an unsupported one is reported there: for `Result<T, E>`, the
 /// split at `E` and the conversion at `T`.
-fn finish(def: &ToolDef, root: &TokenStream) -> TokenStream {
+fn finish(def: &ToolDef, private: &TokenStream) -> TokenStream {
     let span = def.output.as_ref().map_or(def.value_span, Spanned::span);
     let (ok_span, err_span) = def
         .output
         .as_ref()
         .and_then(result_arguments)
         .map_or((span, span), |(ok, err)| (ok.span(), err.span()));
-    finish_at(span, ok_span, err_span, root)
+    finish_at(span, ok_span, err_span, private)
 }
 
 /// [`finish`] with explicit spans: the whole, the success conversion, the error split.
-fn finish_at(span: Span, ok_span: Span, err_span: Span, root: &TokenStream) -> TokenStream {
+fn finish_at(span: Span, ok_span: Span, err_span: Span, private: &TokenStream) -> TokenStream {
     let split = quote_spanned! {err_span=>
-        (&&&#root::__private::Wrap::of(&__value)).__tool_result_kind().split(__value, __TOOL_NAME)
+        (&&&#private::Wrap::of(&__value)).__tool_result_kind().split(__value, __TOOL_NAME)
     };
     let convert = quote_spanned! {ok_span=>
-        (&&#root::__private::Wrap::of(&__ok)).__tool_output_kind().convert(__ok, __TOOL_NAME)
+        (&&#private::Wrap::of(&__ok)).__tool_output_kind().convert(__ok, __TOOL_NAME)
     };
     quote_spanned! {span=>
         {
             #[allow(unused_imports)]
-            use #root::__private::{
+            use #private::{
                 OutputKind as _, PlainKind as _, ResultKind as _, SerializeKind as _, UnawaitedKind as _,
             };
             match #split {
