@@ -14,6 +14,23 @@ pub(crate) fn check(cx: &mut Ctxt, def: &ToolDef) {
     check_wire_names(cx, def);
     check_defaults(cx, def);
     check_nested_borrows(cx, def);
+    check_compensate_context(cx, def);
+}
+
+/// A compensating action's parameters after the arguments and the output are filled from the
+/// call's context, by their type; a closure parameter written without one cannot be.
+fn check_compensate_context(cx: &mut Ctxt, def: &ToolDef) {
+    let Some(hook) = &def.options.compensate else {
+        return;
+    };
+    for extra in hook.extra() {
+        if extra.ty.is_none() {
+            cx.error_spanned_by(
+                &extra.pat,
+                "a compensating action takes the tool's arguments, its output, then context parameters, each with its type (`call: CallId`, `state: State<T>`): write this parameter's type",
+            );
+        }
+    }
 }
 
 /// Providers accept tool names matching `^[a-zA-Z0-9_-]{1,64}$` only; a name they refuse would

@@ -14,6 +14,11 @@ pub(crate) struct ToolDef {
     /// The description; `None` when neither a doc comment nor `description = "..."` gave one.
     pub(crate) description: Option<String>,
     pub(crate) params: Vec<Param>,
+    /// The arguments struct: `<CamelName>Args` beside a function, `__ToolArgs` inside
+    /// `define_tool!`'s block.
+    pub(crate) args_ident: syn::Ident,
+    /// The function's visibility, given to its arguments struct and the struct's fields.
+    pub(crate) vis: syn::Visibility,
     pub(crate) callee: Callee,
     pub(crate) is_async: bool,
     /// The declared return type; `None` for `()`.
@@ -97,10 +102,45 @@ pub(crate) struct Options {
 pub(crate) enum Hook {
     /// A flag without a function (`confirm` alone).
     Always,
-    /// An expression called with the arguments: a path to a fn, or a closure.
+    /// An expression whose signature is not visible (a path to a fn): called with the
+    /// arguments alone.
     Call(syn::Expr),
+    /// A closure, written as the expression or as the value of a block, whose parameters are
+    /// visible.
+    Closure {
+        expr: syn::Expr,
+        /// `async |..|`: kept by `define_tool!`, it is called as an `AsyncFn`.
+        is_async: bool,
+        /// The parameters after the first two (a compensating action's context parameters).
+        extra: Vec<ExtraParam>,
+    },
     /// A method of the same `#[tools]` impl block, by name.
-    Method { ident: syn::Ident, receiver: bool },
+    Method {
+        ident: syn::Ident,
+        receiver: bool,
+        /// The parameters after the receiver and the first two.
+        extra: Vec<ExtraParam>,
+    },
+}
+
+/// A parameter of a hook beyond those every hook of its kind takes: for a compensating action,
+/// one filled from the call's context.
+#[derive(Clone)]
+pub(crate) struct ExtraParam {
+    /// The pattern as written, for errors.
+    pub(crate) pat: proc_macro2::TokenStream,
+    /// The type; `None` for a closure parameter written without one.
+    pub(crate) ty: Option<syn::Type>,
+}
+
+impl Hook {
+    /// The hook's extra parameters (none for a path, whose signature is not visible).
+    pub(crate) fn extra(&self) -> &[ExtraParam] {
+        match self {
+            Hook::Closure { extra, .. } | Hook::Method { extra, .. } => extra,
+            Hook::Always | Hook::Call(_) => &[],
+        }
+    }
 }
 
 #[derive(Clone, Copy)]

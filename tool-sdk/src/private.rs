@@ -370,3 +370,116 @@ pub type InlineCall = for<'a> fn(&'a str, crate::ToolContext<'a>) -> crate::Tool
 pub fn inline_stand_in() -> InlineTool<InlineCall> {
     unreachable!("an inline tool with compile errors")
 }
+
+// The generated arguments struct is `Debug` whatever its fields' types: a field is shown when its
+// type is `Debug`, as `_` otherwise, by the same autoref dispatch as results.
+
+/// Tag: the field's type is `Debug`.
+#[derive(Debug)]
+pub struct DebugTag;
+/// Tag: the field's type is not `Debug`.
+#[derive(Debug)]
+pub struct OpaqueTag;
+
+/// Preferred: `Debug` types.
+pub trait DebugKind {
+    /// The tag for `Debug` types.
+    #[inline]
+    fn __tool_debug_kind(&self) -> DebugTag {
+        DebugTag
+    }
+}
+impl<T: std::fmt::Debug> DebugKind for &Wrap<T> {}
+
+/// Fallback: every other type.
+pub trait OpaqueKind {
+    /// The tag for other types.
+    #[inline]
+    fn __tool_debug_kind(&self) -> OpaqueTag {
+        OpaqueTag
+    }
+}
+impl<T> OpaqueKind for Wrap<T> {}
+
+impl DebugTag {
+    /// The field as it shows itself.
+    #[inline]
+    pub fn view<T: std::fmt::Debug>(self, value: &T) -> &dyn std::fmt::Debug {
+        value
+    }
+}
+
+/// Shows as `_`.
+struct Opaque;
+
+impl std::fmt::Debug for Opaque {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("_")
+    }
+}
+
+impl OpaqueTag {
+    /// A stand-in for a field whose type is not `Debug`.
+    #[inline]
+    pub fn view<T>(self, _value: &T) -> &'static dyn std::fmt::Debug {
+        &Opaque
+    }
+}
+
+/// A compensating action named by a path (`#[tool(compensate = cancel)]`), whose signature the
+/// macro cannot see: the tool's arguments as one value, the tool's output decoded into the type
+/// of the second parameter, then parameters filled from the call's context. `M` is the tuple of
+/// the output's and the context parameters' types; for a function there is one that fits.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot compensate this tool",
+    label = "expected a function taking `{A}`, the tool's output, then context parameters",
+    note = "a compensating action takes the tool's arguments as one value (`{A}`), then the tool's output decoded into a type of its choice (`serde::Deserialize`), then any parameters filled from the call's context (`CallId`, `State<T>`, ...: `FromToolContext`); it may be `async`"
+)]
+pub trait CompensatingAction<A, M> {
+    /// What the action returns (a future when it is `async`).
+    type Value;
+
+    /// Decodes the output, takes the context parameters, and calls the action.
+    fn run(
+        self,
+        arguments: A,
+        output: &crate::ToolOutput,
+        context: &crate::ToolContext<'_>,
+        tool: &str,
+    ) -> Result<Self::Value, ToolError>;
+}
+
+macro_rules! compensating_action {
+    ($($context:ident),*) => {
+        impl<F, A, O, R, $($context,)*> CompensatingAction<A, (O, $($context,)*)> for F
+        where
+            F: FnOnce(A, O, $($context,)*) -> R,
+            O: DeserializeOwned,
+            $($context: crate::FromToolContext,)*
+        {
+            type Value = R;
+
+            #[allow(non_snake_case)]
+            fn run(
+                self,
+                arguments: A,
+                output: &crate::ToolOutput,
+                context: &crate::ToolContext<'_>,
+                tool: &str,
+            ) -> Result<R, ToolError> {
+                let _ = context;
+                let output = decode_output::<O>(tool, output)?;
+                $(let $context = <$context as crate::FromToolContext>::from_tool_context(context)?;)*
+                Ok(self(arguments, output, $($context,)*))
+            }
+        }
+    };
+}
+
+compensating_action!();
+compensating_action!(C1);
+compensating_action!(C1, C2);
+compensating_action!(C1, C2, C3);
+compensating_action!(C1, C2, C3, C4);
+compensating_action!(C1, C2, C3, C4, C5);
+compensating_action!(C1, C2, C3, C4, C5, C6);

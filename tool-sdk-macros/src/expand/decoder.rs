@@ -13,13 +13,13 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 
-use crate::expand::args::{args_ident, default_fn_ident, field_type};
+use crate::expand::args::{default_fn_ident, field_type};
 use crate::model::{DefaultValue, ToolDef};
 
 /// `impl Deserialize for __ToolArgs`, for the struct [`args_struct`](super::args::args_struct)
 /// declares, in the same scope.
 pub(crate) fn decoder(def: &ToolDef, private: &TokenStream) -> TokenStream {
-    let args = args_ident();
+    let args = &def.args_ident;
     let serde = quote!(#private::serde);
     let mut slots = Vec::new();
     let mut arms = Vec::new();
@@ -57,7 +57,7 @@ pub(crate) fn decoder(def: &ToolDef, private: &TokenStream) -> TokenStream {
             },
             Some(DefaultValue::Expr(_)) => {
                 let function = default_fn_ident(&param.ident.unraw());
-                quote!(#function())
+                quote!(#args::#function())
             }
         };
         fields.push(quote! {

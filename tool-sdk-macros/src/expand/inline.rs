@@ -6,12 +6,12 @@ use quote::{quote, quote_spanned};
 
 use crate::check::check;
 use crate::ctxt::Ctxt;
-use crate::expand::args::{args_ident, args_struct};
+use crate::expand::args::args_struct;
 use crate::expand::tool::{
     call_body, compensate_body, confirm_body, hook_callee, hook_span, hook_value, options,
     HookRole, HookUse,
 };
-use crate::model::ToolDef;
+use crate::model::{Hook, ToolDef};
 use crate::parse::inline::{parse_inline, InlineInput};
 use crate::resolve::{private_module, version_check};
 
@@ -50,7 +50,7 @@ pub(crate) fn expand(input: TokenStream) -> TokenStream {
 fn inline_tool(def: &ToolDef, private: &TokenStream, closure: &syn::ExprClosure) -> TokenStream {
     let name = &def.name;
     let description = def.description.as_deref().unwrap_or_default();
-    let args = args_ident();
+    let args = &def.args_ident;
     let args_struct = args_struct(def, private);
     let options = options(def, private);
     let call = call_body(def, private);
@@ -75,9 +75,14 @@ fn inline_tool(def: &ToolDef, private: &TokenStream, closure: &syn::ExprClosure)
     let (compensate_value, compensate) = match &def.options.compensate {
         Some(hook) => match hook_value(def, hook, HookRole::Compensate, HookUse::Shared) {
             Some(value) => {
-                let callee = hook_callee(hook, quote!(*__compensate));
                 let span = hook_span(hook);
-                let body = compensate_body(def, private, &callee, span);
+                // A path is called through a trait, by reference (it is kept and called for
+                // each compensation); a closure or method by call syntax.
+                let action = match hook {
+                    Hook::Call(_) => quote!(&*__compensate),
+                    _ => quote!(*__compensate),
+                };
+                let body = compensate_body(def, private, hook, action);
                 (
                     quote_spanned!(span=> let __compensate = #private::Arc::new(#value);),
                     quote! {

@@ -7,14 +7,17 @@ use syn::ext::IdentExt;
 
 use crate::check::check;
 use crate::ctxt::Ctxt;
+use crate::expand::args::args_struct;
+use crate::expand::doc::tool_set_doc;
 use crate::expand::fallback::stand_in_tool_set;
 use crate::expand::free::item_keyword;
 use crate::expand::tool::tool_impl;
-use crate::model::{Hook, ToolDef};
+use crate::model::{ExtraParam, Hook, ToolDef};
 use crate::parse::attr::{parse_tool_attr, skip_value};
-use crate::parse::item::{parse_tool_fn, Owner};
+use crate::parse::hook::method_extra;
+use crate::parse::item::{parse_tool_fn, replace_self, Owner};
 use crate::resolve::{private_module, version_check};
-use crate::symbol::{CRATE, TOOL, TOOLS_KEYS};
+use crate::symbol::{COMPENSATE_FIXED, CRATE, TOOL, TOOLS_KEYS};
 
 pub(crate) fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
     let mut cx = Ctxt::default();
@@ -51,14 +54,25 @@ pub(crate) fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
     }
 
     let self_ty = (*item.self_ty).clone();
-    // Every method by name, with whether it takes `self`: a hook may name a sibling method.
-    let methods: Vec<(syn::Ident, bool)> = item
+    // Every method by name, with whether it takes `self` and its parameters after the first
+    // two: a hook may name a sibling method.
+    let methods: Vec<Sibling> = item
         .items
         .iter()
         .filter_map(|impl_item| match impl_item {
-            syn::ImplItem::Fn(method) => {
-                Some((method.sig.ident.clone(), method.sig.receiver().is_some()))
-            }
+            syn::ImplItem::Fn(method) => Some(Sibling {
+                ident: method.sig.ident.clone(),
+                receiver: method.sig.receiver().is_some(),
+                extra: method_extra(&method.sig, COMPENSATE_FIXED)
+                    .into_iter()
+                    .map(|mut extra| {
+                        if let Some(ty) = &mut extra.ty {
+                            replace_self(ty, &self_ty);
+                        }
+                        extra
+                    })
+                    .collect(),
+            }),
             _ => None,
         })
         .collect();
@@ -80,11 +94,11 @@ pub(crate) fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
             }
         };
         let mut attr = parse_tool_attr(&mut cx, tokens);
-        for hook in [&mut attr.options.confirm, &mut attr.options.compensate]
-            .into_iter()
-            .flatten()
-        {
-            sibling_method(hook, &methods);
+        if let Some(hook) = &mut attr.options.confirm {
+            sibling_method(hook, &methods, false);
+        }
+        if let Some(hook) = &mut attr.options.compensate {
+            sibling_method(hook, &methods, true);
         }
         if let Some(path) = attr.options.crate_path.take() {
             cx.error_spanned_by(
@@ -96,6 +110,7 @@ pub(crate) fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
             &mut cx,
             attr,
             &method.attrs,
+            &method.vis,
             &mut method.sig,
             Owner::Impl { self_ty: &self_ty },
         );
@@ -167,6 +182,7 @@ fn parse_set_args(cx: &mut Ctxt, args: TokenStream) -> Option<syn::Path> {
 }
 
 fn tool_set(defs: &[ToolDef], self_ty: &syn::Type, private: &TokenStream) -> TokenStream {
+    let mut args_structs = Vec::new();
     let mut structs = Vec::new();
     let mut constructors = Vec::new();
     for def in defs {
@@ -175,6 +191,7 @@ fn tool_set(defs: &[ToolDef], self_ty: &syn::Type, private: &TokenStream) -> Tok
         };
         let tool_ident = format_ident!("__ToolOf_{}", ident.unraw());
         let tool_ty = quote!(#tool_ident);
+        args_structs.push(args_struct(def, private));
         let implementation = tool_impl(def, private, &tool_ty);
         structs.push(quote! {
             #[allow(non_camel_case_types)]
@@ -189,10 +206,14 @@ fn tool_set(defs: &[ToolDef], self_ty: &syn::Type, private: &TokenStream) -> Tok
             }) as #private::Arc<dyn #private::Tool>
         });
     }
+    let doc = tool_set_doc(defs);
     quote! {
+        #(#args_structs)*
+
         const _: () = {
             #(#structs)*
 
+            #[doc = #doc]
             #[automatically_derived]
             impl #private::ToolSet for #self_ty {
                 fn tools(self: #private::Arc<Self>) -> ::std::vec::Vec<#private::Arc<dyn #private::Tool>> {
@@ -203,9 +224,17 @@ fn tool_set(defs: &[ToolDef], self_ty: &syn::Type, private: &TokenStream) -> Tok
     }
 }
 
+/// A method of the impl block, as a hook may name it.
+struct Sibling {
+    ident: syn::Ident,
+    receiver: bool,
+    extra: Vec<ExtraParam>,
+}
+
 /// A hook written as the bare name of a method of the same impl block calls that method (with
-/// the shared instance when it takes `&self`).
-fn sibling_method(hook: &mut Hook, methods: &[(syn::Ident, bool)]) {
+/// the shared instance when it takes `&self`); `with_extra` when the hook's kind takes extra
+/// parameters after its fixed ones (a compensating action's context parameters).
+fn sibling_method(hook: &mut Hook, methods: &[Sibling], with_extra: bool) {
     let Hook::Call(syn::Expr::Path(path)) = hook else {
         return;
     };
@@ -214,10 +243,16 @@ fn sibling_method(hook: &mut Hook, methods: &[(syn::Ident, bool)]) {
     };
     // The ident is the hook's own token, so errors about the method's signature point at the
     // hook that names it.
-    if let Some((_, receiver)) = methods.iter().find(|(name, _)| name == ident) {
+    if let Some(sibling) = methods.iter().find(|sibling| sibling.ident == *ident) {
+        let extra = if with_extra {
+            sibling.extra.clone()
+        } else {
+            Vec::new()
+        };
         *hook = Hook::Method {
             ident: ident.clone(),
-            receiver: *receiver,
+            receiver: sibling.receiver,
+            extra,
         };
     }
 }

@@ -8,6 +8,7 @@ use syn::{LitStr, Token};
 
 use crate::ctxt::Ctxt;
 use crate::model::{DefaultValue, DeferMode, Hook, Options};
+use crate::parse::hook::hook_from_expr;
 use crate::symbol::*;
 
 /// What `#[tool(...)]` said.
@@ -127,7 +128,8 @@ pub(crate) fn parse_tool_attr(cx: &mut Ctxt, tokens: TokenStream) -> ToolAttr {
             }
             CONFIRM => {
                 let hook = if meta.input.peek(Token![=]) {
-                    Hook::Call(meta.value()?.parse()?)
+                    // A predicate takes the arguments, one parameter each: none is extra.
+                    hook_from_expr(meta.value()?.parse()?, usize::MAX)
                 } else {
                     Hook::Always
                 };
@@ -138,7 +140,7 @@ pub(crate) fn parse_tool_attr(cx: &mut Ctxt, tokens: TokenStream) -> ToolAttr {
             COMPENSATE => {
                 let action: syn::Expr = meta.value()?.parse()?;
                 if fresh {
-                    attr.options.compensate = Some(Hook::Call(action));
+                    attr.options.compensate = Some(hook_from_expr(action, COMPENSATE_FIXED));
                 }
             }
             CRATE => {

@@ -122,6 +122,8 @@ pub(crate) fn parse_inline(cx: &mut Ctxt, input: &mut InlineInput) -> ToolDef {
         name_span,
         description: attr.description.or_else(|| doc_text(&docs)),
         params,
+        args_ident: syn::Ident::new("__ToolArgs", proc_macro2::Span::call_site()),
+        vis: syn::Visibility::Inherited,
         callee: Callee::Inline,
         is_async,
         output,

@@ -1,9 +1,10 @@
 //! Reads a function signature into a [`ToolDef`], stripping the parameter attributes it consumed
 //! so the function can be emitted again as the user wrote it.
 
+use quote::format_ident;
 use syn::ext::IdentExt;
 use syn::visit_mut::VisitMut;
-use syn::{Attribute, FnArg, Pat, Signature, Type};
+use syn::{Attribute, FnArg, Pat, Signature, Type, Visibility};
 
 use crate::ctxt::Ctxt;
 use crate::model::{Argument, Callee, Param, ParamKind, ToolDef};
@@ -25,6 +26,7 @@ pub(crate) fn parse_tool_fn(
     cx: &mut Ctxt,
     attr: ToolAttr,
     fn_attrs: &[Attribute],
+    vis: &Visibility,
     sig: &mut Signature,
     owner: Owner<'_>,
 ) -> ToolDef {
@@ -74,6 +76,8 @@ pub(crate) fn parse_tool_fn(
         name_span,
         description,
         params,
+        args_ident: format_ident!("{}Args", camel_case(&sig.ident), span = sig.ident.span()),
+        vis: vis.clone(),
         callee,
         is_async: sig.asyncness.is_some(),
         output,
@@ -81,6 +85,23 @@ pub(crate) fn parse_tool_fn(
         span: sig.ident.span(),
         value_span: sig.ident.span(),
     }
+}
+
+/// `get_weather` → `GetWeather`: the stem of the names of a function's generated types.
+pub(crate) fn camel_case(fn_ident: &syn::Ident) -> String {
+    fn_ident
+        .unraw()
+        .to_string()
+        .split('_')
+        .filter(|part| !part.is_empty())
+        .map(|part| {
+            let mut chars = part.chars();
+            match chars.next() {
+                Some(first) => first.to_uppercase().chain(chars).collect::<String>(),
+                None => String::new(),
+            }
+        })
+        .collect()
 }
 
 fn check_signature_shape(cx: &mut Ctxt, sig: &Signature) {
@@ -243,6 +264,11 @@ fn contains_impl_trait(ty: &Type) -> bool {
         Type::Group(g) => contains_impl_trait(&g.elem),
         _ => false,
     }
+}
+
+/// Rewrites `Self` in `ty` to the impl's type `self_ty`.
+pub(crate) fn replace_self(ty: &mut Type, self_ty: &Type) {
+    ReplaceSelf(self_ty).visit_type_mut(ty);
 }
 
 /// Rewrites `Self` in a method's parameter types to the impl's type, since the generated
