@@ -24,11 +24,29 @@ pub(crate) struct ToolDef {
     /// The declared return type; `None` for `()`.
     pub(crate) output: Option<syn::Type>,
     pub(crate) options: Options,
+    /// What the signature showed that `check` judges.
+    pub(crate) shape: Shape,
     /// Where the fn was written, for errors about the tool as a whole.
     pub(crate) span: Span,
     /// Where errors about the returned value go when no return type is written: the value a
     /// closure's body ends with (a fn without a return type returns `()`, which is always fine).
     pub(crate) value_span: Span,
+}
+
+/// One `#[tools]` impl block, as parsed: its tools and what `check_set` judges about the block.
+pub(crate) struct ToolSetDef {
+    pub(crate) self_ty: syn::Type,
+    /// `#[tools(crate = path)]`.
+    pub(crate) crate_path: Option<syn::Path>,
+    /// The trait of a trait impl (`impl Trait for T`).
+    pub(crate) trait_path: Option<syn::Path>,
+    /// The impl's generic parameters, when it has any.
+    pub(crate) generics: Option<syn::Generics>,
+    pub(crate) tools: Vec<ToolDef>,
+    /// `#[tool = ...]` on a method.
+    pub(crate) name_value_attrs: Vec<syn::MetaNameValue>,
+    /// `crate = path` on a method's `#[tool(...)]`.
+    pub(crate) crate_on_methods: Vec<syn::Path>,
 }
 
 /// How generated code calls the user's function.
@@ -45,6 +63,34 @@ pub(crate) enum Callee {
     Inline,
 }
 
+/// The parts of a tool's signature that are not part of its model but decide whether it is a
+/// valid tool; parse records them as written, `check` reports them.
+#[derive(Default)]
+pub(crate) struct Shape {
+    /// Generic parameters or a where clause, when there are any.
+    pub(crate) generics: Option<syn::Generics>,
+    pub(crate) unsafety: Option<syn::token::Unsafe>,
+    pub(crate) variadic: Option<syn::Variadic>,
+    /// `self` as written, and whether the function is a method of a `#[tools]` impl block.
+    pub(crate) receiver: Option<(syn::Receiver, bool)>,
+    /// Parameters that cannot be part of a tool, so are not in [`ToolDef::params`].
+    pub(crate) rejected: Vec<Rejected>,
+    /// A closure's lifetime binder (`for<'a> |..|`).
+    pub(crate) closure_lifetimes: Option<syn::BoundLifetimes>,
+}
+
+/// A parameter a tool cannot take.
+pub(crate) enum Rejected {
+    /// A destructuring pattern (or `ref`/`@` binding) rather than a name.
+    Pattern(syn::Pat),
+    /// `impl Trait`, anywhere a reference or parentheses leave it.
+    ImplTrait(syn::Type),
+    /// `&mut T`.
+    MutRef(syn::Type),
+    /// A closure parameter without a type.
+    Untyped(syn::Pat),
+}
+
 /// One parameter of the function.
 pub(crate) struct Param {
     /// The parameter's binding (`city` in `city: String`).
@@ -52,6 +98,20 @@ pub(crate) struct Param {
     /// The type as written.
     pub(crate) ty: syn::Type,
     pub(crate) kind: ParamKind,
+    /// The parameter's tool attributes as written, for `check`.
+    pub(crate) attrs: ParamAttrs,
+}
+
+/// The attributes `#[tool]` reads on a parameter, kept whole: an error about one covers the
+/// whole attribute (a span taken from a multi-token node covers only its first token on stable).
+#[derive(Default)]
+pub(crate) struct ParamAttrs {
+    /// Every `#[context]`, in order.
+    pub(crate) context: Vec<syn::Attribute>,
+    /// The first `#[arg(...)]`.
+    pub(crate) arg: Option<syn::Attribute>,
+    /// Whether `#[arg(description = "..")]` was given as well as a doc comment.
+    pub(crate) described_twice: bool,
 }
 
 pub(crate) enum ParamKind {

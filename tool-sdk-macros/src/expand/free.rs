@@ -1,7 +1,7 @@
 //! `#[tool]` on a free function: the function as written, a unit struct `<CamelName>Tool`, and
 //! its `Tool` implementation.
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use crate::check::check;
@@ -81,7 +81,7 @@ fn not_a_function(input: TokenStream, shell_error: syn::Error) -> TokenStream {
     let error = match syn::parse2::<syn::Item>(input.clone()) {
         Ok(syn::Item::Fn(_)) => shell_error,
         Ok(other) => syn::Error::new_spanned(
-            item_keyword(&other),
+            item_error_span(&other),
             "`#[tool]` goes on a `fn` or `async fn`; for methods, put `#[tools]` on the impl block and `#[tool]` on each method",
         ),
         Err(error) => error,
@@ -94,16 +94,32 @@ fn with_errors(input: TokenStream, error: syn::Error) -> TokenStream {
     quote!(#input #errors)
 }
 
-/// The keyword that opens an item, so the error sits on `struct`, `impl`, ... rather than on
-/// the whole item.
-pub(crate) fn item_keyword(item: &syn::Item) -> TokenStream {
+/// Where an error about an item that is not a function goes: its name when it has one (the
+/// `GetWeather` of `pub struct GetWeather`), else the keyword that opens it (`impl`), else the
+/// whole item. Read from the syntax tree, so a visibility or attribute before it is not taken
+/// for it.
+pub(crate) fn item_error_span(item: &syn::Item) -> TokenStream {
     use quote::ToTokens;
-    let tokens = item.to_token_stream();
-    let keyword = tokens
-        .into_iter()
-        .find(|tt| matches!(tt, proc_macro2::TokenTree::Ident(_)));
-    match keyword {
-        Some(tt) => tt.into_token_stream(),
-        None => quote::quote_spanned!(Span::call_site()=> item),
+    use syn::Item;
+    match item {
+        Item::Const(item) => item.ident.to_token_stream(),
+        Item::Enum(item) => item.ident.to_token_stream(),
+        Item::ExternCrate(item) => item.ident.to_token_stream(),
+        Item::Fn(item) => item.sig.ident.to_token_stream(),
+        Item::Macro(item) => match &item.ident {
+            Some(ident) => ident.to_token_stream(),
+            None => item.mac.path.to_token_stream(),
+        },
+        Item::Mod(item) => item.ident.to_token_stream(),
+        Item::Static(item) => item.ident.to_token_stream(),
+        Item::Struct(item) => item.ident.to_token_stream(),
+        Item::Trait(item) => item.ident.to_token_stream(),
+        Item::TraitAlias(item) => item.ident.to_token_stream(),
+        Item::Type(item) => item.ident.to_token_stream(),
+        Item::Union(item) => item.ident.to_token_stream(),
+        Item::Impl(item) => item.impl_token.to_token_stream(),
+        Item::Use(item) => item.use_token.to_token_stream(),
+        Item::ForeignMod(item) => item.abi.to_token_stream(),
+        other => other.to_token_stream(),
     }
 }

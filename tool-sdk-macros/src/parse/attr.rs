@@ -9,6 +9,7 @@ use syn::{LitStr, Token};
 use crate::ctxt::Ctxt;
 use crate::model::{DefaultValue, DeferMode, Hook, Options};
 use crate::parse::hook::hook_from_expr;
+use crate::resolve::display_path;
 use crate::symbol::*;
 
 /// What `#[tool(...)]` said.
@@ -216,9 +217,7 @@ fn known_key(
     if let Some(key) = keys.iter().find(|key| meta.path.is_ident(key)) {
         return Ok(Some(key));
     }
-    let shown = quote::ToTokens::to_token_stream(&meta.path)
-        .to_string()
-        .replace(' ', "");
+    let shown = display_path(&meta.path);
     cx.error_spanned_by(
         &meta.path,
         format!(

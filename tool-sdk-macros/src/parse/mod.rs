@@ -5,4 +5,5 @@ pub(crate) mod doc;
 pub(crate) mod hook;
 pub(crate) mod inline;
 pub(crate) mod item;
+pub(crate) mod set;
 pub(crate) mod shell;
