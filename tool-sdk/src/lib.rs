@@ -129,8 +129,10 @@
 //! again: an action needs one or two of a tool's arguments, and a struct lets it name those
 //! (`args.to`, or `TransferArgs { to, .. }`) while the rest stay in one value, without repeating
 //! every parameter and its type, which would have to change with the tool's. A closure written in
-//! the attribute gets the struct's type from the macro (`|args, tx: String| ...`); inside
-//! `#[tools]` the action may be a method of the same impl block (with or without `&self`).
+//! the attribute gets the struct's type from the macro (`|args, tx: String| ...`), which is how
+//! a `define_tool!` action takes it (that struct has no name outside the macro; a function named
+//! there by path takes it through a type parameter); inside `#[tools]` the action may be a
+//! method of the same impl block (with or without `&self`).
 //!
 //! ```
 //! use tool_sdk::{tool, CallId, Tool, ToolContext};
