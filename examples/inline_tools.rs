@@ -28,8 +28,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             /// Adds a to-do and returns its id.
             #[tool(name = "add_todo", compensate = {
                 let todos = Arc::clone(&todos);
-                // Rolls the addition back: gets the arguments and the id the tool returned.
-                move |_title: String, _priority: u8, id: u32| {
+                // Rolls the addition back: gets the arguments (as one value) and the id the tool
+                // returned.
+                move |_args, id: u32| {
                     todos.lock().map(|mut t| t.items.remove(&id)).map(|_| ()).map_err(|_| "lock poisoned")
                 }
             })]

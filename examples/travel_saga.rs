@@ -56,25 +56,24 @@ impl Agency {
         Ok(())
     }
 
-    async fn cancel_flight(
-        &self,
-        _from: String,
-        _to: String,
-        booked: Confirmation,
-    ) -> Result<(), String> {
+    // Each compensating action gets the tool's arguments as one value (the struct `#[tools]`
+    // generates for the tool, named after it: `BookFlightArgs` for `book_flight`) and the
+    // tool's output, decoded into its second parameter's type. Only what it needs is named.
+
+    async fn cancel_flight(&self, _: BookFlightArgs, booked: Confirmation) -> Result<(), String> {
         self.cancel(&booked)
     }
 
     async fn cancel_hotel(
         &self,
-        _city: String,
-        _nights: u8,
+        BookHotelArgs { city, nights }: BookHotelArgs,
         booked: Confirmation,
     ) -> Result<(), String> {
+        println!("           cancelling {nights} nights in {city}");
         self.cancel(&booked)
     }
 
-    async fn cancel_car(&self, _city: String, booked: Confirmation) -> Result<(), String> {
+    async fn cancel_car(&self, _: RentCarArgs, booked: Confirmation) -> Result<(), String> {
         self.cancel(&booked)
     }
 }

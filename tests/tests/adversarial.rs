@@ -223,7 +223,7 @@ async fn a_tool_that_never_returns_is_stopped_by_its_timeout_and_rolled_back_aft
     registry
         .register(define_tool!(
             /// Holds a room.
-            #[tool(name = "hold", compensate = move |_r: String, _h: String| { undo.fetch_add(1, Ordering::SeqCst); })]
+            #[tool(name = "hold", compensate = move |_args, _h: String| { undo.fetch_add(1, Ordering::SeqCst); })]
             |r: String| format!("H-{r}")
         ))
         .unwrap();
@@ -259,7 +259,7 @@ async fn cancellation_at_every_step_of_a_round_loses_no_compensation() {
             registry
                 .register(define_tool!(
                     /// A step of the round.
-                    #[tool(name = "step", compensate = move |n: usize, _out: usize| { undo_log.lock().unwrap().1.push(n); })]
+                    #[tool(name = "step", compensate = move |args, _out: usize| { undo_log.lock().unwrap().1.push(args.n); })]
                     move |n: usize| {
                         run_log.lock().unwrap().0.push(n);
                         if n == cancel_at {

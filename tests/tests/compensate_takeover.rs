@@ -31,7 +31,7 @@ fn tools(timeline: &Timeline, hold: Duration) -> ToolRegistry {
     registry
         .register(define_tool!(
             /// Books.
-            #[tool(name = "book", compensate = move |_reference: String, _booking: String| {
+            #[tool(name = "book", compensate = move |_args, _booking: String| {
                 let key = tool_sdk::compensate::idempotency_key().unwrap_or_default();
                 undo.lock().unwrap().push(format!("cancel {key}"));
             })]
@@ -45,7 +45,7 @@ fn tools(timeline: &Timeline, hold: Duration) -> ToolRegistry {
     registry
         .register(define_tool!(
             /// Books, holding its thread.
-            #[tool(name = "block", compensate = move |_reference: String, _booking: String| {
+            #[tool(name = "block", compensate = move |_args, _booking: String| {
                 let key = tool_sdk::compensate::idempotency_key().unwrap_or_default();
                 undo.lock().unwrap().push(format!("cancel {key}"));
             })]
@@ -230,7 +230,7 @@ async fn a_local_only_rollback_that_times_out_is_tried_again_in_place() {
     registry
         .register(define_tool!(
             /// Books, holding its thread; cancelling never answers.
-            #[tool(name = "stuck", timeout = "50ms", compensate = move |_reference: String, _booking: String| {
+            #[tool(name = "stuck", timeout = "50ms", compensate = move |_args, _booking: String| {
                 let undo = Arc::clone(&undo);
                 async move {
                     let key = tool_sdk::compensate::idempotency_key().unwrap_or_default();

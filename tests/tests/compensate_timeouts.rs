@@ -32,7 +32,7 @@ fn tools(timeline: &Timeline, release: Option<mpsc::Receiver<()>>) -> ToolRegist
     registry
         .register(define_tool!(
             /// Books.
-            #[tool(name = "book", compensate = move |_reference: String, _booking: String| {
+            #[tool(name = "book", compensate = move |_args, _booking: String| {
                 let key = tool_sdk::compensate::idempotency_key().unwrap_or_default();
                 undo.lock().unwrap().push(format!("cancel {key}"));
             })]
@@ -46,7 +46,7 @@ fn tools(timeline: &Timeline, release: Option<mpsc::Receiver<()>>) -> ToolRegist
     registry
         .register(define_tool!(
             /// Books something whose cancellation never answers.
-            #[tool(name = "hang", timeout = "100ms", compensate = move |_reference: String, _booking: String| {
+            #[tool(name = "hang", timeout = "100ms", compensate = move |_args, _booking: String| {
                 let undo = Arc::clone(&undo);
                 async move {
                     let key = tool_sdk::compensate::idempotency_key().unwrap_or_default();
@@ -62,7 +62,7 @@ fn tools(timeline: &Timeline, release: Option<mpsc::Receiver<()>>) -> ToolRegist
     registry
         .register(define_tool!(
             /// Books something whose cancellation holds its thread.
-            #[tool(name = "block", compensate = move |_reference: String, _booking: String| {
+            #[tool(name = "block", compensate = move |_args, _booking: String| {
                 undo.lock().unwrap().push("blocking".into());
                 if let Some(release) = release.lock().unwrap().take() {
                     let _ = release.recv();

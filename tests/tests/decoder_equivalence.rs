@@ -46,7 +46,7 @@ fn book(
 /// What serde's derive makes of the same parameters.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct BookArgs {
+struct SerdeBookArgs {
     name: String,
     nights: u8,
     #[serde(default)]
@@ -68,7 +68,7 @@ fn two() -> u32 {
 
 /// The outcome through serde's derive: the same decoding path, then the same function.
 fn by_serde(text: &str) -> Result<String, String> {
-    tool_sdk::__private::decode::<BookArgs>("book", text)
+    tool_sdk::__private::decode::<SerdeBookArgs>("book", text)
         .map(|a| {
             book(
                 a.name,

@@ -297,8 +297,9 @@ async fn options_are_carried_in_the_definition() {
             skip_permission,
             defer = "auto",
             confirm = |amount: &f64, _to: &String| *amount > 100.0,
-            compensate = move |_amount: f64, to: String, booking: BookingId| {
-                cancelled_by_tool.lock().unwrap().push(format!("{} to {to}", booking.0));
+            // The arguments come as one value, whose type the closure is told.
+            compensate = move |args, booking: BookingId| {
+                cancelled_by_tool.lock().unwrap().push(format!("{} to {}", booking.0, args.to));
             }
         )]
         move |amount: f64, to: String| BookingId(format!("P-{amount}-{}", to.len()))
@@ -345,8 +346,11 @@ fn costly(_seat: &String, price: &u32) -> bool {
     *price > 500
 }
 
-async fn release(seat: String, _price: u32, hold: String) -> Result<(), String> {
-    RELEASED.lock().unwrap().push(format!("{hold} ({seat})"));
+async fn release(args: HoldSeatArgs, hold: String) -> Result<(), String> {
+    RELEASED
+        .lock()
+        .unwrap()
+        .push(format!("{hold} ({})", args.seat));
     Ok(())
 }
 
@@ -374,8 +378,8 @@ fn reserve_room(r#type: String) -> String {
     format!("room-{}", r#type)
 }
 
-fn cancel_reservation(r#type: String, booking: String) -> String {
-    format!("cancelled {booking} ({})", r#type)
+fn cancel_reservation(args: ReserveRoomArgs, booking: String) -> String {
+    format!("cancelled {booking} ({})", args.r#type)
 }
 
 #[tokio::test]
@@ -404,8 +408,9 @@ async fn an_async_compensating_action_keeps_its_captures_and_gets_owned_argument
             name = "hold",
             // An `async` closure whose future borrows its captures: `AsyncFn`, not `Fn`. The
             // `&str` parameter reaches it by value, as the decoded `String`.
-            compensate = async move |seat: String, hold: String| {
+            compensate = async move |args, hold: String| {
                 tokio::time::sleep(Duration::from_millis(1)).await;
+                let seat: String = args.seat;
                 released_by_tool.lock().unwrap().push(format!("{hold} ({seat})"));
             }
         )]
@@ -420,4 +425,98 @@ async fn an_async_compensating_action_keeps_its_captures_and_gets_owned_argument
         assert_eq!(undo.await.unwrap().content(), "Success");
     }
     assert_eq!(*released.lock().unwrap(), ["hold-1A (1A)", "hold-2B (2B)"]);
+}
+
+static UNDONE: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// Books a flight.
+#[tool(compensate = cancel_flight)]
+fn book_flight(
+    /// Where from.
+    from: String,
+    #[arg(rename = "destination")] to: &str,
+    #[context] call: CallId,
+) -> String {
+    format!("FL-{from}-{to}-{}", call.0.unwrap_or_default())
+}
+
+/// Gets the arguments as one typed value, the output, and the call's id from its context.
+fn cancel_flight(
+    BookFlightArgs { from, to }: BookFlightArgs,
+    booked: String,
+    call: CallId,
+    state: State<Mutex<u32>>,
+) {
+    *state.0.lock().unwrap() += 1;
+    UNDONE.lock().unwrap().push(format!(
+        "{booked}: {from}->{to} by {}",
+        call.0.unwrap_or_default()
+    ));
+}
+
+#[tokio::test]
+async fn a_compensating_action_gets_the_arguments_as_one_value_and_context_parameters() {
+    let mut state = tool_sdk::SharedState::new();
+    let counter = Arc::new(Mutex::new(0_u32));
+    state.insert_arc(Arc::clone(&counter));
+    let arguments = r#"{"from":"LIS","destination":"OSL"}"#;
+    let output = BookFlightTool
+        .call(arguments, ToolContext::new().with_call_id("c1"))
+        .await
+        .unwrap();
+    let undo = BookFlightTool
+        .compensate(
+            arguments,
+            &output,
+            ToolContext::new().with_call_id("c1").with_state(&state),
+        )
+        .unwrap();
+    assert_eq!(undo.await.unwrap().content(), "Success");
+    assert_eq!(*UNDONE.lock().unwrap(), ["FL-LIS-OSL-c1: LIS->OSL by c1"]);
+    assert_eq!(*counter.lock().unwrap(), 1);
+
+    // A context parameter the context cannot give fails the compensation, as it fails a call.
+    let undo = BookFlightTool
+        .compensate(arguments, &output, ToolContext::new())
+        .unwrap();
+    assert!(undo.await.is_err());
+}
+
+#[test]
+fn the_arguments_struct_is_public_documented_and_debug() {
+    let args = BookFlightArgs {
+        from: "LIS".into(),
+        to: "OSL".into(),
+    };
+    assert_eq!(
+        format!("{args:?}"),
+        r#"BookFlightArgs { from: "LIS", to: "OSL" }"#
+    );
+}
+
+#[tokio::test]
+async fn an_inline_compensating_action_takes_context_parameters() {
+    let undone = Arc::new(Mutex::new(Vec::<String>::new()));
+    let undone_by_tool = Arc::clone(&undone);
+    let hold = define_tool!(
+        /// Holds a seat.
+        #[tool(
+            name = "hold",
+            compensate = move |args, hold: String, call: CallId| {
+                let seat: &String = &args.seat;
+                undone_by_tool.lock().unwrap().push(format!(
+                    "{hold} ({seat}) by {}",
+                    call.0.unwrap_or_default()
+                ));
+            }
+        )]
+        |seat: String| format!("hold-{seat}")
+    );
+    let arguments = r#"{"seat":"1A"}"#;
+    let output = hold.call(arguments, ToolContext::new()).await.unwrap();
+    let undo = hold
+        .compensate(arguments, &output, ToolContext::new().with_call_id("c7"))
+        .expect("compensable");
+    assert_eq!(undo.await.unwrap().content(), "Success");
+    assert_eq!(*undone.lock().unwrap(), ["hold-1A (1A) by c7"]);
 }

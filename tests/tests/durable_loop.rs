@@ -45,7 +45,7 @@ fn tools(timeline: &Timeline, delay: Duration) -> ToolRegistry {
     registry
         .register(define_tool!(
             /// Books.
-            #[tool(name = "book", compensate = move |_reference: String, _booking: String| {
+            #[tool(name = "book", compensate = move |_args, _booking: String| {
                 let key = tool_sdk::compensate::idempotency_key().unwrap_or_default();
                 undo.lock().unwrap().push(format!("cancel {key}"));
             })]
@@ -59,7 +59,7 @@ fn tools(timeline: &Timeline, delay: Duration) -> ToolRegistry {
     registry
         .register(define_tool!(
             /// Books slowly.
-            #[tool(name = "slow", compensate = move |_reference: String, _booking: String| {
+            #[tool(name = "slow", compensate = move |_args, _booking: String| {
                 undo.lock().unwrap().push("cancel slow".into());
             })]
             async move |reference: String| -> String {

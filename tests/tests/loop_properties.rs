@@ -53,9 +53,8 @@ fn registry(log: &Arc<Mutex<Log>>, cancel: &CancellationToken) -> ToolRegistry {
     registry
         .register(define_tool!(
             /// A step that can be rolled back.
-            #[tool(name = "undoable", compensate = move |id: String, _fails: bool, _cancels: bool, done: String| {
+            #[tool(name = "undoable", compensate = move |_args, done: String| {
                 undo_log.lock().unwrap().undos.push(done);
-                let _ = id;
             })]
             move |id: String, fails: bool, cancels: bool| -> Result<String, String> {
                 let mut log = run_log.lock().unwrap();

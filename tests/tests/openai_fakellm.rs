@@ -82,7 +82,8 @@ fn travel_tools(journal: &Journal) -> ToolRegistry {
     registry
         .register(define_tool!(
             /// Books a flight and returns its reference.
-            #[tool(name = "book_flight", compensate = move |to: String, booking: String| -> Result<(), String> {
+            #[tool(name = "book_flight", compensate = move |args, booking: String| -> Result<(), String> {
+                let to: String = args.to;
                 undo.lock().unwrap().push(format!("cancel flight to {to} ({booking})"));
                 Ok(())
             })]
@@ -100,7 +101,8 @@ fn travel_tools(journal: &Journal) -> ToolRegistry {
     registry
         .register(define_tool!(
             /// Books a hotel and returns its reference.
-            #[tool(name = "book_hotel", compensate = move |city: String, nights: u32, booking: String| -> Result<(), String> {
+            #[tool(name = "book_hotel", compensate = move |args, booking: String| -> Result<(), String> {
+                let (city, nights): (String, u32) = (args.city, args.nights);
                 undo.lock().unwrap().push(format!("cancel hotel in {city} for {nights} ({booking})"));
                 Ok(())
             })]

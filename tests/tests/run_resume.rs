@@ -106,7 +106,7 @@ fn saga_tools(timeline: &Timeline) -> ToolRegistry {
     registry
         .register(define_tool!(
             /// Books.
-            #[tool(name = "book", compensate = move |_room: String, booking: String| {
+            #[tool(name = "book", compensate = move |_args, booking: String| {
                 undo.lock().unwrap().push(format!("cancel {booking}"));
             })]
             move |room: String| -> String {

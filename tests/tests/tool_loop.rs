@@ -43,7 +43,8 @@ fn booking_tools(timeline: &Timeline, failing: &[&str]) -> ToolRegistry {
         let name = format!("book_{what}");
         let tool = define_tool!(
             /// Books something.
-            #[tool(name = "book", compensate = move |reference: String, booking: String| -> Result<(), String> {
+            #[tool(name = "book", compensate = move |args, booking: String| -> Result<(), String> {
+                let reference: String = args.reference;
                 undo_log.lock().unwrap().push(format!("cancel {booking} ({reference})"));
                 Ok(())
             })]
@@ -365,14 +366,14 @@ async fn a_failing_or_panicking_compensation_is_reported_and_the_rest_still_run(
     registry
         .register(define_tool!(
             /// Books a seat whose cancellation fails.
-            #[tool(name = "book_seat", compensate = |_r: String, _b: String| -> Result<(), String> { Err("the airline's system is down".into()) })]
+            #[tool(name = "book_seat", compensate = |_args, _b: String| -> Result<(), String> { Err("the airline's system is down".into()) })]
             |r: String| format!("S-{r}")
         ))
         .unwrap();
     registry
         .register(define_tool!(
             /// Books a meal whose cancellation panics.
-            #[tool(name = "book_meal", compensate = |_r: String, _b: String| -> Result<(), String> { panic!("bug in cancel") })]
+            #[tool(name = "book_meal", compensate = |_args, _b: String| -> Result<(), String> { panic!("bug in cancel") })]
             |r: String| format!("M-{r}")
         ))
         .unwrap();

@@ -179,7 +179,7 @@ mod in_the_loop {
         registry
             .register(define_tool!(
                 /// Reserves a table at a restaurant.
-                #[tool(name = "reserve_table", defer, compensate = move |_r: String, _b: String| {
+                #[tool(name = "reserve_table", defer, compensate = move |_args, _b: String| {
                     undo.fetch_add(1, Ordering::SeqCst);
                 })]
                 |restaurant: String| format!("R-{restaurant}")

@@ -137,3 +137,82 @@ fn registering_a_set_twice_adds_nothing_the_second_time() {
     assert_eq!(error, tool_sdk::RegistryError::DuplicateName("book".into()));
     assert_eq!(registry.len(), 3);
 }
+
+/// A travel desk whose bookings are rolled back by methods of the same impl block.
+#[derive(Default)]
+struct Desk {
+    held: Mutex<Vec<String>>,
+}
+
+#[tools]
+impl Desk {
+    /// Holds a room.
+    #[tool(compensate = release_room)]
+    async fn hold_room(&self, city: String, nights: u8) -> String {
+        let booking = format!("{city}-{nights}");
+        self.held.lock().unwrap().push(booking.clone());
+        booking
+    }
+
+    /// Holds a car.
+    #[tool(compensate = release_car)]
+    fn hold_car(&self, city: String) -> String {
+        let booking = format!("car-{city}");
+        self.held.lock().unwrap().push(booking.clone());
+        booking
+    }
+
+    /// Gets the arguments as one value (the struct named after the tool's method), the output,
+    /// and a context parameter.
+    async fn release_room(
+        &self,
+        args: HoldRoomArgs,
+        booking: String,
+        call: tool_sdk::CallId,
+    ) -> Result<(), String> {
+        assert_eq!(args.nights, 2);
+        assert_eq!(call.0.as_deref(), Some("c1"));
+        self.held.lock().unwrap().retain(|b| *b != booking);
+        Ok(())
+    }
+
+    /// A synchronous action without `self`, taking the state from the context.
+    fn release_car(
+        HoldCarArgs { city }: HoldCarArgs,
+        booking: String,
+        desk: tool_sdk::State<Desk>,
+    ) {
+        assert_eq!(booking, format!("car-{city}"));
+        desk.0.held.lock().unwrap().retain(|b| *b != booking);
+    }
+}
+
+#[tokio::test]
+async fn sibling_methods_compensate_with_the_arguments_as_one_value() {
+    use tool_sdk::{SharedState, ToolContext};
+
+    let desk = Arc::new(Desk::default());
+    let mut state = SharedState::new();
+    state.insert_arc(Arc::clone(&desk));
+    let mut registry = ToolRegistry::new();
+    registry.register_set(Arc::clone(&desk)).unwrap();
+    let room = registry.get("hold_room").unwrap();
+    let car = registry.get("hold_car").unwrap();
+
+    let room_args = r#"{"city":"Oslo","nights":2}"#;
+    let room_output = room.call(room_args, ToolContext::new()).await.unwrap();
+    let car_args = r#"{"city":"Oslo"}"#;
+    let car_output = car.call(car_args, ToolContext::new()).await.unwrap();
+    assert_eq!(desk.held.lock().unwrap().len(), 2);
+
+    let context = ToolContext::new().with_call_id("c1").with_state(&state);
+    room.compensate(room_args, &room_output, context)
+        .unwrap()
+        .await
+        .unwrap();
+    car.compensate(car_args, &car_output, context)
+        .unwrap()
+        .await
+        .unwrap();
+    assert!(desk.held.lock().unwrap().is_empty());
+}

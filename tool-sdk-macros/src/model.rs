@@ -14,16 +14,39 @@ pub(crate) struct ToolDef {
     /// The description; `None` when neither a doc comment nor `description = "..."` gave one.
     pub(crate) description: Option<String>,
     pub(crate) params: Vec<Param>,
+    /// The arguments struct: `<CamelName>Args` beside a function, `__ToolArgs` inside
+    /// `define_tool!`'s block.
+    pub(crate) args_ident: syn::Ident,
+    /// The function's visibility, given to its arguments struct and the struct's fields.
+    pub(crate) vis: syn::Visibility,
     pub(crate) callee: Callee,
     pub(crate) is_async: bool,
     /// The declared return type; `None` for `()`.
     pub(crate) output: Option<syn::Type>,
     pub(crate) options: Options,
+    /// What the signature showed that `check` judges.
+    pub(crate) shape: Shape,
     /// Where the fn was written, for errors about the tool as a whole.
     pub(crate) span: Span,
     /// Where errors about the returned value go when no return type is written: the value a
     /// closure's body ends with (a fn without a return type returns `()`, which is always fine).
     pub(crate) value_span: Span,
+}
+
+/// One `#[tools]` impl block, as parsed: its tools and what `check_set` judges about the block.
+pub(crate) struct ToolSetDef {
+    pub(crate) self_ty: syn::Type,
+    /// `#[tools(crate = path)]`.
+    pub(crate) crate_path: Option<syn::Path>,
+    /// The trait of a trait impl (`impl Trait for T`).
+    pub(crate) trait_path: Option<syn::Path>,
+    /// The impl's generic parameters, when it has any.
+    pub(crate) generics: Option<syn::Generics>,
+    pub(crate) tools: Vec<ToolDef>,
+    /// `#[tool = ...]` on a method.
+    pub(crate) name_value_attrs: Vec<syn::MetaNameValue>,
+    /// `crate = path` on a method's `#[tool(...)]`.
+    pub(crate) crate_on_methods: Vec<syn::Path>,
 }
 
 /// How generated code calls the user's function.
@@ -40,6 +63,34 @@ pub(crate) enum Callee {
     Inline,
 }
 
+/// The parts of a tool's signature that are not part of its model but decide whether it is a
+/// valid tool; parse records them as written, `check` reports them.
+#[derive(Default)]
+pub(crate) struct Shape {
+    /// Generic parameters or a where clause, when there are any.
+    pub(crate) generics: Option<syn::Generics>,
+    pub(crate) unsafety: Option<syn::token::Unsafe>,
+    pub(crate) variadic: Option<syn::Variadic>,
+    /// `self` as written, and whether the function is a method of a `#[tools]` impl block.
+    pub(crate) receiver: Option<(syn::Receiver, bool)>,
+    /// Parameters that cannot be part of a tool, so are not in [`ToolDef::params`].
+    pub(crate) rejected: Vec<Rejected>,
+    /// A closure's lifetime binder (`for<'a> |..|`).
+    pub(crate) closure_lifetimes: Option<syn::BoundLifetimes>,
+}
+
+/// A parameter a tool cannot take.
+pub(crate) enum Rejected {
+    /// A destructuring pattern (or `ref`/`@` binding) rather than a name.
+    Pattern(syn::Pat),
+    /// `impl Trait`, anywhere a reference or parentheses leave it.
+    ImplTrait(syn::Type),
+    /// `&mut T`.
+    MutRef(syn::Type),
+    /// A closure parameter without a type.
+    Untyped(syn::Pat),
+}
+
 /// One parameter of the function.
 pub(crate) struct Param {
     /// The parameter's binding (`city` in `city: String`).
@@ -47,6 +98,20 @@ pub(crate) struct Param {
     /// The type as written.
     pub(crate) ty: syn::Type,
     pub(crate) kind: ParamKind,
+    /// The parameter's tool attributes as written, for `check`.
+    pub(crate) attrs: ParamAttrs,
+}
+
+/// The attributes `#[tool]` reads on a parameter, kept whole: an error about one covers the
+/// whole attribute (a span taken from a multi-token node covers only its first token on stable).
+#[derive(Default)]
+pub(crate) struct ParamAttrs {
+    /// Every `#[context]`, in order.
+    pub(crate) context: Vec<syn::Attribute>,
+    /// The first `#[arg(...)]`.
+    pub(crate) arg: Option<syn::Attribute>,
+    /// Whether `#[arg(description = "..")]` was given as well as a doc comment.
+    pub(crate) described_twice: bool,
 }
 
 pub(crate) enum ParamKind {
@@ -97,10 +162,45 @@ pub(crate) struct Options {
 pub(crate) enum Hook {
     /// A flag without a function (`confirm` alone).
     Always,
-    /// An expression called with the arguments: a path to a fn, or a closure.
+    /// An expression whose signature is not visible (a path to a fn): called with the
+    /// arguments alone.
     Call(syn::Expr),
+    /// A closure, written as the expression or as the value of a block, whose parameters are
+    /// visible.
+    Closure {
+        expr: syn::Expr,
+        /// `async |..|`: kept by `define_tool!`, it is called as an `AsyncFn`.
+        is_async: bool,
+        /// The parameters after the first two (a compensating action's context parameters).
+        extra: Vec<ExtraParam>,
+    },
     /// A method of the same `#[tools]` impl block, by name.
-    Method { ident: syn::Ident, receiver: bool },
+    Method {
+        ident: syn::Ident,
+        receiver: bool,
+        /// The parameters after the receiver and the first two.
+        extra: Vec<ExtraParam>,
+    },
+}
+
+/// A parameter of a hook beyond those every hook of its kind takes: for a compensating action,
+/// one filled from the call's context.
+#[derive(Clone)]
+pub(crate) struct ExtraParam {
+    /// The pattern as written, for errors.
+    pub(crate) pat: proc_macro2::TokenStream,
+    /// The type; `None` for a closure parameter written without one.
+    pub(crate) ty: Option<syn::Type>,
+}
+
+impl Hook {
+    /// The hook's extra parameters (none for a path, whose signature is not visible).
+    pub(crate) fn extra(&self) -> &[ExtraParam] {
+        match self {
+            Hook::Closure { extra, .. } | Hook::Method { extra, .. } => extra,
+            Hook::Always | Hook::Call(_) => &[],
+        }
+    }
 }
 
 #[derive(Clone, Copy)]

@@ -53,3 +53,10 @@ pub(crate) const TOOL: &str = "tool";
 
 /// The package name the runtime crate is published under.
 pub(crate) const RUNTIME_PACKAGE: &str = "tool-sdk";
+
+/// The runtime crate's module every generated path goes through.
+pub(crate) const PRIVATE_MODULE: &str = "__private";
+
+/// The parameters every compensating action takes before its context parameters: the tool's
+/// arguments and its output.
+pub(crate) const COMPENSATE_FIXED: usize = 2;

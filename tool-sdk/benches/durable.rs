@@ -24,7 +24,7 @@ fn book(room: u32) -> u32 {
     room
 }
 
-fn cancel(_room: u32, _booking: u32) {}
+fn cancel(_args: BookArgs, _booking: u32) {}
 
 /// Asks for one booking, then answers.
 struct Instant;

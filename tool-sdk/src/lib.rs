@@ -33,8 +33,11 @@
 //! The flow is **define → register → call**:
 //!
 //! - *Define*: [`tool`] on a free `fn` or `async fn` generates a unit struct named after the
-//!   function in `CamelCase` plus `Tool` (`to_fahrenheit` → `ToFahrenheitTool`); [`tools`] on an
-//!   impl block turns its `#[tool]` methods into a [`ToolSet`] sharing one instance;
+//!   function in `CamelCase` plus `Tool` (`to_fahrenheit` → `ToFahrenheitTool`), documented with
+//!   the tool's name, description and parameters, and its arguments struct, `CamelCase` plus
+//!   `Args` (`ToFahrenheitArgs`, a field per argument), both as visible as the function; [`tools`]
+//!   on an impl block turns its `#[tool]` methods into a [`ToolSet`] sharing one instance (each
+//!   method's arguments struct is generated beside the impl block, named after the method);
 //!   [`DynamicTool`] builds a tool at run time from a JSON Schema and a closure.
 //! - *Register*: a [`ToolRegistry`] holds tools by name in insertion order and refuses duplicate
 //!   or invalid names.
@@ -111,12 +114,28 @@
 //! `confirm` marks every call of a tool as needing a person's decision;
 //! `confirm = predicate` decides per call, with the typed arguments by reference
 //! ([`Tool::needs_confirmation`]). `compensate = action` declares how to roll a successful call
-//! back: the action gets the arguments by value and the tool's output decoded into its last
-//! parameter's type, and may be `async` ([`Tool::compensate`]). Inside `#[tools]` either may
-//! name a method of the same impl block.
+//! back ([`Tool::compensate`]). The action takes:
+//!
+//! 1. the tool's arguments as **one value**: the arguments struct `#[tool]` generates beside the
+//!    function, named after it (`TransferArgs` for `transfer`), with one field per argument
+//!    (borrowed parameters decoded into their owned type, `String` for `&str`), visible as the
+//!    function is;
+//! 2. the tool's output, decoded into the type of this parameter (`String`, `()`, or any
+//!    `Deserialize` type the tool returned);
+//! 3. then any number of context parameters, filled from the compensation's context as a
+//!    tool's `#[context]` parameters are (`CallId`, `State<T>`, `CancellationToken`, ...).
+//!
+//! It may be `async`, and returns what a tool may return. Why a struct rather than each argument
+//! again: an action needs one or two of a tool's arguments, and a struct lets it name those
+//! (`args.to`, or `TransferArgs { to, .. }`) while the rest stay in one value, without repeating
+//! every parameter and its type, which would have to change with the tool's. A closure written in
+//! the attribute gets the struct's type from the macro (`|args, tx: String| ...`), which is how
+//! a `define_tool!` action takes it (that struct has no name outside the macro; a function named
+//! there by path takes it through a type parameter); inside `#[tools]` the action may be a
+//! method of the same impl block (with or without `&self`).
 //!
 //! ```
-//! use tool_sdk::{tool, Tool, ToolContext};
+//! use tool_sdk::{tool, CallId, Tool, ToolContext};
 //!
 //! /// Transfers money.
 //! #[tool(confirm = large, compensate = refund)]
@@ -128,8 +147,8 @@
 //!     *amount > 1_000
 //! }
 //!
-//! fn refund(to: String, amount: u64, transaction: String) -> Result<(), String> {
-//!     println!("refunding {amount} to {to} ({transaction})");
+//! fn refund(args: TransferArgs, transaction: String, call: CallId) -> Result<(), String> {
+//!     println!("refunding {} to {} ({transaction}, call {:?})", args.amount, args.to, call.0);
 //!     Ok(())
 //! }
 //!

@@ -10,13 +10,65 @@ pub use std::time::Duration;
 
 pub use crate::define::arguments::fields::{missing_field, next_argument, FieldSeed, ToolArgument};
 
+// Every item of this crate that generated code names, re-exported here so that generated code
+// names nothing else of this crate: its modules can move without the macros changing.
+pub use crate::define::{
+    Confirm, Defer, FromToolContext, Tool, ToolContext, ToolDefinition, ToolFuture, ToolOptions,
+    ToolOutput, ToolSet,
+};
+
+/// Declares the version marker and checks at compile time that its name is this package's
+/// version as the macro crate spells it (`VERSION_` and the version, every character other than
+/// an ASCII letter or digit as `_`).
+macro_rules! version_marker {
+    ($(#[$doc:meta])* $marker:ident) => {
+        $(#[$doc])*
+        pub const $marker: () = ();
+
+        const _: () = assert!(
+            marker_matches(stringify!($marker), concat!("VERSION_", env!("CARGO_PKG_VERSION"))),
+            "rename `__private::VERSION_*` after the package version"
+        );
+    };
+}
+
+version_marker!(
+    /// The version marker. Every expansion of `#[tool]`, `#[tools]` and `define_tool!` evaluates
+    /// `const _: () = <this module>::VERSION_<version of tool-sdk-macros>;`, so a macro crate of
+    /// another version than this crate fails to compile with "cannot find value `VERSION_x_y_z`
+    /// in module `__private`", which names the version it expects, instead of with errors about
+    /// items that moved.
+    VERSION_0_1_0
+);
+
+/// Whether `marker` is `version` with every character other than an ASCII letter or digit as `_`.
+const fn marker_matches(marker: &str, version: &str) -> bool {
+    let (marker, version) = (marker.as_bytes(), version.as_bytes());
+    if marker.len() != version.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < marker.len() {
+        let expected = if version[i].is_ascii_alphanumeric() {
+            version[i]
+        } else {
+            b'_'
+        };
+        if marker[i] != expected {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 use std::fmt::Display;
 use std::marker::PhantomData;
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::define::{to_json, IntoToolOutput, ToolDefinition, ToolError, ToolOptions, ToolResult};
+use crate::define::{to_json, IntoToolOutput, ToolError, ToolResult};
 
 /// Decodes the arguments of a generated tool.
 #[inline]
@@ -306,3 +358,116 @@ pub type InlineCall =
 pub fn inline_stand_in() -> InlineTool<InlineCall> {
     unreachable!("an inline tool with compile errors")
 }
+
+// The generated arguments struct is `Debug` whatever its fields' types: a field is shown when its
+// type is `Debug`, as `_` otherwise, by the same autoref dispatch as results.
+
+/// Tag: the field's type is `Debug`.
+#[derive(Debug)]
+pub struct DebugTag;
+/// Tag: the field's type is not `Debug`.
+#[derive(Debug)]
+pub struct OpaqueTag;
+
+/// Preferred: `Debug` types.
+pub trait DebugKind {
+    /// The tag for `Debug` types.
+    #[inline]
+    fn __tool_debug_kind(&self) -> DebugTag {
+        DebugTag
+    }
+}
+impl<T: std::fmt::Debug> DebugKind for &Wrap<T> {}
+
+/// Fallback: every other type.
+pub trait OpaqueKind {
+    /// The tag for other types.
+    #[inline]
+    fn __tool_debug_kind(&self) -> OpaqueTag {
+        OpaqueTag
+    }
+}
+impl<T> OpaqueKind for Wrap<T> {}
+
+impl DebugTag {
+    /// The field as it shows itself.
+    #[inline]
+    pub fn view<T: std::fmt::Debug>(self, value: &T) -> &dyn std::fmt::Debug {
+        value
+    }
+}
+
+/// Shows as `_`.
+struct Opaque;
+
+impl std::fmt::Debug for Opaque {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("_")
+    }
+}
+
+impl OpaqueTag {
+    /// A stand-in for a field whose type is not `Debug`.
+    #[inline]
+    pub fn view<T>(self, _value: &T) -> &'static dyn std::fmt::Debug {
+        &Opaque
+    }
+}
+
+/// A compensating action named by a path (`#[tool(compensate = cancel)]`), whose signature the
+/// macro cannot see: the tool's arguments as one value, the tool's output decoded into the type
+/// of the second parameter, then parameters filled from the call's context. `M` is the tuple of
+/// the output's and the context parameters' types; for a function there is one that fits.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot compensate this tool",
+    label = "expected a function taking `{A}`, the tool's output, then context parameters",
+    note = "a compensating action takes the tool's arguments as one value (`{A}`), then the tool's output decoded into a type of its choice (`serde::Deserialize`), then any parameters filled from the call's context (`CallId`, `State<T>`, ...: `FromToolContext`); it may be `async`"
+)]
+pub trait CompensatingAction<A, M> {
+    /// What the action returns (a future when it is `async`).
+    type Value;
+
+    /// Decodes the output, takes the context parameters, and calls the action.
+    fn run(
+        self,
+        arguments: A,
+        output: &ToolOutput,
+        context: &ToolContext<'_>,
+        tool: &str,
+    ) -> Result<Self::Value, ToolError>;
+}
+
+macro_rules! compensating_action {
+    ($($context:ident),*) => {
+        impl<F, A, O, R, $($context,)*> CompensatingAction<A, (O, $($context,)*)> for F
+        where
+            F: FnOnce(A, O, $($context,)*) -> R,
+            O: DeserializeOwned,
+            $($context: FromToolContext,)*
+        {
+            type Value = R;
+
+            #[allow(non_snake_case)]
+            fn run(
+                self,
+                arguments: A,
+                output: &ToolOutput,
+                context: &ToolContext<'_>,
+                tool: &str,
+            ) -> Result<R, ToolError> {
+                let _ = context;
+                let output = decode_output::<O>(tool, output)?;
+                $(let $context = <$context as FromToolContext>::from_tool_context(context)?;)*
+                Ok(self(arguments, output, $($context,)*))
+            }
+        }
+    };
+}
+
+compensating_action!();
+compensating_action!(C1);
+compensating_action!(C1, C2);
+compensating_action!(C1, C2, C3);
+compensating_action!(C1, C2, C3, C4);
+compensating_action!(C1, C2, C3, C4, C5);
+compensating_action!(C1, C2, C3, C4, C5, C6);

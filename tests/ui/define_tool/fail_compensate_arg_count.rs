@@ -5,7 +5,7 @@ fn main() {
         /// Books a room.
         #[tool(
             name = "book_room",
-            compensate = |hotel: String, booking: String| println!("cancel {booking} at {hotel}")
+            compensate = |booking: String| println!("cancel {booking}")
         )]
         |hotel: String, nights: u8| format!("{hotel}-{nights}")
     );

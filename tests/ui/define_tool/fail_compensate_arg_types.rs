@@ -5,7 +5,7 @@ fn main() {
         /// Books a room.
         #[tool(
             name = "book_room",
-            compensate = |hotel: &str, nights: u8, booking: String| println!("cancel {booking} at {hotel} ({nights})")
+            compensate = |hotel: String, booking: String| println!("cancel {booking} at {hotel}")
         )]
         |hotel: String, nights: u8| format!("{hotel}-{nights}")
     );

@@ -8,8 +8,8 @@ fn main() {
         /// Books a room.
         #[tool(
             name = "book_room",
-            compensate = async move |hotel: String, nights: String, booking: String| {
-                cancelled.lock().unwrap().push(format!("{booking} at {hotel} ({nights})"));
+            compensate = async move |hotel: String, booking: String| {
+                cancelled.lock().unwrap().push(format!("{booking} at {hotel}"));
             }
         )]
         |hotel: String, nights: u8| format!("{hotel}-{nights}")

@@ -19,7 +19,7 @@ fn main() {
             name = "reexported",
             crate = crate::sdk,
             confirm = |n: &u32| *n > 1,
-            compensate = |_n: u32, out: u32| out
+            compensate = |_args, out: u32| out
         )]
         async |n: u32, #[context] id: sdk::CallId| -> Result<u32, String> {
             let _ = id;

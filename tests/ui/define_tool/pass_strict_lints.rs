@@ -37,7 +37,8 @@ pub mod tools {
         );
         let greet = define_tool!(
             /// Greets a person.
-            #[tool(name = "greet", compensate = move |name: String, greeting: String| {
+            #[tool(name = "greet", compensate = move |args, greeting: String| {
+                let name: &str = &args.name;
                 if let Ok(mut log) = undo_log.lock() {
                     log.push(format!("{greeting} {name}"));
                 }
@@ -48,7 +49,7 @@ pub mod tools {
         );
         let remember = define_tool!(
             /// Remembers a fact.
-            #[tool(name = "remember", compensate = |_fact: String, n: usize| async move { n })]
+            #[tool(name = "remember", compensate = |_args, n: usize| async move { n })]
             move |fact: String| {
                 let log = Arc::clone(&log);
                 async move {

@@ -10,9 +10,9 @@ impl Hotel {
         format!("{hotel}-{nights}")
     }
 
-    /// Takes `nights` as a string.
-    fn cancel(&self, hotel: String, nights: String, booking: String) {
-        let _ = (hotel, nights, booking);
+    /// Takes the arguments as a string rather than as `BookRoomArgs`.
+    fn cancel(&self, args: String, booking: String) {
+        let _ = (args, booking);
     }
 }
 

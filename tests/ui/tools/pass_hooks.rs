@@ -2,7 +2,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use tool_sdk::{tools, ToolRegistry};
+use tool_sdk::{tools, CallId, ToolRegistry};
 
 #[derive(Default)]
 struct Hotel {
@@ -33,7 +33,7 @@ impl Hotel {
     }
 
     /// Mixes a sibling method with a path to a free function and a closure.
-    #[tool(confirm = is_vip, compensate = |_guest: String, (): ()| {})]
+    #[tool(confirm = is_vip, compensate = |_args: NoteArgs, (): ()| {})]
     fn note(guest: String) {
         let _ = guest;
     }
@@ -42,7 +42,7 @@ impl Hotel {
         *nights > self.limit
     }
 
-    fn cancel(&self, guest: String, nights: u32, booking: String) {
+    fn cancel(&self, BookArgs { guest, nights }: BookArgs, booking: String) {
         if let Ok(mut cancelled) = self.cancelled.lock() {
             cancelled.push(format!("{booking} for {guest} ({nights} nights)"));
         }
@@ -52,8 +52,9 @@ impl Hotel {
         true
     }
 
-    async fn release(guest: String, hold: String) -> Result<(), String> {
-        let _ = (guest, hold);
+    /// With a context parameter after the output.
+    async fn release(args: HoldArgs, hold: String, call: CallId) -> Result<(), String> {
+        let _ = (args.guest, hold, call);
         Ok(())
     }
 
@@ -61,9 +62,9 @@ impl Hotel {
         *amount > self.limit * 100
     }
 
-    async fn refund(&self, to: String, amount: u32, paid: u32) {
+    async fn refund(&self, args: PayArgs, paid: u32) {
         if let Ok(mut cancelled) = self.cancelled.lock() {
-            cancelled.push(format!("refund {paid} of {amount} to {to}"));
+            cancelled.push(format!("refund {paid} of {} to {}", args.amount, args.to));
         }
     }
 }

@@ -13,14 +13,14 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 
-use crate::expand::args::{args_ident, default_fn_ident, field_type};
+use crate::expand::args::{default_fn_ident, field_type};
 use crate::model::{DefaultValue, ToolDef};
 
 /// `impl Deserialize for __ToolArgs`, for the struct [`args_struct`](super::args::args_struct)
 /// declares, in the same scope.
-pub(crate) fn decoder(def: &ToolDef, root: &TokenStream) -> TokenStream {
-    let args = args_ident();
-    let serde = quote!(#root::__private::serde);
+pub(crate) fn decoder(def: &ToolDef, private: &TokenStream) -> TokenStream {
+    let args = &def.args_ident;
+    let serde = quote!(#private::serde);
     let mut slots = Vec::new();
     let mut arms = Vec::new();
     let mut fields = Vec::new();
@@ -36,7 +36,7 @@ pub(crate) fn decoder(def: &ToolDef, root: &TokenStream) -> TokenStream {
         // Spanned at the type, whose bound says what a tool argument needs: a type that is not
         // one is reported where it was written, with that message.
         let next_value = quote_spanned! {ty.span()=>
-            #root::__private::next_argument::<#ty, __ToolSdkMap>(&mut __map)
+            #private::next_argument::<#ty, __ToolSdkMap>(&mut __map)
         };
         arms.push(quote! {
             #index => {
@@ -50,14 +50,14 @@ pub(crate) fn decoder(def: &ToolDef, root: &TokenStream) -> TokenStream {
         });
         let absent = match &argument.default {
             None => quote_spanned! {ty.span()=>
-                #root::__private::missing_field::<#ty, __ToolSdkMap::Error>(#wire)?
+                #private::missing_field::<#ty, __ToolSdkMap::Error>(#wire)?
             },
             Some(DefaultValue::Trait) => quote_spanned! {ty.span()=>
                 ::core::default::Default::default()
             },
             Some(DefaultValue::Expr(_)) => {
                 let function = default_fn_ident(&param.ident.unraw());
-                quote!(#function())
+                quote!(#args::#function())
             }
         };
         fields.push(quote! {
@@ -76,7 +76,7 @@ pub(crate) fn decoder(def: &ToolDef, root: &TokenStream) -> TokenStream {
             fn deserialize<__ToolSdkDeserializer: #serde::Deserializer<'de>>(
                 __deserializer: __ToolSdkDeserializer,
             ) -> ::core::result::Result<Self, __ToolSdkDeserializer::Error> {
-                const __FIELDS: #root::__private::FieldSeed = #root::__private::FieldSeed {
+                const __FIELDS: #private::FieldSeed = #private::FieldSeed {
                     names: &[#(#wires),*],
                     index: |__key| match __key {
                         #(#wires => ::core::option::Option::Some(#indexes),)*

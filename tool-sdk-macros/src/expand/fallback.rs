@@ -6,19 +6,19 @@ use quote::quote;
 
 /// A tool type whose `Tool` impl never runs (the crate does not compile with the errors beside
 /// it); it only keeps `registry.register(AddTool)` from adding errors of its own.
-pub(crate) fn stand_in_tool(root: &TokenStream, tool_ty: &TokenStream) -> TokenStream {
+pub(crate) fn stand_in_tool(private: &TokenStream, tool_ty: &TokenStream) -> TokenStream {
     quote! {
         #[automatically_derived]
-        impl #root::Tool for #tool_ty {
-            fn definition(&self) -> &#root::ToolDefinition {
+        impl #private::Tool for #tool_ty {
+            fn definition(&self) -> &#private::ToolDefinition {
                 ::core::unreachable!()
             }
 
             fn call<'__a>(
                 &'__a self,
                 _: &'__a str,
-                _: #root::ToolContext<'__a>,
-            ) -> #root::ToolFuture<'__a> {
+                _: #private::ToolContext<'__a>,
+            ) -> #private::ToolFuture<'__a> {
                 ::core::unreachable!()
             }
         }
@@ -27,13 +27,13 @@ pub(crate) fn stand_in_tool(root: &TokenStream, tool_ty: &TokenStream) -> TokenS
 
 /// A `ToolSet` impl that never runs, for an impl block whose `#[tools]` expansion has errors; it
 /// only keeps `registry.register_set(...)` from adding errors of its own.
-pub(crate) fn stand_in_tool_set(root: &TokenStream, self_ty: &syn::Type) -> TokenStream {
+pub(crate) fn stand_in_tool_set(private: &TokenStream, self_ty: &syn::Type) -> TokenStream {
     quote! {
         #[automatically_derived]
-        impl #root::ToolSet for #self_ty {
+        impl #private::ToolSet for #self_ty {
             fn tools(
-                self: #root::__private::Arc<Self>,
-            ) -> ::std::vec::Vec<#root::__private::Arc<dyn #root::Tool>> {
+                self: #private::Arc<Self>,
+            ) -> ::std::vec::Vec<#private::Arc<dyn #private::Tool>> {
                 ::core::unreachable!()
             }
         }

@@ -6,14 +6,14 @@ use quote::{quote, quote_spanned};
 
 use crate::check::check;
 use crate::ctxt::Ctxt;
-use crate::expand::args::{args_ident, args_struct};
+use crate::expand::args::args_struct;
 use crate::expand::tool::{
     call_body, compensate_body, confirm_body, hook_callee, hook_span, hook_value, options,
     HookRole, HookUse,
 };
-use crate::model::ToolDef;
+use crate::model::{Hook, ToolDef};
 use crate::parse::inline::{parse_inline, InlineInput};
-use crate::resolve::runtime_crate;
+use crate::resolve::{private_module, version_check};
 
 pub(crate) fn expand(input: TokenStream) -> TokenStream {
     let mut input: InlineInput = match syn::parse2(input) {
@@ -23,35 +23,43 @@ pub(crate) fn expand(input: TokenStream) -> TokenStream {
     let mut cx = Ctxt::default();
     let def = parse_inline(&mut cx, &mut input);
     check(&mut cx, &def);
-    let root = runtime_crate(def.options.crate_path.as_ref());
+    let private = private_module(def.options.crate_path.as_ref());
+    let version_check = version_check(&private);
     match cx.check() {
-        Ok(()) => inline_tool(&def, &root, &input.closure),
+        Ok(()) => {
+            let tool = inline_tool(&def, &private, &input.closure);
+            quote! {{
+                #version_check
+                #tool
+            }}
+        }
         Err(errors) => {
             // The errors, and a value of the right type, so code using it adds none of its own.
             let errors = errors.to_compile_error();
             let closure = &input.closure;
             quote! {{
                 #errors
+                #version_check
                 let _ = #closure;
-                #root::__private::inline_stand_in()
+                #private::inline_stand_in()
             }}
         }
     }
 }
 
-fn inline_tool(def: &ToolDef, root: &TokenStream, closure: &syn::ExprClosure) -> TokenStream {
+fn inline_tool(def: &ToolDef, private: &TokenStream, closure: &syn::ExprClosure) -> TokenStream {
     let name = &def.name;
     let description = def.description.as_deref().unwrap_or_default();
-    let args = args_ident();
-    let args_struct = args_struct(def, root);
-    let options = options(def, root);
-    let call = call_body(def, root);
+    let args = &def.args_ident;
+    let args_struct = args_struct(def, private);
+    let options = options(def, private);
+    let call = call_body(def, private);
     // The hooks' expressions are evaluated before the handler's closure, in the order they are
     // written, so a hook can clone what the closure then moves.
     let (confirm_value, confirm) = match &def.options.confirm {
         Some(hook) => match hook_value(def, hook, HookRole::Confirm, HookUse::Shared) {
             Some(value) => {
-                let check = confirm_body(def, root, &hook_callee(hook, quote!(__confirm)));
+                let check = confirm_body(def, private, &hook_callee(hook, quote!(__confirm)));
                 let span = hook_span(hook);
                 (
                     quote_spanned!(span=> let __confirm = #value;),
@@ -67,15 +75,20 @@ fn inline_tool(def: &ToolDef, root: &TokenStream, closure: &syn::ExprClosure) ->
     let (compensate_value, compensate) = match &def.options.compensate {
         Some(hook) => match hook_value(def, hook, HookRole::Compensate, HookUse::Shared) {
             Some(value) => {
-                let callee = hook_callee(hook, quote!(*__compensate));
                 let span = hook_span(hook);
-                let body = compensate_body(def, root, &callee, span);
+                // A path is called through a trait, by reference (it is kept and called for
+                // each compensation); a closure or method by call syntax.
+                let action = match hook {
+                    Hook::Call(_) => quote!(&*__compensate),
+                    _ => quote!(*__compensate),
+                };
+                let body = compensate_body(def, private, hook, action);
                 (
-                    quote_spanned!(span=> let __compensate = #root::__private::Arc::new(#value);),
+                    quote_spanned!(span=> let __compensate = #private::Arc::new(#value);),
                     quote! {
                         let __tool = __tool.__with_compensate(move |__arguments, __output, __context| {
                             let _ = &__context;
-                            let __compensate = #root::__private::Arc::clone(&__compensate);
+                            let __compensate = #private::Arc::clone(&__compensate);
                             #body
                         });
                     },
@@ -90,14 +103,14 @@ fn inline_tool(def: &ToolDef, root: &TokenStream, closure: &syn::ExprClosure) ->
         #args_struct
         #confirm_value
         #compensate_value
-        let __handler = #root::__private::Arc::new(#closure);
-        static __DEFINITION: #root::__private::OnceLock<#root::ToolDefinition> =
-            #root::__private::OnceLock::new();
-        fn __build() -> #root::ToolDefinition {
-            #root::__private::definition::<#args>(__TOOL_NAME, #description, #options)
+        let __handler = #private::Arc::new(#closure);
+        static __DEFINITION: #private::OnceLock<#private::ToolDefinition> =
+            #private::OnceLock::new();
+        fn __build() -> #private::ToolDefinition {
+            #private::definition::<#args>(__TOOL_NAME, #description, #options)
         }
-        let __definition = #root::__private::cached_definition(&__DEFINITION, __build);
-        let __tool = #root::__private::InlineTool::__new(__definition, move |__arguments, __context| {
+        let __definition = #private::cached_definition(&__DEFINITION, __build);
+        let __tool = #private::InlineTool::__new(__definition, move |__arguments, __context| {
             let _ = &__context;
             #call
         });

@@ -2,8 +2,12 @@
 
 pub(crate) mod args;
 pub(crate) mod decoder;
+pub(crate) mod doc;
 pub(crate) mod fallback;
 pub(crate) mod free;
 pub(crate) mod inline;
 pub(crate) mod set;
 pub(crate) mod tool;
+
+#[cfg(test)]
+mod paths_test;

@@ -4,20 +4,24 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 
-use crate::expand::args::{args_ident, args_struct, field_type};
+use crate::expand::args::field_type;
 use crate::model::{Callee as ModelCallee, DeferMode, Hook, ParamKind, ToolDef};
 
-/// `impl Tool for #tool_ty`, with the arguments struct it decodes, in a `const _` block of its own.
-pub(crate) fn tool_impl(def: &ToolDef, root: &TokenStream, tool_ty: &TokenStream) -> TokenStream {
+/// `impl Tool for #tool_ty`, in a `const _` block of its own; the arguments struct it decodes
+/// ([`args_struct`](crate::expand::args::args_struct)) is emitted beside it by the caller.
+pub(crate) fn tool_impl(
+    def: &ToolDef,
+    private: &TokenStream,
+    tool_ty: &TokenStream,
+) -> TokenStream {
     let name = &def.name;
     let description = def.description.as_deref().unwrap_or_default();
-    let args = args_ident();
-    let args_struct = args_struct(def, root);
-    let options = options(def, root);
-    let call = call_body(def, root);
+    let args = &def.args_ident;
+    let options = options(def, private);
+    let call = call_body(def, private);
     let confirm = def.options.confirm.as_ref().and_then(|hook| {
         let value = hook_value(def, hook, HookRole::Confirm, HookUse::Once)?;
-        let check = confirm_body(def, root, &hook_callee(hook, quote!(__confirm)));
+        let check = confirm_body(def, private, &hook_callee(hook, quote!(__confirm)));
         Some(quote! {
             fn needs_confirmation(&self, __arguments: &str) -> bool {
                 let __confirm = #value;
@@ -27,48 +31,41 @@ pub(crate) fn tool_impl(def: &ToolDef, root: &TokenStream, tool_ty: &TokenStream
     });
     let compensate = def.options.compensate.as_ref().and_then(|hook| {
         let value = hook_value(def, hook, HookRole::Compensate, HookUse::Once)?;
-        let body = compensate_body(
-            def,
-            root,
-            &hook_callee(hook, quote!(__action)),
-            hook_span(hook),
-        );
+        let body = compensate_body(def, private, hook, quote!(__action));
         Some(quote! {
             fn compensate<'__a>(
                 &'__a self,
                 __arguments: &'__a str,
-                __output: &'__a #root::ToolOutput,
-                __context: #root::ToolContext<'__a>,
-            ) -> ::core::option::Option<#root::ToolFuture<'__a>> {
+                __output: &'__a #private::ToolOutput,
+                __context: #private::ToolContext<'__a>,
+            ) -> ::core::option::Option<#private::ToolFuture<'__a>> {
                 let __action = #value;
                 // The body returns early on bad arguments; the closure gives it a place to.
-                let __compensate = move || -> #root::ToolFuture<'__a> { #body };
+                let __compensate = move || -> #private::ToolFuture<'__a> { #body };
                 ::core::option::Option::Some(__compensate())
             }
         })
     });
     quote! {
         const _: () = {
-            #args_struct
-
             const __TOOL_NAME: &str = #name;
 
             #[automatically_derived]
-            impl #root::Tool for #tool_ty {
-                fn definition(&self) -> &#root::ToolDefinition {
-                    static __DEFINITION: #root::__private::OnceLock<#root::ToolDefinition> =
-                        #root::__private::OnceLock::new();
-                    fn __build() -> #root::ToolDefinition {
-                        #root::__private::definition::<#args>(__TOOL_NAME, #description, #options)
+            impl #private::Tool for #tool_ty {
+                fn definition(&self) -> &#private::ToolDefinition {
+                    static __DEFINITION: #private::OnceLock<#private::ToolDefinition> =
+                        #private::OnceLock::new();
+                    fn __build() -> #private::ToolDefinition {
+                        #private::definition::<#args>(__TOOL_NAME, #description, #options)
                     }
-                    #root::__private::cached_definition(&__DEFINITION, __build)
+                    #private::cached_definition(&__DEFINITION, __build)
                 }
 
                 fn call<'__a>(
                     &'__a self,
                     __arguments: &'__a str,
-                    __context: #root::ToolContext<'__a>,
-                ) -> #root::ToolFuture<'__a> {
+                    __context: #private::ToolContext<'__a>,
+                ) -> #private::ToolFuture<'__a> {
                     #call
                 }
 
@@ -80,11 +77,11 @@ pub(crate) fn tool_impl(def: &ToolDef, root: &TokenStream, tool_ty: &TokenStream
 }
 
 /// The options expression of the tool's definition.
-pub(crate) fn options(def: &ToolDef, root: &TokenStream) -> TokenStream {
+pub(crate) fn options(def: &ToolDef, private: &TokenStream) -> TokenStream {
     let o = &def.options;
     let mut calls = Vec::new();
     if let Some(millis) = o.timeout_millis {
-        calls.push(quote!(.timeout(#root::__private::Duration::from_millis(#millis))));
+        calls.push(quote!(.timeout(#private::Duration::from_millis(#millis))));
     }
     if o.return_direct {
         calls.push(quote!(.return_direct(true)));
@@ -101,12 +98,12 @@ pub(crate) fn options(def: &ToolDef, root: &TokenStream) -> TokenStream {
             DeferMode::Auto => quote!(Auto),
             DeferMode::Never => quote!(Never),
         };
-        calls.push(quote!(.defer(#root::Defer::#variant)));
+        calls.push(quote!(.defer(#private::Defer::#variant)));
     }
     match &o.confirm {
         None => {}
-        Some(Hook::Always) => calls.push(quote!(.confirm(#root::Confirm::Always))),
-        Some(_) => calls.push(quote!(.confirm(#root::Confirm::WhenPredicate))),
+        Some(Hook::Always) => calls.push(quote!(.confirm(#private::Confirm::Always))),
+        Some(_) => calls.push(quote!(.confirm(#private::Confirm::WhenPredicate))),
     }
     if o.compensate.is_some() {
         calls.push(quote!(.compensable(true)));
@@ -117,7 +114,7 @@ pub(crate) fn options(def: &ToolDef, root: &TokenStream) -> TokenStream {
     if let Some(destructive) = o.destructive {
         calls.push(quote!(.destructive(#destructive)));
     }
-    quote!(#root::ToolOptions::new() #(#calls)*)
+    quote!(#private::ToolOptions::new() #(#calls)*)
 }
 
 /// How generated code calls a function with a list of arguments.
@@ -128,9 +125,9 @@ pub(crate) type Callee<'a> = dyn Fn(Vec<TokenStream>) -> TokenStream + 'a;
 pub(crate) enum HookRole {
     /// `confirm = predicate`: each schema argument by reference; returns `bool`.
     Confirm,
-    /// `compensate = action`: each schema argument by value, then the recorded output decoded
-    /// into the action's last parameter type; returns anything a tool may return, or a future of
-    /// it.
+    /// `compensate = action`: the arguments struct, then the recorded output decoded into the
+    /// action's second parameter type, then its context parameters; returns anything a tool may
+    /// return, or a future of it.
     Compensate,
 }
 
@@ -167,10 +164,17 @@ pub(crate) fn hook_value(
     usage: HookUse,
 ) -> Option<TokenStream> {
     let span = hook_span(hook);
+    if let (HookRole::Compensate, Hook::Call(expr)) = (role, hook) {
+        // Its signature is not visible: checked by `__private::CompensatingAction` where it
+        // is called (see `compensate_body`).
+        return Some(expr.to_token_stream());
+    }
     let (value, self_ty) = match hook {
         Hook::Always => return None,
-        Hook::Call(expr) => (expr.to_token_stream(), None),
-        Hook::Method { ident, receiver } => {
+        Hook::Call(expr) | Hook::Closure { expr, .. } => (expr.to_token_stream(), None),
+        Hook::Method {
+            ident, receiver, ..
+        } => {
             let ModelCallee::Method { self_ty, .. } = &def.callee else {
                 return None;
             };
@@ -197,20 +201,19 @@ pub(crate) fn hook_value(
             )
         }
         HookRole::Compensate => {
-            let types = def
-                .arguments()
-                .map(|(param, argument)| field_type(param, argument));
+            let args = respan(def.args_ident.to_token_stream(), span);
+            let context = hook.extra().iter().filter_map(|extra| extra.ty.as_ref());
             (
                 quote_spanned!(span=> __compensating_action),
                 quote_spanned!(span=> action),
                 quote_spanned!(span=> #lifetime_param __F, __O, __R),
-                quote_spanned!(span=> (#receiver #(#types,)* __O) -> __R),
+                quote_spanned!(span=> (#receiver #args, __O #(, #context)*) -> __R),
             )
         }
     };
     let kept_async = usage == HookUse::Shared
         && role == HookRole::Compensate
-        && matches!(hook, Hook::Call(expr) if is_async_closure(expr));
+        && matches!(hook, Hook::Closure { is_async: true, .. });
     let helper_fn = if kept_async {
         quote_spanned! {span=>
             fn #helper<#generics>(#parameter: __F) -> __F
@@ -253,19 +256,6 @@ pub(crate) fn hook_value(
     }})
 }
 
-/// An `async` closure, written as the expression or as the value of a block.
-fn is_async_closure(expr: &syn::Expr) -> bool {
-    match expr {
-        syn::Expr::Closure(closure) => closure.asyncness.is_some(),
-        syn::Expr::Paren(paren) => is_async_closure(&paren.expr),
-        syn::Expr::Block(block) => match block.block.stmts.last() {
-            Some(syn::Stmt::Expr(tail, None)) => is_async_closure(tail),
-            _ => false,
-        },
-        _ => false,
-    }
-}
-
 /// How generated code calls a hook bound to `binding` by [`hook_value`].
 pub(crate) fn hook_callee(
     hook: &Hook,
@@ -293,17 +283,21 @@ fn respan(tokens: TokenStream, span: Span) -> TokenStream {
 pub(crate) fn hook_span(hook: &Hook) -> Span {
     match hook {
         Hook::Always => Span::call_site(),
-        Hook::Call(expr) => expr.span(),
+        Hook::Call(expr) | Hook::Closure { expr, .. } => expr.span(),
         Hook::Method { ident, .. } => ident.span(),
     }
 }
 
 /// Decodes `__arguments` into `__args`, or returns `#on_error` wrapped as the caller needs.
-fn decode_args(root: &TokenStream, wrap_error: impl Fn(TokenStream) -> TokenStream) -> TokenStream {
-    let args = args_ident();
-    let error = wrap_error(quote!(#root::ToolFuture::ready(::core::result::Result::Err(error))));
+fn decode_args(
+    def: &ToolDef,
+    private: &TokenStream,
+    wrap_error: impl Fn(TokenStream) -> TokenStream,
+) -> TokenStream {
+    let args = &def.args_ident;
+    let error = wrap_error(quote!(#private::ToolFuture::ready(::core::result::Result::Err(error))));
     quote! {
-        let __args: #args = match #root::__private::decode(__TOOL_NAME, __arguments) {
+        let __args: #args = match #private::decode(__TOOL_NAME, __arguments) {
             ::core::result::Result::Ok(args) => args,
             ::core::result::Result::Err(error) => return #error,
         };
@@ -336,36 +330,14 @@ fn argument_list(def: &ToolDef, by_ref: bool) -> Vec<TokenStream> {
         .collect()
 }
 
-/// The schema arguments alone (no context), by value: a borrowed parameter's decoded, owned
-/// value (`String` for `&str`). Spanned at `span` (the hook), so an argument that does not fit
-/// a hook checked only at its call is reported there.
-fn schema_arguments(def: &ToolDef, span: Span) -> Vec<TokenStream> {
-    def.arguments()
-        .map(|(param, _)| {
-            // Cloned rather than rebuilt from its text, which a raw identifier (`r#type`) is not.
-            let mut field = param.ident.clone();
-            field.set_span(span);
-            quote_spanned!(span=> __args.#field)
-        })
-        .collect()
-}
-
 /// The body of `Tool::call`: decode, take the context, run the function, convert its value.
 /// Reads `__arguments` and `__context`; evaluates to a `ToolFuture`.
-pub(crate) fn call_body(def: &ToolDef, root: &TokenStream) -> TokenStream {
+pub(crate) fn call_body(def: &ToolDef, private: &TokenStream) -> TokenStream {
     let mut extract = Vec::new();
     for (i, param) in def.params.iter().enumerate() {
         if let ParamKind::Context = param.kind {
             let binding = format_ident!("__context_{}", i);
-            let ty = &param.ty;
-            extract.push(quote_spanned! {ty.span()=>
-                let #binding = match <#ty as #root::FromToolContext>::from_tool_context(&__context) {
-                    ::core::result::Result::Ok(value) => value,
-                    ::core::result::Result::Err(error) => {
-                        return #root::ToolFuture::ready(::core::result::Result::Err(error));
-                    }
-                };
-            });
+            extract.push(context_value(&binding, &param.ty, private));
         }
     }
     let call_args = argument_list(def, false);
@@ -383,14 +355,14 @@ pub(crate) fn call_body(def: &ToolDef, root: &TokenStream) -> TokenStream {
         } => quote!(<#self_ty>::#ident(#(#call_args),*)),
         ModelCallee::Inline => quote!((*__handler)(#(#call_args),*)),
     };
-    let finish = finish(def, root);
+    let finish = finish(def, private);
     let run = if def.is_async {
         // An inline handler is shared with the future through its `Arc`.
         let share = matches!(def.callee, ModelCallee::Inline)
-            .then(|| quote!(let __handler = #root::__private::Arc::clone(&__handler);));
+            .then(|| quote!(let __handler = #private::Arc::clone(&__handler);));
         quote! {
             #share
-            #root::ToolFuture::boxed(async move {
+            #private::ToolFuture::boxed(async move {
                 #[allow(clippy::let_unit_value)]
                 let __value = #invoke.await;
                 #finish
@@ -400,10 +372,10 @@ pub(crate) fn call_body(def: &ToolDef, root: &TokenStream) -> TokenStream {
         quote! {
             #[allow(clippy::let_unit_value)]
             let __value = #invoke;
-            #root::ToolFuture::ready(#finish)
+            #private::ToolFuture::ready(#finish)
         }
     };
-    let decode = decode_args(root, |error| error);
+    let decode = decode_args(def, private, |error| error);
     quote! {
         #decode
         #(#extract)*
@@ -413,43 +385,91 @@ pub(crate) fn call_body(def: &ToolDef, root: &TokenStream) -> TokenStream {
 
 /// The body of `Tool::needs_confirmation` for a predicate: reads `__arguments`, evaluates to
 /// `bool`. The predicate gets each schema argument by reference.
-pub(crate) fn confirm_body(def: &ToolDef, root: &TokenStream, callee: &Callee<'_>) -> TokenStream {
-    let args = args_ident();
+pub(crate) fn confirm_body(
+    def: &ToolDef,
+    private: &TokenStream,
+    callee: &Callee<'_>,
+) -> TokenStream {
+    let args = &def.args_ident;
     let predicate = callee(argument_list(def, true));
     quote! {
-        #root::__private::confirm_with::<#args>(__arguments, |__args: #args| #predicate)
+        #private::confirm_with::<#args>(__arguments, |__args: #args| #predicate)
     }
 }
 
-/// The body of `Tool::compensate`: decode the recorded arguments and output, run the
-/// compensating action (awaited when it is `async`), convert its value. Reads `__arguments`,
-/// `__output`; evaluates to a `ToolFuture`.
+/// The body of `Tool::compensate`: decode the recorded arguments into the arguments struct and
+/// the output into the action's output parameter type, take the action's context parameters,
+/// run the action (awaited when it is `async`), convert its value. Reads `__arguments`,
+/// `__output` and `__context`; evaluates to a `ToolFuture`.
 pub(crate) fn compensate_body(
     def: &ToolDef,
-    root: &TokenStream,
-    callee: &Callee<'_>,
-    span: Span,
+    private: &TokenStream,
+    hook: &Hook,
+    action: TokenStream,
 ) -> TokenStream {
-    let mut args = schema_arguments(def, span);
-    args.push(quote_spanned!(span=> __recorded));
-    let invoke = callee(args);
-    let finish = finish_at(span, span, span, root);
-    let decode = decode_args(root, |error| error);
+    let span = hook_span(hook);
+    let finish = finish_at(span, span, span, private);
+    let decode = decode_args(def, private, |error| error);
+    let resolve = quote_spanned! {span=>
+        let __value = {
+            #[allow(unused_imports)]
+            use #private::{FutureKind as _, ReadyKind as _};
+            (&&#private::Wrap::of(&__value)).__tool_future_kind().resolve(__value)
+        }
+        .await;
+    };
+    if let Hook::Call(_) = hook {
+        // A path: its parameters are not visible, so a trait decodes the output into its second
+        // parameter's type and takes the rest from the context, whatever their number; a
+        // function that does not fit is reported at the path, in the trait's words.
+        let action = respan(action, span);
+        let args = respan(def.args_ident.to_token_stream(), span);
+        return quote_spanned! {span=>
+            #decode
+            #private::ToolFuture::boxed(async move {
+                match #private::CompensatingAction::<#args, _>::run(
+                    #action,
+                    __args,
+                    __output,
+                    &__context,
+                    __TOOL_NAME,
+                ) {
+                    ::core::result::Result::Ok(__value) => {
+                        #resolve
+                        #finish
+                    }
+                    ::core::result::Result::Err(error) => ::core::result::Result::Err(error),
+                }
+            })
+        };
+    }
+    let mut extract = Vec::new();
+    let mut args = vec![
+        quote_spanned!(span=> __args),
+        quote_spanned!(span=> __recorded),
+    ];
+    for (i, ty) in hook
+        .extra()
+        .iter()
+        .filter_map(|extra| extra.ty.as_ref())
+        .enumerate()
+    {
+        let binding = format_ident!("__action_context_{}", i, span = span);
+        extract.push(context_value(&binding, ty, private));
+        args.push(quote_spanned!(span=> #binding));
+    }
+    let invoke = hook_callee(hook, action)(args);
     // No arm diverges (`return`), so when the action does not fit, the type of its output is
     // not left to never-type fallback, which would add an error of its own.
     quote_spanned! {span=>
         #decode
-        #root::ToolFuture::boxed(async move {
-            match #root::__private::decode_output(__TOOL_NAME, __output) {
+        #(#extract)*
+        #private::ToolFuture::boxed(async move {
+            match #private::decode_output(__TOOL_NAME, __output) {
                 ::core::result::Result::Ok(__recorded) => {
                     #[allow(clippy::let_unit_value)]
                     let __value = #invoke;
-                    let __value = {
-                        #[allow(unused_imports)]
-                        use #root::__private::{FutureKind as _, ReadyKind as _};
-                        (&&#root::__private::Wrap::of(&__value)).__tool_future_kind().resolve(__value)
-                    }
-                    .await;
+                    #resolve
                     #finish
                 }
                 ::core::result::Result::Err(error) => ::core::result::Result::Err(error),
@@ -458,33 +478,47 @@ pub(crate) fn compensate_body(
     }
 }
 
+/// `let #binding = <#ty as FromToolContext>::from_tool_context(&__context)`, returning the
+/// error as the call's result; spanned at the type, so a type that is not a context parameter
+/// is reported there.
+fn context_value(binding: &syn::Ident, ty: &syn::Type, private: &TokenStream) -> TokenStream {
+    quote_spanned! {ty.span()=>
+        let #binding = match <#ty as #private::FromToolContext>::from_tool_context(&__context) {
+            ::core::result::Result::Ok(value) => value,
+            ::core::result::Result::Err(error) => {
+                return #private::ToolFuture::ready(::core::result::Result::Err(error));
+            }
+        };
+    }
+}
+
 /// Turns `__value` into a `ToolResult` by its concrete type (see `__private`'s tags): a
 /// `Result` is split first (a future, which was not awaited, is reported there), then the
 /// success goes through `IntoToolOutput` or `Serialize`.
 /// Spanned at the return type, so an unsupported one is reported there: for `Result<T, E>`, the
 /// split at `E` and the conversion at `T`.
-fn finish(def: &ToolDef, root: &TokenStream) -> TokenStream {
+fn finish(def: &ToolDef, private: &TokenStream) -> TokenStream {
     let span = def.output.as_ref().map_or(def.value_span, Spanned::span);
     let (ok_span, err_span) = def
         .output
         .as_ref()
         .and_then(result_arguments)
         .map_or((span, span), |(ok, err)| (ok.span(), err.span()));
-    finish_at(span, ok_span, err_span, root)
+    finish_at(span, ok_span, err_span, private)
 }
 
 /// [`finish`] with explicit spans: the whole, the success conversion, the error split.
-fn finish_at(span: Span, ok_span: Span, err_span: Span, root: &TokenStream) -> TokenStream {
+fn finish_at(span: Span, ok_span: Span, err_span: Span, private: &TokenStream) -> TokenStream {
     let split = quote_spanned! {err_span=>
-        (&&&#root::__private::Wrap::of(&__value)).__tool_result_kind().split(__value, __TOOL_NAME)
+        (&&&#private::Wrap::of(&__value)).__tool_result_kind().split(__value, __TOOL_NAME)
     };
     let convert = quote_spanned! {ok_span=>
-        (&&#root::__private::Wrap::of(&__ok)).__tool_output_kind().convert(__ok, __TOOL_NAME)
+        (&&#private::Wrap::of(&__ok)).__tool_output_kind().convert(__ok, __TOOL_NAME)
     };
     quote_spanned! {span=>
         {
             #[allow(unused_imports)]
-            use #root::__private::{
+            use #private::{
                 OutputKind as _, PlainKind as _, ResultKind as _, SerializeKind as _, UnawaitedKind as _,
             };
             match #split {

@@ -8,6 +8,8 @@ use syn::{LitStr, Token};
 
 use crate::ctxt::Ctxt;
 use crate::model::{DefaultValue, DeferMode, Hook, Options};
+use crate::parse::hook::hook_from_expr;
+use crate::resolve::display_path;
 use crate::symbol::*;
 
 /// What `#[tool(...)]` said.
@@ -127,7 +129,8 @@ pub(crate) fn parse_tool_attr(cx: &mut Ctxt, tokens: TokenStream) -> ToolAttr {
             }
             CONFIRM => {
                 let hook = if meta.input.peek(Token![=]) {
-                    Hook::Call(meta.value()?.parse()?)
+                    // A predicate takes the arguments, one parameter each: none is extra.
+                    hook_from_expr(meta.value()?.parse()?, usize::MAX)
                 } else {
                     Hook::Always
                 };
@@ -138,7 +141,7 @@ pub(crate) fn parse_tool_attr(cx: &mut Ctxt, tokens: TokenStream) -> ToolAttr {
             COMPENSATE => {
                 let action: syn::Expr = meta.value()?.parse()?;
                 if fresh {
-                    attr.options.compensate = Some(Hook::Call(action));
+                    attr.options.compensate = Some(hook_from_expr(action, COMPENSATE_FIXED));
                 }
             }
             CRATE => {
@@ -214,9 +217,7 @@ fn known_key(
     if let Some(key) = keys.iter().find(|key| meta.path.is_ident(key)) {
         return Ok(Some(key));
     }
-    let shown = quote::ToTokens::to_token_stream(&meta.path)
-        .to_string()
-        .replace(' ', "");
+    let shown = display_path(&meta.path);
     cx.error_spanned_by(
         &meta.path,
         format!(

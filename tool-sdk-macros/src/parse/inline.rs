@@ -6,7 +6,7 @@ use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprClosure, Pat};
 
 use crate::ctxt::Ctxt;
-use crate::model::{Callee, ToolDef};
+use crate::model::{Callee, Rejected, Shape, ToolDef};
 use crate::parse::attr::{parse_tool_attr, ToolAttr};
 use crate::parse::doc::doc_text;
 use crate::parse::item::parse_param;
@@ -92,24 +92,19 @@ pub(crate) fn parse_inline(cx: &mut Ctxt, input: &mut InlineInput) -> ToolDef {
             (String::from("unnamed"), bar)
         }
     };
-    if let Some(lifetimes) = &closure.lifetimes {
-        cx.error_spanned_by(
-            lifetimes,
-            "an inline tool's closure cannot be generic over lifetimes",
-        );
-    }
+    let mut shape = Shape {
+        closure_lifetimes: closure.lifetimes.clone(),
+        ..Shape::default()
+    };
     let mut params = Vec::new();
     for input in closure.inputs.iter_mut() {
         match input {
             Pat::Type(typed) => {
-                if let Some(param) = parse_param(cx, typed) {
+                if let Some(param) = parse_param(cx, typed, &mut shape) {
                     params.push(param);
                 }
             }
-            other => cx.error_spanned_by(
-                &*other,
-                "a parameter of an inline tool needs a type: write `name: Type`",
-            ),
+            other => shape.rejected.push(Rejected::Untyped(other.clone())),
         }
     }
     let is_async = closure.asyncness.is_some() || ends_in_async_block(&closure.body);
@@ -122,10 +117,13 @@ pub(crate) fn parse_inline(cx: &mut Ctxt, input: &mut InlineInput) -> ToolDef {
         name_span,
         description: attr.description.or_else(|| doc_text(&docs)),
         params,
+        args_ident: syn::Ident::new("__ToolArgs", proc_macro2::Span::call_site()),
+        vis: syn::Visibility::Inherited,
         callee: Callee::Inline,
         is_async,
         output,
         options: attr.options,
+        shape,
         span: closure.span(),
         value_span: value_span(&closure.body),
     }

@@ -2,6 +2,8 @@
 
 pub(crate) mod attr;
 pub(crate) mod doc;
+pub(crate) mod hook;
 pub(crate) mod inline;
 pub(crate) mod item;
+pub(crate) mod set;
 pub(crate) mod shell;

@@ -58,7 +58,7 @@ tokio::task_local! {
 ///     format!("booking-{room}")
 /// }
 ///
-/// fn cancel(_room: String, booking: String) -> Result<(), String> {
+/// fn cancel(_args: BookArgs, booking: String) -> Result<(), String> {
 ///     let key = tool_sdk::compensate::idempotency_key().unwrap_or_default();
 ///     // e.g. DELETE /bookings/{booking} with the header `Idempotency-Key: {key}`
 ///     let _ = (booking, key);
