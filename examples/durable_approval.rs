@@ -18,7 +18,7 @@ use std::sync::Arc;
 use tool_sdk::run::{LoopStatus, ToolLoop};
 use tool_sdk::store::{Orphans, RunId, RunStore as _, SqliteStore};
 use tool_sdk::{
-    tool, AssistantMessage, ChatMemory, Message, ScriptedModel, ToolCall, ToolRegistry,
+    store::ChatMemory, tool, AssistantMessage, Message, ScriptedModel, ToolCall, ToolRegistry,
 };
 
 /// Moves money between accounts; every transfer needs a person's approval.

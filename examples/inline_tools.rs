@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tool_sdk::{define_tool, CallId, Tool, ToolRegistry};
+use tool_sdk::{define::CallId, define_tool, Tool, ToolRegistry};
 
 /// What the tools share: a to-do list.
 #[derive(Default)]

@@ -23,8 +23,8 @@ use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 use tool_sdk::model::openai::{OpenAiCompatibleModel, ENV_BASE_URL};
+use tool_sdk::model::ModelError;
 use tool_sdk::run::{LoopEvent, LoopStatus, ToolLoop};
-use tool_sdk::ModelError;
 use tool_sdk::{tool, tools, AssistantMessage, Message, ScriptedModel, ToolCall, ToolRegistry};
 
 /// Gets the current weather for a city.

@@ -11,7 +11,7 @@ use std::task::{Context, Poll, Waker};
 use libfuzzer_sys::fuzz_target;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use tool_sdk::{tool, DynamicTool, ToolErrorKind, ToolRegistry};
+use tool_sdk::{define::ToolErrorKind, register::DynamicTool, tool, ToolRegistry};
 
 #[derive(Debug, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]

@@ -26,12 +26,13 @@ use tool_sdk::store::{
     StoreFuture,
 };
 use tool_sdk::{
-    run::{Concurrency, LoopOptions, LoopStatus, ToolLoop},
-    store::PausedTurn,
+    define::{Confirm, ToolDefinition, ToolFuture, ToolOptions},
+    AssistantMessage, Message, ScriptedModel, Tool, ToolCall, ToolContext, ToolError, ToolOutput,
+    ToolRegistry,
 };
 use tool_sdk::{
-    AssistantMessage, Confirm, Message, ScriptedModel, Tool, ToolCall, ToolContext, ToolDefinition,
-    ToolError, ToolFuture, ToolOptions, ToolOutput, ToolRegistry,
+    run::{Concurrency, LoopOptions, LoopStatus, ToolLoop},
+    store::PausedTurn,
 };
 
 fn crash_at() -> String {

@@ -7,8 +7,11 @@ use std::sync::{Arc, Mutex};
 use serde_json::json;
 use tool_sdk::run::{Concurrency, LoopOptions, LoopStatus, ToolLoop};
 use tool_sdk::{
-    check_conversation, define_tool, tool, AssistantMessage, CancellationToken, DynamicTool,
-    Message, RegistryError, ScriptedModel, ToolCall, ToolErrorKind, ToolRegistry,
+    define::ToolErrorKind,
+    define_tool,
+    model::check_conversation,
+    register::{DynamicTool, RegistryError},
+    tool, AssistantMessage, CancellationToken, Message, ScriptedModel, ToolCall, ToolRegistry,
 };
 
 /// Echoes a text.
@@ -33,7 +36,7 @@ fn registry() -> ToolRegistry {
         "measure",
         "Echoes x.",
         schema,
-        |v: serde_json::Value| async move { tool_sdk::Json(v) },
+        |v: serde_json::Value| async move { tool_sdk::define::Json(v) },
     )
     .unwrap();
     registry.register(dynamic).unwrap();

@@ -2,7 +2,11 @@
 //! validate and dispatch, and broken calls must get the right classified error.
 
 use serde_json::{json, Value};
-use tool_sdk::{provider_name, DynamicTool, Json, ToolError, ToolErrorKind, ToolRegistry};
+use tool_sdk::{
+    define::{Json, ToolErrorKind},
+    register::{provider_name, DynamicTool},
+    ToolError, ToolRegistry,
+};
 use tool_sdk_tests::bfcl::{load_all, Entry};
 
 /// A registry of the entry's functions, each echoing its arguments. BFCL names such as
@@ -21,7 +25,7 @@ fn registry(entry: &Entry) -> ToolRegistry {
         match registry.register(tool) {
             Ok(_) => {}
             // An entry may offer the same function twice; the registry keeps the first.
-            Err(tool_sdk::RegistryError::DuplicateName(_)) => {}
+            Err(tool_sdk::register::RegistryError::DuplicateName(_)) => {}
             Err(e) => panic!("{}: {e}", entry.id),
         }
     }

@@ -11,7 +11,8 @@ use tool_sdk::run::{LoopStatus, ToolLoop};
 use tool_sdk::store::MAX_COMPENSATION_ATTEMPTS;
 use tool_sdk::store::{InMemoryRunStore, Orphans, RunStore};
 use tool_sdk::{
-    define_tool, AssistantMessage, Message, ScriptedModel, ToolCall, ToolErrorKind, ToolRegistry,
+    define::ToolErrorKind, define_tool, AssistantMessage, Message, ScriptedModel, ToolCall,
+    ToolRegistry,
 };
 
 type Timeline = Arc<Mutex<Vec<String>>>;

@@ -7,8 +7,8 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tool_sdk::{
-    define_tool, tool, CallId, Confirm, Defer, State, Tool, ToolContext, ToolErrorKind, ToolOutput,
-    ToolRegistry,
+    define::{CallId, Confirm, Defer, State, ToolErrorKind},
+    define_tool, tool, Tool, ToolContext, ToolOutput, ToolRegistry,
 };
 
 #[derive(Default)]
@@ -456,7 +456,7 @@ fn cancel_flight(
 
 #[tokio::test]
 async fn a_compensating_action_gets_the_arguments_as_one_value_and_context_parameters() {
-    let mut state = tool_sdk::SharedState::new();
+    let mut state = tool_sdk::define::SharedState::new();
     let counter = Arc::new(Mutex::new(0_u32));
     state.insert_arc(Arc::clone(&counter));
     let arguments = r#"{"from":"LIS","destination":"OSL"}"#;

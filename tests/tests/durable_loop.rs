@@ -11,8 +11,10 @@ use tool_sdk::store::{
     StoreError, StoreFuture,
 };
 use tool_sdk::{
-    define_tool, AssistantMessage, Confirm, DynamicTool, Message, ScriptedModel, ToolCall,
-    ToolOptions, ToolRegistry,
+    define::{Confirm, ToolOptions},
+    define_tool,
+    register::DynamicTool,
+    AssistantMessage, Message, ScriptedModel, ToolCall, ToolRegistry,
 };
 use tool_sdk::{
     run::{LoopStatus, ToolLoop},

@@ -9,12 +9,14 @@ use tool_sdk::store::{
     SqliteStore, StoreError,
 };
 use tool_sdk::{
-    run::{LoopStatus, ToolLoop},
-    store::PausedTurn,
+    define::{Confirm, ToolOptions},
+    register::DynamicTool,
+    store::ChatMemory,
+    AssistantMessage, Message, ScriptedModel, ToolCall, ToolRegistry,
 };
 use tool_sdk::{
-    AssistantMessage, ChatMemory, Confirm, DynamicTool, Message, ScriptedModel, ToolCall,
-    ToolOptions, ToolRegistry,
+    run::{LoopStatus, ToolLoop},
+    store::PausedTurn,
 };
 use tool_sdk_tests::durable::{place, Backend, Place};
 

@@ -2,7 +2,11 @@
 
 use serde_json::{json, Value};
 use tool_sdk::describe::{lower, Dialect};
-use tool_sdk::{DynamicTool, Json, RegistryError, ToolError, ToolErrorKind, ToolRegistry};
+use tool_sdk::{
+    define::{Json, ToolErrorKind},
+    register::{DynamicTool, RegistryError},
+    ToolError, ToolRegistry,
+};
 
 fn weather() -> DynamicTool {
     let schema = json!({

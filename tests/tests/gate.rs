@@ -6,7 +6,7 @@ use std::time::{Duration, SystemTime};
 
 use base64::Engine as _;
 use proptest::prelude::*;
-use tool_sdk::{define_tool, AssistantMessage, ToolCall, ToolRegistry, ToolResultStatus};
+use tool_sdk::{define_tool, model::ToolResultStatus, AssistantMessage, ToolCall, ToolRegistry};
 use tool_sdk::{
     gate::{
         fingerprint, CallResult, ConfirmationPolicy, Gate, GateError, GateOutcome, Kept, Sealer,

@@ -673,3 +673,79 @@ fn the_checks_see_what_they_must() {
     assert!(defined_items("pub(crate) struct RunState {\n").contains("RunState"));
     assert!(defined_items("pub const fn x() {}\n").contains("x"));
 }
+
+/// The names a user finds at the crate root: its public modules and what it re-exports (the
+/// macros' hidden module aside).
+fn root_names() -> Vec<String> {
+    let lib = code_of(&fs::read_to_string(src().join("lib.rs")).expect("lib.rs is readable"));
+    let mut names = Vec::new();
+    let mut hidden = false;
+    let mut rest = lib.as_str();
+    while let Some(at) = rest.find("pub ") {
+        let before = &rest[..at];
+        if before.contains("#[doc(hidden)]") {
+            hidden = true;
+        }
+        let from = &rest[at + "pub ".len()..];
+        let end = from.find(';').unwrap_or(from.len());
+        let statement = &from[..end];
+        if let Some(module) = statement.strip_prefix("mod ") {
+            if !hidden {
+                names.push(module.trim().to_owned());
+            }
+        } else if let Some(tree) = statement.strip_prefix("use ") {
+            let chars: Vec<char> = tree.chars().collect();
+            for leaf in use_tree(&chars, 0).0 {
+                if let Some(last) = leaf.last() {
+                    names.push(last.clone());
+                }
+            }
+        }
+        hidden = false;
+        rest = &from[end..];
+    }
+    names
+}
+
+#[test]
+fn the_crate_root_is_small() {
+    let names = root_names();
+    assert!(
+        names.len() <= 25,
+        "{} names at the crate root, at most 25: {names:?}",
+        names.len()
+    );
+    // What a first program needs is there.
+    for needed in ["tool", "ToolRegistry", "ToolLoop", "LoopStatus", "Message", "define"] {
+        assert!(names.iter().any(|n| n == needed), "{needed} missing: {names:?}");
+    }
+}
+
+#[test]
+fn the_first_program_in_the_readme_is_short() {
+    let readme = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
+        .expect("README.md is readable");
+    let start = readme.find("```rust\n").expect("the README has a Rust example") + 8;
+    let end = start + readme[start..].find("```").expect("the example ends");
+    // What a reader sees: doctest lines starting with `#` are hidden.
+    let shown: Vec<&str> = readme[start..end]
+        .lines()
+        .filter(|line| !line.trim_start().starts_with("# ") && line.trim() != "#")
+        .collect();
+    assert!(shown.len() <= 30, "{} lines: {shown:#?}", shown.len());
+    let imported: usize = shown
+        .iter()
+        .filter_map(|line| line.strip_prefix("use "))
+        .map(|tree| {
+            let chars: Vec<char> = tree.trim_end_matches(';').chars().collect();
+            use_tree(&chars, 0).0.len()
+        })
+        .sum();
+    assert!(imported <= 8, "{imported} names imported");
+    for feature in ["confirm", "compensate", "resume", "from_env"] {
+        assert!(
+            shown.iter().any(|line| line.contains(feature)),
+            "the first program shows {feature}"
+        );
+    }
+}

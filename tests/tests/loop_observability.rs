@@ -5,8 +5,8 @@ use std::sync::{Arc, Mutex};
 
 use tool_sdk::run::{LoopStatus, ToolLoop};
 use tool_sdk::{
-    check_conversation, tool, AssistantMessage, InMemoryChatMemory, Message, ScriptedModel,
-    ToolCall, ToolRegistry,
+    model::check_conversation, store::InMemoryChatMemory, tool, AssistantMessage, Message,
+    ScriptedModel, ToolCall, ToolRegistry,
 };
 
 /// Adds two numbers.
@@ -61,7 +61,9 @@ async fn a_conversation_lives_in_chat_memory_between_runs() {
         .await
         .unwrap();
     assert!(matches!(outcome.status, LoopStatus::Answered(_)));
-    let stored = tool_sdk::ChatMemory::load(&memory, "ana").await.unwrap();
+    let stored = tool_sdk::store::ChatMemory::load(&memory, "ana")
+        .await
+        .unwrap();
     assert_eq!(stored.len(), 4);
     check_conversation(&stored).unwrap();
 }

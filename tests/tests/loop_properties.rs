@@ -6,8 +6,8 @@ use std::sync::{Arc, Mutex};
 use proptest::prelude::*;
 use tool_sdk::run::{Concurrency, LoopOptions, LoopStatus, ToolLoop};
 use tool_sdk::{
-    check_conversation, define_tool, AssistantMessage, CancellationToken, Message, ScriptedModel,
-    ToolCall, ToolRegistry,
+    define_tool, model::check_conversation, AssistantMessage, CancellationToken, Message,
+    ScriptedModel, ToolCall, ToolRegistry,
 };
 
 #[derive(Debug, Clone)]

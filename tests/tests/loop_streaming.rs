@@ -7,8 +7,9 @@ use std::time::Duration;
 use futures_util::stream::{self, StreamExt as _};
 use tool_sdk::run::{Concurrency, LoopOptions, LoopStatus, ToolLoop};
 use tool_sdk::{
-    check_conversation, define_tool, AssistantMessage, ChatDelta, ChatModel, ChatRequest,
-    ChatResponse, ChatStream, Message, ModelFuture, ScriptedModel, ToolCall, ToolRegistry,
+    define_tool,
+    model::{check_conversation, ChatDelta, ChatRequest, ChatResponse, ChatStream, ModelFuture},
+    AssistantMessage, ChatModel, Message, ScriptedModel, ToolCall, ToolRegistry,
 };
 
 type Timeline = Arc<Mutex<Vec<String>>>;

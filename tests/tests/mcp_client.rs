@@ -9,8 +9,9 @@ use tokio::process::Command;
 use tool_sdk::mcp::{McpClient, McpServer};
 use tool_sdk::run::{LoopStatus, ToolLoop};
 use tool_sdk::{
-    tool, AssistantMessage, Confirm, Message, ScriptedModel, Tool, ToolCall, ToolErrorKind,
-    ToolRegistry, ToolResultStatus,
+    define::{Confirm, ToolErrorKind},
+    model::ToolResultStatus,
+    tool, AssistantMessage, Message, ScriptedModel, Tool, ToolCall, ToolRegistry,
 };
 use tool_sdk_tests::mcp::{python, script};
 
@@ -222,7 +223,7 @@ async fn a_tool_loop_uses_the_server_as_a_provider() {
         error.to_string().contains("unknown item 'banana'"),
         "{error}"
     );
-    tool_sdk::check_conversation(&conversation).expect("the conversation stays valid");
+    tool_sdk::model::check_conversation(&conversation).expect("the conversation stays valid");
 }
 
 #[tokio::test]
@@ -316,7 +317,10 @@ async fn a_tool_sdk_server_and_client_round_trip_in_process() {
 struct SharedModel(Arc<ScriptedModel>);
 
 impl tool_sdk::ChatModel for SharedModel {
-    fn chat<'a>(&'a self, request: tool_sdk::ChatRequest<'a>) -> tool_sdk::ModelFuture<'a> {
+    fn chat<'a>(
+        &'a self,
+        request: tool_sdk::model::ChatRequest<'a>,
+    ) -> tool_sdk::model::ModelFuture<'a> {
         self.0.chat(request)
     }
 }
@@ -329,7 +333,7 @@ async fn deferred_server_tools_are_found_by_search_and_called() {
     command.arg(script("fastmcp_server.py"));
     let client = McpClient::builder()
         .with_prefix("inv_")
-        .with_defer(tool_sdk::Defer::Always)
+        .with_defer(tool_sdk::define::Defer::Always)
         .spawn(command)
         .await
         .expect("the FastMCP server starts and initializes");

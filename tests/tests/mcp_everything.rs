@@ -5,7 +5,7 @@
 use serde_json::{json, Value};
 use tokio::process::Command;
 use tool_sdk::mcp::McpClient;
-use tool_sdk::{ToolErrorKind, ToolRegistry};
+use tool_sdk::{define::ToolErrorKind, ToolRegistry};
 use tool_sdk_tests::mcp::node_package;
 
 async fn everything() -> (McpClient, ToolRegistry) {

@@ -17,7 +17,7 @@ use serde_json::json;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tool_sdk::mcp::{McpClient, McpError, McpServer, StreamableHttpServerConfig};
-use tool_sdk::{tool, ToolErrorKind, ToolRegistry};
+use tool_sdk::{define::ToolErrorKind, tool, ToolRegistry};
 use tool_sdk_tests::mcp::{python, python_client, script, HttpServer};
 
 /// Long enough for a Python server to start on a loaded machine.

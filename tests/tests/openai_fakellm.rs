@@ -17,9 +17,13 @@ use tool_sdk::gate::{ConfirmationPolicy, Gate};
 use tool_sdk::model::openai::OpenAiCompatibleModel;
 use tool_sdk::run::{Concurrency, LoopOptions, LoopStatus, ToolLoop};
 use tool_sdk::{
-    check_conversation, define_tool, tool, AssistantMessage, ChatDelta, ChatModel, ChatOptions,
-    ChatRequest, ChatStream, Message, ModelError, ModelFuture, ToolErrorKind, ToolRegistry,
-    ToolResultStatus,
+    define::ToolErrorKind,
+    define_tool,
+    model::{
+        check_conversation, ChatDelta, ChatOptions, ChatRequest, ChatStream, ModelError,
+        ModelFuture, ToolResultStatus,
+    },
+    tool, AssistantMessage, ChatModel, Message, ToolRegistry,
 };
 
 /// What the tools did, in order.

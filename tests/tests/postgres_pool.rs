@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use tokio_postgres::{Client, NoTls};
 use tool_sdk::store::{Orphans, PostgresStore, RecordEntry, RunId, RunStore, StoreError};
-use tool_sdk::{ChatMemory, Message, ToolCall};
+use tool_sdk::{store::ChatMemory, Message, ToolCall};
 use tool_sdk_tests::durable::{place, Backend, Place};
 
 /// Long enough for any statement on an idle test server; what the tests wait for either

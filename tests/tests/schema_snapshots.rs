@@ -6,7 +6,10 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tool_sdk::{tool, CallId, State, Tool};
+use tool_sdk::{
+    define::{CallId, State},
+    tool, Tool,
+};
 
 /// Gets the weather forecast for a city.
 #[tool]
@@ -80,7 +83,7 @@ fn nothing() -> Vec<u8> {
     Vec::new()
 }
 
-fn definitions() -> Vec<&'static tool_sdk::ToolDefinition> {
+fn definitions() -> Vec<&'static tool_sdk::define::ToolDefinition> {
     vec![
         GetWeatherTool.definition(),
         BookTool.definition(),

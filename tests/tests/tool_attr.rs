@@ -6,8 +6,8 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tool_sdk::{
-    tool, CallId, CancellationToken, State, Tool, ToolContext, ToolError, ToolErrorKind, ToolName,
-    ToolRegistry,
+    define::{CallId, State, ToolErrorKind, ToolName},
+    tool, CancellationToken, Tool, ToolContext, ToolError, ToolRegistry,
 };
 
 /// Adds two numbers.
@@ -331,7 +331,7 @@ async fn oversized_arguments_are_refused_before_parsing() {
     let registry = self::registry();
     let huge = format!(
         r#"{{"text":"{}"}}"#,
-        "x".repeat(tool_sdk::DEFAULT_MAX_ARGUMENTS_BYTES)
+        "x".repeat(tool_sdk::define::DEFAULT_MAX_ARGUMENTS_BYTES)
     );
     let error = registry.call("echo", &huge).await.unwrap_err();
     assert_eq!(error.kind(), ToolErrorKind::ArgumentsTooLarge);
@@ -408,7 +408,10 @@ fn duplicate_and_invalid_names_are_refused_at_registration() {
     let mut registry = ToolRegistry::new();
     registry.register(AddTool).unwrap();
     let error = registry.register(AddTool).unwrap_err();
-    assert_eq!(error, tool_sdk::RegistryError::DuplicateName("add".into()));
+    assert_eq!(
+        error,
+        tool_sdk::register::RegistryError::DuplicateName("add".into())
+    );
     assert_eq!(registry.names().collect::<Vec<_>>(), ["add"]);
 }
 

@@ -6,8 +6,11 @@ use std::time::Duration;
 
 use tool_sdk::gate::{ConfirmationPolicy, Gate};
 use tool_sdk::{
-    check_conversation, define_tool, AssistantMessage, CancellationToken, DynamicTool, Message,
-    ScriptedModel, Tool, ToolCall, ToolErrorKind, ToolRegistry, ToolResultStatus,
+    define::ToolErrorKind,
+    define_tool,
+    model::{check_conversation, ToolResultStatus},
+    register::DynamicTool,
+    AssistantMessage, CancellationToken, Message, ScriptedModel, Tool, ToolCall, ToolRegistry,
 };
 use tool_sdk::{
     register::{ProviderFuture, ToolProvider},
@@ -65,7 +68,7 @@ fn booking_tools(timeline: &Timeline, failing: &[&str]) -> ToolRegistry {
 /// A tool under another name (the same inline tool serves three names in these tests).
 struct Renamed<T> {
     inner: T,
-    definition: tool_sdk::ToolDefinition,
+    definition: tool_sdk::define::ToolDefinition,
 }
 
 impl<T: Tool> Renamed<T> {
@@ -77,14 +80,14 @@ impl<T: Tool> Renamed<T> {
 }
 
 impl<T: Tool> Tool for Renamed<T> {
-    fn definition(&self) -> &tool_sdk::ToolDefinition {
+    fn definition(&self) -> &tool_sdk::define::ToolDefinition {
         &self.definition
     }
     fn call<'a>(
         &'a self,
         arguments: &'a str,
         context: tool_sdk::ToolContext<'a>,
-    ) -> tool_sdk::ToolFuture<'a> {
+    ) -> tool_sdk::define::ToolFuture<'a> {
         self.inner.call(arguments, context)
     }
     fn compensate<'a>(
@@ -92,7 +95,7 @@ impl<T: Tool> Tool for Renamed<T> {
         arguments: &'a str,
         output: &'a tool_sdk::ToolOutput,
         context: tool_sdk::ToolContext<'a>,
-    ) -> Option<tool_sdk::ToolFuture<'a>> {
+    ) -> Option<tool_sdk::define::ToolFuture<'a>> {
         self.inner.compensate(arguments, output, context)
     }
 }
@@ -520,7 +523,7 @@ struct Greeting(&'static str);
 
 /// Greets someone with the application's greeting.
 #[tool_sdk::tool]
-fn greet_by_state(#[context] greeting: tool_sdk::State<Greeting>, name: String) -> String {
+fn greet_by_state(#[context] greeting: tool_sdk::define::State<Greeting>, name: String) -> String {
     let Greeting(word) = &*greeting;
     format!("{word} {name}")
 }
@@ -617,7 +620,10 @@ async fn a_provided_tool_shadowed_by_the_loops_own_is_reported_once() {
 struct SharedModel(Arc<ScriptedModel>);
 
 impl tool_sdk::ChatModel for SharedModel {
-    fn chat<'a>(&'a self, request: tool_sdk::ChatRequest<'a>) -> tool_sdk::ModelFuture<'a> {
+    fn chat<'a>(
+        &'a self,
+        request: tool_sdk::model::ChatRequest<'a>,
+    ) -> tool_sdk::model::ModelFuture<'a> {
         self.0.chat(request)
     }
 }

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use tool_sdk::describe::search::{Bm25Search, SearchRequest, SearchStrategy};
-use tool_sdk::{provider_name, ToolDefinition};
+use tool_sdk::{define::ToolDefinition, register::provider_name};
 use tool_sdk_tests::bfcl::load_all;
 
 #[test]
@@ -77,8 +77,11 @@ mod in_the_loop {
     use tool_sdk::describe::search::SEARCH_TOOL_NAME;
     use tool_sdk::run::{LoopOptions, LoopStatus, ToolLoop};
     use tool_sdk::{
-        define_tool, provider_name, AssistantMessage, ChatModel, ChatRequest, Defer, DynamicTool,
-        Message, ModelFuture, ScriptedModel, ToolCall, ToolOptions, ToolRegistry,
+        define::{Defer, ToolOptions},
+        define_tool,
+        model::{ChatRequest, ModelFuture},
+        register::{provider_name, DynamicTool},
+        AssistantMessage, ChatModel, Message, ScriptedModel, ToolCall, ToolRegistry,
     };
     use tool_sdk_tests::bfcl::load;
 
@@ -113,7 +116,7 @@ mod in_the_loop {
                     provider_name(&function.name),
                     function.description,
                     function.parameters,
-                    |arguments: Value| async move { tool_sdk::Json(arguments) },
+                    |arguments: Value| async move { tool_sdk::define::Json(arguments) },
                 )
                 .unwrap()
                 .with_options(ToolOptions::new().defer(Defer::Always));
@@ -229,7 +232,7 @@ mod in_the_loop {
             1,
             "the found tool was rolled back"
         );
-        tool_sdk::check_conversation(&conversation).unwrap();
+        tool_sdk::model::check_conversation(&conversation).unwrap();
     }
 
     #[tokio::test]
@@ -306,8 +309,8 @@ mod in_the_loop {
 
 mod index_freshness {
     use serde_json::json;
+    use tool_sdk::define::ToolDefinition;
     use tool_sdk::describe::search::{Bm25Search, EmbeddingSearch, SearchRequest, SearchStrategy};
-    use tool_sdk::ToolDefinition;
 
     fn tools(first: &str, second: &str) -> Vec<ToolDefinition> {
         let schema = json!({"type": "object", "properties": {}});
@@ -348,8 +351,8 @@ mod index_freshness {
 
 mod ranking {
     use serde_json::json;
+    use tool_sdk::define::ToolDefinition;
     use tool_sdk::describe::search::{Bm25Search, SearchRequest, SearchStrategy};
-    use tool_sdk::ToolDefinition;
 
     fn tools() -> Vec<ToolDefinition> {
         let schema = json!({"type": "object", "properties": {"city": {"type": "string"}}});

@@ -102,7 +102,7 @@ fn a_collision_in_the_middle_of_a_set_adds_none_of_it() {
     // `list_passengers` is the second of the set's three tools: `book`, before it, must not
     // be added either.
     let mut registry = ToolRegistry::new();
-    let taken = tool_sdk::DynamicTool::new(
+    let taken = tool_sdk::register::DynamicTool::new(
         "list_passengers",
         "Taken already.",
         serde_json::json!({"type": "object"}),
@@ -111,7 +111,7 @@ fn a_collision_in_the_middle_of_a_set_adds_none_of_it() {
     .unwrap();
     registry.register(taken).unwrap();
     let set = Arc::new(Bookings::default());
-    let order: Vec<String> = tool_sdk::ToolSet::tools(Arc::clone(&set))
+    let order: Vec<String> = tool_sdk::define::ToolSet::tools(Arc::clone(&set))
         .iter()
         .map(|tool| tool.definition().name.clone())
         .collect();
@@ -119,7 +119,7 @@ fn a_collision_in_the_middle_of_a_set_adds_none_of_it() {
     let error = registry.register_set(set).unwrap_err();
     assert_eq!(
         error,
-        tool_sdk::RegistryError::DuplicateName("list_passengers".into())
+        tool_sdk::register::RegistryError::DuplicateName("list_passengers".into())
     );
     assert_eq!(registry.names().collect::<Vec<_>>(), ["list_passengers"]);
     assert!(!registry.contains("book"));
@@ -134,7 +134,10 @@ fn registering_a_set_twice_adds_nothing_the_second_time() {
     let error = registry
         .register_set(Arc::new(Bookings::default()))
         .unwrap_err();
-    assert_eq!(error, tool_sdk::RegistryError::DuplicateName("book".into()));
+    assert_eq!(
+        error,
+        tool_sdk::register::RegistryError::DuplicateName("book".into())
+    );
     assert_eq!(registry.len(), 3);
 }
 
@@ -168,7 +171,7 @@ impl Desk {
         &self,
         args: HoldRoomArgs,
         booking: String,
-        call: tool_sdk::CallId,
+        call: tool_sdk::define::CallId,
     ) -> Result<(), String> {
         assert_eq!(args.nights, 2);
         assert_eq!(call.0.as_deref(), Some("c1"));
@@ -180,7 +183,7 @@ impl Desk {
     fn release_car(
         HoldCarArgs { city }: HoldCarArgs,
         booking: String,
-        desk: tool_sdk::State<Desk>,
+        desk: tool_sdk::define::State<Desk>,
     ) {
         assert_eq!(booking, format!("car-{city}"));
         desk.0.held.lock().unwrap().retain(|b| *b != booking);
@@ -189,7 +192,7 @@ impl Desk {
 
 #[tokio::test]
 async fn sibling_methods_compensate_with_the_arguments_as_one_value() {
-    use tool_sdk::{SharedState, ToolContext};
+    use tool_sdk::{define::SharedState, ToolContext};
 
     let desk = Arc::new(Desk::default());
     let mut state = SharedState::new();

@@ -5,7 +5,10 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Value};
 use tool_sdk::model::wire::{anthropic, gemini, openai_chat, openai_responses};
-use tool_sdk::{tool, Tool, ToolCall, ToolResultMessage, ToolResultStatus};
+use tool_sdk::{
+    model::{ToolResultMessage, ToolResultStatus},
+    tool, Tool, ToolCall,
+};
 
 fn sample(name: &str) -> Value {
     let path = format!("{}/samples/wire/{name}.json", env!("CARGO_MANIFEST_DIR"));

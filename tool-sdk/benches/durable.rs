@@ -14,8 +14,8 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use tool_sdk::run::ToolLoop;
 use tool_sdk::store::{InMemoryRunStore, SqliteStore};
 use tool_sdk::{
-    tool, AssistantMessage, ChatModel, ChatRequest, ChatResponse, Message, ModelFuture, ToolCall,
-    ToolRegistry,
+    model::{ChatRequest, ChatResponse, ModelFuture},
+    tool, AssistantMessage, ChatModel, Message, ToolCall, ToolRegistry,
 };
 
 /// Books a room.

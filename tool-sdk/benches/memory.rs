@@ -9,7 +9,7 @@
 //! Run with `cargo bench -p tool-sdk --bench memory`.
 
 use serde_json::json;
-use tool_sdk::{tool, DynamicTool, ToolRegistry};
+use tool_sdk::{register::DynamicTool, tool, ToolRegistry};
 
 #[global_allocator]
 static ALLOCATOR: dhat::Alloc = dhat::Alloc;

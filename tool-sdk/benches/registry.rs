@@ -18,7 +18,7 @@ mod poll;
 use criterion::{criterion_group, criterion_main, Criterion};
 use serde_json::json;
 use tool_sdk::model::wire::openai_chat;
-use tool_sdk::{DynamicTool, ToolRegistry};
+use tool_sdk::{register::DynamicTool, ToolRegistry};
 
 /// Tools with schemas of realistic size: three parameters, one optional enum.
 fn registry(count: usize) -> ToolRegistry {

@@ -12,8 +12,8 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, Criterion};
 use tool_sdk::run::{Concurrency, LoopOptions, ToolLoop};
 use tool_sdk::{
-    tool, AssistantMessage, ChatModel, ChatRequest, ChatResponse, Message, ModelFuture, ToolCall,
-    ToolRegistry,
+    model::{ChatRequest, ChatResponse, ModelFuture},
+    tool, AssistantMessage, ChatModel, Message, ToolCall, ToolRegistry,
 };
 
 /// Adds two numbers.

@@ -11,8 +11,10 @@ use serde_json::{json, Value};
 use tool_sdk::describe::search::SEARCH_TOOL_NAME;
 use tool_sdk::run::ToolLoop;
 use tool_sdk::{
-    AssistantMessage, ChatModel, ChatRequest, ChatResponse, Defer, DynamicTool, Message,
-    ModelFuture, ToolCall, ToolOptions, ToolRegistry,
+    define::{Defer, ToolOptions},
+    model::{ChatRequest, ChatResponse, ModelFuture},
+    register::DynamicTool,
+    AssistantMessage, ChatModel, Message, ToolCall, ToolRegistry,
 };
 
 const VERBS: [&str; 10] = [

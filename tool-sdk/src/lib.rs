@@ -36,9 +36,9 @@
 //!   function in `CamelCase` plus `Tool` (`to_fahrenheit` → `ToFahrenheitTool`), documented with
 //!   the tool's name, description and parameters, and its arguments struct, `CamelCase` plus
 //!   `Args` (`ToFahrenheitArgs`, a field per argument), both as visible as the function; [`tools`]
-//!   on an impl block turns its `#[tool]` methods into a [`ToolSet`] sharing one instance (each
+//!   on an impl block turns its `#[tool]` methods into a [`ToolSet`](define::ToolSet) sharing one instance (each
 //!   method's arguments struct is generated beside the impl block, named after the method);
-//!   [`DynamicTool`] builds a tool at run time from a JSON Schema and a closure.
+//!   [`DynamicTool`](register::DynamicTool) builds a tool at run time from a JSON Schema and a closure.
 //! - *Register*: a [`ToolRegistry`] holds tools by name in insertion order and refuses duplicate
 //!   or invalid names.
 //! - *Call*: [`ToolRegistry::call`] checks, decodes, dispatches, catches panics, enforces
@@ -58,7 +58,7 @@
 //! On a parameter: `///` doc comments describe it; `#[arg(rename = "wire_name")]`,
 //! `#[arg(description = "...")]`, `#[arg(default)]` (the type's `Default`) or
 //! `#[arg(default = expr)]`; `#[context]` marks a parameter filled from the call's
-//! [`ToolContext`] ([`CallId`], [`ToolName`], [`CancellationToken`], [`State<T>`]) instead of
+//! [`ToolContext`] ([`CallId`](define::CallId), [`ToolName`](define::ToolName), [`CancellationToken`], [`State<T>`](define::State)) instead of
 //! the model's arguments. `Option<T>` parameters are optional; `&str`, `&[T]` and `&T`
 //! parameters are decoded owned and lent to the function.
 //!
@@ -78,7 +78,7 @@
 //!
 //! ```
 //! use std::sync::{Arc, Mutex};
-//! use tool_sdk::{define_tool, CallId, ToolRegistry};
+//! use tool_sdk::{define::CallId, define_tool, ToolRegistry};
 //!
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() {
@@ -135,7 +135,7 @@
 //! method of the same impl block (with or without `&self`).
 //!
 //! ```
-//! use tool_sdk::{tool, CallId, Tool, ToolContext};
+//! use tool_sdk::{define::CallId, tool, Tool, ToolContext};
 //!
 //! /// Transfers money.
 //! #[tool(confirm = large, compensate = refund)]
@@ -186,32 +186,21 @@ pub mod mcp;
 #[path = "private.rs"]
 pub mod __private;
 
-pub use define::parameters_schema;
-pub use define::{
-    ArgumentProblem, CallId, Confirm, Defer, FromToolContext, InlineTool, IntoToolOutput, Json,
-    SharedState, State, Tool, ToolContext, ToolDefinition, ToolError, ToolErrorKind, ToolFuture,
-    ToolName, ToolOptions, ToolOutput, ToolResult, ToolSet, DEFAULT_MAX_ARGUMENTS_BYTES,
-    MAX_ARGUMENTS_DEPTH, MAX_NAME_LEN, UNIT_OUTPUT,
-};
-pub use model::{
-    check_conversation, AssistantMessage, ChatDelta, ChatModel, ChatOptions, ChatRequest,
-    ChatResponse, ChatStream, Message, ModelError, ModelFuture, ScriptedModel, SeenRequest,
-    ToolCall, ToolResultMessage, ToolResultStatus,
-};
-pub use register::{
-    provider_name, validate_name, CallFuture, DynamicTool, RegistryError, ToolRegistry,
-};
-pub use store::{ChatMemory, InMemoryChatMemory};
+// The names a first program needs; everything else is under its stage.
+pub use define::{Tool, ToolContext, ToolError, ToolOutput};
+pub use model::{AssistantMessage, ChatModel, Message, ScriptedModel, ToolCall};
+pub use register::ToolRegistry;
+pub use run::{LoopStatus, ToolLoop};
 
 pub use tokio_util::sync::CancellationToken;
 
 /// Turns a function into a tool. See the [crate documentation](crate#the-tool-attribute).
 pub use tool_sdk_macros::tool;
 
-/// Turns the `#[tool]` methods of an impl block into a [`ToolSet`].
+/// Turns the `#[tool]` methods of an impl block into a [`ToolSet`](define::ToolSet).
 pub use tool_sdk_macros::tools;
 
-/// Defines a tool inline, from a closure. See [`InlineTool`] and the
+/// Defines a tool inline, from a closure. See [`InlineTool`](define::InlineTool) and the
 /// [crate documentation](crate#inline-tools-define_tool).
 pub use tool_sdk_macros::define_tool;
 

@@ -3,7 +3,7 @@
 use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
-use tool_sdk::{define_tool, CallId, State, ToolRegistry};
+use tool_sdk::{define::{CallId, State}, define_tool, ToolRegistry};
 
 #[derive(Serialize, Deserialize)]
 struct Booking {

@@ -25,7 +25,7 @@ fn main() {
     let send = define_tool!(
         /// Sends an amount.
         #[tool(name = "send", confirm = costly)]
-        |amount: f64, to: &str, #[context] id: tool_sdk::CallId| format!("sent {amount} to {to} ({:?})", id.0)
+        |amount: f64, to: &str, #[context] id: tool_sdk::define::CallId| format!("sent {amount} to {to} ({:?})", id.0)
     );
     // No arguments: the predicate takes none.
     let wipe = define_tool!(

@@ -1,6 +1,6 @@
 #![deny(warnings)]
 
-use tool_sdk::{define_tool, CallId, CancellationToken, State, ToolName, ToolRegistry};
+use tool_sdk::{define::{CallId, State, ToolName}, define_tool, CancellationToken, ToolRegistry};
 
 struct Config {
     greeting: String,

@@ -24,7 +24,7 @@
 pub mod tools {
     use std::sync::{Arc, Mutex};
 
-    use tool_sdk::{define_tool, CallId, InlineTool, Tool};
+    use tool_sdk::{define::{CallId, InlineTool}, define_tool, Tool};
 
     /// Every inline form, with both hooks.
     pub fn inline_tools() -> Vec<Arc<dyn Tool>> {

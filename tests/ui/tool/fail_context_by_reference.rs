@@ -1,4 +1,4 @@
-use tool_sdk::{tool, CallId};
+use tool_sdk::{define::CallId, tool};
 
 /// Echoes the call id.
 #[tool]

@@ -3,7 +3,7 @@
 use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
-use tool_sdk::{tool, CallId, State, ToolRegistry};
+use tool_sdk::{define::{CallId, State}, tool, ToolRegistry};
 
 #[derive(Serialize, Deserialize)]
 struct Booking {

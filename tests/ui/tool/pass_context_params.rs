@@ -1,6 +1,6 @@
 #![deny(warnings)]
 
-use tool_sdk::{tool, CallId, State, ToolName};
+use tool_sdk::{define::{CallId, State, ToolName}, tool};
 
 struct Config {
     greeting: String,

@@ -21,7 +21,7 @@
 
 /// Tools of this crate.
 pub mod tools {
-    use tool_sdk::{tool, tools, CallId};
+    use tool_sdk::{define::CallId, tool, tools};
 
     /// Adds two numbers.
     #[tool]

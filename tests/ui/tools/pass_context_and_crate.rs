@@ -1,6 +1,6 @@
 #![deny(warnings)]
 
-use tool_sdk::{tools, CallId, State};
+use tool_sdk::{define::{CallId, State}, tools};
 
 struct Limits {
     max: usize,

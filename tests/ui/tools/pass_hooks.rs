@@ -2,7 +2,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use tool_sdk::{tools, CallId, ToolRegistry};
+use tool_sdk::{define::CallId, tools, ToolRegistry};
 
 #[derive(Default)]
 struct Hotel {

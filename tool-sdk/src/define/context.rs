@@ -20,7 +20,7 @@ use crate::define::ToolError;
 /// # Examples
 ///
 /// ```
-/// use tool_sdk::{SharedState, ToolContext};
+/// use tool_sdk::{define::SharedState, ToolContext};
 ///
 /// let mut state = SharedState::new();
 /// state.insert(42_u32);
@@ -98,7 +98,7 @@ impl<'a> ToolContext<'a> {
 /// # Examples
 ///
 /// ```
-/// use tool_sdk::{tool, CallId, State};
+/// use tool_sdk::{define::{CallId, State}, tool};
 ///
 /// struct Greeting {
 ///     word: String,
@@ -193,7 +193,7 @@ impl<T: Send + Sync + 'static> FromToolContext for State<T> {
 /// # Examples
 ///
 /// ```
-/// let mut state = tool_sdk::SharedState::new();
+/// let mut state = tool_sdk::define::SharedState::new();
 /// state.insert(String::from("hello"));
 /// assert_eq!(state.get::<String>().as_deref().map(String::as_str), Some("hello"));
 /// assert!(state.get::<u8>().is_none());

@@ -12,7 +12,7 @@ use std::time::Duration;
 /// # Examples
 ///
 /// ```
-/// use tool_sdk::{ToolError, ToolErrorKind};
+/// use tool_sdk::{define::ToolErrorKind, ToolError};
 ///
 /// let error = ToolError::unknown_tool("get_wether", vec!["get_weather".into()]);
 /// assert_eq!(error.kind(), ToolErrorKind::UnknownTool);

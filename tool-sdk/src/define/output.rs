@@ -22,7 +22,7 @@ pub const UNIT_OUTPUT: &str = "Success";
 /// # Examples
 ///
 /// ```
-/// use tool_sdk::{IntoToolOutput, Json};
+/// use tool_sdk::define::{IntoToolOutput, Json};
 ///
 /// assert_eq!(().into_tool_output("t").unwrap().content(), "Success");
 /// assert_eq!(Json(vec![1, 2]).into_tool_output("t").unwrap().content(), "[1,2]");

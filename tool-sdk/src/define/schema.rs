@@ -18,7 +18,7 @@ use serde_json::{Map, Value};
 ///     days: Option<u8>,
 /// }
 ///
-/// let schema = tool_sdk::parameters_schema::<Args>();
+/// let schema = tool_sdk::define::parameters_schema::<Args>();
 /// assert_eq!(schema["type"], "object");
 /// assert_eq!(schema["required"], serde_json::json!(["city"]));
 /// assert_eq!(schema["properties"]["city"]["description"], "The city.");

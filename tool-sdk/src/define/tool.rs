@@ -18,7 +18,7 @@ use crate::define::{ToolContext, ToolDefinition, ToolError};
 /// A hand-written tool:
 ///
 /// ```
-/// use tool_sdk::{Tool, ToolContext, ToolDefinition, ToolFuture, ToolOutput};
+/// use tool_sdk::{define::{ToolDefinition, ToolFuture}, Tool, ToolContext, ToolOutput};
 ///
 /// struct Ping(ToolDefinition);
 ///

@@ -3,12 +3,16 @@
 //! are deferred.
 
 mod ci;
+mod dialect;
+mod error;
 mod lower;
 mod openai_strict;
 pub mod search;
 
 pub use ci::{check_lowering, check_schema_lock, WRITE_LOCK_ENV};
-pub use lower::{lower, Dialect, LoweringError, LoweringErrorKind};
+pub use dialect::Dialect;
+pub use error::{LoweringError, LoweringErrorKind};
+pub use lower::lower;
 pub use openai_strict::{MAX_DEPTH as OPENAI_MAX_DEPTH, MAX_PROPERTIES as OPENAI_MAX_PROPERTIES};
 
 #[doc(hidden)]

@@ -28,7 +28,7 @@ pub struct ChatRequest<'a> {
 /// Options of a request. Fields a model does not support are ignored by it.
 ///
 /// ```
-/// use tool_sdk::ChatOptions;
+/// use tool_sdk::model::ChatOptions;
 ///
 /// let options = ChatOptions::new().with_temperature(0.2).with_max_tokens(512);
 /// assert_eq!(options.max_tokens, Some(512));

@@ -56,6 +56,12 @@ impl AssistantMessage {
         }
     }
 
+    /// A reply that makes one call, without an id (its key is `#0`): a line of a script for a
+    /// [`ScriptedModel`](crate::model::ScriptedModel).
+    pub fn call(name: impl Into<String>, arguments: impl Into<String>) -> Self {
+        Self::with_tool_calls(vec![ToolCall::without_id(name, arguments)])
+    }
+
     /// A reply made of tool calls only.
     pub fn with_tool_calls(tool_calls: Vec<ToolCall>) -> Self {
         Self {
@@ -145,7 +151,7 @@ impl Message {
 /// # Examples
 ///
 /// ```
-/// use tool_sdk::{check_conversation, AssistantMessage, Message, ToolCall};
+/// use tool_sdk::{model::check_conversation, AssistantMessage, Message, ToolCall};
 ///
 /// let asked = Message::Assistant(AssistantMessage::with_tool_calls(vec![ToolCall::new("c1", "t", "{}")]));
 /// assert!(check_conversation(&[Message::user("hi"), asked]).is_err(), "c1 is unanswered");

@@ -3,6 +3,7 @@
 //! and the OpenAI-compatible HTTP client (feature `openai`).
 
 mod chat;
+mod env;
 mod keys;
 mod message;
 pub mod openai;
@@ -13,6 +14,7 @@ pub use chat::{
     ChatDelta, ChatModel, ChatOptions, ChatRequest, ChatResponse, ChatStream, ModelError,
     ModelErrorKind, ModelFuture,
 };
+pub use env::from_env;
 pub use keys::{tool_call_keys, POSITION_KEY_PREFIX};
 pub use message::{
     check_conversation, AssistantMessage, Message, ToolCall, ToolResultMessage, ToolResultStatus,

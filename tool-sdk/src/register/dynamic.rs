@@ -26,7 +26,7 @@ type Handler =
 ///
 /// ```
 /// use serde_json::{json, Value};
-/// use tool_sdk::{DynamicTool, ToolRegistry};
+/// use tool_sdk::{register::DynamicTool, ToolRegistry};
 ///
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() {

@@ -5,7 +5,7 @@
 /// ```
 /// use tool_sdk::register::RegistryErrorKind;
 ///
-/// let error = tool_sdk::validate_name("math.factorial").unwrap_err();
+/// let error = tool_sdk::register::validate_name("math.factorial").unwrap_err();
 /// assert_eq!(error.kind(), RegistryErrorKind::InvalidName);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

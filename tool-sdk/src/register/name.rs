@@ -12,8 +12,8 @@ use crate::define::MAX_NAME_LEN;
 /// # Examples
 ///
 /// ```
-/// assert!(tool_sdk::validate_name("get_weather").is_ok());
-/// assert!(tool_sdk::validate_name("math.factorial").is_err());
+/// assert!(tool_sdk::register::validate_name("get_weather").is_ok());
+/// assert!(tool_sdk::register::validate_name("math.factorial").is_err());
 /// ```
 pub fn validate_name(name: &str) -> Result<(), RegistryError> {
     let reason = if name.is_empty() {
@@ -41,8 +41,8 @@ pub fn validate_name(name: &str) -> Result<(), RegistryError> {
 /// # Examples
 ///
 /// ```
-/// assert_eq!(tool_sdk::provider_name("math.factorial"), "math_factorial");
-/// assert_eq!(tool_sdk::provider_name("get_weather"), "get_weather");
+/// assert_eq!(tool_sdk::register::provider_name("math.factorial"), "math_factorial");
+/// assert_eq!(tool_sdk::register::provider_name("get_weather"), "get_weather");
 /// ```
 pub fn provider_name(name: &str) -> Cow<'_, str> {
     if validate_name(name).is_ok() {

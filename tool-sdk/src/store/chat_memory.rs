@@ -21,7 +21,7 @@ pub trait ChatMemory: Send + Sync {
 /// # Examples
 ///
 /// ```
-/// use tool_sdk::{ChatMemory, InMemoryChatMemory, Message};
+/// use tool_sdk::{store::{ChatMemory, InMemoryChatMemory}, Message};
 ///
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() {

@@ -19,7 +19,7 @@ type Embed = dyn Fn(&str) -> Vec<f32> + Send + Sync;
 /// ```
 /// use serde_json::json;
 /// use tool_sdk::describe::search::{EmbeddingSearch, SearchRequest, SearchStrategy};
-/// use tool_sdk::ToolDefinition;
+/// use tool_sdk::define::ToolDefinition;
 ///
 /// // A toy embedding: counts of two words.
 /// let search = EmbeddingSearch::new(|text: &str| {

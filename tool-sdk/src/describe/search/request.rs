@@ -9,7 +9,7 @@ use crate::define::ToolDefinition;
 /// ```
 /// use serde_json::json;
 /// use tool_sdk::describe::search::{Bm25Search, SearchRequest, SearchStrategy};
-/// use tool_sdk::ToolDefinition;
+/// use tool_sdk::define::ToolDefinition;
 ///
 /// let schema = json!({"type": "object", "properties": {}});
 /// let tools = [

@@ -48,7 +48,7 @@ const DEFAULT_MAX_BACKOFF: Duration = Duration::from_secs(8);
 ///     .with_timeout(Duration::from_secs(120))
 ///     .with_max_retries(4)
 ///     .build()?;
-/// # Ok::<(), tool_sdk::ModelError>(())
+/// # Ok::<(), tool_sdk::model::ModelError>(())
 /// ```
 #[derive(Clone)]
 pub struct OpenAiCompatibleBuilder {

@@ -112,7 +112,7 @@ pub use config::{
 ///     .build()?;
 /// assert_eq!(model.base_url(), "http://localhost:8000/v1");
 /// assert_eq!(model.model(), "Qwen/Qwen2.5-7B-Instruct");
-/// # Ok::<(), tool_sdk::ModelError>(())
+/// # Ok::<(), tool_sdk::model::ModelError>(())
 /// ```
 #[derive(Clone)]
 pub struct OpenAiCompatibleModel {
@@ -148,7 +148,7 @@ impl OpenAiCompatibleModel {
     /// // OPENAI_BASE_URL=http://localhost:11434/v1 OPENAI_MODEL=qwen2.5
     /// let model = tool_sdk::model::openai::OpenAiCompatibleModel::from_env()?;
     /// println!("using {} at {}", model.model(), model.base_url());
-    /// # Ok::<(), tool_sdk::ModelError>(())
+    /// # Ok::<(), tool_sdk::model::ModelError>(())
     /// ```
     pub fn from_env() -> Result<Self, ModelError> {
         OpenAiCompatibleBuilder::from_env()?.build()

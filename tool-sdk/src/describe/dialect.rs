@@ -1,0 +1,36 @@
+//! The schema dialects of the providers and hosts.
+
+/// A provider's schema dialect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Dialect {
+    /// OpenAI function calling with `strict: true` (Structured Outputs): every property
+    /// required, optional ones as a union with `null`, `additionalProperties: false` on every
+    /// object, only the supported keywords, no `$ref` beside other keys, at most 5,000
+    /// properties and 10 levels of nesting.
+    OpenAiStrict,
+    /// OpenAI function calling without `strict`: the canonical schema, root an object.
+    OpenAi,
+    /// Anthropic Messages `input_schema`: the canonical schema, root an object.
+    Anthropic,
+    /// Anthropic with `strict: true`: no numeric or length bounds, `additionalProperties:
+    /// false` on every object.
+    AnthropicStrict,
+    /// Gemini `parameters`: the OpenAPI 3.0 subset (no `type` arrays, no `$ref`, `nullable`
+    /// instead of `null` unions, only its keywords).
+    Gemini,
+    /// MCP `inputSchema`: the canonical schema, root an object.
+    Mcp,
+}
+
+impl Dialect {
+    /// Every dialect.
+    pub const ALL: [Dialect; 6] = [
+        Dialect::OpenAiStrict,
+        Dialect::OpenAi,
+        Dialect::Anthropic,
+        Dialect::AnthropicStrict,
+        Dialect::Gemini,
+        Dialect::Mcp,
+    ];
+}
