@@ -667,7 +667,7 @@ fn the_checks_see_what_they_must() {
     assert_eq!(find_cycles(&edges), [vec![0, 1]]);
     // An index's re-exports are not its dependencies; what else it uses is.
     let index = without_reexports(
-        "pub use round::CallReport;\npub(crate) use a::{\n  B,\n};\nuse round::RoundEnd;\n",
+        "pub use round::CallSummary;\npub(crate) use a::{\n  B,\n};\nuse round::RoundEnd;\n",
     );
     assert_eq!(index, "\n\n\n\nuse round::RoundEnd;\n");
     assert!(defined_items("pub(crate) struct RunState {\n").contains("RunState"));

@@ -98,6 +98,8 @@ pub enum CallResult {
     Denied(String),
     /// Its tool was not offered in the request; it never ran.
     NotOffered,
+    /// The run was cancelled before it started (in a loop); it never ran.
+    NotStarted,
 }
 
 impl CallOutcome {
@@ -112,6 +114,10 @@ impl CallOutcome {
                     "Error: the tool `{}` is not available here.",
                     self.call.name
                 ),
+                ToolResultStatus::Error,
+            ),
+            CallResult::NotStarted => (
+                "Error: this call did not run: the run was cancelled.".to_owned(),
                 ToolResultStatus::Error,
             ),
         };

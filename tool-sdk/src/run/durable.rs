@@ -16,7 +16,7 @@ use crate::store::{RecordEntry, RunId, RunStore, StoreError};
 
 /// Records that a run ended, trying a few times: a run whose end is not recorded looks, to
 /// recovery, like one that stopped in the middle, and would be rolled back.
-pub(crate) async fn finish_run(store: &dyn RunStore, run: &RunId) -> Result<(), StoreError> {
+pub(crate) async fn record_end(store: &dyn RunStore, run: &RunId) -> Result<(), StoreError> {
     let mut delay = Duration::from_millis(50);
     let mut attempt = 1;
     loop {
@@ -36,7 +36,7 @@ pub(crate) async fn finish_run(store: &dyn RunStore, run: &RunId) -> Result<(), 
 }
 
 /// The compensable successes of one round, written ahead to the store as they happen.
-pub(crate) struct Finished<'s> {
+pub(crate) struct WriteAhead<'s> {
     store: Option<&'s dyn RunStore>,
     run: &'s RunId,
     round: usize,
@@ -46,7 +46,7 @@ pub(crate) struct Finished<'s> {
     failure: Mutex<Option<StoreError>>,
 }
 
-impl<'s> Finished<'s> {
+impl<'s> WriteAhead<'s> {
     pub(crate) fn new(
         store: Option<&'s dyn RunStore>,
         run: &'s RunId,

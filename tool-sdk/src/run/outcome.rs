@@ -2,7 +2,7 @@
 
 use crate::compensate::CompensationReport;
 use crate::model::{AssistantMessage, ModelError};
-use crate::store::{CallReport, PausedTurn, RunId, StoreError};
+use crate::store::{CallSummary, PausedTurn, RunId, StoreError};
 
 /// How a run ended, with what it did.
 #[derive(Debug)]
@@ -12,7 +12,7 @@ pub struct LoopOutcome {
     /// Model calls made in this run (across a pause and its resumption).
     pub rounds: usize,
     /// Every tool call of the run, in the order the replies gave them.
-    pub calls: Vec<CallReport>,
+    pub calls: Vec<CallSummary>,
     /// Every rollback of the run, in the order it ran (newest call first).
     pub compensations: Vec<CompensationReport>,
     /// The run's id (what a paused run is resumed by, and what idempotency keys start with).

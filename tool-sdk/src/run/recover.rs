@@ -1,7 +1,7 @@
 //! Recovery: rolling back what runs interrupted by a crash had recorded.
 
 use crate::compensate::{CompensationReport, Held, Rollback};
-use crate::run::durable::finish_run;
+use crate::run::durable::record_end;
 use crate::run::tools::RunTools;
 use crate::run::ToolLoop;
 use crate::store::{Orphans, RunId, StoreError};
@@ -101,7 +101,7 @@ impl ToolLoop {
                     store.release(&run, self.lease).await?;
                     released.insert(run.clone());
                 } else {
-                    finish_run(&**store, &run).await?;
+                    record_end(&**store, &run).await?;
                 }
             }
             let compensations = end

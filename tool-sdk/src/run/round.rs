@@ -7,23 +7,16 @@ use tracing::Instrument as _;
 
 use crate::compensate::Held;
 
-use crate::define::{ToolContext, ToolError, ToolOutput};
-use crate::gate::Resolution;
+use crate::define::{ToolContext, ToolError};
+use crate::gate::{CallResult, Resolution};
 use crate::model::{
     tool_call_keys, AssistantMessage, Message, ToolCall, ToolResultMessage, ToolResultStatus,
 };
-use crate::run::durable::Finished;
+use crate::run::durable::WriteAhead;
 use crate::run::outcome::RoundEnd;
 use crate::run::tools::RunTools;
 use crate::run::{Concurrency, ErrorAction, LoopEvent, LoopStatus, ToolLoop};
-use crate::store::{CallReport, RecordEntry, RunState, StoreError};
-
-pub(crate) enum Ended {
-    Ran(Result<ToolOutput, ToolError>),
-    Denied(String),
-    NotOffered,
-    NotStarted,
-}
+use crate::store::{CallSummary, RecordEntry, RunState, StoreError};
 
 impl ToolLoop {
     /// Runs one call of a reply, unless it was denied, not offered, or the run is cancelled.
@@ -37,16 +30,16 @@ impl ToolLoop {
         position: usize,
         resolution: Resolution,
         cancel: &CancellationToken,
-        finished: &Finished<'_>,
-    ) -> Ended {
+        finished: &WriteAhead<'_>,
+    ) -> CallResult {
         match resolution {
-            Resolution::Denied(message) => return Ended::Denied(message),
+            Resolution::Denied(message) => return CallResult::Denied(message),
             Resolution::Run => {}
-            _ => return Ended::NotOffered,
+            _ => return CallResult::NotOffered,
         }
         // Nothing starts once the run is cancelled; what started finishes.
         if cancel.is_cancelled() {
-            return Ended::NotStarted;
+            return CallResult::NotStarted;
         }
         if let Some(before) = &self.before {
             before(&call);
@@ -98,7 +91,7 @@ impl ToolLoop {
                 finished.push(position, key, call, output).await;
             }
         }
-        Ended::Ran(result)
+        CallResult::Ran(result)
     }
 
     /// Starts a call: a synchronous tool runs to its end here. With a store, on a
@@ -135,7 +128,7 @@ impl ToolLoop {
     ) -> RoundEnd {
         let keys = tool_call_keys(&reply);
         let run_id = state.id.clone();
-        let finished = Finished::new(
+        let finished = WriteAhead::new(
             self.store.as_deref(),
             &run_id,
             state.rounds,
@@ -147,7 +140,7 @@ impl ToolLoop {
             self.run_one(tools, call, key, position, resolution, cancel, &finished)
         };
         let work = resolutions.into_iter().enumerate();
-        let ended: Vec<Ended> = match self.options.concurrency {
+        let ended: Vec<CallResult> = match self.options.concurrency {
             Concurrency::Bounded(limit) if limit > 1 => {
                 stream::iter(work.map(run)).buffered(limit).collect().await
             }
@@ -180,7 +173,7 @@ impl ToolLoop {
         state: &mut RunState,
         tools: &RunTools<'_>,
         reply: AssistantMessage,
-        ended: Vec<Ended>,
+        ended: Vec<CallResult>,
         (finished, store_failure): (Vec<(usize, RecordEntry, Held)>, Option<StoreError>),
         cancel: &CancellationToken,
     ) -> RoundEnd {
@@ -193,14 +186,14 @@ impl ToolLoop {
         let mut all_direct = true;
         for ((call, key), ended) in reply.tool_calls.iter().zip(&keys).zip(ended) {
             let (content, status, started) = match ended {
-                Ended::Ran(Ok(output)) => {
+                CallResult::Ran(Ok(output)) => {
                     let direct = tools
                         .get(&call.name)
                         .is_some_and(|tool| tool.definition().options.return_direct);
                     all_direct &= direct;
                     (output.into_content(), ToolResultStatus::Success, true)
                 }
-                Ended::Ran(Err(error)) => {
+                CallResult::Ran(Err(error)) => {
                     all_direct = false;
                     let content = match &self.error_handler {
                         Some(handler) => handler(call, &error),
@@ -213,11 +206,11 @@ impl ToolLoop {
                     }
                     (content, ToolResultStatus::Error, true)
                 }
-                Ended::Denied(message) => {
+                CallResult::Denied(message) => {
                     all_direct = false;
                     (message, ToolResultStatus::Denied, false)
                 }
-                Ended::NotOffered => {
+                CallResult::NotOffered => {
                     all_direct = false;
                     (
                         format!("Error: the tool `{}` is not available here.", call.name),
@@ -225,7 +218,7 @@ impl ToolLoop {
                         false,
                     )
                 }
-                Ended::NotStarted => {
+                CallResult::NotStarted => {
                     all_direct = false;
                     (
                         "Error: this call did not run: the run was cancelled.".to_owned(),
@@ -241,7 +234,7 @@ impl ToolLoop {
                 content,
                 status,
             }));
-            state.calls.push(CallReport {
+            state.calls.push(CallSummary {
                 round,
                 key: key.clone(),
                 call: call.clone(),

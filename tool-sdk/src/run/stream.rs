@@ -10,10 +10,9 @@ use tokio_util::sync::CancellationToken;
 
 use crate::compensate::Held;
 
-use crate::gate::Resolution;
+use crate::gate::{CallResult, Resolution};
 use crate::model::{AssistantMessage, ChatDelta, ChatStream, ModelError};
-use crate::run::durable::Finished;
-use crate::run::round::Ended;
+use crate::run::durable::WriteAhead;
 use crate::run::tools::RunTools;
 use crate::run::{Concurrency, ToolLoop};
 use crate::store::{RecordEntry, StoreError};
@@ -21,7 +20,7 @@ use crate::store::{RecordEntry, StoreError};
 /// What a streamed reply gave, once the stream ended and the started calls finished.
 pub(crate) struct Streamed {
     pub(crate) reply: AssistantMessage,
-    pub(crate) ended: Vec<Ended>,
+    pub(crate) ended: Vec<CallResult>,
     pub(crate) finished: (Vec<(usize, RecordEntry, Held)>, Option<StoreError>),
     pub(crate) error: Option<ModelError>,
 }
@@ -35,7 +34,7 @@ impl ToolLoop {
         &self,
         stream: ChatStream<'_>,
         tools: &RunTools<'_>,
-        finished: Finished<'_>,
+        finished: WriteAhead<'_>,
         cancel: &CancellationToken,
     ) -> Streamed {
         let limit = match self.options.concurrency {
@@ -45,7 +44,7 @@ impl ToolLoop {
         let mut stream = Some(stream);
         let mut reply = AssistantMessage::default();
         let mut running = FuturesUnordered::new();
-        let mut ended: Vec<Option<Ended>> = Vec::new();
+        let mut ended: Vec<Option<CallResult>> = Vec::new();
         let mut queue: VecDeque<usize> = VecDeque::new();
         let mut error = None;
         loop {
@@ -104,7 +103,7 @@ impl ToolLoop {
             reply,
             ended: ended
                 .into_iter()
-                .map(|e| e.unwrap_or(Ended::NotStarted))
+                .map(|e| e.unwrap_or(CallResult::NotStarted))
                 .collect(),
             finished: finished.into_parts(),
             error,

@@ -382,7 +382,7 @@ impl ToolLoop {
         if heartbeat.is_lost() && !matches!(status, LoopStatus::Paused(_)) {
             status = LoopStatus::StoreFailed(StoreError::Lost(state.id.to_string()));
         }
-        self.finish(conversation, state, &tools, status, heartbeat)
+        self.end_run(conversation, state, &tools, status, heartbeat)
             .await
     }
 
@@ -420,7 +420,7 @@ impl ToolLoop {
             // a decision, since then no call of the reply may run before all are known.
             let streaming = self.options.streaming && !self.may_pause(tools);
             let run_id = state.id.clone();
-            let finished = durable::Finished::new(
+            let finished = durable::WriteAhead::new(
                 self.store.as_deref(),
                 &run_id,
                 state.rounds,
@@ -528,7 +528,7 @@ impl ToolLoop {
     ///
     /// A run taken over by another owner rolls back only what that owner cannot know of: the
     /// successes the store refused to record. The rest is the new owner's.
-    async fn finish(
+    async fn end_run(
         &self,
         conversation: &mut [Message],
         mut state: RunState,
@@ -615,7 +615,7 @@ impl ToolLoop {
                 // Released at once, for recovery to try the timed-out actions again.
                 store.release(&state.id, Duration::ZERO).await
             } else {
-                durable::finish_run(&**store, &state.id).await
+                durable::record_end(&**store, &state.id).await
             };
             if let Err(failure) = recorded {
                 store_error.get_or_insert(failure);

@@ -44,7 +44,7 @@ pub(crate) use id::owner_token;
 pub use id::RunId;
 pub use in_memory::InMemoryRunStore;
 pub(crate) use paused::RunState;
-pub use paused::{CallReport, PausedTurn, PendingCall};
+pub use paused::{CallSummary, PausedTurn, PendingCall};
 #[cfg(feature = "postgres")]
 pub use postgres::PostgresStore;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]

@@ -105,7 +105,7 @@ pub(crate) struct RunState {
     /// Deferred tools found by a search in this run.
     pub(crate) found: std::collections::HashSet<String>,
     pub(crate) record: CompensationRecord,
-    pub(crate) calls: Vec<CallReport>,
+    pub(crate) calls: Vec<CallSummary>,
     /// Idempotency keys of recorded entries the store refused (the run was taken over): this
     /// process alone knows of them. A run that pauses has none.
     #[serde(skip)]
@@ -127,7 +127,7 @@ impl RunState {
 
 /// One tool call of a run and how it ended.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CallReport {
+pub struct CallSummary {
     /// The round it belongs to (1-based).
     pub round: usize,
     /// Its key in its reply.
