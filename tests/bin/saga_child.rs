@@ -148,7 +148,7 @@ impl Booking {
             format!("Books a {what}."),
             json!({"type": "object", "properties": {}}),
         )
-        .with_options(ToolOptions::new().compensable(true));
+        .with_options(ToolOptions::new().with_compensable(true));
         Self {
             what,
             definition,
@@ -299,7 +299,7 @@ async fn main() {
                 "Sends money.",
                 json!({"type": "object", "properties": {"amount": {"type": "integer"}}}),
             )
-            .with_options(ToolOptions::new().confirm(Confirm::Always)),
+            .with_options(ToolOptions::new().with_confirm(Confirm::Always)),
             ledger: ledger.clone(),
         })
         .expect("register");

@@ -251,7 +251,7 @@ fn transfer_tools(timeline: &Timeline) -> ToolRegistry {
                 },
             )
             .unwrap()
-            .with_options(ToolOptions::new().confirm(Confirm::Always)),
+            .with_options(ToolOptions::new().with_confirm(Confirm::Always)),
         )
         .unwrap();
     registry

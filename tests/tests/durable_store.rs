@@ -279,7 +279,7 @@ async fn pause_a_transfer(store: Arc<dyn RunStore>) -> PausedTurn {
                 |_| async { Ok::<_, String>("sent".to_owned()) },
             )
             .unwrap()
-            .with_options(ToolOptions::new().confirm(Confirm::Always)),
+            .with_options(ToolOptions::new().with_confirm(Confirm::Always)),
         )
         .unwrap();
     let model = ScriptedModel::new([AssistantMessage::with_tool_calls(vec![ToolCall::new(

@@ -716,8 +716,18 @@ fn the_crate_root_is_small() {
         names.len()
     );
     // What a first program needs is there.
-    for needed in ["tool", "ToolRegistry", "ToolLoop", "LoopStatus", "Message", "define"] {
-        assert!(names.iter().any(|n| n == needed), "{needed} missing: {names:?}");
+    for needed in [
+        "tool",
+        "ToolRegistry",
+        "ToolLoop",
+        "LoopStatus",
+        "Message",
+        "define",
+    ] {
+        assert!(
+            names.iter().any(|n| n == needed),
+            "{needed} missing: {names:?}"
+        );
     }
 }
 
@@ -725,7 +735,10 @@ fn the_crate_root_is_small() {
 fn the_first_program_in_the_readme_is_short() {
     let readme = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
         .expect("README.md is readable");
-    let start = readme.find("```rust\n").expect("the README has a Rust example") + 8;
+    let start = readme
+        .find("```rust\n")
+        .expect("the README has a Rust example")
+        + 8;
     let end = start + readme[start..].find("```").expect("the example ends");
     // What a reader sees: doctest lines starting with `#` are hidden.
     let shown: Vec<&str> = readme[start..end]

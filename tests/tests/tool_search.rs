@@ -119,7 +119,7 @@ mod in_the_loop {
                     |arguments: Value| async move { tool_sdk::define::Json(arguments) },
                 )
                 .unwrap()
-                .with_options(ToolOptions::new().defer(Defer::Always));
+                .with_options(ToolOptions::new().with_defer(Defer::Always));
                 let _ = registry.register(tool);
             }
         }
@@ -245,7 +245,7 @@ mod in_the_loop {
             let schema = json!({"type": "object", "properties": {}});
             let tool = DynamicTool::new(name, description, schema, |_| async { "ok" })
                 .unwrap()
-                .with_options(ToolOptions::new().defer(Defer::Always));
+                .with_options(ToolOptions::new().with_defer(Defer::Always));
             registry.register(tool).unwrap();
         }
         let model = Arc::new(ScriptedModel::new([
@@ -288,7 +288,7 @@ mod in_the_loop {
                 let tool =
                     DynamicTool::new(format!("tool_{i}"), "A tool.", schema, |_| async { "ok" })
                         .unwrap()
-                        .with_options(ToolOptions::new().defer(Defer::Auto));
+                        .with_options(ToolOptions::new().with_defer(Defer::Auto));
                 registry.register(tool).unwrap();
             }
             registry

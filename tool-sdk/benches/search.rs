@@ -69,7 +69,7 @@ fn registry() -> ToolRegistry {
             |_: Value| async { "ok" },
         )
         .expect("a valid tool")
-        .with_options(ToolOptions::new().defer(Defer::Always));
+        .with_options(ToolOptions::new().with_defer(Defer::Always));
         registry.register(tool).expect("registers");
     }
     registry

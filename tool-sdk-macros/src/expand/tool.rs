@@ -81,16 +81,16 @@ pub(crate) fn options(def: &ToolDef, private: &TokenStream) -> TokenStream {
     let o = &def.options;
     let mut calls = Vec::new();
     if let Some(millis) = o.timeout_millis {
-        calls.push(quote!(.timeout(#private::Duration::from_millis(#millis))));
+        calls.push(quote!(.with_timeout(#private::Duration::from_millis(#millis))));
     }
     if o.return_direct {
-        calls.push(quote!(.return_direct(true)));
+        calls.push(quote!(.with_return_direct(true)));
     }
     if o.overrides_built_in {
-        calls.push(quote!(.overrides_built_in(true)));
+        calls.push(quote!(.with_overrides_built_in(true)));
     }
     if o.skip_permission {
-        calls.push(quote!(.skip_permission(true)));
+        calls.push(quote!(.with_skip_permission(true)));
     }
     if let Some(mode) = o.defer {
         let variant = match mode {
@@ -98,21 +98,21 @@ pub(crate) fn options(def: &ToolDef, private: &TokenStream) -> TokenStream {
             DeferMode::Auto => quote!(Auto),
             DeferMode::Never => quote!(Never),
         };
-        calls.push(quote!(.defer(#private::Defer::#variant)));
+        calls.push(quote!(.with_defer(#private::Defer::#variant)));
     }
     match &o.confirm {
         None => {}
-        Some(Hook::Always) => calls.push(quote!(.confirm(#private::Confirm::Always))),
-        Some(_) => calls.push(quote!(.confirm(#private::Confirm::WhenPredicate))),
+        Some(Hook::Always) => calls.push(quote!(.with_confirm(#private::Confirm::Always))),
+        Some(_) => calls.push(quote!(.with_confirm(#private::Confirm::WhenPredicate))),
     }
     if o.compensate.is_some() {
-        calls.push(quote!(.compensable(true)));
+        calls.push(quote!(.with_compensable(true)));
     }
     if o.read_only {
-        calls.push(quote!(.read_only(true)));
+        calls.push(quote!(.with_read_only(true)));
     }
     if let Some(destructive) = o.destructive {
-        calls.push(quote!(.destructive(#destructive)));
+        calls.push(quote!(.with_destructive(#destructive)));
     }
     quote!(#private::ToolOptions::new() #(#calls)*)
 }

@@ -83,7 +83,7 @@ pub struct ToolOptions {
     pub read_only: bool,
     /// Whether the tool's changes may destroy or overwrite something (`Some(true)`), or only
     /// add (`Some(false)`); `None` when the tool does not say. A hint for hosts (MCP's
-    /// `destructiveHint`), not enforced; meaningless for a [`read_only`](Self::read_only) tool.
+    /// `destructiveHint`), not enforced; meaningless for a [`read_only`](Self::with_read_only) tool.
     pub destructive: Option<bool>,
 }
 
@@ -93,56 +93,56 @@ impl ToolOptions {
         Self::default()
     }
 
-    /// Sets [`timeout`](Self::timeout).
-    pub fn timeout(mut self, timeout: Duration) -> Self {
+    /// Sets [`timeout`](Self::with_timeout).
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
         self
     }
 
-    /// Sets [`return_direct`](Self::return_direct).
-    pub fn return_direct(mut self, on: bool) -> Self {
+    /// Sets [`return_direct`](Self::with_return_direct).
+    pub fn with_return_direct(mut self, on: bool) -> Self {
         self.return_direct = on;
         self
     }
 
-    /// Sets [`overrides_built_in`](Self::overrides_built_in).
-    pub fn overrides_built_in(mut self, on: bool) -> Self {
+    /// Sets [`overrides_built_in`](Self::with_overrides_built_in).
+    pub fn with_overrides_built_in(mut self, on: bool) -> Self {
         self.overrides_built_in = on;
         self
     }
 
-    /// Sets [`skip_permission`](Self::skip_permission).
-    pub fn skip_permission(mut self, on: bool) -> Self {
+    /// Sets [`skip_permission`](Self::with_skip_permission).
+    pub fn with_skip_permission(mut self, on: bool) -> Self {
         self.skip_permission = on;
         self
     }
 
-    /// Sets [`defer`](Self::defer).
-    pub fn defer(mut self, defer: Defer) -> Self {
+    /// Sets [`defer`](Self::with_defer).
+    pub fn with_defer(mut self, defer: Defer) -> Self {
         self.defer = defer;
         self
     }
 
-    /// Sets [`confirm`](Self::confirm).
-    pub fn confirm(mut self, confirm: Confirm) -> Self {
+    /// Sets [`confirm`](Self::with_confirm).
+    pub fn with_confirm(mut self, confirm: Confirm) -> Self {
         self.confirm = confirm;
         self
     }
 
-    /// Sets [`compensable`](Self::compensable).
-    pub fn compensable(mut self, on: bool) -> Self {
+    /// Sets [`compensable`](Self::with_compensable).
+    pub fn with_compensable(mut self, on: bool) -> Self {
         self.compensable = on;
         self
     }
 
-    /// Sets [`read_only`](Self::read_only).
-    pub fn read_only(mut self, on: bool) -> Self {
+    /// Sets [`read_only`](Self::with_read_only).
+    pub fn with_read_only(mut self, on: bool) -> Self {
         self.read_only = on;
         self
     }
 
-    /// Sets [`destructive`](Self::destructive).
-    pub fn destructive(mut self, on: bool) -> Self {
+    /// Sets [`destructive`](Self::with_destructive).
+    pub fn with_destructive(mut self, on: bool) -> Self {
         self.destructive = Some(on);
         self
     }

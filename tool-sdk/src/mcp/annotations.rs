@@ -35,9 +35,9 @@ pub(crate) fn options_from(annotations: Option<&ToolAnnotations>) -> ToolOptions
     let Some(annotations) = annotations else {
         return ToolOptions::new();
     };
-    let mut options = ToolOptions::new().read_only(annotations.read_only_hint == Some(true));
+    let mut options = ToolOptions::new().with_read_only(annotations.read_only_hint == Some(true));
     if let Some(destructive) = annotations.destructive_hint {
-        options = options.destructive(destructive);
+        options = options.with_destructive(destructive);
     }
     options
 }
@@ -48,7 +48,9 @@ mod tests {
 
     #[test]
     fn read_only_states_no_destructive_hint() {
-        let options = ToolOptions::new().read_only(true).destructive(true);
+        let options = ToolOptions::new()
+            .with_read_only(true)
+            .with_destructive(true);
         let annotations = annotations_for(&options);
         assert_eq!(annotations.read_only_hint, Some(true));
         assert_eq!(annotations.destructive_hint, None);
@@ -57,15 +59,15 @@ mod tests {
     #[test]
     fn explicit_destructive_wins_over_confirm() {
         let options = ToolOptions::new()
-            .confirm(Confirm::Always)
-            .destructive(false);
+            .with_confirm(Confirm::Always)
+            .with_destructive(false);
         assert_eq!(annotations_for(&options).destructive_hint, Some(false));
     }
 
     #[test]
     fn confirm_implies_destructive() {
         for confirm in [Confirm::Always, Confirm::WhenPredicate] {
-            let annotations = annotations_for(&ToolOptions::new().confirm(confirm));
+            let annotations = annotations_for(&ToolOptions::new().with_confirm(confirm));
             assert_eq!(annotations.read_only_hint, Some(false));
             assert_eq!(annotations.destructive_hint, Some(true));
         }
@@ -73,7 +75,10 @@ mod tests {
 
     #[test]
     fn plain_and_compensable_tools_leave_destructive_out() {
-        for options in [ToolOptions::new(), ToolOptions::new().compensable(true)] {
+        for options in [
+            ToolOptions::new(),
+            ToolOptions::new().with_compensable(true),
+        ] {
             let annotations = annotations_for(&options);
             assert_eq!(annotations.read_only_hint, Some(false));
             assert_eq!(annotations.destructive_hint, None);

@@ -38,9 +38,9 @@ pub(crate) fn remote_tool(
     } = shaping;
     let description = tool.description.as_deref().unwrap_or_default().to_owned();
     let parameters = Value::Object(tool.input_schema.as_ref().clone());
-    let mut options = options_from(tool.annotations.as_ref()).defer(*defer);
+    let mut options = options_from(tool.annotations.as_ref()).with_defer(*defer);
     if *confirm_destructive && !options.read_only && options.destructive != Some(false) {
-        options = options.confirm(Confirm::Always);
+        options = options.with_confirm(Confirm::Always);
     }
     let peer = peer.clone();
     let list = Arc::clone(list);
