@@ -3,6 +3,9 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use tool_sdk::store::{PostgresStore, ReplayGuard, RunStore, SqliteStore};
 
 /// Which durable store a test runs against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,6 +19,8 @@ pub enum Backend {
 /// A fresh, empty place for one test's store, with a directory for its other files.
 #[derive(Debug)]
 pub struct Place {
+    /// The store the place is for.
+    pub backend: Backend,
     /// `sqlite:PATH` or `postgres:CONFIG`, as the saga child takes it.
     pub spec: String,
     /// A directory of the test's own.
@@ -29,6 +34,47 @@ impl Place {
             .split_once(':')
             .map(|(_, rest)| rest)
             .unwrap_or_default()
+    }
+
+    /// A new handle on the store here, as another process or replica opens it.
+    pub async fn open(&self) -> Store {
+        match self.backend {
+            Backend::Sqlite => {
+                Store::Sqlite(SqliteStore::open(self.location()).expect("open SQLite"))
+            }
+            Backend::Postgres => Store::Postgres(
+                PostgresStore::connect(self.location())
+                    .await
+                    .expect("connect to PostgreSQL"),
+            ),
+        }
+    }
+}
+
+/// One handle on a durable store, each handle its own owner (see [`Place::open`]).
+#[derive(Debug, Clone)]
+pub enum Store {
+    /// A SQLite file.
+    Sqlite(SqliteStore),
+    /// A PostgreSQL schema.
+    Postgres(PostgresStore),
+}
+
+impl Store {
+    /// The handle as a loop's run store.
+    pub fn run_store(self) -> Arc<dyn RunStore> {
+        match self {
+            Store::Sqlite(store) => Arc::new(store),
+            Store::Postgres(store) => Arc::new(store),
+        }
+    }
+
+    /// The handle as a sealer's replay guard.
+    pub fn replay_guard(self) -> Arc<dyn ReplayGuard> {
+        match self {
+            Store::Sqlite(store) => Arc::new(store),
+            Store::Postgres(store) => Arc::new(store),
+        }
     }
 }
 
@@ -84,5 +130,29 @@ pub async fn place(backend: Backend, test: &str) -> Place {
             format!("postgres:{url} options=-csearch_path={schema}")
         }
     };
-    Place { spec, dir }
+    Place { backend, spec, dir }
+}
+
+/// Tests `sqlite::SCENARIO` and `postgres::SCENARIO`, each with the test attribute given first,
+/// for each `async fn SCENARIO(Backend)` named.
+#[macro_export]
+macro_rules! on_both_stores {
+    (#[$test:meta] $($scenario:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[$test]
+                async fn $scenario() {
+                    super::$scenario($crate::durable::Backend::Sqlite).await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[$test]
+                async fn $scenario() {
+                    super::$scenario($crate::durable::Backend::Postgres).await;
+                }
+            )*
+        }
+    };
 }

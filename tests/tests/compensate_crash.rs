@@ -223,28 +223,8 @@ async fn two_processes_resume_at_once(backend: Backend) {
     assert_eq!(ledger(&place), ["transfer 500"]);
 }
 
-macro_rules! on_both_stores {
-    ($($scenario:ident),* $(,)?) => {
-        mod sqlite {
-            $(
-                #[tokio::test]
-                async fn $scenario() {
-                    super::$scenario(tool_sdk_tests::durable::Backend::Sqlite).await;
-                }
-            )*
-        }
-        mod postgres {
-            $(
-                #[tokio::test]
-                async fn $scenario() {
-                    super::$scenario(tool_sdk_tests::durable::Backend::Postgres).await;
-                }
-            )*
-        }
-    };
-}
-
-on_both_stores!(
+tool_sdk_tests::on_both_stores!(
+    #[tokio::test]
     killed_after_the_first_tool,
     killed_in_the_middle_of_a_round,
     killed_during_compensation,

@@ -6,9 +6,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tool_sdk::run::{LoopStatus, ToolLoop};
-use tool_sdk::store::{Orphans, PostgresStore, RunStore, SqliteStore, StoreError};
+use tool_sdk::store::{Orphans, StoreError};
 use tool_sdk::{define_tool, AssistantMessage, Message, ScriptedModel, ToolCall, ToolRegistry};
-use tool_sdk_tests::durable::{place, Backend, Place};
+use tool_sdk_tests::durable::{place, Backend};
 
 type Timeline = Arc<Mutex<Vec<String>>>;
 
@@ -66,18 +66,6 @@ fn tools(timeline: &Timeline, hold: Duration) -> ToolRegistry {
     registry
 }
 
-/// A new owner of the store at `place`.
-async fn owner(backend: Backend, place: &Place) -> Arc<dyn RunStore> {
-    match backend {
-        Backend::Sqlite => Arc::new(SqliteStore::open(place.location()).expect("open SQLite")),
-        Backend::Postgres => Arc::new(
-            PostgresStore::connect(place.location())
-                .await
-                .expect("connect to PostgreSQL"),
-        ),
-    }
-}
-
 fn cancels(timeline: &Timeline) -> Vec<String> {
     let mut cancels: Vec<String> = timeline
         .lock()
@@ -102,9 +90,9 @@ async fn a_blocking_tool_keeps_its_run_leased(backend: Backend) {
         ScriptedModel::new([reply("b", "block"), reply("f", "fail")]),
         tools(&timeline, lease * 4),
     )
-    .with_store(owner(backend, &place).await)
+    .with_store(place.open().await.run_store())
     .with_lease(lease);
-    let other = owner(backend, &place).await;
+    let other = place.open().await.run_store();
     let watcher = tokio::spawn(async move {
         let mut claimed = Vec::new();
         for _ in 0..32 {
@@ -144,13 +132,13 @@ async fn a_call_that_finishes_after_a_takeover_is_rolled_back_by_its_owner(backe
         ScriptedModel::new([reply("a", "book"), reply("b", "block"), answer()]),
         tools(&timeline, Duration::from_millis(1500)),
     )
-    .with_store(owner(backend, &place).await)
+    .with_store(place.open().await.run_store())
     .with_lease(Duration::from_millis(300));
     let successor = ToolLoop::new(
         ScriptedModel::new([]),
         tools(&timeline, Duration::from_millis(1500)),
     )
-    .with_store(owner(backend, &place).await);
+    .with_store(place.open().await.run_store());
     let takeover = tokio::spawn(async move {
         // The first owner is inside `block` by now.
         tokio::time::sleep(Duration::from_millis(500)).await;
@@ -184,7 +172,7 @@ async fn a_call_that_finishes_after_a_takeover_is_rolled_back_by_its_owner(backe
         [format!("cancel {run}:1:a"), format!("cancel {run}:2:b")]
     );
     // Nothing left for anyone.
-    let last = owner(backend, &place).await;
+    let last = place.open().await.run_store();
     assert_eq!(
         last.claim_orphan(Orphans::All, Duration::from_secs(1))
             .await
@@ -193,28 +181,8 @@ async fn a_call_that_finishes_after_a_takeover_is_rolled_back_by_its_owner(backe
     );
 }
 
-macro_rules! on_both_stores {
-    ($($scenario:ident),* $(,)?) => {
-        mod sqlite {
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn $scenario() {
-                    super::$scenario(tool_sdk_tests::durable::Backend::Sqlite).await;
-                }
-            )*
-        }
-        mod postgres {
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn $scenario() {
-                    super::$scenario(tool_sdk_tests::durable::Backend::Postgres).await;
-                }
-            )*
-        }
-    };
-}
-
-on_both_stores!(
+tool_sdk_tests::on_both_stores!(
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     a_blocking_tool_keeps_its_run_leased,
     a_call_that_finishes_after_a_takeover_is_rolled_back_by_its_owner,
 );
