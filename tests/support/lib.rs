@@ -1,6 +1,7 @@
 //! Shared helpers of the integration tests.
 
 pub mod bfcl;
+pub mod booking;
 pub mod durable;
 pub mod mcp;
 pub mod protocol;

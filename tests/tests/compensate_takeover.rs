@@ -2,15 +2,14 @@
 //! and when the run is taken over anyway, every successful compensable call is rolled back
 //! exactly once, by one owner or the other, a call that finished late included.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use tool_sdk::run::{LoopStatus, ToolLoop};
 use tool_sdk::store::{Orphans, StoreError};
 use tool_sdk::{define_tool, AssistantMessage, Message, ScriptedModel, ToolCall, ToolRegistry};
+use tool_sdk_tests::booking::{self, Timeline};
 use tool_sdk_tests::durable::{place, Backend};
-
-type Timeline = Arc<Mutex<Vec<String>>>;
 
 fn reply(id: &str, name: &str) -> AssistantMessage {
     AssistantMessage::with_tool_calls(vec![ToolCall::new(id, name, r#"{"reference": "r"}"#)])
@@ -27,20 +26,7 @@ fn answer() -> AssistantMessage {
 /// thread for `hold`), and `fail`. Each compensation logs `cancel <idempotency key>`.
 fn tools(timeline: &Timeline, hold: Duration) -> ToolRegistry {
     let mut registry = ToolRegistry::new();
-    let (log, undo) = (Arc::clone(timeline), Arc::clone(timeline));
-    registry
-        .register(define_tool!(
-            /// Books.
-            #[tool(name = "book", compensate = move |_reference: String, _booking: String| {
-                let key = tool_sdk::compensate::idempotency_key().unwrap_or_default();
-                undo.lock().unwrap().push(format!("cancel {key}"));
-            })]
-            move |reference: String| -> String {
-                log.lock().unwrap().push("book".into());
-                format!("booked {reference}")
-            }
-        ))
-        .unwrap();
+    registry.register(booking::book(timeline, "book")).unwrap();
     let (log, undo) = (Arc::clone(timeline), Arc::clone(timeline));
     registry
         .register(define_tool!(
@@ -56,13 +42,7 @@ fn tools(timeline: &Timeline, hold: Duration) -> ToolRegistry {
             }
         ))
         .unwrap();
-    registry
-        .register(define_tool!(
-            /// Fails.
-            #[tool(name = "fail")]
-            |reference: String| -> Result<String, String> { Err(format!("no {reference}")) }
-        ))
-        .unwrap();
+    registry.register(booking::fail()).unwrap();
     registry
 }
 

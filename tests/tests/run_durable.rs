@@ -2,7 +2,7 @@
 //! a paused run from another loop, idempotency keys, the lease heartbeat and takeover, and
 //! recovery of a run whose process stopped.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use tool_sdk::gate::ResumeError;
@@ -18,8 +18,7 @@ use tool_sdk::{
     run::{LoopStatus, ToolLoop},
     store::PausedRun,
 };
-
-type Timeline = Arc<Mutex<Vec<String>>>;
+use tool_sdk_tests::booking::{self, Timeline};
 
 fn calls(calls: &[(&str, &str)]) -> AssistantMessage {
     AssistantMessage::with_tool_calls(
@@ -41,19 +40,8 @@ fn answer(text: &str) -> AssistantMessage {
 /// `fail` (always fails).
 fn tools(timeline: &Timeline, delay: Duration) -> ToolRegistry {
     let mut registry = ToolRegistry::new();
-    let (log, undo) = (Arc::clone(timeline), Arc::clone(timeline));
     registry
-        .register(define_tool!(
-            /// Books.
-            #[tool(name = "book", compensate = move |_reference: String, _booking: String| {
-                let key = tool_sdk::compensate::idempotency_key().unwrap_or_default();
-                undo.lock().unwrap().push(format!("cancel {key}"));
-            })]
-            move |reference: String| -> String {
-                log.lock().unwrap().push("start book".into());
-                format!("booked {reference}")
-            }
-        ))
+        .register(booking::book(timeline, "start book"))
         .unwrap();
     let (log, undo) = (Arc::clone(timeline), Arc::clone(timeline));
     registry
@@ -69,13 +57,7 @@ fn tools(timeline: &Timeline, delay: Duration) -> ToolRegistry {
             }
         ))
         .unwrap();
-    registry
-        .register(define_tool!(
-            /// Fails.
-            #[tool(name = "fail")]
-            |reference: String| -> Result<String, String> { Err(format!("no {reference}")) }
-        ))
-        .unwrap();
+    registry.register(booking::fail()).unwrap();
     registry
 }
 
