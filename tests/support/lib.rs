@@ -1,5 +1,6 @@
 //! Shared helpers of the integration tests.
 
+pub mod add;
 pub mod bfcl;
 pub mod booking;
 pub mod durable;
