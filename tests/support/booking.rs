@@ -2,7 +2,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use tool_sdk::{define_tool, Tool};
+use tool_sdk::{define_tool, Tool, ToolRegistry};
 
 /// What the tools did, in order.
 pub type Timeline = Arc<Mutex<Vec<String>>>;
@@ -31,4 +31,70 @@ pub fn fail() -> impl Tool {
         #[tool(name = "fail")]
         |reference: String| -> Result<String, String> { Err(format!("no {reference}")) }
     )
+}
+
+/// `book_<what>` tools that succeed (or fail when `fail` is true), each compensable; every
+/// booking and cancellation goes to the timeline.
+pub fn booking_tools(timeline: &Timeline, failing: &[&str]) -> ToolRegistry {
+    let mut registry = ToolRegistry::new();
+    for what in ["flight", "hotel", "car"] {
+        let fails = failing.contains(&what);
+        let log = Arc::clone(timeline);
+        let undo_log = Arc::clone(timeline);
+        let name = format!("book_{what}");
+        let tool = define_tool!(
+            /// Books something.
+            #[tool(name = "book", compensate = move |reference: String, booking: String| -> Result<(), String> {
+                undo_log.lock().unwrap().push(format!("cancel {booking} ({reference})"));
+                Ok(())
+            })]
+            move |reference: String| -> Result<String, String> {
+                if fails {
+                    log.lock().unwrap().push(format!("fail {reference}"));
+                    return Err(format!("no availability for {reference}"));
+                }
+                log.lock().unwrap().push(format!("book {reference}"));
+                Ok(format!("B-{reference}"))
+            }
+        );
+        registry.register(Renamed::new(tool, &name)).unwrap();
+    }
+    registry
+}
+
+/// A tool under another name (the same inline tool serves three names in these tests).
+#[derive(Debug)]
+pub struct Renamed<T> {
+    inner: T,
+    definition: tool_sdk::ToolDefinition,
+}
+
+impl<T: Tool> Renamed<T> {
+    /// `inner` named `name`.
+    pub fn new(inner: T, name: &str) -> Self {
+        let mut definition = inner.definition().clone();
+        definition.name = name.to_owned();
+        Self { inner, definition }
+    }
+}
+
+impl<T: Tool> Tool for Renamed<T> {
+    fn definition(&self) -> &tool_sdk::ToolDefinition {
+        &self.definition
+    }
+    fn call<'a>(
+        &'a self,
+        arguments: &'a str,
+        context: tool_sdk::ToolContext<'a>,
+    ) -> tool_sdk::ToolFuture<'a> {
+        self.inner.call(arguments, context)
+    }
+    fn compensate<'a>(
+        &'a self,
+        arguments: &'a str,
+        output: &'a tool_sdk::ToolOutput,
+        context: tool_sdk::ToolContext<'a>,
+    ) -> Option<tool_sdk::ToolFuture<'a>> {
+        self.inner.compensate(arguments, output, context)
+    }
 }

@@ -6,4 +6,5 @@ pub mod booking;
 pub mod durable;
 pub mod mcp;
 pub mod protocol;
+pub mod replies;
 pub mod ui_expect;

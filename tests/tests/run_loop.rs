@@ -6,95 +6,15 @@ use std::time::Duration;
 
 use tool_sdk::gate::{ConfirmationPolicy, Gate};
 use tool_sdk::{
-    check_conversation, define_tool, AssistantMessage, CancellationToken, DynamicTool, Message,
-    ScriptedModel, Tool, ToolCall, ToolErrorKind, ToolRegistry, ToolResultStatus,
+    check_conversation, define_tool, CancellationToken, DynamicTool, Message, ScriptedModel, Tool,
+    ToolErrorKind, ToolRegistry, ToolResultStatus,
 };
 use tool_sdk::{
     register::{ProviderFuture, ToolProvider},
     run::{Concurrency, ErrorAction, ErrorPolicy, LoopEvent, LoopOptions, LoopStatus, ToolLoop},
 };
-
-type Timeline = Arc<Mutex<Vec<String>>>;
-
-fn calls(calls: &[(&str, &str, &str)]) -> AssistantMessage {
-    AssistantMessage::with_tool_calls(
-        calls
-            .iter()
-            .map(|(id, name, args)| ToolCall::new(*id, *name, *args))
-            .collect(),
-    )
-}
-
-fn answer(text: &str) -> AssistantMessage {
-    AssistantMessage {
-        text: Some(text.into()),
-        tool_calls: vec![],
-    }
-}
-
-/// `book_<what>` tools that succeed (or fail when `fail` is true), each compensable; every
-/// booking and cancellation goes to the timeline.
-fn booking_tools(timeline: &Timeline, failing: &[&str]) -> ToolRegistry {
-    let mut registry = ToolRegistry::new();
-    for what in ["flight", "hotel", "car"] {
-        let fails = failing.contains(&what);
-        let log = Arc::clone(timeline);
-        let undo_log = Arc::clone(timeline);
-        let name = format!("book_{what}");
-        let tool = define_tool!(
-            /// Books something.
-            #[tool(name = "book", compensate = move |reference: String, booking: String| -> Result<(), String> {
-                undo_log.lock().unwrap().push(format!("cancel {booking} ({reference})"));
-                Ok(())
-            })]
-            move |reference: String| -> Result<String, String> {
-                if fails {
-                    log.lock().unwrap().push(format!("fail {reference}"));
-                    return Err(format!("no availability for {reference}"));
-                }
-                log.lock().unwrap().push(format!("book {reference}"));
-                Ok(format!("B-{reference}"))
-            }
-        );
-        registry.register(Renamed::new(tool, &name)).unwrap();
-    }
-    registry
-}
-
-/// A tool under another name (the same inline tool serves three names in these tests).
-struct Renamed<T> {
-    inner: T,
-    definition: tool_sdk::ToolDefinition,
-}
-
-impl<T: Tool> Renamed<T> {
-    fn new(inner: T, name: &str) -> Self {
-        let mut definition = inner.definition().clone();
-        definition.name = name.to_owned();
-        Self { inner, definition }
-    }
-}
-
-impl<T: Tool> Tool for Renamed<T> {
-    fn definition(&self) -> &tool_sdk::ToolDefinition {
-        &self.definition
-    }
-    fn call<'a>(
-        &'a self,
-        arguments: &'a str,
-        context: tool_sdk::ToolContext<'a>,
-    ) -> tool_sdk::ToolFuture<'a> {
-        self.inner.call(arguments, context)
-    }
-    fn compensate<'a>(
-        &'a self,
-        arguments: &'a str,
-        output: &'a tool_sdk::ToolOutput,
-        context: tool_sdk::ToolContext<'a>,
-    ) -> Option<tool_sdk::ToolFuture<'a>> {
-        self.inner.compensate(arguments, output, context)
-    }
-}
+use tool_sdk_tests::booking::{booking_tools, Timeline};
+use tool_sdk_tests::replies::{answer, calls};
 
 #[tokio::test]
 async fn the_loop_runs_calls_until_the_model_answers() {
