@@ -1,6 +1,7 @@
 //! Tools of the loop and rollback tests that log what they do to a shared timeline.
 
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use tool_sdk::{define_tool, Tool, ToolRegistry};
 
@@ -31,6 +32,29 @@ pub fn fail() -> impl Tool {
         #[tool(name = "fail")]
         |reference: String| -> Result<String, String> { Err(format!("no {reference}")) }
     )
+}
+
+/// `book` (compensable, logs `start book`/`cancel KEY`), `slow` (compensable, takes `delay`), and
+/// `fail` (always fails).
+pub fn book_slow_and_fail(timeline: &Timeline, delay: Duration) -> ToolRegistry {
+    let mut registry = ToolRegistry::new();
+    registry.register(book(timeline, "start book")).unwrap();
+    let (log, undo) = (Arc::clone(timeline), Arc::clone(timeline));
+    registry
+        .register(define_tool!(
+            /// Books slowly.
+            #[tool(name = "slow", compensate = move |_reference: String, _booking: String| {
+                undo.lock().unwrap().push("cancel slow".into());
+            })]
+            async move |reference: String| -> String {
+                log.lock().unwrap().push("start slow".into());
+                tokio::time::sleep(delay).await;
+                format!("booked {reference}")
+            }
+        ))
+        .unwrap();
+    registry.register(fail()).unwrap();
+    registry
 }
 
 /// `book_<what>` tools that succeed (or fail when `fail` is true), each compensable; every

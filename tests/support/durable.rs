@@ -5,7 +5,14 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use tool_sdk::store::{PostgresStore, ReplayGuard, RunStore, SqliteStore};
+use std::time::Duration;
+
+use tool_sdk::store::{
+    Compensated, Orphan, Orphans, PausedRun, PostgresStore, RecordEntry, ReplayGuard, RunId,
+    RunStore, SqliteStore, StoreError, StoreFuture,
+};
+
+use crate::booking::Timeline;
 
 /// Which durable store a test runs against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -131,6 +138,79 @@ pub async fn place(backend: Backend, test: &str) -> Place {
         }
     };
     Place { backend, spec, dir }
+}
+
+/// A store that logs each write to the timeline and can be told to refuse records.
+pub struct Watched {
+    /// The store written to.
+    pub inner: Arc<dyn RunStore>,
+    /// Where each record is logged, `recorded NAME`.
+    pub timeline: Timeline,
+    /// Whether records are refused (`disk full`).
+    pub refuse_records: bool,
+    /// How long `pause` waits after the run is paused before it returns.
+    pub hold_after_pause: Duration,
+}
+
+impl std::fmt::Debug for Watched {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Watched")
+            .field("refuse_records", &self.refuse_records)
+            .field("hold_after_pause", &self.hold_after_pause)
+            .finish_non_exhaustive()
+    }
+}
+
+impl RunStore for Watched {
+    fn begin<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, ()> {
+        self.inner.begin(run, lease)
+    }
+    fn renew<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, ()> {
+        self.inner.renew(run, lease)
+    }
+    fn release<'a>(&'a self, run: &'a RunId, after: Duration) -> StoreFuture<'a, ()> {
+        self.inner.release(run, after)
+    }
+    fn record<'a>(&'a self, run: &'a RunId, entry: &'a RecordEntry) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            if self.refuse_records {
+                return Err(StoreError::Backend("disk full".into()));
+            }
+            self.inner.record(run, entry).await?;
+            self.timeline
+                .lock()
+                .unwrap()
+                .push(format!("recorded {}", entry.call.name));
+            Ok(())
+        })
+    }
+    fn compensated<'a>(
+        &'a self,
+        run: &'a RunId,
+        key: &'a str,
+        outcome: &'a Compensated,
+    ) -> StoreFuture<'a, ()> {
+        self.inner.compensated(run, key, outcome)
+    }
+    fn pause<'a>(&'a self, run: &'a RunId, paused: &'a PausedRun) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            self.inner.pause(run, paused).await?;
+            tokio::time::sleep(self.hold_after_pause).await;
+            Ok(())
+        })
+    }
+    fn load_paused<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, PausedRun> {
+        self.inner.load_paused(run)
+    }
+    fn take_paused<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, PausedRun> {
+        self.inner.take_paused(run, lease)
+    }
+    fn finish<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, ()> {
+        self.inner.finish(run)
+    }
+    fn claim_orphan(&self, which: Orphans, lease: Duration) -> StoreFuture<'_, Option<Orphan>> {
+        self.inner.claim_orphan(which, lease)
+    }
 }
 
 /// Tests `sqlite::SCENARIO` and `postgres::SCENARIO`, each with the test attribute given first,

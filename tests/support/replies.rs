@@ -12,6 +12,16 @@ pub fn calls(calls: &[(&str, &str, &str)]) -> AssistantMessage {
     )
 }
 
+/// A reply calling each `(id, name)`, in order, with the arguments `{"reference": "r"}`.
+pub fn calls_with_reference(calls: &[(&str, &str)]) -> AssistantMessage {
+    AssistantMessage::with_tool_calls(
+        calls
+            .iter()
+            .map(|(id, name)| ToolCall::new(*id, *name, r#"{"reference": "r"}"#))
+            .collect(),
+    )
+}
+
 /// A reply answering `text`, calling nothing.
 pub fn answer(text: &str) -> AssistantMessage {
     AssistantMessage {

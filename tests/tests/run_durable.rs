@@ -6,121 +6,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tool_sdk::gate::ResumeError;
-use tool_sdk::store::{
-    Compensated, InMemoryRunStore, Orphan, Orphans, RecordEntry, RunId, RunStore, SqliteStore,
-    StoreError, StoreFuture,
-};
+use tool_sdk::run::{LoopStatus, ToolLoop};
+use tool_sdk::store::{InMemoryRunStore, Orphans, RunStore, SqliteStore, StoreError};
 use tool_sdk::{
-    define_tool, AssistantMessage, Confirm, DynamicTool, Message, ScriptedModel, ToolCall,
-    ToolOptions, ToolRegistry,
+    AssistantMessage, Confirm, DynamicTool, Message, ScriptedModel, ToolCall, ToolOptions,
+    ToolRegistry,
 };
-use tool_sdk::{
-    run::{LoopStatus, ToolLoop},
-    store::PausedRun,
-};
-use tool_sdk_tests::booking::{self, Timeline};
-
-fn calls(calls: &[(&str, &str)]) -> AssistantMessage {
-    AssistantMessage::with_tool_calls(
-        calls
-            .iter()
-            .map(|(id, name)| ToolCall::new(*id, *name, r#"{"reference": "r"}"#))
-            .collect(),
-    )
-}
-
-fn answer(text: &str) -> AssistantMessage {
-    AssistantMessage {
-        text: Some(text.into()),
-        tool_calls: vec![],
-    }
-}
-
-/// `book` (compensable, logs `book`/`cancel KEY`), `slow` (compensable, takes `delay`), and
-/// `fail` (always fails).
-fn tools(timeline: &Timeline, delay: Duration) -> ToolRegistry {
-    let mut registry = ToolRegistry::new();
-    registry
-        .register(booking::book(timeline, "start book"))
-        .unwrap();
-    let (log, undo) = (Arc::clone(timeline), Arc::clone(timeline));
-    registry
-        .register(define_tool!(
-            /// Books slowly.
-            #[tool(name = "slow", compensate = move |_reference: String, _booking: String| {
-                undo.lock().unwrap().push("cancel slow".into());
-            })]
-            async move |reference: String| -> String {
-                log.lock().unwrap().push("start slow".into());
-                tokio::time::sleep(delay).await;
-                format!("booked {reference}")
-            }
-        ))
-        .unwrap();
-    registry.register(booking::fail()).unwrap();
-    registry
-}
-
-/// A store that logs each write to the timeline and can be told to refuse records.
-struct Watched {
-    inner: Arc<dyn RunStore>,
-    timeline: Timeline,
-    refuse_records: bool,
-    /// How long `pause` waits after the run is paused before it returns.
-    hold_after_pause: Duration,
-}
-
-impl RunStore for Watched {
-    fn begin<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, ()> {
-        self.inner.begin(run, lease)
-    }
-    fn renew<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, ()> {
-        self.inner.renew(run, lease)
-    }
-    fn release<'a>(&'a self, run: &'a RunId, after: Duration) -> StoreFuture<'a, ()> {
-        self.inner.release(run, after)
-    }
-    fn record<'a>(&'a self, run: &'a RunId, entry: &'a RecordEntry) -> StoreFuture<'a, ()> {
-        Box::pin(async move {
-            if self.refuse_records {
-                return Err(StoreError::Backend("disk full".into()));
-            }
-            self.inner.record(run, entry).await?;
-            self.timeline
-                .lock()
-                .unwrap()
-                .push(format!("recorded {}", entry.call.name));
-            Ok(())
-        })
-    }
-    fn compensated<'a>(
-        &'a self,
-        run: &'a RunId,
-        key: &'a str,
-        outcome: &'a Compensated,
-    ) -> StoreFuture<'a, ()> {
-        self.inner.compensated(run, key, outcome)
-    }
-    fn pause<'a>(&'a self, run: &'a RunId, paused: &'a PausedRun) -> StoreFuture<'a, ()> {
-        Box::pin(async move {
-            self.inner.pause(run, paused).await?;
-            tokio::time::sleep(self.hold_after_pause).await;
-            Ok(())
-        })
-    }
-    fn load_paused<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, PausedRun> {
-        self.inner.load_paused(run)
-    }
-    fn take_paused<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, PausedRun> {
-        self.inner.take_paused(run, lease)
-    }
-    fn finish<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, ()> {
-        self.inner.finish(run)
-    }
-    fn claim_orphan(&self, which: Orphans, lease: Duration) -> StoreFuture<'_, Option<Orphan>> {
-        self.inner.claim_orphan(which, lease)
-    }
-}
+use tool_sdk_tests::booking::{book_slow_and_fail as tools, Timeline};
+use tool_sdk_tests::durable::Watched;
+use tool_sdk_tests::replies::{answer, calls_with_reference as calls};
 
 #[tokio::test]
 async fn a_success_is_recorded_before_the_next_call_starts_and_dropped_when_the_run_ends() {
