@@ -1,6 +1,6 @@
-//! The loop on a run store: write-ahead of compensable successes, a store that fails, resuming
-//! a paused run from another loop, idempotency keys, the lease heartbeat and takeover, and
-//! recovery of a run whose process stopped.
+//! The loop on a run store: write-ahead of compensable successes, resuming a paused run from
+//! another loop, the lease heartbeat and takeover (its rollbacks are checked in
+//! `compensate_durable.rs`).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -50,61 +50,6 @@ async fn a_success_is_recorded_before_the_next_call_starts_and_dropped_when_the_
         None
     );
     assert!(outcome.store_error.is_none());
-}
-
-#[tokio::test]
-async fn a_success_that_cannot_be_recorded_stops_the_run_and_is_rolled_back_here() {
-    let timeline = Timeline::default();
-    let watched = Watched {
-        inner: Arc::new(InMemoryRunStore::new()),
-        timeline: Arc::clone(&timeline),
-        refuse_records: true,
-        hold_after_pause: Duration::ZERO,
-    };
-    let model = ScriptedModel::new([calls(&[("a", "book")]), calls(&[("b", "book")])]);
-    let agent =
-        ToolLoop::new(model, tools(&timeline, Duration::ZERO)).with_store(Arc::new(watched));
-    let mut conversation = vec![Message::user("book")];
-    let outcome = agent.run(&mut conversation).await;
-    assert!(
-        matches!(&outcome.status, LoopStatus::StoreFailed(StoreError::Backend(m)) if m == "disk full"),
-        "{:?}",
-        outcome.status
-    );
-    // The second reply never came: the run did not go on unrecorded.
-    assert_eq!(outcome.rounds, 1);
-    let key = format!("{}:1:a", outcome.run_id);
-    assert_eq!(
-        *timeline.lock().unwrap(),
-        ["start book".to_owned(), format!("cancel {key}")]
-    );
-    assert_eq!(outcome.compensations.len(), 1);
-}
-
-#[tokio::test]
-async fn rollbacks_get_the_run_round_and_call_as_idempotency_key() {
-    let timeline = Timeline::default();
-    let model = ScriptedModel::new([
-        calls(&[("a", "book")]),
-        calls(&[("b", "book"), ("c", "fail")]),
-    ]);
-    let agent = ToolLoop::new(model, tools(&timeline, Duration::ZERO))
-        .with_store(Arc::new(InMemoryRunStore::new()));
-    let mut conversation = vec![Message::user("book")];
-    let outcome = agent.run(&mut conversation).await;
-    assert!(matches!(outcome.status, LoopStatus::RolledBack { .. }));
-    let run = &outcome.run_id;
-    let cancels: Vec<String> = timeline
-        .lock()
-        .unwrap()
-        .iter()
-        .filter(|l| l.starts_with("cancel"))
-        .cloned()
-        .collect();
-    assert_eq!(
-        cancels,
-        [format!("cancel {run}:2:b"), format!("cancel {run}:1:a")]
-    );
 }
 
 fn transfer_tools(timeline: &Timeline) -> ToolRegistry {
@@ -255,51 +200,6 @@ async fn the_heartbeat_keeps_a_long_call_owned_and_a_takeover_stops_the_run_afte
         .cloned()
         .collect();
     assert_eq!(cancels, ["cancel slow"]);
-}
-
-#[tokio::test]
-async fn recovery_rolls_back_a_run_whose_process_stopped() {
-    let timeline = Timeline::default();
-    let store = InMemoryRunStore::new();
-    let model = ScriptedModel::new([
-        calls(&[("a", "book")]),
-        calls(&[("b", "book")]),
-        calls(&[("s", "slow")]),
-        answer("done"),
-    ]);
-    let crashed = ToolLoop::new(model, tools(&timeline, Duration::from_secs(3600)))
-        .with_store(Arc::new(store.handle()));
-    let mut conversation = vec![Message::user("book")];
-    // The process stops while the slow call runs: its future is dropped where it stands.
-    let stopped =
-        tokio::time::timeout(Duration::from_millis(200), crashed.run(&mut conversation)).await;
-    assert!(stopped.is_err());
-
-    let restarted = ToolLoop::new(ScriptedModel::new([]), tools(&timeline, Duration::ZERO))
-        .with_store(Arc::new(store.handle()));
-    let recovered = restarted.recover(Orphans::All).await.unwrap();
-    assert_eq!(recovered.len(), 1);
-    let keys: Vec<&str> = recovered[0]
-        .compensations
-        .iter()
-        .map(|c| c.key.as_str())
-        .collect();
-    assert_eq!(keys, ["b", "a"]);
-    assert!(recovered[0].compensations.iter().all(|c| c.result.is_ok()));
-    let run = &recovered[0].run;
-    let lines = timeline.lock().unwrap().clone();
-    assert_eq!(
-        lines,
-        [
-            "start book".to_owned(),
-            "start book".to_owned(),
-            "start slow".to_owned(),
-            format!("cancel {run}:2:b"),
-            format!("cancel {run}:1:a"),
-        ]
-    );
-    // Done once: nothing left.
-    assert!(restarted.recover(Orphans::All).await.unwrap().is_empty());
 }
 
 #[tokio::test]
