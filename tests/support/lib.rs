@@ -7,4 +7,5 @@ pub mod durable;
 pub mod mcp;
 pub mod protocol;
 pub mod replies;
+pub mod saga;
 pub mod ui_expect;

@@ -6,80 +6,10 @@
 //! Each scenario runs on SQLite and on PostgreSQL (`TOOL_SDK_POSTGRES_URL`, started by
 //! `./scripts/test.sh`).
 
-use std::io::{BufRead as _, BufReader};
-use std::process::{Child, ChildStdout, Command, Stdio};
+use tool_sdk_tests::durable::{place, Backend};
+use tool_sdk_tests::saga::{ledger, Process};
 
-use tool_sdk_tests::durable::{place, Backend, Place};
-
-struct Process {
-    child: Child,
-    stdout: BufReader<ChildStdout>,
-}
-
-impl Process {
-    fn start(place: &Place, mode: &str, crash_at: Option<&str>, run: Option<&str>) -> Self {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_saga_child"));
-        command
-            .arg(&place.spec)
-            .arg(place.dir.join("ledger"))
-            .arg(mode)
-            .args(run)
-            .env_remove("CRASH_AT")
-            .stdout(Stdio::piped());
-        if let Some(point) = crash_at {
-            command.env("CRASH_AT", point);
-        }
-        let mut child = command.spawn().expect("start the saga child");
-        let stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
-        Self { child, stdout }
-    }
-
-    /// The first line starting with one of `markers`.
-    fn until(&mut self, markers: &[&str]) -> String {
-        let mut line = String::new();
-        loop {
-            line.clear();
-            let read = self.stdout.read_line(&mut line).expect("read the child");
-            assert!(
-                read > 0,
-                "the child ended without printing any of {markers:?}"
-            );
-            if markers.iter().any(|m| line.starts_with(m)) {
-                return line.trim_end().to_owned();
-            }
-        }
-    }
-
-    /// Runs to the crash point, then kills the process with SIGKILL.
-    fn kill_at_crash_point(mut self) {
-        let line = self.until(&["CRASHPOINT", "DONE", "FAILED", "REFUSED"]);
-        assert_eq!(
-            line, "CRASHPOINT",
-            "the child should have stopped at its crash point"
-        );
-        self.child.kill().expect("SIGKILL the child");
-        self.child.wait().expect("reap the child");
-    }
-
-    /// Runs to the end; gives its last report line.
-    fn finish(mut self) -> String {
-        let line = self.until(&["DONE", "FAILED", "REFUSED", "PAUSED"]);
-        let status = self.child.wait().expect("wait for the child");
-        assert!(
-            status.success(),
-            "the child failed: {status:?} after {line}"
-        );
-        line
-    }
-}
-
-fn ledger(place: &Place) -> Vec<String> {
-    std::fs::read_to_string(place.dir.join("ledger"))
-        .unwrap_or_default()
-        .lines()
-        .map(str::to_owned)
-        .collect()
-}
+const SAGA_CHILD: &str = env!("CARGO_BIN_EXE_saga_child");
 
 /// The ledger's lines with idempotency keys cut off (`cancel car KEY` → `cancel car`).
 fn effects(lines: &[String]) -> Vec<String> {
@@ -101,25 +31,26 @@ fn key_of(lines: &[String], prefix: &str) -> String {
 
 async fn killed_after_the_first_tool(backend: Backend) {
     let place = place(backend, "after_first_tool").await;
-    Process::start(&place, "saga", Some("after_first_tool"), None).kill_at_crash_point();
+    Process::start(SAGA_CHILD, &place, "saga", Some("after_first_tool"), None)
+        .kill_at_crash_point();
     assert_eq!(effects(&ledger(&place)), ["book flight"]);
 
-    let report = Process::start(&place, "recover", None, None).finish();
+    let report = Process::start(SAGA_CHILD, &place, "recover", None, None).finish();
     assert_eq!(report, "DONE runs=1 undone=1");
     assert_eq!(effects(&ledger(&place)), ["book flight", "cancel flight"]);
 
     // A second recovery finds nothing left.
-    let report = Process::start(&place, "recover", None, None).finish();
+    let report = Process::start(SAGA_CHILD, &place, "recover", None, None).finish();
     assert_eq!(report, "DONE runs=0 undone=0");
     assert_eq!(ledger(&place).len(), 2);
 }
 
 async fn killed_in_the_middle_of_a_round(backend: Backend) {
     let place = place(backend, "mid_round").await;
-    Process::start(&place, "saga", Some("mid_round"), None).kill_at_crash_point();
+    Process::start(SAGA_CHILD, &place, "saga", Some("mid_round"), None).kill_at_crash_point();
     assert_eq!(effects(&ledger(&place)), ["book flight", "book car"]);
 
-    let report = Process::start(&place, "recover", None, None).finish();
+    let report = Process::start(SAGA_CHILD, &place, "recover", None, None).finish();
     assert_eq!(report, "DONE runs=1 undone=2");
     // Newest first; the hotel never booked, so nothing undoes it.
     assert_eq!(
@@ -130,7 +61,14 @@ async fn killed_in_the_middle_of_a_round(backend: Backend) {
 
 async fn killed_during_compensation(backend: Backend) {
     let place = place(backend, "during_compensation").await;
-    Process::start(&place, "saga", Some("during_compensation"), None).kill_at_crash_point();
+    Process::start(
+        SAGA_CHILD,
+        &place,
+        "saga",
+        Some("during_compensation"),
+        None,
+    )
+    .kill_at_crash_point();
     // The tour failed; the hotel's rollback was recorded; the car's was done, not recorded.
     assert_eq!(
         effects(&ledger(&place)),
@@ -146,7 +84,7 @@ async fn killed_during_compensation(backend: Backend) {
     let before = ledger(&place);
     let car_key = key_of(&before, "cancel car");
 
-    let report = Process::start(&place, "recover", None, None).finish();
+    let report = Process::start(SAGA_CHILD, &place, "recover", None, None).finish();
     assert_eq!(report, "DONE runs=1 undone=2");
     let after = ledger(&place);
     // The car's rollback ran again with the same key (and did nothing); the hotel's did not.
@@ -163,9 +101,10 @@ async fn killed_during_compensation(backend: Backend) {
 
 async fn killed_during_recovery(backend: Backend) {
     let place = place(backend, "during_recovery").await;
-    Process::start(&place, "saga", Some("mid_round"), None).kill_at_crash_point();
+    Process::start(SAGA_CHILD, &place, "saga", Some("mid_round"), None).kill_at_crash_point();
     // The recovery itself dies in its second rollback, after the effect, before the record.
-    Process::start(&place, "recover", Some("during_recovery"), None).kill_at_crash_point();
+    Process::start(SAGA_CHILD, &place, "recover", Some("during_recovery"), None)
+        .kill_at_crash_point();
     let before = ledger(&place);
     assert_eq!(
         effects(&before),
@@ -173,19 +112,19 @@ async fn killed_during_recovery(backend: Backend) {
     );
     let flight_key = key_of(&before, "cancel flight");
 
-    let report = Process::start(&place, "recover", None, None).finish();
+    let report = Process::start(SAGA_CHILD, &place, "recover", None, None).finish();
     assert_eq!(report, "DONE runs=1 undone=1");
     let after = ledger(&place);
     assert_eq!(effects(&after[before.len()..]), ["repeat flight"]);
     assert_eq!(key_of(&after, "repeat flight"), flight_key);
 
-    let report = Process::start(&place, "recover", None, None).finish();
+    let report = Process::start(SAGA_CHILD, &place, "recover", None, None).finish();
     assert_eq!(report, "DONE runs=0 undone=0");
 }
 
 async fn paused_then_killed_then_resumed(backend: Backend) {
     let place = place(backend, "paused_killed").await;
-    let mut pausing = Process::start(&place, "pause", Some("after_pause"), None);
+    let mut pausing = Process::start(SAGA_CHILD, &place, "pause", Some("after_pause"), None);
     let paused = pausing.until(&["PAUSED"]);
     let run = paused.trim_start_matches("PAUSED ").to_owned();
     pausing.kill_at_crash_point();
@@ -195,25 +134,25 @@ async fn paused_then_killed_then_resumed(backend: Backend) {
     );
 
     // Recovery leaves a paused run alone: it waits for a person, not for a rollback.
-    let report = Process::start(&place, "recover", None, None).finish();
+    let report = Process::start(SAGA_CHILD, &place, "recover", None, None).finish();
     assert_eq!(report, "DONE runs=0 undone=0");
 
-    let report = Process::start(&place, "resume", None, Some(&run)).finish();
+    let report = Process::start(SAGA_CHILD, &place, "resume", None, Some(&run)).finish();
     assert_eq!(report, "DONE answered=true");
     assert_eq!(ledger(&place), ["transfer 500"]);
 
     // Used up: a second resume is refused and runs nothing.
-    let report = Process::start(&place, "resume", None, Some(&run)).finish();
+    let report = Process::start(SAGA_CHILD, &place, "resume", None, Some(&run)).finish();
     assert!(report.starts_with("REFUSED"), "{report}");
     assert_eq!(ledger(&place), ["transfer 500"]);
 }
 
 async fn two_processes_resume_at_once(backend: Backend) {
     let place = place(backend, "resume_race").await;
-    let paused = Process::start(&place, "pause", None, None).finish();
+    let paused = Process::start(SAGA_CHILD, &place, "pause", None, None).finish();
     let run = paused.trim_start_matches("PAUSED ").to_owned();
     let racers: Vec<Process> = (0..2)
-        .map(|_| Process::start(&place, "resume", None, Some(&run)))
+        .map(|_| Process::start(SAGA_CHILD, &place, "resume", None, Some(&run)))
         .collect();
     let mut reports: Vec<String> = racers.into_iter().map(Process::finish).collect();
     reports.sort();
