@@ -3,6 +3,16 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use std::time::Duration;
+
+use tool_sdk::store::{
+    Compensated, Orphan, Orphans, PausedTurn, PostgresStore, RecordEntry, ReplayGuard, RunId,
+    RunStore, SqliteStore, StoreError, StoreFuture,
+};
+
+use crate::booking::Timeline;
 
 /// Which durable store a test runs against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,6 +26,8 @@ pub enum Backend {
 /// A fresh, empty place for one test's store, with a directory for its other files.
 #[derive(Debug)]
 pub struct Place {
+    /// The store the place is for.
+    pub backend: Backend,
     /// `sqlite:PATH` or `postgres:CONFIG`, as the saga child takes it.
     pub spec: String,
     /// A directory of the test's own.
@@ -29,6 +41,47 @@ impl Place {
             .split_once(':')
             .map(|(_, rest)| rest)
             .unwrap_or_default()
+    }
+
+    /// A new handle on the store here, as another process or replica opens it.
+    pub async fn open(&self) -> Store {
+        match self.backend {
+            Backend::Sqlite => {
+                Store::Sqlite(SqliteStore::open(self.location()).expect("open SQLite"))
+            }
+            Backend::Postgres => Store::Postgres(
+                PostgresStore::connect(self.location())
+                    .await
+                    .expect("connect to PostgreSQL"),
+            ),
+        }
+    }
+}
+
+/// One handle on a durable store, each handle its own owner (see [`Place::open`]).
+#[derive(Debug, Clone)]
+pub enum Store {
+    /// A SQLite file.
+    Sqlite(SqliteStore),
+    /// A PostgreSQL schema.
+    Postgres(PostgresStore),
+}
+
+impl Store {
+    /// The handle as a loop's run store.
+    pub fn run_store(self) -> Arc<dyn RunStore> {
+        match self {
+            Store::Sqlite(store) => Arc::new(store),
+            Store::Postgres(store) => Arc::new(store),
+        }
+    }
+
+    /// The handle as a sealer's replay guard.
+    pub fn replay_guard(self) -> Arc<dyn ReplayGuard> {
+        match self {
+            Store::Sqlite(store) => Arc::new(store),
+            Store::Postgres(store) => Arc::new(store),
+        }
     }
 }
 
@@ -84,5 +137,102 @@ pub async fn place(backend: Backend, test: &str) -> Place {
             format!("postgres:{url} options=-csearch_path={schema}")
         }
     };
-    Place { spec, dir }
+    Place { backend, spec, dir }
+}
+
+/// A store that logs each write to the timeline and can be told to refuse records.
+pub struct Watched {
+    /// The store written to.
+    pub inner: Arc<dyn RunStore>,
+    /// Where each record is logged, `recorded NAME`.
+    pub timeline: Timeline,
+    /// Whether records are refused (`disk full`).
+    pub refuse_records: bool,
+    /// How long `pause` waits after the run is paused before it returns.
+    pub hold_after_pause: Duration,
+}
+
+impl std::fmt::Debug for Watched {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Watched")
+            .field("refuse_records", &self.refuse_records)
+            .field("hold_after_pause", &self.hold_after_pause)
+            .finish_non_exhaustive()
+    }
+}
+
+impl RunStore for Watched {
+    fn begin<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, ()> {
+        self.inner.begin(run, lease)
+    }
+    fn renew<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, ()> {
+        self.inner.renew(run, lease)
+    }
+    fn release<'a>(&'a self, run: &'a RunId, after: Duration) -> StoreFuture<'a, ()> {
+        self.inner.release(run, after)
+    }
+    fn record<'a>(&'a self, run: &'a RunId, entry: &'a RecordEntry) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            if self.refuse_records {
+                return Err(StoreError::Backend("disk full".into()));
+            }
+            self.inner.record(run, entry).await?;
+            self.timeline
+                .lock()
+                .unwrap()
+                .push(format!("recorded {}", entry.call.name));
+            Ok(())
+        })
+    }
+    fn compensated<'a>(
+        &'a self,
+        run: &'a RunId,
+        key: &'a str,
+        outcome: &'a Compensated,
+    ) -> StoreFuture<'a, ()> {
+        self.inner.compensated(run, key, outcome)
+    }
+    fn pause<'a>(&'a self, run: &'a RunId, paused: &'a PausedTurn) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            self.inner.pause(run, paused).await?;
+            tokio::time::sleep(self.hold_after_pause).await;
+            Ok(())
+        })
+    }
+    fn load_paused<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, PausedTurn> {
+        self.inner.load_paused(run)
+    }
+    fn take_paused<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, PausedTurn> {
+        self.inner.take_paused(run, lease)
+    }
+    fn finish<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, ()> {
+        self.inner.finish(run)
+    }
+    fn claim_orphan(&self, which: Orphans, lease: Duration) -> StoreFuture<'_, Option<Orphan>> {
+        self.inner.claim_orphan(which, lease)
+    }
+}
+
+/// Tests `sqlite::SCENARIO` and `postgres::SCENARIO`, each with the test attribute given first,
+/// for each `async fn SCENARIO(Backend)` named.
+#[macro_export]
+macro_rules! on_both_stores {
+    (#[$test:meta] $($scenario:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[$test]
+                async fn $scenario() {
+                    super::$scenario($crate::durable::Backend::Sqlite).await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[$test]
+                async fn $scenario() {
+                    super::$scenario($crate::durable::Backend::Postgres).await;
+                }
+            )*
+        }
+    };
 }

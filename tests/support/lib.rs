@@ -1,7 +1,11 @@
 //! Shared helpers of the integration tests.
 
+pub mod add;
 pub mod bfcl;
+pub mod booking;
 pub mod durable;
 pub mod mcp;
 pub mod protocol;
+pub mod replies;
+pub mod saga;
 pub mod ui_expect;

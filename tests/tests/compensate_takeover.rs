@@ -2,15 +2,14 @@
 //! and when the run is taken over anyway, every successful compensable call is rolled back
 //! exactly once, by one owner or the other, a call that finished late included.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use tool_sdk::run::{LoopStatus, ToolLoop};
-use tool_sdk::store::{Orphans, PostgresStore, RunStore, SqliteStore, StoreError};
+use tool_sdk::store::{Orphans, StoreError};
 use tool_sdk::{define_tool, AssistantMessage, Message, ScriptedModel, ToolCall, ToolRegistry};
-use tool_sdk_tests::durable::{place, Backend, Place};
-
-type Timeline = Arc<Mutex<Vec<String>>>;
+use tool_sdk_tests::booking::{self, Timeline};
+use tool_sdk_tests::durable::{place, Backend};
 
 fn reply(id: &str, name: &str) -> AssistantMessage {
     AssistantMessage::with_tool_calls(vec![ToolCall::new(id, name, r#"{"reference": "r"}"#)])
@@ -27,20 +26,7 @@ fn answer() -> AssistantMessage {
 /// thread for `hold`), and `fail`. Each compensation logs `cancel <idempotency key>`.
 fn tools(timeline: &Timeline, hold: Duration) -> ToolRegistry {
     let mut registry = ToolRegistry::new();
-    let (log, undo) = (Arc::clone(timeline), Arc::clone(timeline));
-    registry
-        .register(define_tool!(
-            /// Books.
-            #[tool(name = "book", compensate = move |_args, _booking: String| {
-                let key = tool_sdk::compensate::idempotency_key().unwrap_or_default();
-                undo.lock().unwrap().push(format!("cancel {key}"));
-            })]
-            move |reference: String| -> String {
-                log.lock().unwrap().push("book".into());
-                format!("booked {reference}")
-            }
-        ))
-        .unwrap();
+    registry.register(booking::book(timeline, "book")).unwrap();
     let (log, undo) = (Arc::clone(timeline), Arc::clone(timeline));
     registry
         .register(define_tool!(
@@ -56,26 +42,8 @@ fn tools(timeline: &Timeline, hold: Duration) -> ToolRegistry {
             }
         ))
         .unwrap();
+    registry.register(booking::fail()).unwrap();
     registry
-        .register(define_tool!(
-            /// Fails.
-            #[tool(name = "fail")]
-            |reference: String| -> Result<String, String> { Err(format!("no {reference}")) }
-        ))
-        .unwrap();
-    registry
-}
-
-/// A new owner of the store at `place`.
-async fn owner(backend: Backend, place: &Place) -> Arc<dyn RunStore> {
-    match backend {
-        Backend::Sqlite => Arc::new(SqliteStore::open(place.location()).expect("open SQLite")),
-        Backend::Postgres => Arc::new(
-            PostgresStore::connect(place.location())
-                .await
-                .expect("connect to PostgreSQL"),
-        ),
-    }
 }
 
 fn cancels(timeline: &Timeline) -> Vec<String> {
@@ -102,9 +70,9 @@ async fn a_blocking_tool_keeps_its_run_leased(backend: Backend) {
         ScriptedModel::new([reply("b", "block"), reply("f", "fail")]),
         tools(&timeline, lease * 4),
     )
-    .with_store(owner(backend, &place).await)
+    .with_store(place.open().await.run_store())
     .with_lease(lease);
-    let other = owner(backend, &place).await;
+    let other = place.open().await.run_store();
     let watcher = tokio::spawn(async move {
         let mut claimed = Vec::new();
         for _ in 0..32 {
@@ -144,13 +112,13 @@ async fn a_call_that_finishes_after_a_takeover_is_rolled_back_by_its_owner(backe
         ScriptedModel::new([reply("a", "book"), reply("b", "block"), answer()]),
         tools(&timeline, Duration::from_millis(1500)),
     )
-    .with_store(owner(backend, &place).await)
+    .with_store(place.open().await.run_store())
     .with_lease(Duration::from_millis(300));
     let successor = ToolLoop::new(
         ScriptedModel::new([]),
         tools(&timeline, Duration::from_millis(1500)),
     )
-    .with_store(owner(backend, &place).await);
+    .with_store(place.open().await.run_store());
     let takeover = tokio::spawn(async move {
         // The first owner is inside `block` by now.
         tokio::time::sleep(Duration::from_millis(500)).await;
@@ -184,7 +152,7 @@ async fn a_call_that_finishes_after_a_takeover_is_rolled_back_by_its_owner(backe
         [format!("cancel {run}:1:a"), format!("cancel {run}:2:b")]
     );
     // Nothing left for anyone.
-    let last = owner(backend, &place).await;
+    let last = place.open().await.run_store();
     assert_eq!(
         last.claim_orphan(Orphans::All, Duration::from_secs(1))
             .await
@@ -193,28 +161,8 @@ async fn a_call_that_finishes_after_a_takeover_is_rolled_back_by_its_owner(backe
     );
 }
 
-macro_rules! on_both_stores {
-    ($($scenario:ident),* $(,)?) => {
-        mod sqlite {
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn $scenario() {
-                    super::$scenario(tool_sdk_tests::durable::Backend::Sqlite).await;
-                }
-            )*
-        }
-        mod postgres {
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn $scenario() {
-                    super::$scenario(tool_sdk_tests::durable::Backend::Postgres).await;
-                }
-            )*
-        }
-    };
-}
-
-on_both_stores!(
+tool_sdk_tests::on_both_stores!(
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     a_blocking_tool_keeps_its_run_leased,
     a_call_that_finishes_after_a_takeover_is_rolled_back_by_its_owner,
 );

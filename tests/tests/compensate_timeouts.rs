@@ -14,8 +14,7 @@ use tool_sdk::{
     define::ToolErrorKind, define_tool, AssistantMessage, Message, ScriptedModel, ToolCall,
     ToolRegistry,
 };
-
-type Timeline = Arc<Mutex<Vec<String>>>;
+use tool_sdk_tests::booking::{self, Timeline};
 
 /// Bounds each test: a rollback that hangs fails the test instead of the suite.
 const GUARD: Duration = Duration::from_secs(20);
@@ -29,20 +28,7 @@ fn reply(id: &str, name: &str) -> AssistantMessage {
 /// `slow` (takes an hour: a run stopped inside it is a crashed one).
 fn tools(timeline: &Timeline, release: Option<mpsc::Receiver<()>>) -> ToolRegistry {
     let mut registry = ToolRegistry::new();
-    let (log, undo) = (Arc::clone(timeline), Arc::clone(timeline));
-    registry
-        .register(define_tool!(
-            /// Books.
-            #[tool(name = "book", compensate = move |_args, _booking: String| {
-                let key = tool_sdk::compensate::idempotency_key().unwrap_or_default();
-                undo.lock().unwrap().push(format!("cancel {key}"));
-            })]
-            move |reference: String| -> String {
-                log.lock().unwrap().push("book".into());
-                format!("booked {reference}")
-            }
-        ))
-        .unwrap();
+    registry.register(booking::book(timeline, "book")).unwrap();
     let undo = Arc::clone(timeline);
     registry
         .register(define_tool!(
@@ -73,13 +59,7 @@ fn tools(timeline: &Timeline, release: Option<mpsc::Receiver<()>>) -> ToolRegist
             |reference: String| -> String { format!("booked {reference}") }
         ))
         .unwrap();
-    registry
-        .register(define_tool!(
-            /// Fails.
-            #[tool(name = "fail")]
-            |reference: String| -> Result<String, String> { Err(format!("no {reference}")) }
-        ))
-        .unwrap();
+    registry.register(booking::fail()).unwrap();
     registry
         .register(define_tool!(
             /// Takes an hour.

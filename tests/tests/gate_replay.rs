@@ -4,27 +4,11 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use tool_sdk::store::{PostgresStore, SqliteStore};
+use tool_sdk::gate::{Gate, GateError, GateOutcome, Kept, Sealer};
 use tool_sdk::{define_tool, AssistantMessage, ToolCall, ToolRegistry};
-use tool_sdk::{
-    gate::{Gate, GateError, GateOutcome, Kept, Sealer},
-    store::ReplayGuard,
-};
-use tool_sdk_tests::durable::{place, Backend, Place};
+use tool_sdk_tests::durable::{place, Backend};
 
 const KEY: &[u8; 32] = b"a key the replicas all share!!!!";
-
-/// A replica's own handle on the shared store.
-async fn replica(backend: Backend, place: &Place) -> Arc<dyn ReplayGuard> {
-    match backend {
-        Backend::Sqlite => Arc::new(SqliteStore::open(place.location()).expect("open SQLite")),
-        Backend::Postgres => Arc::new(
-            PostgresStore::connect(place.location())
-                .await
-                .expect("connect to PostgreSQL"),
-        ),
-    }
-}
 
 async fn a_token_used_on_one_replica_is_refused_on_another(backend: Backend) {
     let place = place(backend, "token_across_replicas").await;
@@ -53,10 +37,10 @@ async fn a_token_used_on_one_replica_is_refused_on_another(backend: Backend) {
     // Each replica: its own sealer of the shared key, over its own handle on the store.
     let first = Sealer::new(KEY)
         .unwrap()
-        .with_replay_guard(replica(backend, &place).await);
+        .with_replay_guard(place.open().await.replay_guard());
     let second = Sealer::new(KEY)
         .unwrap()
-        .with_replay_guard(replica(backend, &place).await);
+        .with_replay_guard(place.open().await.replay_guard());
     let token = first.seal(&paused).unwrap();
     gate.resume(
         &registry,

@@ -7,32 +7,11 @@
 use std::sync::{Arc, Mutex};
 
 use tool_sdk::run::ToolLoop;
-use tool_sdk::{tool, AssistantMessage, Message, ScriptedModel, ToolCall, ToolRegistry};
+use tool_sdk::Message;
+use tool_sdk_tests::add::{registry, script};
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
 use tracing::{Event, Metadata, Subscriber};
-
-/// Adds two numbers.
-#[tool]
-fn add(a: i64, b: i64) -> i64 {
-    a + b
-}
-
-fn script() -> ScriptedModel {
-    ScriptedModel::new([
-        AssistantMessage::with_tool_calls(vec![ToolCall::new("call_9", "add", r#"{"a":1,"b":2}"#)]),
-        AssistantMessage {
-            text: Some("3".into()),
-            tool_calls: vec![],
-        },
-    ])
-}
-
-fn registry() -> ToolRegistry {
-    let mut registry = ToolRegistry::new();
-    registry.register(AddTool).unwrap();
-    registry
-}
 
 /// A span's name and its fields.
 type SpanRecord = (String, Vec<(String, String)>);

@@ -296,6 +296,8 @@ async fn run(
 }
 
 /// What gating a reply gave: every call's outcome, or a pause for decisions.
+// Made once per reply and matched at once: a box would cost more than the size it saves.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum GateOutcome {

@@ -61,7 +61,7 @@ impl Gate {
                 let opened = sealer.open(token)?;
                 let resolutions = self.resolve(opened.turn(), decisions)?;
                 if !opened.consume(sealer.replay_guard()).await? {
-                    return Err(GateError::Replayed.into());
+                    return Err(GateError::Replayed);
                 }
                 Ok(run_resolved(registry, opened.turn().reply(), resolutions).await)
             }
@@ -97,7 +97,7 @@ impl Gate {
             Ok(resolutions) => Ok((taken, resolutions)),
             Err(refused) => {
                 store.pause(id, &taken).await?;
-                Err(refused.into())
+                Err(refused)
             }
         }
     }

@@ -4,32 +4,8 @@
 use std::sync::{Arc, Mutex};
 
 use tool_sdk::run::{LoopStatus, ToolLoop};
-use tool_sdk::{
-    model::check_conversation, store::InMemoryChatMemory, tool, AssistantMessage, Message,
-    ScriptedModel, ToolCall, ToolRegistry,
-};
-
-/// Adds two numbers.
-#[tool]
-fn add(a: i64, b: i64) -> i64 {
-    a + b
-}
-
-fn script() -> ScriptedModel {
-    ScriptedModel::new([
-        AssistantMessage::with_tool_calls(vec![ToolCall::new("call_9", "add", r#"{"a":1,"b":2}"#)]),
-        AssistantMessage {
-            text: Some("3".into()),
-            tool_calls: vec![],
-        },
-    ])
-}
-
-fn registry() -> ToolRegistry {
-    let mut registry = ToolRegistry::new();
-    registry.register(AddTool).unwrap();
-    registry
-}
+use tool_sdk::{model::check_conversation, store::InMemoryChatMemory, Message};
+use tool_sdk_tests::add::{registry, script};
 
 #[tokio::test]
 async fn hooks_see_every_call_before_and_after() {

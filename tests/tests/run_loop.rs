@@ -1,7 +1,8 @@
-//! The tool-calling loop: rounds, concurrency, errors, compensation, cancellation, gating.
+//! The tool-calling loop: rounds, concurrency, errors, cancellation, gating, providers (its
+//! rollbacks are checked in `compensate_loop.rs`).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use tool_sdk::gate::{ConfirmationPolicy, Gate};
@@ -10,95 +11,14 @@ use tool_sdk::{
     define_tool,
     model::{check_conversation, ToolResultStatus},
     register::DynamicTool,
-    AssistantMessage, CancellationToken, Message, ScriptedModel, Tool, ToolCall, ToolRegistry,
+    CancellationToken, Message, ScriptedModel, Tool, ToolRegistry,
 };
 use tool_sdk::{
     register::{ProviderFuture, ToolProvider},
     run::{Concurrency, ErrorAction, ErrorPolicy, LoopEvent, LoopOptions, LoopStatus, ToolLoop},
 };
-
-type Timeline = Arc<Mutex<Vec<String>>>;
-
-fn calls(calls: &[(&str, &str, &str)]) -> AssistantMessage {
-    AssistantMessage::with_tool_calls(
-        calls
-            .iter()
-            .map(|(id, name, args)| ToolCall::new(*id, *name, *args))
-            .collect(),
-    )
-}
-
-fn answer(text: &str) -> AssistantMessage {
-    AssistantMessage {
-        text: Some(text.into()),
-        tool_calls: vec![],
-    }
-}
-
-/// `book_<what>` tools that succeed (or fail when `fail` is true), each compensable; every
-/// booking and cancellation goes to the timeline.
-fn booking_tools(timeline: &Timeline, failing: &[&str]) -> ToolRegistry {
-    let mut registry = ToolRegistry::new();
-    for what in ["flight", "hotel", "car"] {
-        let fails = failing.contains(&what);
-        let log = Arc::clone(timeline);
-        let undo_log = Arc::clone(timeline);
-        let name = format!("book_{what}");
-        let tool = define_tool!(
-            /// Books something.
-            #[tool(name = "book", compensate = move |args, booking: String| -> Result<(), String> {
-                let reference: String = args.reference;
-                undo_log.lock().unwrap().push(format!("cancel {booking} ({reference})"));
-                Ok(())
-            })]
-            move |reference: String| -> Result<String, String> {
-                if fails {
-                    log.lock().unwrap().push(format!("fail {reference}"));
-                    return Err(format!("no availability for {reference}"));
-                }
-                log.lock().unwrap().push(format!("book {reference}"));
-                Ok(format!("B-{reference}"))
-            }
-        );
-        registry.register(Renamed::new(tool, &name)).unwrap();
-    }
-    registry
-}
-
-/// A tool under another name (the same inline tool serves three names in these tests).
-struct Renamed<T> {
-    inner: T,
-    definition: tool_sdk::define::ToolDefinition,
-}
-
-impl<T: Tool> Renamed<T> {
-    fn new(inner: T, name: &str) -> Self {
-        let mut definition = inner.definition().clone();
-        definition.name = name.to_owned();
-        Self { inner, definition }
-    }
-}
-
-impl<T: Tool> Tool for Renamed<T> {
-    fn definition(&self) -> &tool_sdk::define::ToolDefinition {
-        &self.definition
-    }
-    fn call<'a>(
-        &'a self,
-        arguments: &'a str,
-        context: tool_sdk::ToolContext<'a>,
-    ) -> tool_sdk::define::ToolFuture<'a> {
-        self.inner.call(arguments, context)
-    }
-    fn compensate<'a>(
-        &'a self,
-        arguments: &'a str,
-        output: &'a tool_sdk::ToolOutput,
-        context: tool_sdk::ToolContext<'a>,
-    ) -> Option<tool_sdk::define::ToolFuture<'a>> {
-        self.inner.compensate(arguments, output, context)
-    }
-}
+use tool_sdk_tests::booking::{booking_tools, Timeline};
+use tool_sdk_tests::replies::{answer, calls};
 
 #[tokio::test]
 async fn the_loop_runs_calls_until_the_model_answers() {
@@ -117,70 +37,6 @@ async fn the_loop_runs_calls_until_the_model_answers() {
     assert_eq!(*timeline.lock().unwrap(), ["book LIS-OSL", "book OSL-1"]);
     check_conversation(&conversation).unwrap();
     assert_eq!(conversation.len(), 6);
-}
-
-#[tokio::test]
-async fn a_failure_rolls_back_every_earlier_success_newest_first_once() {
-    let timeline = Timeline::default();
-    let model = ScriptedModel::new([
-        calls(&[("c1", "book_flight", r#"{"reference":"F1"}"#)]),
-        calls(&[
-            ("c2", "book_hotel", r#"{"reference":"H1"}"#),
-            ("c3", "book_car", r#"{"reference":"C1"}"#),
-        ]),
-        answer("unreachable"),
-    ]);
-    let events = Arc::new(Mutex::new(Vec::new()));
-    let seen = Arc::clone(&events);
-    let agent = ToolLoop::new(model, booking_tools(&timeline, &["car"]))
-        .on_event(move |event| seen.lock().unwrap().push(event.clone()));
-    let mut conversation = vec![Message::user("Book my trip")];
-    let outcome = agent.run(&mut conversation).await;
-    let LoopStatus::RolledBack { name, error, .. } = &outcome.status else {
-        panic!("{:?}", outcome.status);
-    };
-    assert_eq!(name, "book_car");
-    assert_eq!(error.kind(), ToolErrorKind::ExecutionFailed);
-    assert_eq!(
-        *timeline.lock().unwrap(),
-        [
-            "book F1",
-            "book H1",
-            "fail C1",
-            "cancel B-H1 (H1)",
-            "cancel B-F1 (F1)"
-        ]
-    );
-    assert_eq!(
-        outcome
-            .compensations
-            .iter()
-            .map(|c| c.name.as_str())
-            .collect::<Vec<_>>(),
-        ["book_hotel", "book_flight"]
-    );
-    assert!(outcome.compensations.iter().all(|c| c.result.is_ok()));
-    let compensated = events
-        .lock()
-        .unwrap()
-        .iter()
-        .filter(|e| matches!(e, LoopEvent::Compensated { .. }))
-        .count();
-    assert_eq!(compensated, 2, "one event per compensation");
-
-    // The model sees each rolled-back call as rolled back, and why.
-    check_conversation(&conversation).unwrap();
-    let rolled_back: Vec<_> = conversation
-        .iter()
-        .filter_map(|m| match m {
-            Message::Tool(r) if r.status == ToolResultStatus::RolledBack => Some(r),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(rolled_back.len(), 2);
-    assert!(rolled_back
-        .iter()
-        .all(|r| r.content.contains("rolled back") && r.content.contains("book_car")));
 }
 
 #[tokio::test]
@@ -359,57 +215,6 @@ async fn cancellation_drains_the_round_starts_nothing_new_and_rolls_back() {
         .unwrap();
     assert!(!car.started);
     assert_eq!(outcome.rounds, 2, "no model call after cancellation");
-    check_conversation(&conversation).unwrap();
-}
-
-#[tokio::test]
-async fn a_failing_or_panicking_compensation_is_reported_and_the_rest_still_run() {
-    let timeline = Timeline::default();
-    let mut registry = booking_tools(&timeline, &["car"]);
-    registry
-        .register(define_tool!(
-            /// Books a seat whose cancellation fails.
-            #[tool(name = "book_seat", compensate = |_args, _b: String| -> Result<(), String> { Err("the airline's system is down".into()) })]
-            |r: String| format!("S-{r}")
-        ))
-        .unwrap();
-    registry
-        .register(define_tool!(
-            /// Books a meal whose cancellation panics.
-            #[tool(name = "book_meal", compensate = |_args, _b: String| -> Result<(), String> { panic!("bug in cancel") })]
-            |r: String| format!("M-{r}")
-        ))
-        .unwrap();
-    let model = ScriptedModel::new([calls(&[
-        ("1", "book_flight", r#"{"reference":"F"}"#),
-        ("2", "book_seat", r#"{"r":"S"}"#),
-        ("3", "book_meal", r#"{"r":"M"}"#),
-        ("4", "book_car", r#"{"reference":"C"}"#),
-    ])]);
-    let agent = ToolLoop::new(model, registry);
-    let mut conversation = vec![Message::user("go")];
-    let outcome = agent.run(&mut conversation).await;
-    let results: Vec<_> = outcome
-        .compensations
-        .iter()
-        .map(|c| (c.name.as_str(), c.result.is_ok()))
-        .collect();
-    assert_eq!(
-        results,
-        [
-            ("book_meal", false),
-            ("book_seat", false),
-            ("book_flight", true)
-        ]
-    );
-    assert_eq!(
-        outcome.compensations[0].result.as_ref().unwrap_err().kind(),
-        ToolErrorKind::Panicked
-    );
-    assert!(timeline
-        .lock()
-        .unwrap()
-        .contains(&"cancel B-F (F)".to_owned()));
     check_conversation(&conversation).unwrap();
 }
 
