@@ -21,7 +21,7 @@ fn main() {
             confirm = |n: &u32| *n > 1,
             compensate = |_args, out: u32| out
         )]
-        async |n: u32, #[context] id: sdk::CallId| -> Result<u32, String> {
+        async |n: u32, #[context] id: sdk::define::CallId| -> Result<u32, String> {
             let _ = id;
             Ok(n + 1)
         }
