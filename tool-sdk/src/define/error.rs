@@ -208,10 +208,16 @@ impl fmt::Display for ArgumentProblem {
 impl ToolError {
     /// An [`UnknownTool`](ToolError::UnknownTool) error; a name longer than the name rule allows
     /// is cut (see the variant).
-    pub fn unknown_tool(name: impl AsRef<str>, suggestions: Vec<String>) -> Self {
+    pub fn unknown_tool(
+        name: impl AsRef<str>,
+        suggestions: impl IntoIterator<Item = impl AsRef<str>>,
+    ) -> Self {
         Self::UnknownTool {
             name: shown_name(name.as_ref()),
-            suggestions,
+            suggestions: suggestions
+                .into_iter()
+                .map(|suggestion| suggestion.as_ref().to_owned())
+                .collect(),
         }
     }
 

@@ -170,13 +170,7 @@ impl Gate {
         reply: &AssistantMessage,
     ) -> Option<PausedTurn> {
         let awaiting = self.awaiting(registry, reply);
-        (!awaiting.is_empty()).then(|| {
-            let offered = request_tools
-                .into_iter()
-                .map(|name| name.as_ref().to_owned())
-                .collect();
-            PausedTurn::new(reply.clone(), offered, awaiting)
-        })
+        (!awaiting.is_empty()).then(|| PausedTurn::new(reply.clone(), request_tools, awaiting))
     }
 
     /// Runs the calls of `reply` in order, or pauses it without running any when a call needs

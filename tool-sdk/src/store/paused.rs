@@ -43,8 +43,23 @@ impl PausedTurn {
     /// A paused reply under a fresh id, of a run that has done nothing else; `request_tools`
     /// are the names of the tools the request offered, and `awaiting` the keys of the calls
     /// that need a decision.
-    pub fn new(reply: AssistantMessage, request_tools: Vec<String>, awaiting: Vec<String>) -> Self {
-        Self::of_run(reply, request_tools, awaiting, RunState::new(RunId::new()))
+    pub fn new(
+        reply: AssistantMessage,
+        request_tools: impl IntoIterator<Item = impl AsRef<str>>,
+        awaiting: impl IntoIterator<Item = impl AsRef<str>>,
+    ) -> Self {
+        Self::of_run(
+            reply,
+            request_tools
+                .into_iter()
+                .map(|name| name.as_ref().to_owned())
+                .collect(),
+            awaiting
+                .into_iter()
+                .map(|key| key.as_ref().to_owned())
+                .collect(),
+            RunState::new(RunId::new()),
+        )
     }
 
     /// A paused reply of the run whose state is `run`.
