@@ -5,7 +5,7 @@ use quote::ToTokens;
 use syn::{GenericArgument, PathArguments, Type};
 
 use crate::ctxt::Ctxt;
-use crate::model::{DefaultValue, ParamKind, Rejected, ToolDef, ToolSetDef};
+use crate::model::{DefaultValue, ParamKind, Rejected, ToolDef, ToolSetDef, Unnamed};
 
 /// Runs every rule on an impl block under `#[tools]` and on each of its tools.
 pub(crate) fn check_set(cx: &mut Ctxt, set: &ToolSetDef) {
@@ -79,6 +79,8 @@ fn check_set_has_tools(cx: &mut Ctxt, set: &ToolSetDef) {
 
 /// Runs every rule on `def`.
 pub(crate) fn check(cx: &mut Ctxt, def: &ToolDef) {
+    check_inline_attrs(cx, def);
+    check_inline_name(cx, def);
     check_generics(cx, def);
     check_unsafe(cx, def);
     check_variadic(cx, def);
@@ -95,6 +97,35 @@ pub(crate) fn check(cx: &mut Ctxt, def: &ToolDef) {
     check_defaults(cx, def);
     check_nested_borrows(cx, def);
     check_compensate_context(cx, def);
+}
+
+/// `define_tool!` reads a doc comment and one `#[tool(...)]`: a second would leave unclear which
+/// keys hold, and any other attribute would be dropped without effect.
+fn check_inline_attrs(cx: &mut Ctxt, def: &ToolDef) {
+    for attribute in &def.inline_attrs.repeated_tool {
+        cx.error_spanned_by(attribute, "duplicate `#[tool(...)]`: put every key in one");
+    }
+    for attribute in &def.inline_attrs.foreign {
+        cx.error_spanned_by(
+            attribute,
+            "`define_tool!` accepts a doc comment and `#[tool(...)]` only",
+        );
+    }
+}
+
+/// A closure has no name to take the tool's from: it must be given.
+fn check_inline_name(cx: &mut Ctxt, def: &ToolDef) {
+    match &def.inline_attrs.unnamed {
+        None => {}
+        Some(Unnamed::InAttribute(attribute)) => cx.error_spanned_by(
+            attribute,
+            "an inline tool needs a name: add `name = \"...\"` to `#[tool(...)]`",
+        ),
+        Some(Unnamed::BeforeClosure(bar)) => cx.error_at(
+            *bar,
+            "an inline tool needs a name: add `#[tool(name = \"...\")]` before the closure",
+        ),
+    }
 }
 
 /// A compensating action's parameters after the arguments and the output are filled from the

@@ -26,6 +26,8 @@ pub(crate) struct ToolDef {
     pub(crate) options: Options,
     /// What the signature showed that `check` judges.
     pub(crate) shape: Shape,
+    /// What `define_tool!`'s attributes showed that `check` judges (empty for functions).
+    pub(crate) inline_attrs: InlineAttrs,
     /// Where the fn was written, for errors about the tool as a whole.
     pub(crate) span: Span,
     /// Where errors about the returned value go when no return type is written: the value a
@@ -89,6 +91,26 @@ pub(crate) enum Rejected {
     MutRef(syn::Type),
     /// A closure parameter without a type.
     Untyped(syn::Pat),
+}
+
+/// What `define_tool!`'s attributes showed that `check` judges.
+#[derive(Default)]
+pub(crate) struct InlineAttrs {
+    /// Every `#[tool(...)]` after the first.
+    pub(crate) repeated_tool: Vec<syn::Attribute>,
+    /// Attributes other than doc comments and `#[tool(...)]`.
+    pub(crate) foreign: Vec<syn::Attribute>,
+    /// No `name = "..."` was given: where to say so (the `#[tool(...)]` it belongs in, else the
+    /// closure's first `|`).
+    pub(crate) unnamed: Option<Unnamed>,
+}
+
+/// Where an inline tool's missing name belongs.
+pub(crate) enum Unnamed {
+    /// In this `#[tool(...)]`.
+    InAttribute(syn::Attribute),
+    /// Before the closure starting here: there is no `#[tool(...)]` at all.
+    BeforeClosure(Span),
 }
 
 /// One parameter of the function.

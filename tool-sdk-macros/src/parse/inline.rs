@@ -6,7 +6,7 @@ use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprClosure, Pat};
 
 use crate::ctxt::Ctxt;
-use crate::model::{Callee, Rejected, Shape, ToolDef};
+use crate::model::{Callee, InlineAttrs, Rejected, Shape, ToolDef, Unnamed};
 use crate::parse::attr::{parse_tool_attr, ToolAttr};
 use crate::parse::doc::doc_text;
 use crate::parse::item::parse_param;
@@ -51,12 +51,13 @@ pub(crate) fn parse_inline(cx: &mut Ctxt, input: &mut InlineInput) -> ToolDef {
     let mut tool_attr: Option<ToolAttr> = None;
     let mut tool_attr_tokens: Option<&Attribute> = None;
     let mut docs = Vec::new();
+    let mut inline_attrs = InlineAttrs::default();
     for attribute in &input.attrs {
         if attribute.path().is_ident(DOC) {
             docs.push(attribute.clone());
         } else if attribute.path().is_ident(TOOL) {
             if tool_attr.is_some() {
-                cx.error_spanned_by(attribute, "duplicate `#[tool(...)]`: put every key in one");
+                inline_attrs.repeated_tool.push(attribute.clone());
                 continue;
             }
             let tokens = match &attribute.meta {
@@ -66,10 +67,7 @@ pub(crate) fn parse_inline(cx: &mut Ctxt, input: &mut InlineInput) -> ToolDef {
             tool_attr = Some(parse_tool_attr(cx, tokens));
             tool_attr_tokens = Some(attribute);
         } else {
-            cx.error_spanned_by(
-                attribute,
-                "`define_tool!` accepts a doc comment and `#[tool(...)]` only",
-            );
+            inline_attrs.foreign.push(attribute.clone());
         }
     }
     let attr = tool_attr.unwrap_or_default();
@@ -79,16 +77,10 @@ pub(crate) fn parse_inline(cx: &mut Ctxt, input: &mut InlineInput) -> ToolDef {
         Some(name) => name,
         // At the `#[tool(...)]` the name belongs in, else at the closure.
         None => {
-            match tool_attr_tokens {
-                Some(attribute) => cx.error_spanned_by(
-                    attribute,
-                    "an inline tool needs a name: add `name = \"...\"` to `#[tool(...)]`",
-                ),
-                None => cx.error_at(
-                    bar,
-                    "an inline tool needs a name: add `#[tool(name = \"...\")]` before the closure",
-                ),
-            }
+            inline_attrs.unnamed = Some(match tool_attr_tokens {
+                Some(attribute) => Unnamed::InAttribute(attribute.clone()),
+                None => Unnamed::BeforeClosure(bar),
+            });
             (String::from("unnamed"), bar)
         }
     };
@@ -124,6 +116,7 @@ pub(crate) fn parse_inline(cx: &mut Ctxt, input: &mut InlineInput) -> ToolDef {
         output,
         options: attr.options,
         shape,
+        inline_attrs,
         span: closure.span(),
         value_span: value_span(&closure.body),
     }

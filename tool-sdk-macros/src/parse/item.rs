@@ -7,7 +7,9 @@ use syn::visit_mut::VisitMut;
 use syn::{Attribute, FnArg, Pat, Signature, Type, Visibility};
 
 use crate::ctxt::Ctxt;
-use crate::model::{Argument, Callee, Param, ParamAttrs, ParamKind, Rejected, Shape, ToolDef};
+use crate::model::{
+    Argument, Callee, InlineAttrs, Param, ParamAttrs, ParamKind, Rejected, Shape, ToolDef,
+};
 use crate::parse::attr::{parse_arg_attr, ArgAttr, ToolAttr};
 use crate::parse::doc::doc_text;
 use crate::symbol::{ARG, CONTEXT, DOC};
@@ -93,6 +95,7 @@ pub(crate) fn parse_tool_fn(
         output,
         options: attr.options,
         shape,
+        inline_attrs: InlineAttrs::default(),
         span: sig.ident.span(),
         value_span: sig.ident.span(),
     }
