@@ -249,7 +249,8 @@ write_module() {
   if [ "$crate" = with_macro ]; then
     echo "//! Tools about ${modules[$m]}."
     echo
-    echo "use tool_sdk::{tool, RegistryError, ToolRegistry};"
+    echo "use tool_sdk::register::RegistryError;"
+    echo "use tool_sdk::{tool, ToolRegistry};"
     echo
     for ((j = 0; j < tools_per_module; j++)); do
       write_function "$crate" "$m" "$j"
@@ -359,7 +360,7 @@ write_lib() {
   echo
   if [ "$crate" = with_macro ]; then
     echo "/// A registry holding all 200 tools."
-    echo "pub fn register_all() -> Result<tool_sdk::ToolRegistry, tool_sdk::RegistryError> {"
+    echo "pub fn register_all() -> Result<tool_sdk::ToolRegistry, tool_sdk::register::RegistryError> {"
     echo "    let mut registry = tool_sdk::ToolRegistry::new();"
     for m in "${modules[@]}"; do
       echo "    $m::register(&mut registry)?;"

@@ -79,8 +79,17 @@ impl<'a> CallFuture<'a> {
     /// The loop uses it to run that part where it chooses (off the runtime's worker, say).
     #[inline]
     pub(crate) fn start(&mut self) {
+        if let Some(result) = self.begin() {
+            self.state = State::Done(Some(result));
+        }
+    }
+
+    /// Starts a call that has not started: its result when the tool finished at once (the
+    /// state is then spent), else `None` with the call left running.
+    #[inline]
+    fn begin(&mut self) -> Option<ToolResult> {
         if !matches!(self.state, State::Pending { .. }) {
-            return;
+            return None;
         }
         let State::Pending {
             tool,
@@ -90,23 +99,24 @@ impl<'a> CallFuture<'a> {
             timeout,
         } = std::mem::replace(&mut self.state, State::Done(None))
         else {
-            return;
+            return None;
         };
         let future = start_caught(name, || tool.call(arguments, context));
-        self.state = match future.into_ready() {
-            Ok(result) => State::Done(Some(result)),
+        match future.into_ready() {
+            Ok(result) => Some(result),
             Err(pending) => {
                 let future = CatchPanic::new(name, pending);
-                match timeout {
+                self.state = match timeout {
                     None => State::Running(future),
                     Some(after) => State::Timed {
                         tool: name,
                         after,
                         future: Box::pin(tokio::time::timeout(after, future)),
                     },
-                }
+                };
+                None
             }
-        };
+        }
     }
 }
 
@@ -115,7 +125,10 @@ impl Future for CallFuture<'_> {
 
     #[inline]
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ToolResult> {
-        self.start();
+        // A synchronous tool's result goes straight out, never stored.
+        if let Some(result) = self.begin() {
+            return Poll::Ready(result);
+        }
         match &mut self.state {
             // `start` just left this state; were it ever kept, say so rather than hang.
             State::Pending { name, .. } => Poll::Ready(Err(ToolError::failed(

@@ -313,7 +313,7 @@ impl ToolLoop {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// The paused run, and whatever follows, once taken.
+    /// The paused turn, and whatever follows, once taken.
     async fn resume_taken(
         &self,
         conversation: &mut Vec<Message>,

@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
+use sha2::{Digest as _, Sha256};
 
 use crate::store::StoreError;
 
@@ -25,11 +26,25 @@ pub(crate) fn random_token() -> Result<String, StoreError> {
 pub struct RunId(String);
 
 impl RunId {
-    /// A fresh id that cannot be guessed: 128 random bits (or, only if the system has no
-    /// randomness to give, a process-unique id). A paused turn the gate keeps gets one, since
-    /// whoever knows the id may try decisions on it.
+    /// A fresh id that cannot be guessed: 128 bits of SHA-256 over a secret drawn once per
+    /// process from the system's randomness and a counter (one system call per process, not
+    /// per id), or, only if the system has no randomness to give, a process-unique id. A
+    /// paused turn the gate keeps gets one, since whoever knows the id may try decisions on
+    /// it.
     pub fn new() -> Self {
-        random_token().map_or_else(|_| Self::next(), Self)
+        static SECRET: OnceLock<Option<[u8; 32]>> = OnceLock::new();
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let secret = SECRET.get_or_init(|| {
+            let mut secret = [0u8; 32];
+            getrandom::fill(&mut secret).ok().map(|()| secret)
+        });
+        let Some(secret) = secret else {
+            return Self::next();
+        };
+        let mut digest = Sha256::new();
+        digest.update(secret);
+        digest.update(NEXT.fetch_add(1, Ordering::Relaxed).to_le_bytes());
+        Self(URL_SAFE_NO_PAD.encode(&digest.finalize()[..16]))
     }
 
     /// A fresh id, unique across processes (so are the idempotency keys built on it), cheaply:

@@ -113,10 +113,10 @@ pub trait RunStore: Send + Sync {
     /// The run pauses for decisions: `paused` waits until taken.
     fn pause<'a>(&'a self, run: &'a RunId, paused: &'a PausedTurn) -> StoreFuture<'a, ()>;
 
-    /// Reads a paused run without taking it.
+    /// Reads the run's paused turn without taking it.
     fn load_paused<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, PausedTurn>;
 
-    /// Takes a paused run back to go on with it, owned by this instance for `lease`: of two
+    /// Takes the run's paused turn back to go on with it, owned by this instance for `lease`: of two
     /// concurrent takes (in any processes), exactly one succeeds; the other gets
     /// [`StoreError::UnknownRun`].
     fn take_paused<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, PausedTurn>;
@@ -137,16 +137,16 @@ pub trait DurableStore: RunStore + ChatMemory + ReplayGuard {}
 
 impl<T> DurableStore for T where T: RunStore + ChatMemory + ReplayGuard + ?Sized {}
 
-/// Encodes a paused run for a store.
+/// Encodes a paused turn for a store.
 #[cfg_attr(not(any(feature = "sqlite", feature = "postgres")), allow(dead_code))]
 pub(crate) fn encode_paused(paused: &PausedTurn) -> Result<String, StoreError> {
     serde_json::to_string(paused)
-        .map_err(|e| StoreError::Backend(format!("cannot encode the paused run: {e}")))
+        .map_err(|e| StoreError::Backend(format!("cannot encode the paused turn: {e}")))
 }
 
-/// Decodes a paused run a store kept.
+/// Decodes a paused turn a store kept.
 #[cfg_attr(not(any(feature = "sqlite", feature = "postgres")), allow(dead_code))]
 pub(crate) fn decode_paused(text: &str) -> Result<PausedTurn, StoreError> {
     serde_json::from_str(text)
-        .map_err(|e| StoreError::Backend(format!("the stored paused run is unreadable: {e}")))
+        .map_err(|e| StoreError::Backend(format!("the stored paused turn is unreadable: {e}")))
 }

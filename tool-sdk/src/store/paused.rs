@@ -112,19 +112,28 @@ impl PausedTurn {
     }
 }
 
-/// What a run remembers across rounds and a pause.
+/// What a run remembers across rounds and a pause. What is empty is left out when it is
+/// written (a turn the gate pauses alone has only its id), so a sealed token stays small.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct RunState {
     pub(crate) id: RunId,
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub(crate) rounds: usize,
     /// Deferred tools found by a search in this run.
+    #[serde(default, skip_serializing_if = "std::collections::HashSet::is_empty")]
     pub(crate) found: std::collections::HashSet<String>,
+    #[serde(default, skip_serializing_if = "CompensationRecord::is_untouched")]
     pub(crate) record: CompensationRecord,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) calls: Vec<CallSummary>,
     /// Idempotency keys of recorded entries the store refused (the run was taken over): this
     /// process alone knows of them. A run that pauses has none.
     #[serde(skip)]
     pub(crate) local_only: std::collections::HashSet<String>,
+}
+
+fn is_zero(rounds: &usize) -> bool {
+    *rounds == 0
 }
 
 impl RunState {

@@ -82,6 +82,11 @@ impl CompensationRecord {
         Self::default()
     }
 
+    /// Whether nothing was ever recorded (not merely drained): such a record need not be kept.
+    pub(crate) fn is_untouched(&self) -> bool {
+        self.entries.is_empty() && self.next_seq == 0
+    }
+
     /// Records a success, numbering it after every earlier one.
     pub(crate) fn push(&mut self, mut entry: RecordEntry) {
         entry.seq = self.next_seq;
