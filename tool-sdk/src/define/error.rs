@@ -14,7 +14,7 @@ use std::time::Duration;
 /// ```
 /// use tool_sdk::{define::ToolErrorKind, ToolError};
 ///
-/// let error = ToolError::unknown_tool("get_wether", vec!["get_weather".into()]);
+/// let error = ToolError::unknown_tool("get_wether", ["get_weather"]);
 /// assert_eq!(error.kind(), ToolErrorKind::UnknownTool);
 /// assert!(error.is_recoverable());
 /// assert!(error.model_message().contains("get_weather"));

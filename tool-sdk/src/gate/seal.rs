@@ -37,7 +37,7 @@ pub const MIN_KEY_BYTES: usize = 32;
 ///
 /// let sealer = Sealer::new(&[7u8; 32]).unwrap();
 /// let reply = AssistantMessage::with_tool_calls(vec![ToolCall::new("c1", "pay", r#"{"eur": 5}"#)]);
-/// let paused = PausedTurn::new(reply, vec!["pay".into()], vec!["c1".into()]);
+/// let paused = PausedTurn::new(reply, ["pay"], ["c1"]);
 /// let token = sealer.seal(&paused).unwrap();
 ///
 /// let opened = sealer.open(&token).unwrap();
