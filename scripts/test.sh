@@ -12,24 +12,30 @@ if [ -z "${TOOL_SDK_BFCL_DIR:-}" ] && [ ! -d ../shared/corpora/bfcl ]; then
 fi
 
 # Python tools of the tests, pinned, in .venv: fakellm (an OpenAI-compatible server answering
-# from YAML rules), the openai package, and the mcp package (the reference MCP client, and
-# FastMCP for a server the MCP client tests consume).
+# from YAML rules), the openai package, the mcp package (the reference MCP client, and
+# FastMCP for a server the MCP client tests consume), and the anthropic and google-genai
+# packages, whose request types tests/servers/ validates every request body against.
 FAKELLM_VERSION=0.3.5
 OPENAI_VERSION=3.51.0
 MCP_VERSION=2.3.0
+ANTHROPIC_VERSION=2.15.0
+GOOGLE_GENAI_VERSION=3.6.1
 VENV="$PWD/.venv"
 if [ ! -x "$VENV/bin/python" ]; then
   python3 -m venv "$VENV"
 fi
-if ! "$VENV/bin/python" - "$FAKELLM_VERSION" "$OPENAI_VERSION" "$MCP_VERSION" 2>/dev/null <<'EOF'
+if ! "$VENV/bin/python" - "$FAKELLM_VERSION" "$OPENAI_VERSION" "$MCP_VERSION" \
+  "$ANTHROPIC_VERSION" "$GOOGLE_GENAI_VERSION" 2>/dev/null <<'EOF'
 import sys
 from importlib.metadata import version
-wanted = tuple(sys.argv[1:4])
-sys.exit(0 if (version("fakellm"), version("openai"), version("mcp")) == wanted else 1)
+wanted = tuple(sys.argv[1:6])
+names = ("fakellm", "openai", "mcp", "anthropic", "google-genai")
+sys.exit(0 if tuple(version(name) for name in names) == wanted else 1)
 EOF
 then
   "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
-    "fakellm==$FAKELLM_VERSION" "openai==$OPENAI_VERSION" "mcp==$MCP_VERSION"
+    "fakellm==$FAKELLM_VERSION" "openai==$OPENAI_VERSION" "mcp==$MCP_VERSION" \
+    "anthropic==$ANTHROPIC_VERSION" "google-genai==$GOOGLE_GENAI_VERSION"
 fi
 export TOOL_SDK_PYTHON="$VENV/bin/python"
 
@@ -57,21 +63,30 @@ else
   echo "warning: npm is not on the PATH: the MCP tests with Node.js clients and servers will fail (install Node.js 20 and npm)" >&2
 fi
 
-# One fakellm server per rule file tests/fakellm/NAME.yaml, on a free port of 127.0.0.1, its
-# base URL in TOOL_SDK_FAKELLM_URL_<NAME> (TOOL_SDK_FAKELLM_URL for openai.yaml); all are
-# stopped on exit.
-FAKELLM_PIDS=()
-FAKELLM_LOGS="$(mktemp -d)"
-stop_fakellm() {
-  for pid in ${FAKELLM_PIDS[@]+"${FAKELLM_PIDS[@]}"}; do
+# The model servers, each on a free port of 127.0.0.1, all stopped on exit:
+# - one fakellm per rule file tests/fakellm/NAME.yaml, behind a tests/servers/validate_proxy.py
+#   that checks every Chat Completions and Messages body against the openai and anthropic
+#   packages' request types before passing it on; the proxy's base URL is in
+#   TOOL_SDK_FAKELLM_URL_<NAME> (TOOL_SDK_FAKELLM_URL for openai.yaml), so no test reaches
+#   fakellm but through it;
+# - one tests/servers/gemini_server.py per rule file tests/gemini/NAME.yaml (fakellm's format),
+#   checking every body against the google-genai types; its base URL, up to /v1beta, in
+#   TOOL_SDK_GEMINI_URL_<NAME> (TOOL_SDK_GEMINI_URL for gemini.yaml).
+# A body they refuse is answered 400 and logged in $SERVER_LOGS/*.rejections: a client that
+# sends what the real API would refuse fails its test there, and the run fails at the end
+# even if a test took the 400 in its stride.
+SERVER_PIDS=()
+SERVER_LOGS="$(mktemp -d)"
+stop_servers() {
+  for pid in ${SERVER_PIDS[@]+"${SERVER_PIDS[@]}"}; do
     kill "$pid" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true
   done
-  rm -rf "$FAKELLM_LOGS"
+  rm -rf "$SERVER_LOGS"
 }
-# On exit, stop the fakellm servers and, once scripts/postgres.sh has defined it, PostgreSQL.
+# On exit, stop the model servers and, once scripts/postgres.sh has defined it, PostgreSQL.
 cleanup() {
-  stop_fakellm
+  stop_servers
   if declare -F stop_postgres >/dev/null; then
     stop_postgres
   fi
@@ -82,16 +97,10 @@ free_port() {
   "$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-for rules in tests/fakellm/*.yaml; do
-  [ -e "$rules" ] || continue
-  name="$(basename "$rules" .yaml)"
-  port="$(free_port)"
-  log="$FAKELLM_LOGS/$name.log"
-  "$VENV/bin/fakellm" serve --host 127.0.0.1 --port "$port" --config "$rules" >"$log" 2>&1 &
-  FAKELLM_PIDS+=("$!")
-  url="http://127.0.0.1:$port/v1"
-  # Ready when it answers its stats endpoint (about a second); give up after 30 s.
-  if ! "$VENV/bin/python" - "http://127.0.0.1:$port/_fakellm/stats" <<'EOF'
+# Waits until URL answers (a second or two for each server); after 30 s, prints LOG and fails.
+wait_ready() {
+  local url="$1" log="$2" what="$3"
+  if ! "$VENV/bin/python" - "$url" <<'EOF'
 import sys, time, urllib.request
 deadline = time.monotonic() + 30
 while True:
@@ -104,16 +113,70 @@ while True:
         time.sleep(0.1)
 EOF
   then
-    echo "error: fakellm did not start for $rules:" >&2
+    echo "error: $what did not start:" >&2
     cat "$log" >&2
     exit 1
   fi
-  var="TOOL_SDK_FAKELLM_URL_$(echo "$name" | tr '[:lower:]-' '[:upper:]_')"
-  export "$var=$url"
+}
+
+# NAME of a rule file as it ends an environment variable: open-ai → OPEN_AI.
+env_name() {
+  echo "$1" | tr '[:lower:]-' '[:upper:]_'
+}
+
+for rules in tests/fakellm/*.yaml; do
+  [ -e "$rules" ] || continue
+  name="$(basename "$rules" .yaml)"
+  port="$(free_port)"
+  log="$SERVER_LOGS/$name.log"
+  "$VENV/bin/fakellm" serve --host 127.0.0.1 --port "$port" --config "$rules" >"$log" 2>&1 &
+  SERVER_PIDS+=("$!")
+  wait_ready "http://127.0.0.1:$port/_fakellm/stats" "$log" "fakellm for $rules"
+  proxy_port="$(free_port)"
+  proxy_log="$SERVER_LOGS/$name.proxy.log"
+  "$VENV/bin/python" tests/servers/validate_proxy.py --port "$proxy_port" \
+    --upstream "http://127.0.0.1:$port" --rejections "$SERVER_LOGS/$name.rejections" \
+    >"$proxy_log" 2>&1 &
+  SERVER_PIDS+=("$!")
+  # Ready when fakellm answers through it.
+  wait_ready "http://127.0.0.1:$proxy_port/_fakellm/stats" "$proxy_log" \
+    "the validating proxy for $rules"
+  url="http://127.0.0.1:$proxy_port/v1"
+  export "TOOL_SDK_FAKELLM_URL_$(env_name "$name")=$url"
   if [ "$name" = openai ]; then
     export TOOL_SDK_FAKELLM_URL="$url"
   fi
-  echo "fakellm $FAKELLM_VERSION serving $rules at $url"
+  echo "fakellm $FAKELLM_VERSION serving $rules at $url (bodies validated)"
+done
+
+for rules in tests/gemini/*.yaml; do
+  [ -e "$rules" ] || continue
+  name="$(basename "$rules" .yaml)"
+  port="$(free_port)"
+  log="$SERVER_LOGS/gemini-$name.log"
+  "$VENV/bin/python" tests/servers/gemini_server.py --port "$port" --config "$rules" \
+    --rejections "$SERVER_LOGS/gemini-$name.rejections" >"$log" 2>&1 &
+  SERVER_PIDS+=("$!")
+  wait_ready "http://127.0.0.1:$port/_gemini/health" "$log" "the Gemini server for $rules"
+  url="http://127.0.0.1:$port/v1beta"
+  export "TOOL_SDK_GEMINI_URL_$(env_name "$name")=$url"
+  if [ "$name" = gemini ]; then
+    export TOOL_SDK_GEMINI_URL="$url"
+  fi
+  echo "gemini_server serving $rules at $url (bodies validated)"
+done
+
+# The servers are tried first, in a few seconds: a proxy that let an invalid body through,
+# or a Gemini server that answered wrong, would make the Rust tests below prove nothing.
+# The bodies it has them refuse are then cleared from the logs, which must stay empty from
+# here on.
+if ! TOOL_SDK_REJECTIONS_DIR="$SERVER_LOGS" "$VENV/bin/python" tests/servers/selftest.py; then
+  echo "error: the test servers' self-test failed (tests/servers/selftest.py)" >&2
+  exit 1
+fi
+for rejections in "$SERVER_LOGS"/*.rejections; do
+  [ -e "$rejections" ] || continue
+  : >"$rejections"
 done
 
 # A throwaway PostgreSQL server on a free port of 127.0.0.1 (installed if missing), its libpq
@@ -136,4 +199,12 @@ else
   echo "error: the UI suite did not run (no $UI_SUMMARY)" >&2
   status=1
 fi
+# A refused body fails the run even when its test passed: a test that wants a 400 gets it
+# from a rule of its rule file, never from a refusal.
+for rejections in "$SERVER_LOGS"/*.rejections; do
+  [ -s "$rejections" ] || continue
+  echo "error: request bodies the test servers refused as invalid ($(basename "$rejections")):" >&2
+  cat "$rejections" >&2
+  status=1
+done
 exit "$status"
