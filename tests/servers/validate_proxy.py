@@ -19,6 +19,8 @@ are validated in strict mode (`"64"` is no integer). A body that does
 not fit is answered 400 with `{"error": {"type": "invalid_request_error", "message": ...}}`,
 the shape both providers use (Anthropic's with its `"type": "error"` beside), is not
 forwarded, and is appended, with its error, to the rejections file (one JSON object a line).
+A body that fits is kept (the last 2,000), and `GET /_proxy/requests?conversation=ID` lists
+those sent with `X-Fakellm-Conversation-Id: ID`, so a test can look at what its client sent.
 
 Only the standard library, pydantic, openai and anthropic are used.
 """
@@ -26,6 +28,7 @@ Only the standard library, pydantic, openai and anthropic are used.
 from __future__ import annotations
 
 import argparse
+import collections
 import collections.abc
 import http.client
 import http.server
@@ -424,7 +427,19 @@ class Proxy(http.server.BaseHTTPRequestHandler):
             super().log_message(format, *args)
 
     def do_GET(self) -> None:
+        if urllib.parse.urlsplit(self.path).path == "/_proxy/requests":
+            self.requests_seen()
+            return
         self.forward()
+
+    def requests_seen(self) -> None:
+        """The validated bodies of one conversation (its `X-Fakellm-Conversation-Id`), oldest
+        first: what a test reads to see what its client sent."""
+        query = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
+        wanted = (query.get("conversation") or [""])[0]
+        with self.server.seen_lock:
+            bodies = [body for conversation, body in self.server.seen if conversation == wanted]
+        self.answer(200, {"requests": bodies})
 
     do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = do_GET
 
@@ -460,6 +475,7 @@ class Proxy(http.server.BaseHTTPRequestHandler):
                 self.server.rejections.add(self.command, self.path, error, raw)
                 self.answer(400, refusal(route, error))
                 return
+            self.server.remember(self.headers.get("X-Fakellm-Conversation-Id", ""), raw)
 
         upstream = http.client.HTTPConnection(
             self.server.upstream.hostname,
@@ -536,7 +552,18 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
         self.rejections = RejectionLog(rejections)
         self.verbose = verbose
         self.timeout_s = 120.0
+        # The last validated bodies, with their conversation ids, for `GET /_proxy/requests`.
+        self.seen: collections.deque[tuple[str, Any]] = collections.deque(maxlen=2000)
+        self.seen_lock = threading.Lock()
         super().__init__(("127.0.0.1", port), Proxy)
+
+    def remember(self, conversation: str, raw: bytes) -> None:
+        try:
+            body = json.loads(raw)
+        except ValueError:
+            return
+        with self.seen_lock:
+            self.seen.append((conversation, body))
 
 
 def main() -> None:
