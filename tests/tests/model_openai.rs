@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use futures_util::StreamExt as _;
+use serde_json::Value;
 use tool_sdk::gate::{ConfirmationPolicy, Gate};
 use tool_sdk::model::openai::OpenAiCompatibleModel;
 use tool_sdk::run::{Concurrency, LoopOptions, LoopStatus, ToolLoop};
@@ -21,9 +22,9 @@ use tool_sdk::{
     define_tool,
     model::{
         check_conversation, ChatDelta, ChatOptions, ChatRequest, ChatStream, ModelError,
-        ModelFuture, ToolResultStatus,
+        ModelFuture, OfferedTool, ToolResultStatus,
     },
-    tool, AssistantMessage, ChatModel, Message, ToolRegistry,
+    tool, AssistantMessage, ChatModel, Message, Tool as _, ToolRegistry,
 };
 
 /// What the tools did, in order.
@@ -49,6 +50,11 @@ fn fakellm_model(test: &str) -> OpenAiCompatibleModel {
 }
 
 fn fakellm_builder(test: &str) -> tool_sdk::model::openai::OpenAiCompatibleBuilder {
+    fakellm_conversation(test).0
+}
+
+/// A builder for a model on the fakellm server, and the id of its conversation.
+fn fakellm_conversation(test: &str) -> (tool_sdk::model::openai::OpenAiCompatibleBuilder, String) {
     static RUN: AtomicUsize = AtomicUsize::new(0);
     let nanos = SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -59,13 +65,37 @@ fn fakellm_builder(test: &str) -> tool_sdk::model::openai::OpenAiCompatibleBuild
         std::process::id(),
         RUN.fetch_add(1, Ordering::Relaxed)
     );
-    OpenAiCompatibleModel::builder()
+    let builder = OpenAiCompatibleModel::builder()
         .with_base_url(fakellm_url())
         .with_api_key("not-a-real-key")
         .with_model("fake-model")
         .with_timeout(Duration::from_secs(30))
         .with_retry_backoff(Duration::from_millis(10), Duration::from_millis(50))
-        .with_header("X-Fakellm-Conversation-Id", conversation)
+        .with_header("X-Fakellm-Conversation-Id", &conversation);
+    (builder, conversation)
+}
+
+/// The request bodies of `conversation`, as the validating proxy in front of fakellm received
+/// them (each one checked against the `openai` package's request types on the way).
+fn bodies_sent(conversation: &str) -> Vec<Value> {
+    use std::io::{Read as _, Write as _};
+    let url = fakellm_url();
+    let authority = url
+        .strip_prefix("http://")
+        .and_then(|rest| rest.split('/').next())
+        .expect("the fakellm URL is http://HOST:PORT/...");
+    let mut stream = std::net::TcpStream::connect(authority).expect("the proxy is up");
+    write!(
+        stream,
+        "GET /_proxy/requests?conversation={conversation} HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let (head, body) = answer.split_once("\r\n\r\n").expect("an HTTP answer");
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    let listing: Value = serde_json::from_str(body).expect("JSON");
+    listing["requests"].as_array().cloned().unwrap_or_default()
 }
 
 /// Gets the current weather for a city.
@@ -344,11 +374,11 @@ async fn streamed_tool_calls_arrive_whole_with_their_ids() {
     let model = fakellm_model("parallel-stream");
     let conversation = user("scenario:parallel Weather in Lisbon and Oslo?");
     let tools = travel_tools(&Journal::default());
-    let definitions: Vec<_> = tools.definitions().collect();
+    let offered: Vec<_> = tools.definitions().map(OfferedTool::canonical).collect();
     let options = ChatOptions::default();
     let request = ChatRequest {
         messages: &conversation,
-        tools: &definitions,
+        tools: &offered,
         options: &options,
     };
     let stream = model.chat_stream(request).expect("the model streams");
@@ -588,4 +618,74 @@ async fn chat(
         options: &options,
     };
     model.chat(request).await.map(|response| response.message)
+}
+
+/// Forecasts the weather.
+#[tool]
+fn forecast(
+    /// The city.
+    city: String,
+    /// How many days ahead (default 1).
+    days: Option<u8>,
+) -> String {
+    let days = days.unwrap_or(1);
+    format!(
+        "{city}: sunny for {days} day{}",
+        if days == 1 { "" } else { "s" }
+    )
+}
+
+#[tokio::test]
+async fn a_strict_model_sends_the_strict_lowering_and_takes_null_for_left_out() {
+    let (builder, conversation) = fakellm_conversation("strict");
+    let model = builder.with_strict(true).build().unwrap();
+    assert_eq!(model.dialect(), tool_sdk::describe::Dialect::OpenAiStrict);
+    let mut tools = ToolRegistry::new();
+    tools.register(ForecastTool).unwrap();
+    let agent = ToolLoop::new(model, tools);
+    let mut chat = user("scenario:strict Weather in Lisbon tomorrow?");
+    let outcome = agent.run(&mut chat).await;
+    assert_eq!(answer_text(&outcome.status), "Sunny in Lisbon tomorrow.");
+    // `days: null` decoded as left out: the default applied.
+    assert_eq!(
+        results(&chat),
+        [(
+            "forecast",
+            ToolResultStatus::Success,
+            "Lisbon: sunny for 1 day"
+        )]
+    );
+
+    let bodies = bodies_sent(&conversation);
+    assert_eq!(bodies.len(), 2, "{bodies:?}");
+    let function = &bodies[0]["tools"][0]["function"];
+    assert_eq!(function["name"], "forecast");
+    assert_eq!(function["strict"], true);
+    let strict = tool_sdk::describe::lower(
+        "forecast",
+        &ForecastTool.definition().parameters,
+        tool_sdk::describe::Dialect::OpenAiStrict,
+    )
+    .unwrap();
+    assert_eq!(function["parameters"], strict);
+    assert_eq!(
+        function["parameters"]["required"],
+        serde_json::json!(["city", "days"])
+    );
+    assert_eq!(function["parameters"]["additionalProperties"], false);
+}
+
+#[tokio::test]
+async fn a_model_not_strict_sends_the_canonical_schema_without_strict() {
+    let (builder, conversation) = fakellm_conversation("not-strict");
+    let mut tools = ToolRegistry::new();
+    tools.register(ForecastTool).unwrap();
+    let agent = ToolLoop::new(builder.build().unwrap(), tools);
+    agent
+        .run(&mut user("scenario:strict Weather in Lisbon tomorrow?"))
+        .await;
+    let bodies = bodies_sent(&conversation);
+    let function = &bodies[0]["tools"][0]["function"];
+    assert!(function.get("strict").is_none(), "{function}");
+    assert_eq!(function["parameters"], ForecastTool.definition().parameters);
 }

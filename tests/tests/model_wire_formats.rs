@@ -47,7 +47,7 @@ fn openai_chat_completions() {
     let sample = sample("openai_chat");
     let _: Vec<openai_chat::Tool> = round_trip(&sample["tools"]);
     let calls: Vec<openai_chat::ToolCallPart> = round_trip(&sample["tool_calls"]);
-    let _: openai_chat::ToolMessage = round_trip(&sample["tool_message"]);
+    let _: openai_chat::RequestMessage = round_trip(&sample["tool_message"]);
     let call = ToolCall::from(calls[0].clone());
     assert_eq!(
         call,
@@ -69,8 +69,8 @@ fn openai_chat_completions() {
         ours["function"]["parameters"]["required"],
         json!(["location", "days"])
     );
-    let message =
-        openai_chat::ToolMessage::from_result(&result("14", ToolResultStatus::Success), "x");
+    let answered = result("14", ToolResultStatus::Success);
+    let message = openai_chat::RequestMessage::from_result(&answered, "x");
     assert_eq!(
         serde_json::to_value(message).unwrap(),
         json!({"role": "tool", "tool_call_id": "call_1", "content": "14"})

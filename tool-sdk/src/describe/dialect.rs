@@ -33,4 +33,15 @@ impl Dialect {
         Dialect::Gemini,
         Dialect::Mcp,
     ];
+
+    /// Whether the dialect takes the canonical schema as it is (its root an object): no copy
+    /// is made to send it.
+    pub fn takes_canonical(self) -> bool {
+        matches!(self, Dialect::OpenAi | Dialect::Anthropic | Dialect::Mcp)
+    }
+
+    /// Its place in [`ALL`](Self::ALL), for tables with an entry per dialect.
+    pub(crate) fn index(self) -> usize {
+        self as usize
+    }
 }

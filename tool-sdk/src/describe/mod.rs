@@ -6,6 +6,7 @@ mod ci;
 mod dialect;
 mod error;
 mod lower;
+mod lowered;
 mod openai_strict;
 pub mod search;
 
@@ -13,6 +14,7 @@ pub use ci::{check_lowering, check_schema_lock, WRITE_LOCK_ENV};
 pub use dialect::Dialect;
 pub use error::{LoweringError, LoweringErrorKind};
 pub use lower::lower;
+pub(crate) use lowered::{Lowered, LoweredSchemas};
 pub use openai_strict::{MAX_DEPTH as OPENAI_MAX_DEPTH, MAX_PROPERTIES as OPENAI_MAX_PROPERTIES};
 
 #[doc(hidden)]

@@ -4,10 +4,12 @@ use std::future::Future;
 use std::pin::Pin;
 
 use futures_util::stream::Stream;
+use serde_json::Value;
 
 use crate::model::{AssistantMessage, Message, ToolCall};
 
 use crate::define::ToolDefinition;
+use crate::describe::Dialect;
 
 /// A boxed future of a model call.
 pub type ModelFuture<'a> =
@@ -19,10 +21,47 @@ pub type ModelFuture<'a> =
 pub struct ChatRequest<'a> {
     /// The conversation, oldest first.
     pub messages: &'a [Message],
-    /// The tools the model may call.
-    pub tools: &'a [&'a ToolDefinition],
+    /// The tools the model may call, each with its parameters in the model's
+    /// [dialect](ChatModel::dialect).
+    pub tools: &'a [OfferedTool<'a>],
     /// Sampling and other options.
     pub options: &'a ChatOptions,
+}
+
+/// A tool as a request offers it: its definition, and its parameters schema in the dialect of
+/// the model the request goes to ([`ChatModel::dialect`]), which is what the model must send.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_sdk::define::ToolDefinition;
+/// use tool_sdk::model::OfferedTool;
+///
+/// let definition = ToolDefinition::new("ping", "Pings.", json!({"type": "object"}));
+/// let offered = OfferedTool::canonical(&definition);
+/// assert_eq!(offered.name(), "ping");
+/// assert_eq!(offered.parameters, &definition.parameters);
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct OfferedTool<'a> {
+    /// The tool's definition: name, description, options, canonical schema.
+    pub definition: &'a ToolDefinition,
+    /// Its parameters in the model's dialect.
+    pub parameters: &'a Value,
+}
+
+impl<'a> OfferedTool<'a> {
+    /// `definition` with its canonical schema, for a dialect that takes it as it is.
+    pub fn canonical(definition: &'a ToolDefinition) -> Self {
+        Self {
+            definition,
+            parameters: &definition.parameters,
+        }
+    }
+
+    /// The tool's name.
+    pub fn name(&self) -> &'a str {
+        &self.definition.name
+    }
 }
 
 /// Options of a request. Fields a model does not support are ignored by it.
@@ -222,6 +261,13 @@ pub type ChatStream<'a> = Pin<Box<dyn Stream<Item = Result<ChatDelta, ModelError
 /// # }
 /// ```
 pub trait ChatModel: Send + Sync {
+    /// The schema dialect of the model's API: the loop sends each tool's parameters lowered to
+    /// it, and stops before the first request when a tool cannot be. The default,
+    /// [`Dialect::OpenAi`], is the canonical schema with an object at its root.
+    fn dialect(&self) -> Dialect {
+        Dialect::OpenAi
+    }
+
     /// Sends one request.
     fn chat<'a>(&'a self, request: ChatRequest<'a>) -> ModelFuture<'a>;
 
@@ -237,6 +283,10 @@ pub trait ChatModel: Send + Sync {
 macro_rules! forward_chat_model {
     ($($pointer:ty),*) => {$(
         impl<M: ChatModel + ?Sized> ChatModel for $pointer {
+            fn dialect(&self) -> Dialect {
+                (**self).dialect()
+            }
+
             fn chat<'a>(&'a self, request: ChatRequest<'a>) -> ModelFuture<'a> {
                 (**self).chat(request)
             }

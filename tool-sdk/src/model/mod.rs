@@ -12,7 +12,7 @@ pub mod wire;
 
 pub use chat::{
     ChatDelta, ChatModel, ChatOptions, ChatRequest, ChatResponse, ChatStream, ModelError,
-    ModelErrorKind, ModelFuture,
+    ModelErrorKind, ModelFuture, OfferedTool,
 };
 pub use env::from_env;
 pub use keys::{tool_call_keys, POSITION_KEY_PREFIX};

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use futures_util::stream::{self, StreamExt as _};
 
+use crate::describe::Dialect;
 use crate::model::{
     AssistantMessage, ChatDelta, ChatModel, ChatRequest, ChatResponse, ChatStream, Message,
     ModelError, ModelFuture,
@@ -28,6 +29,7 @@ pub struct ScriptedModel {
     replies: Mutex<std::collections::VecDeque<AssistantMessage>>,
     seen: Mutex<Vec<SeenRequest>>,
     stream_gap: Option<Duration>,
+    dialect: Dialect,
 }
 
 /// What a [`ScriptedModel`] was sent.
@@ -47,7 +49,15 @@ impl ScriptedModel {
             replies: Mutex::new(replies.into_iter().collect()),
             seen: Mutex::new(Vec::new()),
             stream_gap: None,
+            dialect: Dialect::OpenAi,
         }
+    }
+
+    /// Speaks `dialect` (by default [`Dialect::OpenAi`]): the loop offers it the tools'
+    /// schemas lowered to it, as it would a provider's model.
+    pub fn with_dialect(mut self, dialect: Dialect) -> Self {
+        self.dialect = dialect;
+        self
     }
 
     /// Also streams its replies: the text first, then each tool call as a whole, with `gap`
@@ -61,7 +71,7 @@ impl ScriptedModel {
         if let Ok(mut seen) = self.seen.lock() {
             seen.push(SeenRequest {
                 messages: request.messages.to_vec(),
-                tools: request.tools.iter().map(|t| t.name.clone()).collect(),
+                tools: request.tools.iter().map(|t| t.name().to_owned()).collect(),
             });
         }
         self.replies.lock().ok().and_then(|mut r| r.pop_front())
@@ -74,6 +84,10 @@ impl ScriptedModel {
 }
 
 impl ChatModel for ScriptedModel {
+    fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
     fn chat<'a>(&'a self, request: ChatRequest<'a>) -> ModelFuture<'a> {
         let reply = self.next_reply(request);
         Box::pin(async move { reply.map(ChatResponse::new).ok_or(ModelError::Exhausted) })

@@ -162,6 +162,11 @@ impl ToolRegistry {
         self.tools.is_empty()
     }
 
+    /// The tools, in insertion order.
+    pub(crate) fn tools(&self) -> impl ExactSizeIterator<Item = &Arc<dyn Tool>> + '_ {
+        self.tools.iter()
+    }
+
     /// The tools' definitions, in the order they were added. Borrowed: nothing is cloned.
     pub fn definitions(&self) -> impl ExactSizeIterator<Item = &ToolDefinition> + '_ {
         self.tools.iter().map(|tool| tool.definition())

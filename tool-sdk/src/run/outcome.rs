@@ -49,6 +49,11 @@ pub enum LoopStatus {
     },
     /// The model could not be called; what was compensable was rolled back.
     ModelFailed(ModelError),
+    /// A tool of the run cannot be described in the model's
+    /// [dialect](crate::ChatModel::dialect) (the error names the tool, the place in its
+    /// schema and the rule): the run stopped before a request that would have offered it, and
+    /// what was compensable was rolled back.
+    DescribeFailed(crate::describe::LoweringError),
     /// The run's store failed (a success could not be recorded before going on, or the run
     /// could not pause); what was compensable was rolled back. When the store says the run
     /// was taken over ([`StoreError::Lost`]), the calls in flight were let finish and only the

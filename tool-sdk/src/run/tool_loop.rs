@@ -11,7 +11,9 @@ use tracing::Instrument as _;
 
 use crate::compensate::{CompensationReport, Held, Rollback};
 use crate::gate::{Gate, GateError, ToolCallDecisions};
-use crate::model::{AssistantMessage, ChatModel, ChatRequest, Message, ToolCall, ToolResultStatus};
+use crate::model::{
+    AssistantMessage, ChatModel, ChatRequest, Message, OfferedTool, ToolCall, ToolResultStatus,
+};
 use crate::register::{ToolProvider, ToolRegistry};
 use crate::store::{ChatMemory, PausedTurn, RunId, RunState, RunStore, StoreError};
 
@@ -73,6 +75,8 @@ pub struct ToolLoop {
     pub(super) parked: std::sync::Mutex<std::collections::HashMap<RunId, PausedTurn>>,
     /// Providers' tools reported as not taken, each once.
     pub(super) skipped: std::sync::Mutex<std::collections::HashSet<String>>,
+    /// Each tool's parameters in the model's dialect, lowered once for every run.
+    pub(super) schemas: crate::describe::LoweredSchemas,
 }
 
 impl ToolLoop {
@@ -94,6 +98,7 @@ impl ToolLoop {
             compensation_timeout: crate::compensate::DEFAULT_COMPENSATION_TIMEOUT,
             parked: std::sync::Mutex::default(),
             skipped: std::sync::Mutex::default(),
+            schemas: crate::describe::LoweredSchemas::default(),
         }
     }
 
@@ -401,14 +406,30 @@ impl ToolLoop {
                 return LoopStatus::MaxRoundsReached;
             }
             self.refresh(tools).await;
+            // Every tool must be describable in the model's dialect before it is offered; a
+            // tool that is not stops the run here, before the provider refuses the request.
+            let dialect = self.model.dialect();
+            let offered = match tools
+                .check_dialect(dialect, &self.schemas)
+                .and_then(|()| tools.offered(dialect, &self.schemas))
+            {
+                Ok(offered) => offered,
+                Err(error) => return LoopStatus::DescribeFailed(error),
+            };
+            let offered: Vec<OfferedTool<'_>> = offered
+                .iter()
+                .map(|(definition, lowered)| OfferedTool {
+                    definition,
+                    parameters: lowered.schema(definition),
+                })
+                .collect();
             state.rounds += 1;
             self.emit(&LoopEvent::ModelCalled {
                 round: state.rounds,
             });
-            let definitions = tools.definitions();
             let request = ChatRequest {
                 messages: conversation,
-                tools: &definitions,
+                tools: &offered,
                 options: &self.options.chat,
             };
             let span = tracing::info_span!(
@@ -544,6 +565,9 @@ impl ToolLoop {
                 error.model_message()
             )),
             LoopStatus::ModelFailed(error) => Some(format!("the model failed: {error}")),
+            LoopStatus::DescribeFailed(error) => {
+                Some(format!("a tool cannot be offered to the model: {error}"))
+            }
             LoopStatus::StoreFailed(StoreError::Lost(_)) => {
                 Some("the run was taken over by another process".to_owned())
             }

@@ -5,8 +5,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::define::{Defer, Tool, ToolContext, ToolDefinition, ToolError, ToolOutput};
 use crate::describe::search::{
-    describe_found, search_tool, SearchRequest, SearchStrategy, DEFAULT_SEARCH_LIMIT,
+    describe_found, search_tool, search_tool_lowered, SearchRequest, SearchStrategy,
+    DEFAULT_SEARCH_LIMIT,
 };
+use crate::describe::{Dialect, Lowered, LoweredSchemas, LoweringError};
 use crate::register::{CallFuture, ToolProvider, ToolRegistry};
 
 pub(crate) struct RunTools<'a> {
@@ -17,6 +19,9 @@ pub(crate) struct RunTools<'a> {
     search_definition: &'static ToolDefinition,
     /// Deferred tools a search found in this run: offered from then on (add-only).
     found: Mutex<HashSet<String>>,
+    /// How many of the run's tools (the registry's, then the added ones, which only grow)
+    /// are known to be describable in the model's dialect.
+    checked: usize,
 }
 
 impl<'a> RunTools<'a> {
@@ -34,12 +39,38 @@ impl<'a> RunTools<'a> {
             defer_threshold,
             search_definition: search_tool(),
             found: Mutex::new(found),
+            checked: 0,
         }
     }
 
     /// Every tool of the run, offered or deferred.
+    fn all_tools(&self) -> impl Iterator<Item = &Arc<dyn Tool>> {
+        self.registry.tools().chain(self.added.tools())
+    }
+
+    /// Every tool's definition, offered or deferred.
     fn all(&self) -> impl Iterator<Item = &ToolDefinition> {
-        self.registry.definitions().chain(self.added.definitions())
+        self.all_tools().map(|tool| tool.definition())
+    }
+
+    /// Checks that every tool of the run, deferred ones included, can be described in
+    /// `dialect`, so that a tool the model cannot take stops the run before any request, not
+    /// when a search finds it. Each tool is checked once per run (its lowering is kept in
+    /// `schemas` across runs); tools a provider adds later are checked when they come.
+    pub(crate) fn check_dialect(
+        &mut self,
+        dialect: Dialect,
+        schemas: &LoweredSchemas,
+    ) -> Result<(), LoweringError> {
+        let total = self.registry.len() + self.added.len();
+        if self.checked == 0 {
+            search_tool_lowered(dialect)?;
+        }
+        for tool in self.all_tools().skip(self.checked) {
+            schemas.get(tool, dialect)?;
+        }
+        self.checked = total;
+        Ok(())
     }
 
     fn is_deferred(&self, definition: &ToolDefinition) -> bool {
@@ -135,27 +166,60 @@ impl<'a> RunTools<'a> {
         skipped
     }
 
-    /// The definitions the next request offers: every tool not deferred, the deferred ones a
-    /// search found, and the search tool while anything stays deferred.
-    pub(crate) fn definitions(&self) -> Vec<&ToolDefinition> {
+    /// The tools the next request offers: every tool not deferred and the deferred ones a
+    /// search found; and whether the search tool is offered too (while anything stays
+    /// deferred, unless a tool of the run has its name).
+    fn offered_tools(&self) -> (Vec<&Arc<dyn Tool>>, bool) {
         let found = self.found();
-        let mut offered: Vec<&ToolDefinition> = Vec::new();
+        let mut offered: Vec<&Arc<dyn Tool>> = Vec::new();
         let mut hidden = false;
-        for definition in self.all() {
+        for tool in self.all_tools() {
+            let definition = tool.definition();
             if !self.is_deferred(definition) || found.contains(&definition.name) {
-                offered.push(definition);
+                offered.push(tool);
             } else {
                 hidden = true;
             }
         }
-        if hidden
+        let search = hidden
             && !offered
                 .iter()
-                .any(|d| d.name == self.search_definition.name)
-        {
+                .any(|tool| tool.definition().name == self.search_definition.name);
+        (offered, search)
+    }
+
+    /// The definitions the next request offers (see [`offered_tools`](Self::offered_tools)).
+    pub(crate) fn definitions(&self) -> Vec<&ToolDefinition> {
+        let (tools, search) = self.offered_tools();
+        let mut offered: Vec<&ToolDefinition> = tools.iter().map(|t| t.definition()).collect();
+        if search {
             offered.push(self.search_definition);
         }
         offered
+    }
+
+    /// What the next request offers, each tool with its parameters in `dialect` (checked
+    /// first with [`check_dialect`](Self::check_dialect)): the canonical schema itself when
+    /// the dialect takes it, else the lowering kept in `schemas`.
+    pub(crate) fn offered(
+        &self,
+        dialect: Dialect,
+        schemas: &LoweredSchemas,
+    ) -> Result<Vec<(&ToolDefinition, Lowered)>, LoweringError> {
+        let (tools, search) = self.offered_tools();
+        let mut offered = Vec::with_capacity(tools.len() + usize::from(search));
+        for tool in tools {
+            let lowered = if dialect.takes_canonical() {
+                Lowered::Canonical
+            } else {
+                schemas.get(tool, dialect)?
+            };
+            offered.push((tool.definition(), lowered));
+        }
+        if search {
+            offered.push((self.search_definition, search_tool_lowered(dialect)?));
+        }
+        Ok(offered)
     }
 
     /// Every tool of the run, offered or deferred (for what does not depend on the request,

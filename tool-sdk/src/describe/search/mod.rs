@@ -24,6 +24,8 @@ use std::sync::OnceLock;
 use serde_json::{json, Value};
 
 use crate::define::ToolDefinition;
+use crate::describe::lowered::lower_definition;
+use crate::describe::{Dialect, Lowered, LoweringError};
 
 pub use bm25::Bm25Search;
 pub use embedding::EmbeddingSearch;
@@ -79,6 +81,15 @@ pub(crate) fn search_tool() -> &'static ToolDefinition {
             }),
         )
     })
+}
+
+/// The built-in search tool's parameters in `dialect`, lowered once for every run.
+pub(crate) fn search_tool_lowered(dialect: Dialect) -> Result<Lowered, LoweringError> {
+    type Slot = OnceLock<Result<Lowered, LoweringError>>;
+    static LOWERED: [Slot; Dialect::ALL.len()] = [const { Slot::new() }; Dialect::ALL.len()];
+    LOWERED[dialect.index()]
+        .get_or_init(|| lower_definition(search_tool(), dialect))
+        .clone()
 }
 
 /// The text the model reads for a search's results; `weak` when they are guesses.

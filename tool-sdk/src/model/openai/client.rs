@@ -208,7 +208,7 @@ impl OpenAiCompatibleModel {
             ))));
         }
         let completion: Completion = wire::decode(&bytes, "the answer")?;
-        Ok(completion.into_reply()?)
+        Ok(wire::reply(completion)?)
     }
 
     /// Reads a body, up to `limit` bytes (`true` when there was more), each wait bounded by

@@ -59,6 +59,7 @@ pub struct OpenAiCompatibleBuilder {
     connect_timeout: Duration,
     retry: RetryPolicy,
     headers: Vec<(String, String)>,
+    strict: bool,
 }
 
 impl Default for OpenAiCompatibleBuilder {
@@ -83,6 +84,7 @@ impl OpenAiCompatibleBuilder {
                 max_retry_after: DEFAULT_MAX_RETRY_AFTER,
             },
             headers: Vec::new(),
+            strict: false,
         }
     }
 
@@ -185,6 +187,17 @@ impl OpenAiCompatibleBuilder {
         self
     }
 
+    /// Strict function calling (default off): every tool's parameters are sent lowered to the
+    /// OpenAI strict dialect ([`Dialect::OpenAiStrict`](crate::describe::Dialect)) with
+    /// `"strict": true`, so the model's arguments always match the schema. An optional
+    /// parameter becomes required and nullable there; the `null` a model sends for it decodes
+    /// as left out. A tool strict mode cannot describe (a map with free keys, say) stops a run
+    /// before the first request, naming the tool, the place and the rule.
+    pub fn with_strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
+        self
+    }
+
     /// The model.
     ///
     /// # Errors
@@ -239,6 +252,7 @@ impl OpenAiCompatibleBuilder {
             has_api_key: api_key.is_some(),
             timeout: self.timeout,
             retry: self.retry,
+            strict: self.strict,
         })
     }
 }

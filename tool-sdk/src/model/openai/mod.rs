@@ -86,6 +86,7 @@ mod wire;
 use std::fmt;
 use std::time::Duration;
 
+use crate::describe::Dialect;
 use crate::model::{ChatModel, ChatRequest, ChatResponse, ChatStream, ModelError, ModelFuture};
 
 pub use config::{
@@ -123,6 +124,7 @@ pub struct OpenAiCompatibleModel {
     has_api_key: bool,
     timeout: Duration,
     retry: client::RetryPolicy,
+    strict: bool,
 }
 
 impl OpenAiCompatibleModel {
@@ -166,15 +168,25 @@ impl OpenAiCompatibleModel {
 }
 
 impl ChatModel for OpenAiCompatibleModel {
+    /// [`Dialect::OpenAiStrict`] when built [strict](OpenAiCompatibleBuilder::with_strict),
+    /// else [`Dialect::OpenAi`].
+    fn dialect(&self) -> Dialect {
+        if self.strict {
+            Dialect::OpenAiStrict
+        } else {
+            Dialect::OpenAi
+        }
+    }
+
     fn chat<'a>(&'a self, request: ChatRequest<'a>) -> ModelFuture<'a> {
         Box::pin(async move {
-            let body = wire::Request::new(&self.model, request, false);
+            let body = wire::request(&self.model, request, false, self.strict);
             self.complete(&body).await.map(ChatResponse::new)
         })
     }
 
     fn chat_stream<'a>(&'a self, request: ChatRequest<'a>) -> Option<ChatStream<'a>> {
-        Some(self.stream(wire::Request::new(&self.model, request, true)))
+        Some(self.stream(wire::request(&self.model, request, true, self.strict)))
     }
 }
 
@@ -186,6 +198,7 @@ impl fmt::Debug for OpenAiCompatibleModel {
             .field("api_key", &self.has_api_key.then_some("<redacted>"))
             .field("timeout", &self.timeout)
             .field("max_retries", &self.retry.max_retries)
+            .field("strict", &self.strict)
             .finish_non_exhaustive()
     }
 }

@@ -1,7 +1,7 @@
 //! Reading a streamed answer: server-sent events into Chat Completions chunks, and chunks into
 //! [`ChatDelta`]s, each tool call assembled from its deltas and handed out once complete.
 
-use crate::model::openai::wire::{self, Chunk, ToolCallDelta};
+use crate::model::openai::wire::{self, AnswerToolCall, Chunk};
 use crate::model::{ChatDelta, ModelError, ToolCall};
 
 /// Most bytes one event, or the whole reply's text and arguments, may hold.
@@ -234,7 +234,7 @@ impl Assembler {
 
     fn tool_call(
         &mut self,
-        delta: ToolCallDelta,
+        delta: AnswerToolCall,
         out: &mut Vec<ChatDelta>,
     ) -> Result<(), ModelError> {
         let id = delta.id.filter(|id| !id.is_empty());

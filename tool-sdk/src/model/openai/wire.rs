@@ -4,108 +4,42 @@
 use std::borrow::Cow;
 
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub(super) use crate::model::wire::openai_chat::{AnswerToolCall, Chunk, Completion, Request};
+use crate::model::wire::openai_chat::{RequestMessage, Tool, ToolCallPart};
 use crate::model::{
     AssistantMessage, ChatRequest, Message, ModelError, ToolCall, ToolResultMessage,
 };
 
-/// The body of `POST /chat/completions`.
-#[derive(Debug, Serialize)]
-pub(super) struct Request<'a> {
+/// The body of `POST /chat/completions` for `request` to `model`; `stream` asks for
+/// server-sent events, `strict` marks each tool's parameters (already in the OpenAI strict
+/// dialect) as strict.
+pub(super) fn request<'a>(
     model: &'a str,
-    messages: Vec<OutMessage<'a>>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    tools: Vec<OutTool<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    temperature: Option<f32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    max_tokens: Option<u32>,
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    request: ChatRequest<'a>,
     stream: bool,
-}
-
-impl<'a> Request<'a> {
-    /// The body for `request` to `model`; `stream` asks for server-sent events.
-    pub(super) fn new(model: &'a str, request: ChatRequest<'a>, stream: bool) -> Self {
-        Self {
-            model,
-            messages: messages(request.messages),
-            tools: request
-                .tools
-                .iter()
-                .map(|definition| OutTool {
-                    kind: "function",
-                    function: OutFunction {
-                        name: &definition.name,
-                        description: &definition.description,
-                        parameters: &definition.parameters,
-                    },
-                })
-                .collect(),
-            temperature: request.options.temperature,
-            max_tokens: request.options.max_tokens,
-            stream,
-        }
+    strict: bool,
+) -> Request<'a> {
+    Request {
+        model: Cow::Borrowed(model),
+        messages: messages(request.messages),
+        tools: request
+            .tools
+            .iter()
+            .map(|offered| Tool::new(offered.definition, offered.parameters, strict))
+            .collect(),
+        temperature: request.options.temperature,
+        max_tokens: request.options.max_tokens,
+        stream,
     }
-}
-
-#[derive(Debug, Serialize)]
-#[serde(tag = "role", rename_all = "lowercase")]
-enum OutMessage<'a> {
-    System {
-        content: &'a str,
-    },
-    User {
-        content: &'a str,
-    },
-    Assistant {
-        /// `null` when the reply is only tool calls, as the API expects.
-        content: Option<&'a str>,
-        #[serde(skip_serializing_if = "Vec::is_empty")]
-        tool_calls: Vec<OutToolCall<'a>>,
-    },
-    Tool {
-        tool_call_id: Cow<'a, str>,
-        content: &'a str,
-    },
-}
-
-#[derive(Debug, Serialize)]
-struct OutToolCall<'a> {
-    id: Cow<'a, str>,
-    #[serde(rename = "type")]
-    kind: &'static str,
-    function: OutFunctionCall<'a>,
-}
-
-#[derive(Debug, Serialize)]
-struct OutFunctionCall<'a> {
-    name: &'a str,
-    arguments: &'a str,
-}
-
-#[derive(Debug, Serialize)]
-struct OutTool<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    function: OutFunction<'a>,
-}
-
-#[derive(Debug, Serialize)]
-struct OutFunction<'a> {
-    name: &'a str,
-    #[serde(skip_serializing_if = "str::is_empty")]
-    description: &'a str,
-    parameters: &'a Value,
 }
 
 /// Maps a conversation to Chat Completions messages. The API needs an id on every tool call
 /// and the same id on its result: a call without one (some providers give none), or sharing
 /// its id with another call of the reply, gets one made from its place in the conversation,
 /// so the same conversation always gets the same ids.
-fn messages(conversation: &[Message]) -> Vec<OutMessage<'_>> {
+fn messages(conversation: &[Message]) -> Vec<RequestMessage<'_>> {
     let mut out = Vec::with_capacity(conversation.len());
     // The ids sent for the calls of the last assistant message, and how many results of it
     // were seen since.
@@ -113,42 +47,35 @@ fn messages(conversation: &[Message]) -> Vec<OutMessage<'_>> {
     let mut answered = 0;
     for (index, message) in conversation.iter().enumerate() {
         out.push(match message {
-            Message::System { content } => OutMessage::System { content },
-            Message::User { content } => OutMessage::User { content },
+            Message::System { content } => RequestMessage::System {
+                content: Cow::Borrowed(content),
+            },
+            Message::User { content } => RequestMessage::User {
+                content: Cow::Borrowed(content),
+            },
             Message::Assistant(reply) => {
                 calls = call_ids(index, &reply.tool_calls);
                 answered = 0;
-                OutMessage::Assistant {
+                RequestMessage::Assistant {
                     content: match (&reply.text, reply.tool_calls.is_empty()) {
-                        (Some(text), _) => Some(text),
-                        (None, true) => Some(""),
+                        (Some(text), _) => Some(Cow::Borrowed(text.as_str())),
+                        (None, true) => Some(Cow::Borrowed("")),
                         (None, false) => None,
                     },
                     tool_calls: reply
                         .tool_calls
                         .iter()
                         .zip(&calls)
-                        .map(|(call, (_, id))| OutToolCall {
-                            id: id.clone(),
-                            kind: "function",
-                            function: OutFunctionCall {
-                                name: &call.name,
-                                arguments: if call.arguments.trim().is_empty() {
-                                    "{}"
-                                } else {
-                                    &call.arguments
-                                },
-                            },
-                        })
+                        .map(|(call, (_, id))| ToolCallPart::new(call, id.clone()))
                         .collect(),
                 }
             }
             Message::Tool(result) => {
                 let tool_call_id = result_id(&calls, answered, result, index);
                 answered += 1;
-                OutMessage::Tool {
+                RequestMessage::Tool {
                     tool_call_id,
-                    content: &result.content,
+                    content: Cow::Borrowed(&result.content),
                 }
             }
         });
@@ -208,140 +135,47 @@ fn result_id<'a>(
     }
 }
 
-/// A non-streamed answer.
-#[derive(Debug, Deserialize)]
-pub(super) struct Completion {
-    #[serde(default)]
-    choices: Vec<Choice>,
-}
-
-#[derive(Debug, Deserialize)]
-struct Choice {
-    #[serde(default)]
-    index: u32,
-    message: Option<ResponseMessage>,
-}
-
-#[derive(Debug, Deserialize)]
-struct ResponseMessage {
-    content: Option<String>,
-    refusal: Option<String>,
-    tool_calls: Option<Vec<ResponseToolCall>>,
-}
-
-#[derive(Debug, Deserialize)]
-struct ResponseToolCall {
-    id: Option<String>,
-    function: ResponseFunction,
-}
-
-#[derive(Debug, Deserialize)]
-struct ResponseFunction {
-    name: Option<String>,
-    arguments: Option<Arguments>,
-}
-
-/// Arguments as the API sends them (JSON text in a string), or as a JSON value, which some
-/// servers send instead.
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
-pub(super) enum Arguments {
-    /// JSON text, or a piece of it in a stream.
-    Text(String),
-    /// A JSON value.
-    Value(Value),
-}
-
-impl Arguments {
-    /// Appends the arguments' text to `text`.
-    pub(super) fn append_to(self, text: &mut String) {
-        match self {
-            Self::Text(piece) => text.push_str(&piece),
-            Self::Value(value) => text.push_str(&value.to_string()),
-        }
-    }
-}
-
-impl Completion {
-    /// The reply of the first choice.
-    pub(super) fn into_reply(self) -> Result<AssistantMessage, ModelError> {
-        let choice = self
-            .choices
-            .into_iter()
-            .min_by_key(|choice| choice.index)
-            .ok_or_else(|| ModelError::Malformed("the answer has no choices".into()))?;
-        let message = choice
-            .message
-            .ok_or_else(|| ModelError::Malformed("the answer's choice has no message".into()))?;
-        let tool_calls = message
-            .tool_calls
-            .unwrap_or_default()
-            .into_iter()
-            .enumerate()
-            .map(|(position, call)| {
-                let name = call
-                    .function
-                    .name
-                    .filter(|name| !name.is_empty())
-                    .ok_or_else(|| no_name(position))?;
-                let mut arguments = String::new();
-                if let Some(given) = call.function.arguments {
-                    given.append_to(&mut arguments);
-                }
-                Ok(ToolCall {
-                    id: call.id.filter(|id| !id.is_empty()),
-                    name,
-                    arguments,
-                })
+/// The reply of an answer's first choice.
+pub(super) fn reply(completion: Completion) -> Result<AssistantMessage, ModelError> {
+    let choice = completion
+        .choices
+        .into_iter()
+        .min_by_key(|choice| choice.index)
+        .ok_or_else(|| ModelError::Malformed("the answer has no choices".into()))?;
+    let message = choice
+        .message
+        .ok_or_else(|| ModelError::Malformed("the answer's choice has no message".into()))?;
+    let tool_calls = message
+        .tool_calls
+        .unwrap_or_default()
+        .into_iter()
+        .enumerate()
+        .map(|(position, call)| {
+            let function = call.function.unwrap_or_default();
+            let name = function
+                .name
+                .filter(|name| !name.is_empty())
+                .ok_or_else(|| no_name(position))?;
+            let mut arguments = String::new();
+            if let Some(given) = function.arguments {
+                given.append_to(&mut arguments);
+            }
+            Ok(ToolCall {
+                id: call.id.filter(|id| !id.is_empty()),
+                name,
+                arguments,
             })
-            .collect::<Result<Vec<_>, ModelError>>()?;
-        Ok(AssistantMessage {
-            text: message.content.or(message.refusal),
-            tool_calls,
         })
-    }
+        .collect::<Result<Vec<_>, ModelError>>()?;
+    Ok(AssistantMessage {
+        text: message.content.or(message.refusal),
+        tool_calls,
+    })
 }
 
 /// The error for a tool call without a name.
 pub(super) fn no_name(position: usize) -> ModelError {
     ModelError::Malformed(format!("tool call {position} of the answer has no name"))
-}
-
-/// One chunk of a streamed answer (one `data:` event).
-#[derive(Debug, Deserialize)]
-pub(super) struct Chunk {
-    #[serde(default)]
-    pub(super) choices: Vec<ChunkChoice>,
-    /// Some servers report a failure mid-stream as a chunk with an `error` member.
-    pub(super) error: Option<Value>,
-}
-
-#[derive(Debug, Deserialize)]
-pub(super) struct ChunkChoice {
-    #[serde(default)]
-    pub(super) index: u32,
-    pub(super) delta: Option<Delta>,
-    pub(super) finish_reason: Option<String>,
-}
-
-#[derive(Debug, Deserialize)]
-pub(super) struct Delta {
-    pub(super) content: Option<String>,
-    pub(super) refusal: Option<String>,
-    pub(super) tool_calls: Option<Vec<ToolCallDelta>>,
-}
-
-#[derive(Debug, Deserialize)]
-pub(super) struct ToolCallDelta {
-    pub(super) index: Option<usize>,
-    pub(super) id: Option<String>,
-    pub(super) function: Option<FunctionDelta>,
-}
-
-#[derive(Debug, Deserialize)]
-pub(super) struct FunctionDelta {
-    pub(super) name: Option<String>,
-    pub(super) arguments: Option<Arguments>,
 }
 
 /// Decodes `bytes` as `T`, naming the path of what did not fit (`choices[0].message`).
@@ -398,7 +232,7 @@ mod tests {
 
     use super::*;
     use crate::define::ToolDefinition;
-    use crate::model::{ChatOptions, ToolResultStatus};
+    use crate::model::{ChatOptions, OfferedTool, ToolResultStatus};
 
     fn result(call_id: Option<&str>, key: &str, name: &str, content: &str) -> Message {
         Message::Tool(ToolResultMessage {
@@ -412,12 +246,14 @@ mod tests {
 
     fn encode(messages: &[Message], tools: &[&ToolDefinition], stream: bool) -> Value {
         let options = ChatOptions::default();
+        let offered: Vec<OfferedTool<'_>> =
+            tools.iter().map(|d| OfferedTool::canonical(d)).collect();
         let request = ChatRequest {
             messages,
-            tools,
+            tools: &offered,
             options: &options,
         };
-        serde_json::to_value(Request::new("m", request, stream)).unwrap()
+        serde_json::to_value(super::request("m", request, stream, false)).unwrap()
     }
 
     #[test]
@@ -476,7 +312,7 @@ mod tests {
             tools: &[],
             options: &options,
         };
-        let body = serde_json::to_value(Request::new("m", request, true)).unwrap();
+        let body = serde_json::to_value(super::request("m", request, true, false)).unwrap();
         assert_eq!(
             body,
             json!({"model": "m", "messages": [{"role": "user", "content": "hi"}],
@@ -564,7 +400,7 @@ mod tests {
         });
         let completion: Completion = decode(body.to_string().as_bytes(), "the answer").unwrap();
         assert_eq!(
-            completion.into_reply().unwrap(),
+            reply(completion).unwrap(),
             AssistantMessage::with_tool_calls(vec![
                 ToolCall::new("call_1", "get_weather", r#"{"city":"Lisbon"}"#),
                 ToolCall::without_id("list_notes", r#"{"all":true}"#),
@@ -590,7 +426,7 @@ mod tests {
 
         let empty: Completion = decode(br#"{"choices": []}"#, "the answer").unwrap();
         assert_eq!(
-            empty.into_reply(),
+            reply(empty),
             Err(ModelError::Malformed("the answer has no choices".into()))
         );
         let nameless: Completion = decode(
@@ -598,7 +434,7 @@ mod tests {
             "the answer",
         )
         .unwrap();
-        assert_eq!(nameless.into_reply(), Err(no_name(0)));
+        assert_eq!(reply(nameless), Err(no_name(0)));
         assert!(matches!(
             decode::<Completion>(b"<html>", "the answer"),
             Err(ModelError::Malformed(_))

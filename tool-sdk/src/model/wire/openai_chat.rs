@@ -1,4 +1,12 @@
-//! OpenAI Chat Completions: `tools[]`, `message.tool_calls[]`, and `role: "tool"` messages.
+//! OpenAI Chat Completions: the request body (`model`, `messages`, `tools`, options), the answer
+//! and the chunks of a streamed one, with conversions to and from this crate's calls.
+//!
+//! Request types borrow what they can (`Cow`): a body built from a conversation copies no
+//! message and no schema. Answer types take every member as optional, since servers that speak
+//! this API (vLLM, llama.cpp, Ollama) leave different ones out; what is missing is the reader's
+//! to judge.
+
+use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -7,66 +15,125 @@ use crate::define::ToolDefinition;
 use crate::describe::{lower, Dialect, LoweringError};
 use crate::model::{ToolCall, ToolResultMessage};
 
+/// The body of `POST /chat/completions`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Request<'a> {
+    /// The model's name.
+    pub model: Cow<'a, str>,
+    /// The conversation, oldest first.
+    pub messages: Vec<RequestMessage<'a>>,
+    /// The tools the model may call.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tools: Vec<Tool<'a>>,
+    /// Sampling temperature.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<f32>,
+    /// Most tokens to generate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_tokens: Option<u32>,
+    /// Whether the answer comes as server-sent events.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stream: bool,
+}
+
+/// A message of [`Request::messages`], by its `role`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "role", rename_all = "lowercase")]
+pub enum RequestMessage<'a> {
+    /// Instructions.
+    System {
+        /// The text.
+        content: Cow<'a, str>,
+    },
+    /// What the user said.
+    User {
+        /// The text.
+        content: Cow<'a, str>,
+    },
+    /// A reply of the model: text, tool calls, or both.
+    Assistant {
+        /// `null` when the reply is only tool calls, as the API expects.
+        content: Option<Cow<'a, str>>,
+        /// The calls.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        tool_calls: Vec<ToolCallPart<'a>>,
+    },
+    /// The result of one call.
+    Tool {
+        /// The id of the call it answers.
+        tool_call_id: Cow<'a, str>,
+        /// The result.
+        content: Cow<'a, str>,
+    },
+}
+
 /// An entry of `tools`: `{"type": "function", "function": {...}}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Tool {
+pub struct Tool<'a> {
     /// Always `"function"`.
     #[serde(rename = "type")]
-    pub kind: String,
+    pub kind: Cow<'a, str>,
     /// The function.
-    pub function: Function,
+    pub function: Function<'a>,
 }
 
 /// The function of a [`Tool`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Function {
+pub struct Function<'a> {
     /// The tool's name.
-    pub name: String,
+    pub name: Cow<'a, str>,
     /// What it does.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
+    pub description: Option<Cow<'a, str>>,
     /// JSON Schema of the arguments.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub parameters: Option<Value>,
-    /// Structured Outputs for the arguments.
+    pub parameters: Option<Cow<'a, Value>>,
+    /// Structured Outputs for the arguments: the schema must be in the OpenAI strict dialect.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strict: Option<bool>,
 }
 
 /// An entry of an assistant message's `tool_calls`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ToolCallPart {
+pub struct ToolCallPart<'a> {
     /// The call's id.
-    pub id: String,
+    pub id: Cow<'a, str>,
     /// Always `"function"`.
     #[serde(rename = "type")]
-    pub kind: String,
+    pub kind: Cow<'a, str>,
     /// The function called.
-    pub function: FunctionCall,
+    pub function: FunctionCall<'a>,
 }
 
 /// The function of a [`ToolCallPart`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FunctionCall {
+pub struct FunctionCall<'a> {
     /// The tool's name.
-    pub name: String,
+    pub name: Cow<'a, str>,
     /// The arguments as JSON text.
-    pub arguments: String,
+    pub arguments: Cow<'a, str>,
 }
 
-/// A `role: "tool"` message answering one call.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ToolMessage {
-    /// Always `"tool"`.
-    pub role: String,
-    /// The id of the call it answers.
-    pub tool_call_id: String,
-    /// The result.
-    pub content: String,
+impl<'a> Tool<'a> {
+    /// `definition` offered with `parameters`, a schema already in the dialect meant: `strict`
+    /// when it is the OpenAI strict one.
+    pub fn new(definition: &'a ToolDefinition, parameters: &'a Value, strict: bool) -> Self {
+        Self {
+            kind: Cow::Borrowed("function"),
+            function: Function {
+                name: Cow::Borrowed(&definition.name),
+                description: (!definition.description.is_empty())
+                    .then_some(Cow::Borrowed(definition.description.as_str())),
+                parameters: Some(Cow::Borrowed(parameters)),
+                strict: strict.then_some(true),
+            },
+        }
+    }
 }
 
-impl Tool {
-    /// The definition as Chat Completions wants it; `strict` lowers to OpenAI strict mode.
+impl Tool<'static> {
+    /// The definition as Chat Completions wants it, its schema lowered here; `strict` lowers
+    /// to OpenAI strict mode.
     pub fn from_definition(
         definition: &ToolDefinition,
         strict: bool,
@@ -77,51 +144,172 @@ impl Tool {
             Dialect::OpenAi
         };
         Ok(Self {
-            kind: "function".into(),
+            kind: Cow::Borrowed("function"),
             function: Function {
-                name: definition.name.clone(),
-                description: Some(definition.description.clone()),
-                parameters: Some(lower(&definition.name, &definition.parameters, dialect)?),
+                name: Cow::Owned(definition.name.clone()),
+                description: Some(Cow::Owned(definition.description.clone())),
+                parameters: Some(Cow::Owned(lower(
+                    &definition.name,
+                    &definition.parameters,
+                    dialect,
+                )?)),
                 strict: strict.then_some(true),
             },
         })
     }
 }
 
-impl From<ToolCallPart> for ToolCall {
-    fn from(part: ToolCallPart) -> Self {
+impl From<ToolCallPart<'_>> for ToolCall {
+    fn from(part: ToolCallPart<'_>) -> Self {
         ToolCall {
-            id: Some(part.id),
-            name: part.function.name,
-            arguments: part.function.arguments,
+            id: Some(part.id.into_owned()),
+            name: part.function.name.into_owned(),
+            arguments: part.function.arguments.into_owned(),
         }
     }
 }
 
-impl ToolCallPart {
-    /// The call as Chat Completions writes it; a call without an id gets `fallback_id`.
-    pub fn from_call(call: &ToolCall, fallback_id: &str) -> Self {
+impl<'a> ToolCallPart<'a> {
+    /// `call` as Chat Completions writes it, under `id`. Empty arguments are sent as `{}`,
+    /// which every server takes.
+    pub fn new(call: &'a ToolCall, id: Cow<'a, str>) -> Self {
+        let arguments = if call.arguments.trim().is_empty() {
+            "{}"
+        } else {
+            call.arguments.as_str()
+        };
         Self {
-            id: call.id.clone().unwrap_or_else(|| fallback_id.to_owned()),
-            kind: "function".into(),
+            id,
+            kind: Cow::Borrowed("function"),
             function: FunctionCall {
-                name: call.name.clone(),
-                arguments: call.arguments.clone(),
+                name: Cow::Borrowed(&call.name),
+                arguments: Cow::Borrowed(arguments),
             },
         }
     }
+
+    /// The call as Chat Completions writes it; a call without an id gets `fallback_id`.
+    pub fn from_call(call: &'a ToolCall, fallback_id: &'a str) -> Self {
+        Self::new(
+            call,
+            Cow::Borrowed(call.id.as_deref().unwrap_or(fallback_id)),
+        )
+    }
 }
 
-impl ToolMessage {
+impl<'a> RequestMessage<'a> {
     /// The result as a tool message; a call without an id is answered under `fallback_id`.
-    pub fn from_result(result: &ToolResultMessage, fallback_id: &str) -> Self {
-        Self {
-            role: "tool".into(),
-            tool_call_id: result
-                .call_id
-                .clone()
-                .unwrap_or_else(|| fallback_id.to_owned()),
-            content: result.content.clone(),
+    pub fn from_result(result: &'a ToolResultMessage, fallback_id: &'a str) -> Self {
+        Self::Tool {
+            tool_call_id: Cow::Borrowed(result.call_id.as_deref().unwrap_or(fallback_id)),
+            content: Cow::Borrowed(&result.content),
         }
     }
+}
+
+/// A non-streamed answer.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Completion {
+    /// The choices; the loop reads the one of lowest index.
+    #[serde(default)]
+    pub choices: Vec<Choice>,
+}
+
+/// A choice of a [`Completion`].
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Choice {
+    /// Its index.
+    #[serde(default)]
+    pub index: u32,
+    /// The reply.
+    #[serde(default)]
+    pub message: Option<AnswerMessage>,
+    /// Why the reply ended (`stop`, `tool_calls`, `length`, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finish_reason: Option<String>,
+}
+
+/// The reply of a [`Choice`].
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct AnswerMessage {
+    /// Its text.
+    #[serde(default)]
+    pub content: Option<String>,
+    /// A refusal, in place of text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refusal: Option<String>,
+    /// Its calls.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_calls: Option<Vec<AnswerToolCall>>,
+}
+
+/// A call of an [`AnswerMessage`], or a piece of one in a stream chunk.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct AnswerToolCall {
+    /// Which call of the reply a stream chunk continues.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index: Option<usize>,
+    /// The call's id.
+    #[serde(default)]
+    pub id: Option<String>,
+    /// The function called.
+    #[serde(default)]
+    pub function: Option<AnswerFunction>,
+}
+
+/// The function of an [`AnswerToolCall`].
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct AnswerFunction {
+    /// The tool's name.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The arguments, or a piece of them in a stream chunk.
+    #[serde(default)]
+    pub arguments: Option<Arguments>,
+}
+
+/// Arguments as the API sends them (JSON text in a string), or as a JSON value, which some
+/// servers send instead.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Arguments {
+    /// JSON text, or a piece of it in a stream.
+    Text(String),
+    /// A JSON value.
+    Value(Value),
+}
+
+impl Arguments {
+    /// Appends the arguments' text to `text`.
+    pub fn append_to(self, text: &mut String) {
+        match self {
+            Self::Text(piece) => text.push_str(&piece),
+            Self::Value(value) => text.push_str(&value.to_string()),
+        }
+    }
+}
+
+/// One chunk of a streamed answer (one `data:` event).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Chunk {
+    /// What each choice adds.
+    #[serde(default)]
+    pub choices: Vec<ChunkChoice>,
+    /// Some servers report a failure mid-stream as a chunk with an `error` member.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<Value>,
+}
+
+/// A choice of a [`Chunk`].
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct ChunkChoice {
+    /// Its index.
+    #[serde(default)]
+    pub index: u32,
+    /// What it adds.
+    #[serde(default)]
+    pub delta: Option<AnswerMessage>,
+    /// Set on its last chunk.
+    #[serde(default)]
+    pub finish_reason: Option<String>,
 }
