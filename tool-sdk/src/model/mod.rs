@@ -4,6 +4,8 @@
 
 mod chat;
 mod env;
+#[cfg(feature = "openai")]
+mod http;
 mod keys;
 mod message;
 pub mod openai;

@@ -8,7 +8,7 @@ use std::time::Duration;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue, AUTHORIZATION};
 use reqwest::Url;
 
-use crate::model::openai::client::{describe, RetryPolicy};
+use crate::model::http::{describe, HttpClient, RetryPolicy};
 use crate::model::openai::OpenAiCompatibleModel;
 use crate::model::ModelError;
 
@@ -245,13 +245,15 @@ impl OpenAiCompatibleBuilder {
             .build()
             .map_err(|error| ModelError::Client(describe(&error)))?;
         Ok(OpenAiCompatibleModel {
-            http,
+            client: HttpClient {
+                http,
+                timeout: self.timeout,
+                retry: self.retry,
+            },
             endpoint,
             base_url,
             model,
             has_api_key: api_key.is_some(),
-            timeout: self.timeout,
-            retry: self.retry,
             strict: self.strict,
         })
     }

@@ -84,9 +84,9 @@ mod sse;
 mod wire;
 
 use std::fmt;
-use std::time::Duration;
 
 use crate::describe::Dialect;
+use crate::model::http::HttpClient;
 use crate::model::{ChatModel, ChatRequest, ChatResponse, ChatStream, ModelError, ModelFuture};
 
 pub use config::{
@@ -117,13 +117,11 @@ pub use config::{
 /// ```
 #[derive(Clone)]
 pub struct OpenAiCompatibleModel {
-    http: reqwest::Client,
+    client: HttpClient,
     endpoint: reqwest::Url,
     base_url: String,
     model: String,
     has_api_key: bool,
-    timeout: Duration,
-    retry: client::RetryPolicy,
     strict: bool,
 }
 
@@ -196,8 +194,8 @@ impl fmt::Debug for OpenAiCompatibleModel {
             .field("base_url", &self.base_url)
             .field("model", &self.model)
             .field("api_key", &self.has_api_key.then_some("<redacted>"))
-            .field("timeout", &self.timeout)
-            .field("max_retries", &self.retry.max_retries)
+            .field("timeout", &self.client.timeout)
+            .field("max_retries", &self.client.retry.max_retries)
             .field("strict", &self.strict)
             .finish_non_exhaustive()
     }

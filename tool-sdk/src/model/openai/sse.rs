@@ -1,159 +1,12 @@
-//! Reading a streamed answer: server-sent events into Chat Completions chunks, and chunks into
-//! [`ChatDelta`]s, each tool call assembled from its deltas and handed out once complete.
+//! Reading a streamed Chat Completions answer: each event a chunk, each tool call assembled
+//! from its deltas and handed out once complete.
 
+use crate::model::http::{too_large, Assemble, Event, MAX_STREAM_BYTES};
 use crate::model::openai::wire::{self, AnswerToolCall, Chunk};
 use crate::model::{ChatDelta, ModelError, ToolCall};
 
-/// Most bytes one event, or the whole reply's text and arguments, may hold.
-pub(super) const MAX_STREAM_BYTES: usize = 32 * 1024 * 1024;
-
-/// Turns the bytes of a streamed answer into deltas. Feed it with [`push`](Self::push) as bytes
-/// arrive and call [`end`](Self::end) when they stop.
-#[derive(Debug, Default)]
-pub(super) struct StreamParser {
-    events: EventDecoder,
-    assembler: Assembler,
-}
-
-impl StreamParser {
-    /// Reads `bytes`, appending the deltas they complete to `out`. `Ok(true)` when the answer
-    /// is complete (`[DONE]`): nothing after it is read.
-    pub(super) fn push(
-        &mut self,
-        bytes: &[u8],
-        out: &mut Vec<ChatDelta>,
-    ) -> Result<bool, ModelError> {
-        let mut events = Vec::new();
-        let decoded = self.events.push(bytes, &mut events);
-        for event in events {
-            if self.assembler.event(&event, out)? {
-                return Ok(true);
-            }
-        }
-        decoded.map(|()| false)
-    }
-
-    /// The bytes ended: reads what is left and checks the answer was complete.
-    pub(super) fn end(&mut self, out: &mut Vec<ChatDelta>) -> Result<(), ModelError> {
-        let mut events = Vec::new();
-        self.events.end(&mut events)?;
-        for event in events {
-            if self.assembler.event(&event, out)? {
-                return Ok(());
-            }
-        }
-        self.assembler.end(out)
-    }
-}
-
-/// One server-sent event.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Event {
-    /// Its `event:` field, when it has one.
-    kind: Option<String>,
-    /// Its `data:` lines, joined with `\n`.
-    data: String,
-}
-
-/// Splits bytes into server-sent events (the WHATWG `text/event-stream` rules: lines end in
-/// `\r\n`, `\n` or `\r`; a blank line ends an event; `:` starts a comment; one space after the
-/// field's colon is dropped).
-#[derive(Debug, Default)]
-struct EventDecoder {
-    /// Bytes of a line not ended yet.
-    line: Vec<u8>,
-    /// The last byte was a `\r`: a `\n` right after it ends no second line.
-    after_cr: bool,
-    kind: Option<String>,
-    data: Option<String>,
-}
-
-impl EventDecoder {
-    fn push(&mut self, bytes: &[u8], out: &mut Vec<Event>) -> Result<(), ModelError> {
-        let mut start = 0;
-        for (position, &byte) in bytes.iter().enumerate() {
-            let after_cr = std::mem::replace(&mut self.after_cr, byte == b'\r');
-            match byte {
-                // The `\n` of a `\r\n`: the line already ended at the `\r`.
-                b'\n' if after_cr => start = position + 1,
-                b'\n' | b'\r' => {
-                    self.line.extend_from_slice(&bytes[start..position]);
-                    start = position + 1;
-                    self.take_line(out)?;
-                }
-                _ => {}
-            }
-        }
-        self.line.extend_from_slice(&bytes[start..]);
-        if self.line.len() > MAX_STREAM_BYTES {
-            return Err(too_large());
-        }
-        Ok(())
-    }
-
-    /// Reads the line gathered so far (keeping its buffer for the next one).
-    fn take_line(&mut self, out: &mut Vec<Event>) -> Result<(), ModelError> {
-        let line = std::mem::take(&mut self.line);
-        let read = self.line(&line, out);
-        self.line = line;
-        self.line.clear();
-        read
-    }
-
-    fn end(&mut self, out: &mut Vec<Event>) -> Result<(), ModelError> {
-        if !self.line.is_empty() {
-            self.take_line(out)?;
-        }
-        // An event the stream did not close with a blank line still counts.
-        self.line(b"", out)
-    }
-
-    fn line(&mut self, line: &[u8], out: &mut Vec<Event>) -> Result<(), ModelError> {
-        if line.is_empty() {
-            if let Some(data) = self.data.take() {
-                out.push(Event {
-                    kind: self.kind.take(),
-                    data,
-                });
-            }
-            self.kind = None;
-            return Ok(());
-        }
-        let line = std::str::from_utf8(line)
-            .map_err(|_| ModelError::Malformed("the stream is not UTF-8 text".into()))?;
-        if line.starts_with(':') {
-            return Ok(());
-        }
-        let (field, value) = match line.split_once(':') {
-            Some((field, value)) => (field, value.strip_prefix(' ').unwrap_or(value)),
-            None => (line, ""),
-        };
-        match field {
-            "data" => {
-                let data = match &mut self.data {
-                    Some(data) => {
-                        data.push('\n');
-                        data.push_str(value);
-                        data
-                    }
-                    None => self.data.insert(value.to_owned()),
-                };
-                if data.len() > MAX_STREAM_BYTES {
-                    return Err(too_large());
-                }
-            }
-            "event" => self.kind = Some(value.to_owned()),
-            _ => {}
-        }
-        Ok(())
-    }
-}
-
-fn too_large() -> ModelError {
-    ModelError::Malformed(format!(
-        "the streamed answer is larger than {MAX_STREAM_BYTES} bytes"
-    ))
-}
+/// Reads a streamed Chat Completions answer.
+pub(super) type StreamParser = crate::model::http::SseParser<Assembler>;
 
 /// A tool call whose deltas are still arriving.
 #[derive(Debug)]
@@ -167,7 +20,7 @@ struct PartialCall {
 /// Builds the reply from chunks: text as it comes, each tool call once it is complete, that
 /// is when the next call starts, when the choice finishes, or at `[DONE]`.
 #[derive(Debug, Default)]
-struct Assembler {
+pub(super) struct Assembler {
     current: Option<PartialCall>,
     /// Indexes of the calls handed out.
     completed: Vec<usize>,
@@ -177,7 +30,7 @@ struct Assembler {
     size: usize,
 }
 
-impl Assembler {
+impl Assemble for Assembler {
     /// Reads one event; `Ok(true)` at `[DONE]`.
     fn event(&mut self, event: &Event, out: &mut Vec<ChatDelta>) -> Result<bool, ModelError> {
         if event.kind.as_deref() == Some("error") {
@@ -231,7 +84,9 @@ impl Assembler {
             "the stream ended before the answer was complete".into(),
         ))
     }
+}
 
+impl Assembler {
     fn tool_call(
         &mut self,
         delta: AnswerToolCall,

@@ -1,0 +1,13 @@
+//! What the HTTP models share: one attempt and what its failure means, retries with backoff and
+//! the server's `Retry-After`, bodies read within bounds, and streamed answers read as
+//! server-sent events.
+
+mod client;
+mod retry;
+mod sse;
+mod stream;
+
+pub(crate) use client::{describe, is_json, HttpClient};
+pub(crate) use retry::RetryPolicy;
+pub(crate) use sse::{too_large, Assemble, Event, SseParser, MAX_STREAM_BYTES};
+pub(crate) use stream::{event_stream, Opened};
