@@ -2,12 +2,16 @@
 //! the server's `Retry-After`, bodies read within bounds, and streamed answers read as
 //! server-sent events.
 
+mod body;
 mod client;
+mod ids;
 mod retry;
 mod sse;
 mod stream;
 
+pub(crate) use body::{decode, error_message};
 pub(crate) use client::{describe, is_json, HttpClient};
+pub(crate) use ids::{call_ids, result_id};
 pub(crate) use retry::RetryPolicy;
 pub(crate) use sse::{too_large, Assemble, Event, SseParser, MAX_STREAM_BYTES};
 pub(crate) use stream::{event_stream, Opened};

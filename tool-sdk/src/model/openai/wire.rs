@@ -3,14 +3,14 @@
 
 use std::borrow::Cow;
 
-use serde::de::DeserializeOwned;
-use serde_json::Value;
-
+use crate::model::http::{call_ids, result_id};
+pub(super) use crate::model::http::{decode, error_message};
 pub(super) use crate::model::wire::openai_chat::{AnswerToolCall, Chunk, Completion, Request};
 use crate::model::wire::openai_chat::{RequestMessage, Tool, ToolCallPart};
-use crate::model::{
-    AssistantMessage, ChatRequest, Message, ModelError, ToolCall, ToolResultMessage,
-};
+use crate::model::{AssistantMessage, ChatRequest, Message, ModelError, ToolCall};
+
+/// What the ids made for calls without a usable one start with.
+const CALL_ID_PREFIX: &str = "call_tool_sdk";
 
 /// The body of `POST /chat/completions` for `request` to `model`; `stream` asks for
 /// server-sent events, `strict` marks each tool's parameters (already in the OpenAI strict
@@ -54,7 +54,7 @@ fn messages(conversation: &[Message]) -> Vec<RequestMessage<'_>> {
                 content: Cow::Borrowed(content),
             },
             Message::Assistant(reply) => {
-                calls = call_ids(index, &reply.tool_calls);
+                calls = call_ids(CALL_ID_PREFIX, index, &reply.tool_calls);
                 answered = 0;
                 RequestMessage::Assistant {
                     content: match (&reply.text, reply.tool_calls.is_empty()) {
@@ -71,7 +71,7 @@ fn messages(conversation: &[Message]) -> Vec<RequestMessage<'_>> {
                 }
             }
             Message::Tool(result) => {
-                let tool_call_id = result_id(&calls, answered, result, index);
+                let tool_call_id = result_id(CALL_ID_PREFIX, &calls, answered, result, index);
                 answered += 1;
                 RequestMessage::Tool {
                     tool_call_id,
@@ -81,58 +81,6 @@ fn messages(conversation: &[Message]) -> Vec<RequestMessage<'_>> {
         });
     }
     out
-}
-
-/// The id sent for each call of the assistant message at `index`: its own when it has one
-/// that no other call of the reply shares, else `call_tool_sdk_<index>_<position>`.
-fn call_ids(index: usize, calls: &[ToolCall]) -> Vec<(Option<&str>, Cow<'_, str>)> {
-    calls
-        .iter()
-        .enumerate()
-        .map(|(position, call)| {
-            let own = call.id.as_deref().filter(|id| !id.is_empty());
-            let unique = own.filter(|id| {
-                calls
-                    .iter()
-                    .filter(|other| other.id.as_deref() == Some(id))
-                    .count()
-                    == 1
-            });
-            let sent = match unique {
-                Some(id) => Cow::Borrowed(id),
-                None => Cow::Owned(format!("call_tool_sdk_{index}_{position}")),
-            };
-            (own, sent)
-        })
-        .collect()
-}
-
-/// The id sent for a tool result: that of the call it answers, found by its key (`#<position>`
-/// for a call without a usable id), else by its call id, else by its place among the results.
-fn result_id<'a>(
-    calls: &[(Option<&'a str>, Cow<'a, str>)],
-    answered: usize,
-    result: &'a ToolResultMessage,
-    index: usize,
-) -> Cow<'a, str> {
-    let by_position = result
-        .key
-        .strip_prefix('#')
-        .and_then(|position| position.parse::<usize>().ok())
-        .and_then(|position| calls.get(position));
-    if let Some((_, sent)) = by_position {
-        return sent.clone();
-    }
-    if let Some(id) = result.call_id.as_deref().filter(|id| !id.is_empty()) {
-        return match calls.iter().find(|(own, _)| *own == Some(id)) {
-            Some((_, sent)) => sent.clone(),
-            None => Cow::Borrowed(id),
-        };
-    }
-    match calls.get(answered) {
-        Some((_, sent)) => sent.clone(),
-        None => Cow::Owned(format!("call_tool_sdk_result_{index}")),
-    }
 }
 
 /// The reply of an answer's first choice.
@@ -178,61 +126,15 @@ pub(super) fn no_name(position: usize) -> ModelError {
     ModelError::Malformed(format!("tool call {position} of the answer has no name"))
 }
 
-/// Decodes `bytes` as `T`, naming the path of what did not fit (`choices[0].message`).
-pub(super) fn decode<T: DeserializeOwned>(bytes: &[u8], what: &str) -> Result<T, ModelError> {
-    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-    serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
-        let path = error.path().to_string();
-        let inner = error.into_inner();
-        if path == "." {
-            ModelError::Malformed(format!("{what}: {inner}"))
-        } else {
-            ModelError::Malformed(format!("{what}, at `{path}`: {inner}"))
-        }
-    })
-}
-
-/// The message a provider put in an error body: `error.message` (OpenAI, vLLM, llama.cpp,
-/// Ollama), `error` as a string, `message`, or `detail` (FastAPI servers); else the body's
-/// text, shortened.
-pub(super) fn error_message(body: &[u8]) -> Option<String> {
-    const MAX_CHARS: usize = 1_000;
-    if let Ok(value) = serde_json::from_slice::<Value>(body) {
-        let text = |value: Option<&Value>| {
-            value
-                .and_then(Value::as_str)
-                .map(str::trim)
-                .filter(|text| !text.is_empty())
-                .map(str::to_owned)
-        };
-        let found = text(value.pointer("/error/message"))
-            .or_else(|| text(value.get("error")))
-            .or_else(|| text(value.get("message")))
-            .or_else(|| text(value.get("detail")))
-            .or_else(|| text(value.pointer("/detail/0/msg")));
-        if found.is_some() {
-            return found;
-        }
-    }
-    let text = String::from_utf8_lossy(body);
-    let text = text.trim();
-    if text.is_empty() {
-        return None;
-    }
-    let mut short: String = text.chars().take(MAX_CHARS).collect();
-    if short.len() < text.len() {
-        short.push('…');
-    }
-    Some(short)
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;
 
     use super::*;
     use crate::define::ToolDefinition;
-    use crate::model::{ChatOptions, OfferedTool, ToolResultStatus};
+    use serde_json::Value;
+
+    use crate::model::{ChatOptions, OfferedTool, ToolResultMessage, ToolResultStatus};
 
     fn result(call_id: Option<&str>, key: &str, name: &str, content: &str) -> Message {
         Message::Tool(ToolResultMessage {
