@@ -8,4 +8,5 @@ pub mod mcp;
 pub mod protocol;
 pub mod replies;
 pub mod saga;
+pub mod saga_over_http;
 pub mod ui_expect;

@@ -689,3 +689,8 @@ async fn a_model_not_strict_sends_the_canonical_schema_without_strict() {
     assert!(function.get("strict").is_none(), "{function}");
     assert_eq!(function["parameters"], ForecastTool.definition().parameters);
 }
+
+#[tokio::test]
+async fn the_gated_compensating_saga_runs_over_chat_completions() {
+    tool_sdk_tests::saga_over_http::run_gated_saga(fakellm_model("saga")).await;
+}

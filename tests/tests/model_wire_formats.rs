@@ -100,19 +100,23 @@ fn openai_responses() {
 fn anthropic_messages() {
     let sample = sample("anthropic");
     let _: Vec<anthropic::Tool> = round_trip(&sample["tools"]);
-    let tool_use: anthropic::ToolUseBlock = round_trip(&sample["tool_use"]);
-    let _: anthropic::ToolResultBlock = round_trip(&sample["tool_result"]);
-    let _: anthropic::ToolResultBlock = round_trip(&sample["tool_result_blocks"]);
+    let anthropic::ContentBlock::ToolUse(tool_use) = round_trip(&sample["tool_use"]) else {
+        panic!("a tool_use block");
+    };
+    let _: anthropic::ContentBlock = round_trip(&sample["tool_result"]);
+    let _: anthropic::ContentBlock = round_trip(&sample["tool_result_blocks"]);
     let call = ToolCall::from(tool_use);
     assert_eq!(
         serde_json::from_str::<Value>(&call.arguments).unwrap(),
         json!({"location": "San Francisco, CA"})
     );
-    let failed = anthropic::ToolResultBlock::from_result(
-        &result("Error: no station", ToolResultStatus::Error),
-        "x",
-    );
+    let error = result("Error: no station", ToolResultStatus::Error);
+    let failed = anthropic::ToolResult::from_result(&error, "x");
     assert_eq!(failed.is_error, Some(true));
+    assert_eq!(
+        serde_json::to_value(anthropic::ContentBlock::ToolResult(failed)).unwrap(),
+        json!({"type": "tool_result", "tool_use_id": "call_1", "content": "Error: no station", "is_error": true})
+    );
     let strict = anthropic::Tool::from_definition(GetWeatherTool.definition(), true).unwrap();
     assert_eq!(strict.input_schema["additionalProperties"], false);
     assert!(

@@ -2,9 +2,11 @@
 //! a reply's calls, a [`ScriptedModel`] for tests and offline runs, the providers' wire formats,
 //! and the OpenAI-compatible HTTP client (feature `openai`).
 
+#[cfg(feature = "anthropic")]
+pub mod anthropic;
 mod chat;
 mod env;
-#[cfg(feature = "openai")]
+#[cfg(any(feature = "openai", feature = "anthropic"))]
 mod http;
 mod keys;
 mod message;

@@ -1,4 +1,12 @@
-//! Anthropic Messages: `tools[]` with `input_schema`, `tool_use` and `tool_result` blocks.
+//! Anthropic Messages: the request body (`model`, `max_tokens`, `system`, `messages`, `tools`),
+//! its content blocks (`text`, `tool_use`, `tool_result`), the answer, and the events of a
+//! streamed one, with conversions to and from this crate's calls.
+//!
+//! Request types borrow what they can (`Cow`): a body built from a conversation copies no
+//! message and no schema. Answer types take block and event kinds this crate does not read
+//! (thinking blocks, citations, ...) as `Other`, so a newer API does not break an older client.
+
+use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -7,52 +15,128 @@ use crate::define::ToolDefinition;
 use crate::describe::{lower, Dialect, LoweringError};
 use crate::model::{ToolCall, ToolResultMessage, ToolResultStatus};
 
-/// An entry of `tools`.
+/// The body of `POST /v1/messages`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Tool {
-    /// The tool's name.
-    pub name: String,
-    /// What it does.
+pub struct Request<'a> {
+    /// The model's name.
+    pub model: Cow<'a, str>,
+    /// Most tokens to generate (required by the API).
+    pub max_tokens: u32,
+    /// The system prompt.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
-    /// JSON Schema of the input.
-    pub input_schema: Value,
-    /// Strict tool use.
+    pub system: Option<Cow<'a, str>>,
+    /// The conversation, oldest first, `user` and `assistant` turns.
+    pub messages: Vec<RequestMessage<'a>>,
+    /// The tools the model may call.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tools: Vec<Tool<'a>>,
+    /// Sampling temperature.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub strict: Option<bool>,
+    pub temperature: Option<f32>,
+    /// Whether the answer comes as server-sent events.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stream: bool,
 }
 
-/// A `tool_use` content block of an assistant message.
+/// A turn of [`Request::messages`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ToolUseBlock {
-    /// Always `"tool_use"`.
-    #[serde(rename = "type")]
-    pub kind: String,
+pub struct RequestMessage<'a> {
+    /// Who speaks.
+    pub role: Role,
+    /// What is said.
+    pub content: Vec<ContentBlock<'a>>,
+}
+
+/// The speaker of a [`RequestMessage`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// The user, and the results of tool calls.
+    User,
+    /// The model.
+    Assistant,
+}
+
+/// A content block of a request's message, by its `type`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ContentBlock<'a> {
+    /// Text.
+    Text {
+        /// The text (the API refuses it empty).
+        text: Cow<'a, str>,
+    },
+    /// A call the model made.
+    ToolUse(ToolUse<'a>),
+    /// The result of a call.
+    ToolResult(ToolResult<'a>),
+}
+
+/// A `tool_use` block: a call of the model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolUse<'a> {
     /// The call's id (`toolu_...`).
-    pub id: String,
+    pub id: Cow<'a, str>,
     /// The tool's name.
-    pub name: String,
-    /// The input, as a JSON object (not text).
+    pub name: Cow<'a, str>,
+    /// The input, a JSON object (not text).
     pub input: Value,
 }
 
-/// A `tool_result` content block of a user message.
+/// A `tool_result` block: what a call gave.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ToolResultBlock {
-    /// Always `"tool_result"`.
-    #[serde(rename = "type")]
-    pub kind: String,
+pub struct ToolResult<'a> {
     /// The id of the `tool_use` it answers.
-    pub tool_use_id: String,
+    pub tool_use_id: Cow<'a, str>,
     /// The result: text, or content blocks.
-    pub content: Value,
+    pub content: ToolResultContent<'a>,
     /// Whether the result is an error.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_error: Option<bool>,
 }
 
-impl Tool {
-    /// The definition as Anthropic wants it; `strict` lowers to its strict subset.
+/// The content of a [`ToolResult`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ToolResultContent<'a> {
+    /// Text.
+    Text(Cow<'a, str>),
+    /// Content blocks (text, images, ...), as the API writes them.
+    Blocks(Vec<Value>),
+}
+
+/// An entry of `tools`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Tool<'a> {
+    /// The tool's name.
+    pub name: Cow<'a, str>,
+    /// What it does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<Cow<'a, str>>,
+    /// JSON Schema of the input.
+    pub input_schema: Cow<'a, Value>,
+    /// Strict tool use: the schema must be in the Anthropic strict dialect.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strict: Option<bool>,
+}
+
+impl<'a> Tool<'a> {
+    /// `definition` offered with `input_schema`, a schema already in the dialect meant:
+    /// `strict` when it is the Anthropic strict one.
+    pub fn new(definition: &'a ToolDefinition, input_schema: &'a Value, strict: bool) -> Self {
+        Self {
+            name: Cow::Borrowed(&definition.name),
+            description: (!definition.description.is_empty())
+                .then_some(Cow::Borrowed(definition.description.as_str())),
+            input_schema: Cow::Borrowed(input_schema),
+            strict: strict.then_some(true),
+        }
+    }
+}
+
+impl Tool<'static> {
+    /// The definition as Anthropic wants it, its schema lowered here; `strict` lowers to its
+    /// strict subset.
     pub fn from_definition(
         definition: &ToolDefinition,
         strict: bool,
@@ -63,35 +147,158 @@ impl Tool {
             Dialect::Anthropic
         };
         Ok(Self {
-            name: definition.name.clone(),
-            description: Some(definition.description.clone()),
-            input_schema: lower(&definition.name, &definition.parameters, dialect)?,
+            name: Cow::Owned(definition.name.clone()),
+            description: Some(Cow::Owned(definition.description.clone())),
+            input_schema: Cow::Owned(lower(&definition.name, &definition.parameters, dialect)?),
             strict: strict.then_some(true),
         })
     }
 }
 
-impl From<ToolUseBlock> for ToolCall {
-    fn from(block: ToolUseBlock) -> Self {
+impl From<ToolUse<'_>> for ToolCall {
+    fn from(block: ToolUse<'_>) -> Self {
         ToolCall {
-            id: Some(block.id),
-            name: block.name,
+            id: Some(block.id.into_owned()),
+            name: block.name.into_owned(),
             arguments: block.input.to_string(),
         }
     }
 }
 
-impl ToolResultBlock {
+impl<'a> ToolResult<'a> {
     /// The result as a block; a call without an id is answered under `fallback_id`.
-    pub fn from_result(result: &ToolResultMessage, fallback_id: &str) -> Self {
+    pub fn from_result(result: &'a ToolResultMessage, fallback_id: &'a str) -> Self {
+        Self::answering(
+            result,
+            Cow::Borrowed(result.call_id.as_deref().unwrap_or(fallback_id)),
+        )
+    }
+
+    /// The result as a block answering the call `tool_use_id`; an error result is marked so.
+    pub fn answering(result: &'a ToolResultMessage, tool_use_id: Cow<'a, str>) -> Self {
         Self {
-            kind: "tool_result".into(),
-            tool_use_id: result
-                .call_id
-                .clone()
-                .unwrap_or_else(|| fallback_id.to_owned()),
-            content: Value::String(result.content.clone()),
+            tool_use_id,
+            content: ToolResultContent::Text(Cow::Borrowed(&result.content)),
             is_error: (result.status != ToolResultStatus::Success).then_some(true),
         }
     }
+}
+
+/// A non-streamed answer.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Answer {
+    /// The reply's blocks, in order.
+    #[serde(default)]
+    pub content: Vec<AnswerBlock>,
+    /// Why the reply ended: `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`,
+    /// `pause_turn`, `refusal`.
+    #[serde(default)]
+    pub stop_reason: Option<String>,
+}
+
+/// A block of an [`Answer`] (or the start of one in a stream), by its `type`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum AnswerBlock {
+    /// Text.
+    Text {
+        /// The text (empty at the start of a streamed block).
+        #[serde(default)]
+        text: String,
+    },
+    /// A call.
+    ToolUse {
+        /// Its id.
+        id: String,
+        /// The tool's name.
+        name: String,
+        /// Its input (`{}` at the start of a streamed block: the input comes in deltas).
+        #[serde(default)]
+        input: Value,
+    },
+    /// A kind of block this crate does not read (thinking, server tools, ...).
+    #[serde(other)]
+    Other,
+}
+
+/// One event of a streamed answer, by its `type`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum StreamEvent {
+    /// The answer begins.
+    MessageStart,
+    /// A block begins at `index`.
+    ContentBlockStart {
+        /// The block's place in the reply.
+        index: usize,
+        /// The block as it begins.
+        content_block: AnswerBlock,
+    },
+    /// More of the block at `index`.
+    ContentBlockDelta {
+        /// The block's place in the reply.
+        index: usize,
+        /// What it adds.
+        delta: BlockDelta,
+    },
+    /// The block at `index` is complete.
+    ContentBlockStop {
+        /// The block's place in the reply.
+        index: usize,
+    },
+    /// The answer's end is near: why it ends.
+    MessageDelta {
+        /// Its `stop_reason`.
+        delta: MessageDelta,
+    },
+    /// The answer is complete.
+    MessageStop,
+    /// Nothing: keeps the connection alive.
+    Ping,
+    /// The provider failed mid-stream.
+    Error {
+        /// What failed.
+        error: ErrorDetail,
+    },
+    /// A kind of event this crate does not read.
+    #[serde(other)]
+    Other,
+}
+
+/// What a `content_block_delta` adds, by its `type`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum BlockDelta {
+    /// More text.
+    TextDelta {
+        /// The text.
+        text: String,
+    },
+    /// More of a call's input, as a piece of JSON text.
+    InputJsonDelta {
+        /// The piece.
+        partial_json: String,
+    },
+    /// A kind of delta this crate does not read (thinking, citations, ...).
+    #[serde(other)]
+    Other,
+}
+
+/// The body of a `message_delta` event.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct MessageDelta {
+    /// Why the reply ends.
+    #[serde(default)]
+    pub stop_reason: Option<String>,
+}
+
+/// An error the API reports: `{"type": "error", "error": {"type", "message"}}`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct ErrorDetail {
+    /// Its class (`overloaded_error`, `invalid_request_error`, ...).
+    #[serde(default, rename = "type")]
+    pub kind: String,
+    /// What went wrong.
+    #[serde(default)]
+    pub message: String,
 }
