@@ -9,7 +9,7 @@ use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use reqwest::Url;
 
 use crate::model::anthropic::AnthropicModel;
-use crate::model::http::{describe, HttpClient, RetryPolicy};
+use crate::model::http::{client_builder, describe, HttpClient, RetryPolicy};
 use crate::model::ModelError;
 
 /// The base URL of Anthropic's API; requests go to `{base URL}/v1/messages`.
@@ -242,7 +242,7 @@ impl AnthropicBuilder {
             let (name, value) = header(name, value)?;
             headers.append(name, value);
         }
-        let http = reqwest::Client::builder()
+        let http = client_builder()
             .default_headers(headers)
             .user_agent(concat!("tool-sdk/", env!("CARGO_PKG_VERSION")))
             .connect_timeout(self.connect_timeout)

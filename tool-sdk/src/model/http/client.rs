@@ -44,6 +44,15 @@ pub(crate) struct HttpClient {
 /// Reads the message a provider put in an error body.
 pub(crate) type ErrorMessage = fn(&[u8]) -> Option<String>;
 
+/// A `reqwest` client builder whose TLS can start: reqwest is built without a crypto provider
+/// of its own, so ring is installed as the process default first, unless the application
+/// installed a provider already (then that one is used, and this changes nothing).
+pub(crate) fn client_builder() -> reqwest::ClientBuilder {
+    // Refused when a provider is installed: that provider stays, which is what is wanted.
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    reqwest::Client::builder()
+}
+
 impl HttpClient {
     /// Runs `attempt` until it succeeds, fails for good, or the retries are used up.
     pub(crate) async fn with_retries<T, F, Fut>(&self, mut attempt: F) -> Result<T, ModelError>

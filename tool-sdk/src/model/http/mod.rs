@@ -10,7 +10,7 @@ mod sse;
 mod stream;
 
 pub(crate) use body::{decode, error_message};
-pub(crate) use client::{describe, is_json, HttpClient};
+pub(crate) use client::{client_builder, describe, is_json, HttpClient};
 pub(crate) use ids::{call_ids, result_id};
 pub(crate) use retry::RetryPolicy;
 pub(crate) use sse::{too_large, Assemble, Event, SseParser, MAX_STREAM_BYTES};

@@ -8,7 +8,7 @@ use std::time::Duration;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue, AUTHORIZATION};
 use reqwest::Url;
 
-use crate::model::http::{describe, HttpClient, RetryPolicy};
+use crate::model::http::{client_builder, describe, HttpClient, RetryPolicy};
 use crate::model::openai::OpenAiCompatibleModel;
 use crate::model::ModelError;
 
@@ -238,7 +238,7 @@ impl OpenAiCompatibleBuilder {
                 .map_err(|_| invalid("the value holds characters a header cannot".into()))?;
             headers.append(header, value);
         }
-        let http = reqwest::Client::builder()
+        let http = client_builder()
             .default_headers(headers)
             .user_agent(concat!("tool-sdk/", env!("CARGO_PKG_VERSION")))
             .connect_timeout(self.connect_timeout)
