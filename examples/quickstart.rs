@@ -9,21 +9,24 @@
 //! cargo run --example quickstart
 //! ```
 //!
-//! With `OPENAI_BASE_URL` set, a real model answers instead, over the OpenAI-compatible Chat
-//! Completions API (`OpenAiCompatibleModel::from_env`: `OPENAI_MODEL` names the model,
-//! `OPENAI_API_KEY` is the key, needed by OpenAI, not by local servers):
+//! With a real model configured in the environment, it answers instead
+//! ([`tool_sdk::model::from_env`]; the first that is set wins):
+//!
+//! - `OPENAI_BASE_URL` + `OPENAI_MODEL` (+ `OPENAI_API_KEY` for OpenAI): an OpenAI-compatible
+//!   server (OpenAI, Ollama, vLLM, llama.cpp);
+//! - `ANTHROPIC_API_KEY` + `ANTHROPIC_MODEL` (+ `ANTHROPIC_BASE_URL`): Anthropic's Messages API.
 //!
 //! ```text
 //! OPENAI_BASE_URL=http://localhost:11434/v1 OPENAI_MODEL=qwen2.5 cargo run --example quickstart
-//! OPENAI_BASE_URL=https://api.openai.com/v1 OPENAI_MODEL=gpt-4o-mini OPENAI_API_KEY=sk-... \
-//!     cargo run --example quickstart
+//! ANTHROPIC_API_KEY=sk-ant-... ANTHROPIC_MODEL=claude-sonnet-4-5 cargo run --example quickstart
 //! ```
+//!
+//! It says at start which model answers.
 
 use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
-use tool_sdk::model::openai::{OpenAiCompatibleModel, ENV_BASE_URL};
-use tool_sdk::model::ModelError;
+use tool_sdk::model;
 use tool_sdk::run::{LoopEvent, LoopStatus, ToolLoop};
 use tool_sdk::{tool, tools, AssistantMessage, Message, ScriptedModel, ToolCall, ToolRegistry};
 
@@ -131,14 +134,6 @@ fn scripted_model() -> ScriptedModel {
     ])
 }
 
-/// The real model, when `OPENAI_BASE_URL` says where it is.
-fn real_model() -> Result<Option<OpenAiCompatibleModel>, ModelError> {
-    if std::env::var_os(ENV_BASE_URL).is_none_or(|url| url.is_empty()) {
-        return Ok(None);
-    }
-    OpenAiCompatibleModel::from_env().map(Some)
-}
-
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut registry = ToolRegistry::new();
@@ -150,27 +145,16 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!("  {}: {}", definition.name, definition.description);
     }
 
-    let real = match real_model() {
-        Ok(real) => real,
+    let model = match model::from_env() {
+        Ok(Some(real)) => real,
+        Ok(None) => Box::new(scripted_model()),
         Err(error) => {
             eprintln!("error: {error}");
             std::process::exit(2);
         }
     };
-    let agent = match real {
-        Some(model) => {
-            println!(
-                "\n[OpenAI-compatible model at {}, model {}]\n",
-                model.base_url(),
-                model.model()
-            );
-            ToolLoop::new(model, registry)
-        }
-        None => {
-            println!("\n[scripted model] a stand-in replaying fixed replies\n");
-            ToolLoop::new(scripted_model(), registry)
-        }
-    };
+    println!("\n[{}]\n", model.description());
+    let agent = ToolLoop::new(model, registry);
     let agent = agent.on_event(|event| match event {
         LoopEvent::ModelCalled { round } => println!("-- round {round}: model call"),
         LoopEvent::ToolStarted { name, key } => println!("   call   {name} [{key}]"),

@@ -268,6 +268,12 @@ pub trait ChatModel: Send + Sync {
         Dialect::OpenAi
     }
 
+    /// What the model is, for a person to read (logs, a program's banner): the provider, the
+    /// model's name, where it is. The default says only that it is a chat model.
+    fn description(&self) -> String {
+        "a chat model".to_owned()
+    }
+
     /// Sends one request.
     fn chat<'a>(&'a self, request: ChatRequest<'a>) -> ModelFuture<'a>;
 
@@ -285,6 +291,10 @@ macro_rules! forward_chat_model {
         impl<M: ChatModel + ?Sized> ChatModel for $pointer {
             fn dialect(&self) -> Dialect {
                 (**self).dialect()
+            }
+
+            fn description(&self) -> String {
+                (**self).description()
             }
 
             fn chat<'a>(&'a self, request: ChatRequest<'a>) -> ModelFuture<'a> {

@@ -3,11 +3,17 @@
 
 use crate::model::{ChatModel, ModelError};
 
-/// The model the environment names: with `OPENAI_BASE_URL` set (and not blank), an
-/// [`OpenAiCompatibleModel`](crate::model::openai::OpenAiCompatibleModel) from
-/// `OPENAI_BASE_URL`, `OPENAI_MODEL` and `OPENAI_API_KEY` (feature `openai`); `None` when no
-/// model is configured. A configuration that is there but unusable (`OPENAI_BASE_URL` without
-/// `OPENAI_MODEL`, say) is an error, never a silent fallback.
+/// The model the environment names, the first of:
+///
+/// 1. `OPENAI_BASE_URL` set: an [`OpenAiCompatibleModel`](crate::model::openai::OpenAiCompatibleModel)
+///    from `OPENAI_BASE_URL`, `OPENAI_MODEL` and `OPENAI_API_KEY` (feature `openai`);
+/// 2. `ANTHROPIC_API_KEY` set: an [`AnthropicModel`](crate::model::anthropic::AnthropicModel)
+///    from `ANTHROPIC_API_KEY`, `ANTHROPIC_MODEL` and `ANTHROPIC_BASE_URL` (feature
+///    `anthropic`);
+///
+/// `None` when no model is configured. A configuration that is there but unusable
+/// (`OPENAI_BASE_URL` without `OPENAI_MODEL`, say) is an error, never a silent fallback.
+/// [`ChatModel::description`] says which model it is.
 ///
 /// ```
 /// use tool_sdk::model::{self, ScriptedModel};
@@ -16,19 +22,26 @@ use crate::model::{ChatModel, ModelError};
 /// # fn main() -> Result<(), tool_sdk::model::ModelError> {
 /// let fallback = ScriptedModel::new([AssistantMessage::text("Hello.")]);
 /// let model = model::from_env()?.unwrap_or(Box::new(fallback));
-/// # let _ = model;
+/// println!("using the {}", model.description());
 /// # Ok(())
 /// # }
 /// ```
 pub fn from_env() -> Result<Option<Box<dyn ChatModel>>, ModelError> {
     #[cfg(feature = "openai")]
-    {
-        let configured = std::env::var_os(crate::model::openai::ENV_BASE_URL)
-            .is_some_and(|url| !url.to_string_lossy().trim().is_empty());
-        if configured {
-            let model = crate::model::openai::OpenAiCompatibleModel::from_env()?;
-            return Ok(Some(Box::new(model)));
-        }
+    if is_set(crate::model::openai::ENV_BASE_URL) {
+        let model = crate::model::openai::OpenAiCompatibleModel::from_env()?;
+        return Ok(Some(Box::new(model)));
+    }
+    #[cfg(feature = "anthropic")]
+    if is_set(crate::model::anthropic::ENV_API_KEY) {
+        let model = crate::model::anthropic::AnthropicModel::from_env()?;
+        return Ok(Some(Box::new(model)));
     }
     Ok(None)
+}
+
+/// Whether the variable is set to something other than blanks.
+#[cfg(any(feature = "openai", feature = "anthropic"))]
+fn is_set(name: &str) -> bool {
+    std::env::var_os(name).is_some_and(|value| !value.to_string_lossy().trim().is_empty())
 }

@@ -1,6 +1,7 @@
 //! Model: the [`ChatModel`] seam the loop talks to, the messages of a conversation, the keys of
 //! a reply's calls, a [`ScriptedModel`] for tests and offline runs, the providers' wire formats,
-//! and the OpenAI-compatible HTTP client (feature `openai`).
+//! the model the environment names ([`from_env`]), and the HTTP models: OpenAI-compatible
+//! (feature `openai`) and Anthropic (feature `anthropic`), over one shared HTTP core.
 
 #[cfg(feature = "anthropic")]
 pub mod anthropic;

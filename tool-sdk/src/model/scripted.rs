@@ -88,6 +88,10 @@ impl ChatModel for ScriptedModel {
         self.dialect
     }
 
+    fn description(&self) -> String {
+        "scripted model (a stand-in replaying fixed replies, not a real model)".to_owned()
+    }
+
     fn chat<'a>(&'a self, request: ChatRequest<'a>) -> ModelFuture<'a> {
         let reply = self.next_reply(request);
         Box::pin(async move { reply.map(ChatResponse::new).ok_or(ModelError::Exhausted) })

@@ -128,6 +128,15 @@ impl ChatModel for AnthropicModel {
         }
     }
 
+    fn description(&self) -> String {
+        format!(
+            "Anthropic model {} at {}{}",
+            self.model,
+            self.base_url,
+            if self.strict { " (strict)" } else { "" }
+        )
+    }
+
     fn chat<'a>(&'a self, request: ChatRequest<'a>) -> ModelFuture<'a> {
         Box::pin(async move {
             let body = wire::request(&self.model, self.max_tokens, request, false, self.strict);

@@ -176,6 +176,15 @@ impl ChatModel for OpenAiCompatibleModel {
         }
     }
 
+    fn description(&self) -> String {
+        format!(
+            "OpenAI-compatible model {} at {}{}",
+            self.model,
+            self.base_url,
+            if self.strict { " (strict)" } else { "" }
+        )
+    }
+
     fn chat<'a>(&'a self, request: ChatRequest<'a>) -> ModelFuture<'a> {
         Box::pin(async move {
             let body = wire::request(&self.model, request, false, self.strict);
