@@ -6,8 +6,10 @@
 //! server's tool whose schema changed, is lowered anew.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
+use rustc_hash::FxBuildHasher;
 use serde_json::Value;
 
 use crate::define::{Tool, ToolDefinition};
@@ -42,7 +44,10 @@ struct Entry {
 /// Lowered schemas by tool name, for every dialect asked.
 #[derive(Default)]
 pub(crate) struct LoweredSchemas {
-    entries: Mutex<HashMap<String, Entry>>,
+    entries: Mutex<HashMap<String, Entry, FxBuildHasher>>,
+    /// One bit per dialect: every tool of the owner's fixed set (a loop's registry) was found
+    /// describable in it, so a run need not ask again.
+    fixed_checked: AtomicU8,
 }
 
 impl LoweredSchemas {
@@ -53,26 +58,34 @@ impl LoweredSchemas {
         dialect: Dialect,
     ) -> Result<Lowered, LoweringError> {
         let definition = tool.definition();
-        let name = definition.name.as_str();
+        let slot = dialect.index();
         let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
-        let known = entries
-            .get(name)
-            .is_some_and(|entry| Arc::ptr_eq(&entry.tool, tool));
-        if !known {
-            entries.insert(
-                definition.name.clone(),
-                Entry {
-                    tool: Arc::clone(tool),
-                    by_dialect: Default::default(),
-                },
-            );
+        if let Some(entry) = entries.get_mut(definition.name.as_str()) {
+            if Arc::ptr_eq(&entry.tool, tool) {
+                return entry.by_dialect[slot]
+                    .get_or_insert_with(|| lower_definition(definition, dialect))
+                    .clone();
+            }
         }
-        match entries.get_mut(name) {
-            Some(entry) => entry.by_dialect[dialect.index()]
-                .get_or_insert_with(|| lower_definition(definition, dialect))
-                .clone(),
-            None => lower_definition(definition, dialect),
-        }
+        let lowered = lower_definition(definition, dialect);
+        let mut entry = Entry {
+            tool: Arc::clone(tool),
+            by_dialect: Default::default(),
+        };
+        entry.by_dialect[slot] = Some(lowered.clone());
+        entries.insert(definition.name.clone(), entry);
+        lowered
+    }
+
+    /// Whether every tool of the owner's fixed set is known to be describable in `dialect`.
+    pub(crate) fn fixed_set_checked(&self, dialect: Dialect) -> bool {
+        self.fixed_checked.load(Ordering::Acquire) & (1 << dialect.index()) != 0
+    }
+
+    /// Records that every tool of the owner's fixed set is describable in `dialect`.
+    pub(crate) fn mark_fixed_set_checked(&self, dialect: Dialect) {
+        self.fixed_checked
+            .fetch_or(1 << dialect.index(), Ordering::AcqRel);
     }
 }
 

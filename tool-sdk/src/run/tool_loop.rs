@@ -409,20 +409,25 @@ impl ToolLoop {
             // Every tool must be describable in the model's dialect before it is offered; a
             // tool that is not stops the run here, before the provider refuses the request.
             let dialect = self.model.dialect();
-            let offered = match tools
-                .check_dialect(dialect, &self.schemas)
-                .and_then(|()| tools.offered(dialect, &self.schemas))
-            {
-                Ok(offered) => offered,
-                Err(error) => return LoopStatus::DescribeFailed(error),
+            if let Err(error) = tools.check_dialect(dialect, &self.schemas) {
+                return LoopStatus::DescribeFailed(error);
+            }
+            let lowered;
+            let offered: Vec<OfferedTool<'_>> = if dialect.takes_canonical() {
+                tools.offered_canonical()
+            } else {
+                lowered = match tools.offered_lowered(dialect, &self.schemas) {
+                    Ok(lowered) => lowered,
+                    Err(error) => return LoopStatus::DescribeFailed(error),
+                };
+                lowered
+                    .iter()
+                    .map(|(definition, lowered)| OfferedTool {
+                        definition,
+                        parameters: lowered.schema(definition),
+                    })
+                    .collect()
             };
-            let offered: Vec<OfferedTool<'_>> = offered
-                .iter()
-                .map(|(definition, lowered)| OfferedTool {
-                    definition,
-                    parameters: lowered.schema(definition),
-                })
-                .collect();
             state.rounds += 1;
             self.emit(&LoopEvent::ModelCalled {
                 round: state.rounds,

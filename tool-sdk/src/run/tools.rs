@@ -9,6 +9,7 @@ use crate::describe::search::{
     DEFAULT_SEARCH_LIMIT,
 };
 use crate::describe::{Dialect, Lowered, LoweredSchemas, LoweringError};
+use crate::model::OfferedTool;
 use crate::register::{CallFuture, ToolProvider, ToolRegistry};
 
 pub(crate) struct RunTools<'a> {
@@ -19,8 +20,8 @@ pub(crate) struct RunTools<'a> {
     search_definition: &'static ToolDefinition,
     /// Deferred tools a search found in this run: offered from then on (add-only).
     found: Mutex<HashSet<String>>,
-    /// How many of the run's tools (the registry's, then the added ones, which only grow)
-    /// are known to be describable in the model's dialect.
+    /// How many of the tools providers added (which only grow) are known to be describable in
+    /// the model's dialect; the registry's are checked once per loop.
     checked: usize,
 }
 
@@ -55,21 +56,25 @@ impl<'a> RunTools<'a> {
 
     /// Checks that every tool of the run, deferred ones included, can be described in
     /// `dialect`, so that a tool the model cannot take stops the run before any request, not
-    /// when a search finds it. Each tool is checked once per run (its lowering is kept in
-    /// `schemas` across runs); tools a provider adds later are checked when they come.
+    /// when a search finds it. The registry's tools (and the search tool) are checked once for
+    /// the loop, since its registry does not change; tools providers add, once per run, when
+    /// they come. Lowerings are kept in `schemas` across runs.
     pub(crate) fn check_dialect(
         &mut self,
         dialect: Dialect,
         schemas: &LoweredSchemas,
     ) -> Result<(), LoweringError> {
-        let total = self.registry.len() + self.added.len();
-        if self.checked == 0 {
+        if !schemas.fixed_set_checked(dialect) {
             search_tool_lowered(dialect)?;
+            for tool in self.registry.tools() {
+                schemas.get(tool, dialect)?;
+            }
+            schemas.mark_fixed_set_checked(dialect);
         }
-        for tool in self.all_tools().skip(self.checked) {
+        for tool in self.added.tools().skip(self.checked) {
             schemas.get(tool, dialect)?;
         }
-        self.checked = total;
+        self.checked = self.added.len();
         Ok(())
     }
 
@@ -166,55 +171,60 @@ impl<'a> RunTools<'a> {
         skipped
     }
 
-    /// The tools the next request offers: every tool not deferred and the deferred ones a
-    /// search found; and whether the search tool is offered too (while anything stays
-    /// deferred, unless a tool of the run has its name).
-    fn offered_tools(&self) -> (Vec<&Arc<dyn Tool>>, bool) {
+    /// Calls `each` with every tool the next request offers: every tool not deferred and the
+    /// deferred ones a search found. Says whether the search tool is offered too (while
+    /// anything stays deferred, unless a tool of the run has its name).
+    fn each_offered<'s>(&'s self, mut each: impl FnMut(&'s Arc<dyn Tool>)) -> bool {
         let found = self.found();
-        let mut offered: Vec<&Arc<dyn Tool>> = Vec::new();
         let mut hidden = false;
+        let mut named_search = false;
         for tool in self.all_tools() {
             let definition = tool.definition();
             if !self.is_deferred(definition) || found.contains(&definition.name) {
-                offered.push(tool);
+                named_search |= definition.name == self.search_definition.name;
+                each(tool);
             } else {
                 hidden = true;
             }
         }
-        let search = hidden
-            && !offered
-                .iter()
-                .any(|tool| tool.definition().name == self.search_definition.name);
-        (offered, search)
+        hidden && !named_search
     }
 
-    /// The definitions the next request offers (see [`offered_tools`](Self::offered_tools)).
+    /// The definitions the next request offers (see [`each_offered`](Self::each_offered)).
     pub(crate) fn definitions(&self) -> Vec<&ToolDefinition> {
-        let (tools, search) = self.offered_tools();
-        let mut offered: Vec<&ToolDefinition> = tools.iter().map(|t| t.definition()).collect();
-        if search {
+        let mut offered = Vec::new();
+        if self.each_offered(|tool| offered.push(tool.definition())) {
             offered.push(self.search_definition);
         }
         offered
     }
 
-    /// What the next request offers, each tool with its parameters in `dialect` (checked
-    /// first with [`check_dialect`](Self::check_dialect)): the canonical schema itself when
-    /// the dialect takes it, else the lowering kept in `schemas`.
-    pub(crate) fn offered(
+    /// What the next request offers to a model whose dialect takes the canonical schema.
+    pub(crate) fn offered_canonical(&self) -> Vec<OfferedTool<'_>> {
+        let mut offered = Vec::new();
+        if self.each_offered(|tool| offered.push(OfferedTool::canonical(tool.definition()))) {
+            offered.push(OfferedTool::canonical(self.search_definition));
+        }
+        offered
+    }
+
+    /// What the next request offers, each tool with its lowering to `dialect` kept in
+    /// `schemas` (checked first with [`check_dialect`](Self::check_dialect)).
+    pub(crate) fn offered_lowered(
         &self,
         dialect: Dialect,
         schemas: &LoweredSchemas,
     ) -> Result<Vec<(&ToolDefinition, Lowered)>, LoweringError> {
-        let (tools, search) = self.offered_tools();
-        let mut offered = Vec::with_capacity(tools.len() + usize::from(search));
-        for tool in tools {
-            let lowered = if dialect.takes_canonical() {
-                Lowered::Canonical
-            } else {
-                schemas.get(tool, dialect)?
-            };
-            offered.push((tool.definition(), lowered));
+        let mut offered = Vec::new();
+        let mut failed = None;
+        let search = self.each_offered(|tool| match schemas.get(tool, dialect) {
+            Ok(lowered) => offered.push((tool.definition(), lowered)),
+            Err(error) => {
+                failed.get_or_insert(error);
+            }
+        });
+        if let Some(error) = failed {
+            return Err(error);
         }
         if search {
             offered.push((self.search_definition, search_tool_lowered(dialect)?));
