@@ -4,6 +4,7 @@
 
 mod body;
 mod client;
+mod config;
 mod ids;
 mod retry;
 mod sse;
@@ -11,6 +12,7 @@ mod stream;
 
 pub(crate) use body::{decode, error_message};
 pub(crate) use client::{client_builder, describe, is_json, HttpClient};
+pub(crate) use config::{client, env_var, headers, BaseUrl};
 pub(crate) use ids::{call_ids, result_id};
 pub(crate) use retry::RetryPolicy;
 pub(crate) use sse::{too_large, Assemble, Event, SseParser, MAX_STREAM_BYTES};

@@ -5,10 +5,10 @@ use std::env::VarError;
 use std::fmt;
 use std::time::Duration;
 
-use reqwest::header::{HeaderMap, HeaderName, HeaderValue, AUTHORIZATION};
+use reqwest::header::AUTHORIZATION;
 use reqwest::Url;
 
-use crate::model::http::{client_builder, describe, HttpClient, RetryPolicy};
+use crate::model::http::{client, env_var, headers, BaseUrl, HttpClient, RetryPolicy};
 use crate::model::openai::OpenAiCompatibleModel;
 use crate::model::ModelError;
 
@@ -101,11 +101,7 @@ impl OpenAiCompatibleBuilder {
     }
 
     fn from_lookup(lookup: impl Fn(&str) -> Result<String, VarError>) -> Result<Self, ModelError> {
-        let var = |name: &'static str| match lookup(name) {
-            Ok(value) if !value.trim().is_empty() => Ok(Some(value.trim().to_owned())),
-            Ok(_) | Err(VarError::NotPresent) => Ok(None),
-            Err(VarError::NotUnicode(_)) => Err(ModelError::InvalidEnv { name }),
-        };
+        let var = |name: &'static str| env_var(&lookup, name);
         let base_url = var(ENV_BASE_URL)?.unwrap_or_else(|| OPENAI_BASE_URL.to_owned());
         let model = var(ENV_MODEL)?.ok_or(ModelError::MissingEnv {
             name: ENV_MODEL,
@@ -208,42 +204,22 @@ impl OpenAiCompatibleBuilder {
     /// sent; [`ModelError::Client`] when the HTTP client cannot be set up.
     pub fn build(self) -> Result<OpenAiCompatibleModel, ModelError> {
         let given = self.base_url.ok_or(ModelError::MissingBaseUrl)?;
-        let (base_url, endpoint) = endpoint(given.trim())?;
+        let base = BaseUrl::parse(
+            given.trim(),
+            |path| path.ends_with("/chat/completions"),
+            "give the base URL, without /chat/completions (such as http://localhost:11434/v1)",
+        )?;
+        let endpoint = base.endpoint(["chat", "completions"])?;
         let model = self
             .model
             .map(|model| model.trim().to_owned())
             .filter(|model| !model.is_empty())
             .ok_or(ModelError::MissingModel)?;
-        let mut headers = HeaderMap::new();
         let api_key = self.api_key.filter(|key| !key.trim().is_empty());
-        if let Some(key) = &api_key {
-            let mut value =
-                HeaderValue::from_str(&format!("Bearer {}", key.trim())).map_err(|_| {
-                    ModelError::InvalidHeader {
-                        name: AUTHORIZATION.to_string(),
-                        reason: "the API key holds characters a header cannot".into(),
-                    }
-                })?;
-            value.set_sensitive(true);
-            headers.insert(AUTHORIZATION, value);
-        }
-        for (name, value) in &self.headers {
-            let invalid = |reason: String| ModelError::InvalidHeader {
-                name: name.clone(),
-                reason,
-            };
-            let header = HeaderName::from_bytes(name.as_bytes())
-                .map_err(|_| invalid("not a valid header name".into()))?;
-            let value = HeaderValue::from_str(value)
-                .map_err(|_| invalid("the value holds characters a header cannot".into()))?;
-            headers.append(header, value);
-        }
-        let http = client_builder()
-            .default_headers(headers)
-            .user_agent(concat!("tool-sdk/", env!("CARGO_PKG_VERSION")))
-            .connect_timeout(self.connect_timeout)
-            .build()
-            .map_err(|error| ModelError::Client(describe(&error)))?;
+        let secret = api_key
+            .as_ref()
+            .map(|key| (AUTHORIZATION, format!("Bearer {}", key.trim())));
+        let http = client(headers(secret, &self.headers)?, self.connect_timeout)?;
         Ok(OpenAiCompatibleModel {
             client: HttpClient {
                 http,
@@ -251,45 +227,12 @@ impl OpenAiCompatibleBuilder {
                 retry: self.retry,
             },
             endpoint,
-            base_url,
+            base_url: base.shown,
             model,
             has_api_key: api_key.is_some(),
             strict: self.strict,
         })
     }
-}
-
-/// The base URL as shown (no trailing `/`) and the chat completions endpoint under it.
-fn endpoint(given: &str) -> Result<(String, Url), ModelError> {
-    let invalid = |reason: &str| ModelError::InvalidBaseUrl {
-        url: given.to_owned(),
-        reason: reason.to_owned(),
-    };
-    let url = Url::parse(given).map_err(|error| invalid(&error.to_string()))?;
-    if !matches!(url.scheme(), "http" | "https") {
-        return Err(invalid("the scheme must be http or https"));
-    }
-    if url
-        .path()
-        .trim_end_matches('/')
-        .ends_with("/chat/completions")
-    {
-        return Err(invalid(
-            "give the base URL, without /chat/completions (such as http://localhost:11434/v1)",
-        ));
-    }
-    let mut endpoint = url.clone();
-    endpoint
-        .path_segments_mut()
-        .map_err(|()| invalid("it cannot have a path"))?
-        .pop_if_empty()
-        .extend(["chat", "completions"]);
-    let shown = if url.query().is_none() && url.fragment().is_none() {
-        url.as_str().trim_end_matches('/').to_owned()
-    } else {
-        url.to_string()
-    };
-    Ok((shown, endpoint))
 }
 
 impl fmt::Debug for OpenAiCompatibleBuilder {
