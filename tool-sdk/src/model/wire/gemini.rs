@@ -1,31 +1,146 @@
-//! Gemini: `tools[].functionDeclarations[]`, `functionCall` and `functionResponse` parts.
+//! Gemini's `generateContent` API: the request body (`contents`, `tools`, `systemInstruction`,
+//! `generationConfig`), the answer and each chunk of a streamed one
+//! ([`GenerateContentResponse`]), the error body, and the parts that carry tools: function
+//! declarations, `functionCall` and `functionResponse`, with conversions to and from this
+//! crate's types.
+//!
+//! Request types borrow what they can (`Cow`): a body built from a conversation copies no text
+//! and no schema (a call's arguments and a result become JSON objects, which are built).
+//! Answer types take members as optional and pass over the ones they do not know (usage,
+//! safety ratings, citations), whose absence or shape is the reader's to judge.
+
+use std::borrow::Cow;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 use crate::define::ToolDefinition;
 use crate::describe::{lower, Dialect, LoweringError};
 use crate::model::{ToolCall, ToolResultMessage};
 
+/// The key under which a call's arguments go, as the text they are, when they are not a JSON
+/// object: Gemini's `args` must be one (see [`FunctionCall::from_call`]).
+pub const RAW_ARGUMENTS_KEY: &str = "_raw_arguments";
+
+/// The body of `POST {base URL}/models/{model}:generateContent` (and of
+/// `:streamGenerateContent`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Request<'a> {
+    /// The conversation, oldest first, without its system instructions.
+    pub contents: Vec<Content<'a>>,
+    /// The tools the model may call: one entry holding every declaration.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tools: Vec<Tool<'a>>,
+    /// The system instructions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub system_instruction: Option<Content<'a>>,
+    /// Sampling and length options.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generation_config: Option<GenerationConfig>,
+}
+
+/// A turn of the conversation: who speaks, and the parts of what they say.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Content<'a> {
+    /// `user` or `model`; left out in system instructions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<Role>,
+    /// What is said.
+    #[serde(default)]
+    pub parts: Vec<Part<'a>>,
+}
+
+/// Who speaks in a [`Content`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// The user, and the results of the model's calls.
+    User,
+    /// The model.
+    Model,
+}
+
+/// One part of a [`Content`]: text, a function call or a function's response (a part holds
+/// one of them). Parts of other kinds (images, code) are read as parts with none of them.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Part<'a> {
+    /// Text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<Cow<'a, str>>,
+    /// `true` when the text is a summary of the model's thinking, not part of its reply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thought: Option<bool>,
+    /// The opaque signature of the model's thinking that led to this part.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thought_signature: Option<Cow<'a, str>>,
+    /// A call the model makes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub function_call: Option<FunctionCall>,
+    /// The response to a call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub function_response: Option<FunctionResponse>,
+}
+
+impl<'a> Part<'a> {
+    /// A text part.
+    pub fn text(text: impl Into<Cow<'a, str>>) -> Self {
+        Self {
+            text: Some(text.into()),
+            ..Self::default()
+        }
+    }
+
+    /// A part holding a call.
+    pub fn function_call(call: FunctionCall) -> Self {
+        Self {
+            function_call: Some(call),
+            ..Self::default()
+        }
+    }
+
+    /// A part holding a call's response.
+    pub fn function_response(response: FunctionResponse) -> Self {
+        Self {
+            function_response: Some(response),
+            ..Self::default()
+        }
+    }
+}
+
+/// `generationConfig`: the options of [`ChatOptions`](crate::model::ChatOptions) Gemini has.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GenerationConfig {
+    /// Sampling temperature.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<f32>,
+    /// Most tokens to generate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_output_tokens: Option<u32>,
+}
+
 /// An entry of `tools`: a group of function declarations.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Tool {
+pub struct Tool<'a> {
     /// The declarations.
-    pub function_declarations: Vec<FunctionDeclaration>,
+    pub function_declarations: Vec<FunctionDeclaration<'a>>,
 }
 
 /// One function the model may call.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct FunctionDeclaration {
+pub struct FunctionDeclaration<'a> {
     /// The tool's name.
-    pub name: String,
+    pub name: Cow<'a, str>,
     /// What it does.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
-    /// The arguments, in Gemini's OpenAPI subset.
+    pub description: Option<Cow<'a, str>>,
+    /// The arguments, in Gemini's OpenAPI subset; left out for a tool without any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub parameters: Option<Value>,
+    pub parameters: Option<Cow<'a, Value>>,
 }
 
 /// A part holding a `functionCall`.
@@ -69,44 +184,270 @@ pub struct FunctionResponse {
     pub response: Value,
 }
 
-impl FunctionDeclaration {
-    /// The definition as Gemini wants it.
+impl<'a> FunctionDeclaration<'a> {
+    /// `definition` declared with `parameters`, a schema already in the Gemini dialect. A
+    /// schema without properties is left out: Gemini refuses an `OBJECT` that has none
+    /// ("should be non-empty for OBJECT type"), and a function declared without parameters is
+    /// called with none.
+    pub fn new(definition: &'a ToolDefinition, parameters: &'a Value) -> Self {
+        Self {
+            name: Cow::Borrowed(&definition.name),
+            description: (!definition.description.is_empty())
+                .then_some(Cow::Borrowed(definition.description.as_str())),
+            parameters: has_properties(parameters).then_some(Cow::Borrowed(parameters)),
+        }
+    }
+}
+
+impl FunctionDeclaration<'static> {
+    /// The definition as Gemini wants it, its schema lowered here (and left out when it has
+    /// no properties, as [`new`](Self::new) says).
     pub fn from_definition(definition: &ToolDefinition) -> Result<Self, LoweringError> {
+        let parameters = lower(&definition.name, &definition.parameters, Dialect::Gemini)?;
         Ok(Self {
-            name: definition.name.clone(),
-            description: Some(definition.description.clone()),
-            parameters: Some(lower(
-                &definition.name,
-                &definition.parameters,
-                Dialect::Gemini,
-            )?),
+            name: Cow::Owned(definition.name.clone()),
+            description: Some(Cow::Owned(definition.description.clone())),
+            parameters: has_properties(&parameters).then_some(Cow::Owned(parameters)),
         })
+    }
+}
+
+fn has_properties(schema: &Value) -> bool {
+    schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|properties| !properties.is_empty())
+}
+
+impl FunctionCall {
+    /// `call` as Gemini writes it. Its arguments are JSON text and `args` must be a JSON
+    /// object: an object is sent as it is, blank arguments as `{}`, and anything else (text
+    /// that is not JSON, an array, a number) under [`RAW_ARGUMENTS_KEY`] as the text it is, so
+    /// the model reads what was sent and the result that refused it. An empty id is left out.
+    pub fn from_call(call: &ToolCall) -> Self {
+        Self {
+            id: call.id.clone().filter(|id| !id.is_empty()),
+            name: call.name.clone(),
+            args: arguments_object(&call.arguments),
+        }
+    }
+}
+
+/// The arguments' text as a JSON object (see [`FunctionCall::from_call`]).
+fn arguments_object(arguments: &str) -> Value {
+    if arguments.trim().is_empty() {
+        return Value::Object(Map::new());
+    }
+    match serde_json::from_str::<Value>(arguments) {
+        Ok(object @ Value::Object(_)) => object,
+        _ => json!({ RAW_ARGUMENTS_KEY: arguments }),
+    }
+}
+
+impl From<FunctionCall> for ToolCall {
+    /// The call with its `args` as JSON text; a call without `args` (or with `null`) has `{}`.
+    fn from(call: FunctionCall) -> Self {
+        let arguments = match call.args {
+            Value::Null => "{}".to_owned(),
+            args => args.to_string(),
+        };
+        ToolCall {
+            id: call.id,
+            name: call.name,
+            arguments,
+        }
     }
 }
 
 impl From<FunctionCallPart> for ToolCall {
     fn from(part: FunctionCallPart) -> Self {
-        ToolCall {
-            id: part.function_call.id,
-            name: part.function_call.name,
-            arguments: part.function_call.args.to_string(),
+        part.function_call.into()
+    }
+}
+
+impl FunctionResponse {
+    /// The result as Gemini reads it, as `google-genai`'s own function calling writes it: a
+    /// result that failed (an error, a denial, a rollback) as `{"error": content}`; a success
+    /// whose content is a JSON object as that object, any other as `{"result": content}`.
+    pub fn from_result(result: &ToolResultMessage) -> Self {
+        let response = if result.is_error() {
+            json!({ "error": result.content })
+        } else {
+            match serde_json::from_str::<Value>(&result.content) {
+                Ok(object @ Value::Object(_)) => object,
+                _ => json!({ "result": result.content }),
+            }
+        };
+        Self {
+            id: result.call_id.clone().filter(|id| !id.is_empty()),
+            name: result.name.clone(),
+            response,
         }
     }
 }
 
 impl FunctionResponsePart {
-    /// The result as a part: JSON object results as they are, anything else under `result`.
+    /// The result as a part (see [`FunctionResponse::from_result`]).
     pub fn from_result(result: &ToolResultMessage) -> Self {
-        let response = match serde_json::from_str::<Value>(&result.content) {
-            Ok(object @ Value::Object(_)) => object,
-            _ => json!({ "result": result.content }),
-        };
         Self {
-            function_response: FunctionResponse {
-                id: result.call_id.clone(),
-                name: result.name.clone(),
-                response,
-            },
+            function_response: FunctionResponse::from_result(result),
         }
+    }
+}
+
+/// An answer, or one chunk of a streamed answer (one `data:` event).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GenerateContentResponse {
+    /// The replies; one is asked for.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub candidates: Vec<Candidate>,
+    /// Why the prompt was blocked, when it was (there are no candidates then).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_feedback: Option<PromptFeedback>,
+    /// Token counts, as Gemini gives them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage_metadata: Option<Value>,
+    /// A failure after a stream began comes as a chunk holding only this.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorStatus>,
+}
+
+/// A reply of a [`GenerateContentResponse`].
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Candidate {
+    /// What the model said (in a stream, what this chunk adds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<Content<'static>>,
+    /// Why the reply ended (`STOP`, `MAX_TOKENS`, `SAFETY`, ...): on its last chunk.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finish_reason: Option<String>,
+    /// More about the finish reason, sometimes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finish_message: Option<String>,
+    /// Its index.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index: Option<u32>,
+}
+
+/// Why a prompt was blocked.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PromptFeedback {
+    /// `SAFETY`, `OTHER`, `BLOCKLIST`, `PROHIBITED_CONTENT`, ...; none when not blocked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block_reason: Option<String>,
+    /// More about it, sometimes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block_reason_message: Option<String>,
+}
+
+/// The body of an error answer: `{"error": {"code", "message", "status", "details"}}`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct ErrorBody {
+    /// The error.
+    pub error: ErrorStatus,
+}
+
+/// An error, as `google.rpc.Status`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct ErrorStatus {
+    /// The HTTP status.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<i64>,
+    /// What went wrong.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// The status's name (`INVALID_ARGUMENT`, `RESOURCE_EXHAUSTED`, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// Typed details (`@type`), such as `google.rpc.RetryInfo`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub details: Vec<Value>,
+}
+
+impl ErrorStatus {
+    /// Its message, else its status's name, when either is not blank.
+    pub fn text(&self) -> Option<&str> {
+        [self.message.as_deref(), self.status.as_deref()]
+            .into_iter()
+            .flatten()
+            .map(str::trim)
+            .find(|text| !text.is_empty())
+    }
+
+    /// The wait a `google.rpc.RetryInfo` detail asks for before trying again
+    /// (`"retryDelay": "24s"`), when there is one.
+    pub fn retry_delay(&self) -> Option<Duration> {
+        self.details
+            .iter()
+            .filter(|detail| {
+                detail
+                    .get("@type")
+                    .and_then(Value::as_str)
+                    .is_some_and(|kind| kind.ends_with("google.rpc.RetryInfo"))
+            })
+            .find_map(|detail| {
+                let seconds = detail
+                    .get("retryDelay")?
+                    .as_str()?
+                    .trim()
+                    .strip_suffix('s')?
+                    .parse::<f64>()
+                    .ok()?;
+                Duration::try_from_secs_f64(seconds).ok()
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_info_is_read_from_the_details() {
+        let body: ErrorBody = serde_json::from_value(json!({"error": {
+            "code": 429, "message": "", "status": "RESOURCE_EXHAUSTED",
+            "details": [
+                {"@type": "type.googleapis.com/google.rpc.QuotaFailure", "violations": []},
+                {"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "1.5s"}
+            ]
+        }}))
+        .unwrap();
+        assert_eq!(body.error.retry_delay(), Some(Duration::from_millis(1500)));
+        assert_eq!(body.error.text(), Some("RESOURCE_EXHAUSTED"));
+        for delay in ["-1s", "NaNs", "24", "soon"] {
+            let status = ErrorStatus {
+                details: vec![json!({"@type": "google.rpc.RetryInfo", "retryDelay": delay})],
+                ..ErrorStatus::default()
+            };
+            assert_eq!(status.retry_delay(), None, "{delay}");
+        }
+        assert_eq!(ErrorStatus::default().text(), None);
+    }
+
+    #[test]
+    fn arguments_that_are_not_an_object_go_as_their_text() {
+        let args = |text: &str| FunctionCall::from_call(&ToolCall::without_id("f", text)).args;
+        assert_eq!(args(r#"{"a": 1}"#), json!({"a": 1}));
+        assert_eq!(args("  "), json!({}));
+        for text in [r#"{"city": NaN}"#, "[1, 2]", "7", "\"x\"", "null"] {
+            assert_eq!(args(text), json!({ RAW_ARGUMENTS_KEY: text }), "{text}");
+        }
+        let call = FunctionCall::from_call(&ToolCall::new("", "f", "{}"));
+        assert_eq!(call.id, None, "an empty id is left out");
+    }
+
+    #[test]
+    fn a_call_read_without_args_has_an_empty_object() {
+        let call: FunctionCall = serde_json::from_value(json!({"name": "now"})).unwrap();
+        assert_eq!(ToolCall::from(call), ToolCall::without_id("now", "{}"));
+        let call: FunctionCall =
+            serde_json::from_value(json!({"id": "c", "name": "f", "args": {"a": [1]}})).unwrap();
+        assert_eq!(
+            ToolCall::from(call),
+            ToolCall::new("c", "f", r#"{"a":[1]}"#)
+        );
     }
 }
