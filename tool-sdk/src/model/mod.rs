@@ -1,13 +1,15 @@
 //! Model: the [`ChatModel`] seam the loop talks to, the messages of a conversation, the keys of
 //! a reply's calls, a [`ScriptedModel`] for tests and offline runs, the providers' wire formats,
 //! the model the environment names ([`from_env`]), and the HTTP models: OpenAI-compatible
-//! (feature `openai`) and Anthropic (feature `anthropic`), over one shared HTTP core.
+//! (feature `openai`), Anthropic (feature `anthropic`) and Gemini (feature `gemini`), over one
+//! shared HTTP core.
 
 #[cfg(feature = "anthropic")]
 pub mod anthropic;
 mod chat;
 mod env;
-#[cfg(any(feature = "openai", feature = "anthropic"))]
+pub mod gemini;
+#[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
 mod http;
 mod keys;
 mod message;

@@ -53,6 +53,14 @@ pub(crate) fn client_builder() -> reqwest::ClientBuilder {
     reqwest::Client::builder()
 }
 
+/// How a provider's error bodies are read: their message, and the wait they ask for before a
+/// retry (Gemini's `RetryInfo`), which counts when no `Retry-After` header gives one.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ErrorBody {
+    pub(crate) message: ErrorMessage,
+    pub(crate) retry_delay: fn(&[u8]) -> Option<Duration>,
+}
+
 impl HttpClient {
     /// Runs `attempt` until it succeeds, fails for good, or the retries are used up.
     pub(crate) async fn with_retries<T, F, Fut>(&self, mut attempt: F) -> Result<T, ModelError>
@@ -93,6 +101,20 @@ impl HttpClient {
         whole: bool,
         error_message: ErrorMessage,
     ) -> Result<Response, Failure> {
+        let errors = ErrorBody {
+            message: error_message,
+            retry_delay: |_| None,
+        };
+        self.send_reading(request, whole, errors).await
+    }
+
+    /// [`send`](Self::send), reading error bodies as `errors` says.
+    pub(crate) async fn send_reading(
+        &self,
+        request: RequestBuilder,
+        whole: bool,
+        errors: ErrorBody,
+    ) -> Result<Response, Failure> {
         let sent = if whole {
             request.timeout(self.timeout).send().await
         } else {
@@ -109,12 +131,14 @@ impl HttpClient {
         if status.is_success() {
             return Ok(response);
         }
-        let asked = retry_after(response.headers());
-        let message = match self.read_body(response, MAX_ERROR_BYTES).await {
-            Ok((body, _)) => error_message(&body),
-            Err(_) => None,
-        }
-        .unwrap_or_else(|| status.canonical_reason().unwrap_or("no message").to_owned());
+        let header_asked = retry_after(response.headers());
+        let (message, body_asked) = match self.read_body(response, MAX_ERROR_BYTES).await {
+            Ok((body, _)) => ((errors.message)(&body), (errors.retry_delay)(&body)),
+            Err(_) => (None, None),
+        };
+        let asked = header_asked.or(body_asked);
+        let message =
+            message.unwrap_or_else(|| status.canonical_reason().unwrap_or("no message").to_owned());
         if status == StatusCode::REQUEST_TIMEOUT
             || status == StatusCode::TOO_MANY_REQUESTS
             || status.is_server_error()

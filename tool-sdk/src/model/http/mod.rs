@@ -11,9 +11,9 @@ mod sse;
 mod stream;
 
 pub(crate) use body::{decode, error_message};
-pub(crate) use client::{client_builder, describe, is_json, HttpClient};
+pub(crate) use client::{client_builder, describe, is_json, ErrorBody, HttpClient};
 pub(crate) use config::{client, env_var, headers, BaseUrl};
 pub(crate) use ids::{call_ids, result_id};
 pub(crate) use retry::RetryPolicy;
-pub(crate) use sse::{too_large, Assemble, Event, SseParser, MAX_STREAM_BYTES};
+pub(crate) use sse::{mid_stream_error, too_large, Assemble, Event, SseParser, MAX_STREAM_BYTES};
 pub(crate) use stream::{event_stream, Opened};

@@ -165,3 +165,12 @@ pub(crate) fn too_large() -> ModelError {
         "the streamed answer is larger than {MAX_STREAM_BYTES} bytes"
     ))
 }
+
+/// A failure the provider reported after its stream began (with its message, when it gave
+/// one): the reply is lost, as when the stream breaks off.
+pub(crate) fn mid_stream_error(message: Option<&str>) -> ModelError {
+    ModelError::Unavailable(format!(
+        "the provider reported an error mid-stream: {}",
+        message.unwrap_or("no message")
+    ))
+}

@@ -1,7 +1,7 @@
 //! Reading a streamed Chat Completions answer: each event a chunk, each tool call assembled
 //! from its deltas and handed out once complete.
 
-use crate::model::http::{too_large, Assemble, Event, MAX_STREAM_BYTES};
+use crate::model::http::{mid_stream_error, too_large, Assemble, Event, MAX_STREAM_BYTES};
 use crate::model::openai::wire::{self, AnswerToolCall, Chunk};
 use crate::model::{ChatDelta, ModelError, ToolCall};
 
@@ -166,13 +166,6 @@ impl Assembler {
         }
         Ok(())
     }
-}
-
-fn mid_stream_error(message: Option<&str>) -> ModelError {
-    ModelError::Unavailable(format!(
-        "the provider reported an error mid-stream: {}",
-        message.unwrap_or("no message")
-    ))
 }
 
 #[cfg(test)]
