@@ -53,9 +53,10 @@
 //! - A user message is a `user` content with a text part; a reply a `model` content with its
 //!   text and a `functionCall` part per call, whose `args` are the call's arguments as a JSON
 //!   object. Arguments that are not one (text that is not JSON, an array) cannot be `args`:
-//!   they go as the text they are under the key
-//!   [`RAW_ARGUMENTS_KEY`](crate::model::wire::gemini::RAW_ARGUMENTS_KEY), so the model reads
-//!   what it sent beside the error its result carries. Blank arguments are `{}`.
+//!   they go as the text they are under the key `unreadable_arguments`
+//!   ([`UNREADABLE_ARGUMENTS_KEY`](crate::model::wire::gemini::UNREADABLE_ARGUMENTS_KEY)), so
+//!   the model reads what it sent beside the error its result carries. Blank arguments are
+//!   `{}`.
 //! - The results of a reply are one `user` content of `functionResponse` parts, in the order
 //!   of the calls (Gemini gives calls no id and matches responses by place and name; a call
 //!   that has an id sends it back on its response). A result is `{"result": text}`, or the

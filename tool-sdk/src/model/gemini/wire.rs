@@ -550,8 +550,8 @@ mod tests {
         assert_eq!(
             body["contents"][0]["parts"],
             json!([
-                {"functionCall": {"name": "pay", "args": {"_raw_arguments": "{\"amount\": NaN}"}}},
-                {"functionCall": {"name": "book", "args": {"_raw_arguments": "[1]"}}},
+                {"functionCall": {"name": "pay", "args": {"unreadable_arguments": "{\"amount\": NaN}"}}},
+                {"functionCall": {"name": "book", "args": {"unreadable_arguments": "[1]"}}},
             ])
         );
         assert_eq!(

@@ -20,8 +20,9 @@ use crate::describe::{lower, Dialect, LoweringError};
 use crate::model::{ToolCall, ToolResultMessage};
 
 /// The key under which a call's arguments go, as the text they are, when they are not a JSON
-/// object: Gemini's `args` must be one (see [`FunctionCall::from_call`]).
-pub const RAW_ARGUMENTS_KEY: &str = "_raw_arguments";
+/// object: Gemini's `args` must be one (see [`FunctionCall::from_call`]). The Anthropic model
+/// uses the same key for the same reason.
+pub const UNREADABLE_ARGUMENTS_KEY: &str = "unreadable_arguments";
 
 /// The body of `POST {base URL}/models/{model}:generateContent` (and of
 /// `:streamGenerateContent`).
@@ -222,8 +223,9 @@ fn has_properties(schema: &Value) -> bool {
 impl FunctionCall {
     /// `call` as Gemini writes it. Its arguments are JSON text and `args` must be a JSON
     /// object: an object is sent as it is, blank arguments as `{}`, and anything else (text
-    /// that is not JSON, an array, a number) under [`RAW_ARGUMENTS_KEY`] as the text it is, so
-    /// the model reads what was sent and the result that refused it. An empty id is left out.
+    /// that is not JSON, an array, a number) under [`UNREADABLE_ARGUMENTS_KEY`] as the text it
+    /// is, so the model reads what was sent and the result that refused it. An empty id is
+    /// left out.
     pub fn from_call(call: &ToolCall) -> Self {
         Self {
             id: call.id.clone().filter(|id| !id.is_empty()),
@@ -240,7 +242,7 @@ fn arguments_object(arguments: &str) -> Value {
     }
     match serde_json::from_str::<Value>(arguments) {
         Ok(object @ Value::Object(_)) => object,
-        _ => json!({ RAW_ARGUMENTS_KEY: arguments }),
+        _ => json!({ UNREADABLE_ARGUMENTS_KEY: arguments }),
     }
 }
 
@@ -433,7 +435,11 @@ mod tests {
         assert_eq!(args(r#"{"a": 1}"#), json!({"a": 1}));
         assert_eq!(args("  "), json!({}));
         for text in [r#"{"city": NaN}"#, "[1, 2]", "7", "\"x\"", "null"] {
-            assert_eq!(args(text), json!({ RAW_ARGUMENTS_KEY: text }), "{text}");
+            assert_eq!(
+                args(text),
+                json!({ UNREADABLE_ARGUMENTS_KEY: text }),
+                "{text}"
+            );
         }
         let call = FunctionCall::from_call(&ToolCall::new("", "f", "{}"));
         assert_eq!(call.id, None, "an empty id is left out");
