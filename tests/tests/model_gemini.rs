@@ -4,7 +4,8 @@
 //! it). `./scripts/test.sh` installs and starts it and sets `TOOL_SDK_GEMINI_URL`; these tests
 //! fail without it.
 //!
-//! The whole `ToolLoop` runs over HTTP: rounds, two calls of one reply without ids whose results
+//! The whole `ToolLoop` runs over HTTP: the gated saga every model runs
+//! (`tests/support/saga_over_http.rs`), rounds, two calls of one reply without ids whose results
 //! go back in the order of the calls, streaming, a `confirm` tool paused and resumed, a
 //! rollback after a failing booking, retries of 503 and 429, refusals carrying Gemini's
 //! message, a missing key, and the Gemini lowering of each tool's schema in the bodies sent.
@@ -333,6 +334,29 @@ async fn a_run_of_two_rounds_calls_the_tool_and_answers_from_its_result() {
             {"role": "user", "parts": [{"functionResponse": {
                 "name": "get_weather", "response": {"result": "Lisbon: sunny, 21 °C"}}}]},
         ])
+    );
+}
+
+#[tokio::test]
+async fn the_gated_compensating_saga_runs_over_generate_content() {
+    let (builder, conversation) = gemini_conversation("saga");
+    tool_sdk_tests::saga_over_http::run_gated_saga(builder.build().unwrap()).await;
+    let bodies = bodies_sent(&conversation);
+    assert_eq!(
+        bodies.len(),
+        2,
+        "two rounds; the rollback asks nothing: {bodies:#?}"
+    );
+    // The second request answers the flight's call, without an id, in a user content.
+    let contents = bodies[1]["contents"].as_array().unwrap();
+    assert_eq!(
+        contents[1..],
+        [
+            json!({"role": "model", "parts": [
+                {"functionCall": {"name": "book_flight", "args": {"to": "Lisbon"}}}]}),
+            json!({"role": "user", "parts": [{"functionResponse": {
+                "name": "book_flight", "response": {"result": "flight booked: FL-Lisbon"}}}]}),
+        ]
     );
 }
 
