@@ -14,11 +14,13 @@
 //!
 //! - `OPENAI_BASE_URL` + `OPENAI_MODEL` (+ `OPENAI_API_KEY` for OpenAI): an OpenAI-compatible
 //!   server (OpenAI, Ollama, vLLM, llama.cpp);
-//! - `ANTHROPIC_API_KEY` + `ANTHROPIC_MODEL` (+ `ANTHROPIC_BASE_URL`): Anthropic's Messages API.
+//! - `ANTHROPIC_API_KEY` + `ANTHROPIC_MODEL` (+ `ANTHROPIC_BASE_URL`): Anthropic's Messages API;
+//! - `GEMINI_API_KEY` + `GEMINI_MODEL` (+ `GEMINI_BASE_URL`): Google's Gemini API.
 //!
 //! ```text
 //! OPENAI_BASE_URL=http://localhost:11434/v1 OPENAI_MODEL=qwen2.5 cargo run --example quickstart
 //! ANTHROPIC_API_KEY=sk-ant-... ANTHROPIC_MODEL=claude-sonnet-4-5 cargo run --example quickstart
+//! GEMINI_API_KEY=AIza... GEMINI_MODEL=gemini-2.5-flash cargo run --example quickstart
 //! ```
 //!
 //! It says at start which model answers.

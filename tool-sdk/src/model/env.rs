@@ -10,6 +10,8 @@ use crate::model::{ChatModel, ModelError};
 /// 2. `ANTHROPIC_API_KEY` set: an [`AnthropicModel`](crate::model::anthropic::AnthropicModel)
 ///    from `ANTHROPIC_API_KEY`, `ANTHROPIC_MODEL` and `ANTHROPIC_BASE_URL` (feature
 ///    `anthropic`);
+/// 3. `GEMINI_API_KEY` set: a [`GeminiModel`](crate::model::gemini::GeminiModel) from
+///    `GEMINI_API_KEY`, `GEMINI_MODEL` and `GEMINI_BASE_URL` (feature `gemini`);
 ///
 /// `None` when no model is configured. A configuration that is there but unusable
 /// (`OPENAI_BASE_URL` without `OPENAI_MODEL`, say) is an error, never a silent fallback.
@@ -37,11 +39,16 @@ pub fn from_env() -> Result<Option<Box<dyn ChatModel>>, ModelError> {
         let model = crate::model::anthropic::AnthropicModel::from_env()?;
         return Ok(Some(Box::new(model)));
     }
+    #[cfg(feature = "gemini")]
+    if is_set(crate::model::gemini::ENV_API_KEY) {
+        let model = crate::model::gemini::GeminiModel::from_env()?;
+        return Ok(Some(Box::new(model)));
+    }
     Ok(None)
 }
 
 /// Whether the variable is set to something other than blanks.
-#[cfg(any(feature = "openai", feature = "anthropic"))]
+#[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
 fn is_set(name: &str) -> bool {
     std::env::var_os(name).is_some_and(|value| !value.to_string_lossy().trim().is_empty())
 }

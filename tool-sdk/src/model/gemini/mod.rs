@@ -135,6 +135,10 @@ pub use config::{
 ///     .build()?;
 /// assert_eq!(model.model(), "models/gemini-2.5-flash");
 /// assert_eq!(model.dialect(), Dialect::Gemini);
+/// assert_eq!(
+///     model.description(),
+///     "Gemini model models/gemini-2.5-flash at https://generativelanguage.googleapis.com/v1beta"
+/// );
 /// # Ok::<(), tool_sdk::model::ModelError>(())
 /// ```
 #[derive(Clone)]
@@ -191,6 +195,10 @@ impl ChatModel for GeminiModel {
     /// [`Dialect::Gemini`].
     fn dialect(&self) -> Dialect {
         Dialect::Gemini
+    }
+
+    fn description(&self) -> String {
+        format!("Gemini model {} at {}", self.model, self.base_url)
     }
 
     fn chat<'a>(&'a self, request: ChatRequest<'a>) -> ModelFuture<'a> {
