@@ -5,11 +5,10 @@ use std::env::VarError;
 use std::fmt;
 use std::time::Duration;
 
-use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
-use reqwest::Url;
+use reqwest::header::HeaderName;
 
 use crate::model::anthropic::AnthropicModel;
-use crate::model::http::{client_builder, describe, HttpClient, RetryPolicy};
+use crate::model::http::{client, env_var, headers, BaseUrl, HttpClient, RetryPolicy};
 use crate::model::ModelError;
 
 /// The base URL of Anthropic's API; requests go to `{base URL}/v1/messages`.
@@ -107,11 +106,7 @@ impl AnthropicBuilder {
     }
 
     fn from_lookup(lookup: impl Fn(&str) -> Result<String, VarError>) -> Result<Self, ModelError> {
-        let var = |name: &'static str| match lookup(name) {
-            Ok(value) if !value.trim().is_empty() => Ok(Some(value.trim().to_owned())),
-            Ok(_) | Err(VarError::NotPresent) => Ok(None),
-            Err(VarError::NotUnicode(_)) => Err(ModelError::InvalidEnv { name }),
-        };
+        let var = |name: &'static str| env_var(&lookup, name);
         let api_key = var(ENV_API_KEY)?.ok_or(ModelError::MissingEnv {
             name: ENV_API_KEY,
             hint: "set it to an Anthropic API key (sk-ant-...)",
@@ -218,7 +213,12 @@ impl AnthropicBuilder {
     /// `/v1/messages`; [`ModelError::InvalidHeader`] when the key, the version or a header
     /// cannot be sent; [`ModelError::Client`] when the HTTP client cannot be set up.
     pub fn build(self) -> Result<AnthropicModel, ModelError> {
-        let (base_url, endpoint) = endpoint(self.base_url.trim())?;
+        let base = BaseUrl::parse(
+            self.base_url.trim(),
+            |path| path.ends_with("/messages"),
+            "give the base URL, without /v1/messages (such as https://api.anthropic.com)",
+        )?;
+        let endpoint = base.endpoint(["v1", "messages"])?;
         let model = self
             .model
             .map(|model| model.trim().to_owned())
@@ -232,22 +232,14 @@ impl AnthropicBuilder {
                 name: ENV_API_KEY,
                 hint: "give the key with `with_api_key`, or set ANTHROPIC_API_KEY",
             })?;
-        let mut headers = HeaderMap::new();
-        let mut key = header("x-api-key", &api_key)?;
-        key.1.set_sensitive(true);
-        headers.insert(key.0, key.1);
-        let version = header("anthropic-version", self.version.trim())?;
-        headers.insert(version.0, version.1);
-        for (name, value) in &self.headers {
-            let (name, value) = header(name, value)?;
-            headers.append(name, value);
-        }
-        let http = client_builder()
-            .default_headers(headers)
-            .user_agent(concat!("tool-sdk/", env!("CARGO_PKG_VERSION")))
-            .connect_timeout(self.connect_timeout)
-            .build()
-            .map_err(|error| ModelError::Client(describe(&error)))?;
+        let mut extra = vec![(
+            "anthropic-version".to_owned(),
+            self.version.trim().to_owned(),
+        )];
+        extra.extend(self.headers.iter().cloned());
+        let secret = Some((HeaderName::from_static("x-api-key"), api_key));
+        let http = client(headers(secret, &extra)?, self.connect_timeout)?;
+        let base_url = base.shown;
         Ok(AnthropicModel {
             client: HttpClient {
                 http,
@@ -261,43 +253,6 @@ impl AnthropicBuilder {
             strict: self.strict,
         })
     }
-}
-
-/// A header that can be sent, or why not.
-fn header(name: &str, value: &str) -> Result<(HeaderName, HeaderValue), ModelError> {
-    let invalid = |reason: &str| ModelError::InvalidHeader {
-        name: name.to_owned(),
-        reason: reason.to_owned(),
-    };
-    let header =
-        HeaderName::from_bytes(name.as_bytes()).map_err(|_| invalid("not a valid header name"))?;
-    let value = HeaderValue::from_str(value)
-        .map_err(|_| invalid("the value holds characters a header cannot"))?;
-    Ok((header, value))
-}
-
-/// The base URL as shown (no trailing `/`) and the messages endpoint under it.
-fn endpoint(given: &str) -> Result<(String, Url), ModelError> {
-    let invalid = |reason: &str| ModelError::InvalidBaseUrl {
-        url: given.to_owned(),
-        reason: reason.to_owned(),
-    };
-    let url = Url::parse(given).map_err(|error| invalid(&error.to_string()))?;
-    if !matches!(url.scheme(), "http" | "https") {
-        return Err(invalid("the scheme must be http or https"));
-    }
-    if url.path().trim_end_matches('/').ends_with("/messages") {
-        return Err(invalid(
-            "give the base URL, without /v1/messages (such as https://api.anthropic.com)",
-        ));
-    }
-    let mut endpoint = url.clone();
-    endpoint
-        .path_segments_mut()
-        .map_err(|()| invalid("it cannot have a path"))?
-        .pop_if_empty()
-        .extend(["v1", "messages"]);
-    Ok((url.as_str().trim_end_matches('/').to_owned(), endpoint))
 }
 
 impl fmt::Debug for AnthropicBuilder {
