@@ -32,8 +32,8 @@ fn known_turn() -> &'static PausedTurn {
         ]);
         PausedTurn::new(
             reply,
-            vec!["pay".into(), "lookup".into()],
-            vec!["c1".into(), "#2".into()],
+            ["pay", "lookup"],
+            ["c1", "#2"],
         )
     })
 }

@@ -29,12 +29,15 @@ fn check_call(call: &ToolCall, arguments_from_value: bool) {
 }
 
 fuzz_target!(|data: &[u8]| {
-    // OpenAI Chat Completions.
+    // OpenAI Chat Completions: what the client sends and what it reads.
+    reparse::<openai_chat::Request>(data);
+    reparse::<openai_chat::Completion>(data);
+    reparse::<openai_chat::Chunk>(data);
     reparse::<openai_chat::Tool>(data);
-    reparse::<openai_chat::ToolMessage>(data);
+    reparse::<openai_chat::RequestMessage>(data);
     if let Some(part) = reparse::<openai_chat::ToolCallPart>(data) {
         let call = ToolCall::from(part.clone());
-        assert_eq!(call.id.as_deref(), Some(part.id.as_str()));
+        assert_eq!(call.id.as_deref(), Some(part.id.as_ref()));
         check_call(&call, false);
         // Chat Completions round trip: the call written back is the part it came from.
         let back = openai_chat::ToolCallPart::from_call(&call, "fallback");
@@ -55,16 +58,21 @@ fuzz_target!(|data: &[u8]| {
         check_call(&call, false);
     }
 
-    // Anthropic Messages.
+    // Anthropic Messages: what the client sends and what it reads.
+    reparse::<anthropic::Request>(data);
+    reparse::<anthropic::Answer>(data);
+    reparse::<anthropic::StreamEvent>(data);
     reparse::<anthropic::Tool>(data);
-    reparse::<anthropic::ToolResultBlock>(data);
-    if let Some(block) = reparse::<anthropic::ToolUseBlock>(data) {
+    if let Some(anthropic::ContentBlock::ToolUse(block)) = reparse::<anthropic::ContentBlock>(data)
+    {
         let call = ToolCall::from(block.clone());
         assert_eq!(call.name, block.name);
         check_call(&call, true);
     }
 
-    // Gemini.
+    // Gemini: what the client sends and what it reads.
+    reparse::<gemini::Request>(data);
+    reparse::<gemini::GenerateContentResponse>(data);
     reparse::<gemini::Tool>(data);
     reparse::<gemini::FunctionResponsePart>(data);
     if let Some(part) = reparse::<gemini::FunctionCallPart>(data) {
