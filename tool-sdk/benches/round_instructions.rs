@@ -2,9 +2,12 @@
 //! model, then the answer), for counting under valgrind, where the figure does not move with
 //! the load of the machine the way time does.
 //!
-//! `ROUND_MODE=none` runs the runtime alone, `round` a whole run of one round, `durable` a
-//! round whose call is compensable in a loop with an in-memory run store, `N` times
-//! (`ROUND_RUNS`, default 1,000); the cost of one round is the difference over `N`:
+//! `ROUND_MODE=none` runs the runtime alone, `round` a whole run of one round, `compensable` a
+//! round whose call is compensable (no store), `durable` the same in a loop with an in-memory
+//! run store, `N` times
+//! (`ROUND_RUNS`, default 1,000), on a current-thread runtime (`ROUND_RUNTIME=multi`: a
+//! multi-threaded one with one worker, as the `durable` criterion bench uses); the cost of one
+//! round is the difference over `N`:
 //!
 //! ```text
 //! cargo bench -p tool-sdk --bench round_instructions --no-run
@@ -59,16 +62,29 @@ fn main() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(1_000);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_time()
-        .build()
-        .expect("a runtime");
+    let runtime = if std::env::var("ROUND_RUNTIME").is_ok_and(|r| r == "multi") {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+    } else {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+    }
+    .expect("a runtime");
     let mut registry = ToolRegistry::new();
     registry.register(AddTool).expect("registers");
     let model = Instant {
         calls: vec![ToolCall::new("c1", "add", r#"{"a": 1, "b": 2}"#)],
     };
     let agent = ToolLoop::new(model, registry);
+    let mut booking = ToolRegistry::new();
+    booking.register(BookTool).expect("registers");
+    let model = Instant {
+        calls: vec![ToolCall::new("c1", "book", r#"{"room": 7}"#)],
+    };
+    let compensable = ToolLoop::new(model, booking);
     let mut booking = ToolRegistry::new();
     booking.register(BookTool).expect("registers");
     let model = Instant {
@@ -81,6 +97,9 @@ fn main() {
         match mode.as_str() {
             "none" => {
                 runtime.block_on(async { black_box(&mut conversation) });
+            }
+            "compensable" => {
+                black_box(runtime.block_on(compensable.run(&mut conversation)));
             }
             "durable" => {
                 black_box(runtime.block_on(durable.run(&mut conversation)));

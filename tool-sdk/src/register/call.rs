@@ -88,19 +88,19 @@ impl<'a> CallFuture<'a> {
     /// state is then spent), else `None` with the call left running.
     #[inline]
     fn begin(&mut self) -> Option<ToolResult> {
-        if !matches!(self.state, State::Pending { .. }) {
-            return None;
-        }
+        // Every field of the pending state is a reference or `Copy`: read them in place rather
+        // than moving the whole state out.
         let State::Pending {
             tool,
             name,
             arguments,
             context,
             timeout,
-        } = std::mem::replace(&mut self.state, State::Done(None))
+        } = self.state
         else {
             return None;
         };
+        self.state = State::Done(None);
         let future = start_caught(name, || tool.call(arguments, context));
         match future.into_ready() {
             Ok(result) => Some(result),
