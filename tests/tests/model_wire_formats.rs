@@ -38,6 +38,7 @@ fn result(content: &str, status: ToolResultStatus) -> ToolResultMessage {
         key: "call_1".into(),
         name: "get_weather".into(),
         content: content.into(),
+        parts: Vec::new(),
         status,
     }
 }

@@ -1,6 +1,7 @@
 //! Define: what a tool is. The [`Tool`] trait that `#[tool]`, `#[tools]` and `define_tool!`
 //! implement, its [`ToolDefinition`] (name, description, canonical parameters schema, options),
-//! the [`ToolContext`] a call receives, how return values become a [`ToolOutput`], and the one
+//! the [`ToolContext`] a call receives, how return values become a [`ToolOutput`] (text, JSON,
+//! or [`Part`]s: images and files too), and the one
 //! classified error of a call, [`ToolError`].
 
 pub(crate) mod arguments;
@@ -10,6 +11,7 @@ mod definition;
 mod error;
 mod inline;
 mod output;
+mod part;
 mod schema;
 mod tool;
 mod toolset;
@@ -23,6 +25,7 @@ pub use error::{ArgumentProblem, ToolError, ToolErrorKind, MAX_NAME_LEN};
 pub use inline::InlineTool;
 pub(crate) use output::to_json;
 pub use output::{IntoToolOutput, Json, UNIT_OUTPUT};
+pub use part::{parts_text, Media, Part};
 pub use schema::parameters_schema;
 pub use tool::{Tool, ToolFuture, ToolOutput, ToolResult};
 pub use toolset::ToolSet;

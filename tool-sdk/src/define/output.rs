@@ -6,7 +6,7 @@ use std::fmt::Display;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::define::{ToolError, ToolOutput, ToolResult};
+use crate::define::{Part, ToolError, ToolOutput, ToolResult};
 
 /// The text `()` results become.
 pub const UNIT_OUTPUT: &str = "Success";
@@ -14,7 +14,8 @@ pub const UNIT_OUTPUT: &str = "Success";
 /// A value a tool can return.
 ///
 /// `String` and `&str` pass through, `()` becomes `"Success"`, [`Json<T>`] and
-/// [`serde_json::Value`] become JSON text, and `Result<T, E>` becomes `T`'s output or an
+/// [`serde_json::Value`] become JSON text, a [`Part`] or a `Vec<Part>` (images, files) an
+/// output of parts, and `Result<T, E>` becomes `T`'s output or an
 /// [`ExecutionFailed`](ToolError::ExecutionFailed) error carrying `E`'s message. `#[tool]`
 /// functions may also return any other `Serialize` type directly; closures of dynamic tools wrap
 /// it in [`Json`].
@@ -41,6 +42,18 @@ pub struct Json<T>(pub T);
 impl IntoToolOutput for ToolOutput {
     fn into_tool_output(self, _tool: &str) -> ToolResult {
         Ok(self)
+    }
+}
+
+impl IntoToolOutput for Part {
+    fn into_tool_output(self, _tool: &str) -> ToolResult {
+        Ok(ToolOutput::from_parts([self]))
+    }
+}
+
+impl IntoToolOutput for Vec<Part> {
+    fn into_tool_output(self, _tool: &str) -> ToolResult {
+        Ok(ToolOutput::from_parts(self))
     }
 }
 

@@ -6,7 +6,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
-use crate::define::{ToolContext, ToolDefinition, ToolError};
+use crate::define::{parts_text, Part, ToolContext, ToolDefinition, ToolError};
 
 /// A tool: a definition for the model and a handler for its calls.
 ///
@@ -101,11 +101,32 @@ forward_tool!(Arc, Box);
 /// The outcome of one tool call.
 pub type ToolResult = Result<ToolOutput, ToolError>;
 
-/// What a tool returned, as the text the model sees.
+/// What a tool returned: text, a JSON value, or [`Part`]s (text, JSON, images, files) in
+/// order.
+///
+/// [`content`](Self::content) is always the text a model that reads text only is given (for
+/// parts: each text as it is, each image or file as its [`placeholder`](Part::placeholder));
+/// [`parts`](Self::parts) are what a model whose API takes media receives.
+///
+/// # Examples
+///
+/// ```
+/// use tool_sdk::define::{Part, ToolOutput};
+///
+/// let png = [0x89, b'P', b'N', b'G'];
+/// let output = ToolOutput::text("Sales by month:").with_part(Part::image("image/png", png));
+/// assert_eq!(output.content(), "Sales by month:\n[image (image/png)]");
+/// assert_eq!(output.parts().len(), 2);
+///
+/// // Text alone is no parts at all: the common case costs nothing more.
+/// assert!(ToolOutput::text("3 rooms free").parts().is_empty());
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolOutput {
     content: String,
     is_json: bool,
+    /// Empty when the output is `content` alone; else every part, in order.
+    parts: Vec<Part>,
 }
 
 impl ToolOutput {
@@ -114,6 +135,7 @@ impl ToolOutput {
         Self {
             content: content.into(),
             is_json: false,
+            parts: Vec::new(),
         }
     }
 
@@ -123,10 +145,33 @@ impl ToolOutput {
         Self {
             content,
             is_json: true,
+            parts: Vec::new(),
         }
     }
 
-    /// The text the model sees.
+    /// An output of `parts`, in order. A single text or JSON part is that text or JSON alone.
+    pub fn from_parts(parts: impl IntoIterator<Item = Part>) -> Self {
+        let mut parts: Vec<Part> = parts.into_iter().collect();
+        match parts.as_mut_slice() {
+            [Part::Text { text }] => Self::text(std::mem::take(text)),
+            [Part::Json { json }] => Self::json(std::mem::take(json)),
+            _ => Self {
+                content: parts_text(&parts),
+                is_json: false,
+                parts,
+            },
+        }
+    }
+
+    /// The output with `part` after what it holds (its text, or JSON, becomes the first part;
+    /// empty text is left out).
+    pub fn with_part(self, part: Part) -> Self {
+        let mut parts = self.into_parts();
+        parts.push(part);
+        Self::from_parts(parts)
+    }
+
+    /// The text the model sees (see the type's documentation for outputs with parts).
     pub fn content(&self) -> &str {
         &self.content
     }
@@ -136,10 +181,34 @@ impl ToolOutput {
         self.is_json
     }
 
+    /// The parts, when the output has any beyond its text: empty for text or JSON alone.
+    pub fn parts(&self) -> &[Part] {
+        &self.parts
+    }
+
     /// The text the model sees, owned.
     #[inline]
     pub fn into_content(self) -> String {
         self.content
+    }
+
+    /// Every part of the output: its parts, or its text (or JSON) as the one part (none when
+    /// it is empty text).
+    pub fn into_parts(self) -> Vec<Part> {
+        if !self.parts.is_empty() {
+            self.parts
+        } else if self.is_json {
+            vec![Part::json(self.content)]
+        } else if self.content.is_empty() {
+            Vec::new()
+        } else {
+            vec![Part::text(self.content)]
+        }
+    }
+
+    /// The text the model sees, and the parts beyond it (empty for text or JSON alone).
+    pub fn into_content_and_parts(self) -> (String, Vec<Part>) {
+        (self.content, self.parts)
     }
 }
 

@@ -121,11 +121,16 @@ impl CallOutcome {
                 ToolResultStatus::Error,
             ),
         };
+        let parts = match &self.result {
+            CallResult::Ran(Ok(output)) => output.parts().to_vec(),
+            _ => Vec::new(),
+        };
         ToolResultMessage {
             call_id: self.call.id.clone(),
             key: self.key.clone(),
             name: self.call.name.clone(),
             content,
+            parts,
             status,
         }
     }

@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::define::Part;
+
 /// One tool call the model asked for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ToolCall {
@@ -95,8 +97,13 @@ pub struct ToolResultMessage {
     pub key: String,
     /// The tool's name.
     pub name: String,
-    /// What the model reads.
+    /// What the model reads: the output's text, or for an output of [`Part`]s, their text
+    /// with a placeholder for each image or file (what a model that reads text only gets).
     pub content: String,
+    /// The output's parts (text, JSON, images, files) in order, when it has any beyond its
+    /// text; empty otherwise. A model whose API takes media in tool results sends these.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<Part>,
     /// How the call ended.
     pub status: ToolResultStatus,
 }

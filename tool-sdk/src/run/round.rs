@@ -185,13 +185,16 @@ impl ToolLoop {
         let mut failure: Option<(String, String, ToolError)> = None;
         let mut all_direct = true;
         for ((call, key), ended) in reply.tool_calls.iter().zip(&keys).zip(ended) {
+            let mut parts = Vec::new();
             let (content, status, started) = match ended {
                 CallResult::Ran(Ok(output)) => {
                     let direct = tools
                         .get(&call.name)
                         .is_some_and(|tool| tool.definition().options.return_direct);
                     all_direct &= direct;
-                    (output.into_content(), ToolResultStatus::Success, true)
+                    let (content, output_parts) = output.into_content_and_parts();
+                    parts = output_parts;
+                    (content, ToolResultStatus::Success, true)
                 }
                 CallResult::Ran(Err(error)) => {
                     all_direct = false;
@@ -232,6 +235,7 @@ impl ToolLoop {
                 key: key.clone(),
                 name: call.name.clone(),
                 content,
+                parts,
                 status,
             }));
             state.calls.push(CallSummary {

@@ -705,16 +705,19 @@ fn tell_rolled_back(
     let Some(Message::Tool(message)) = conversation.get_mut(index) else {
         return;
     };
-    message.content = match &error {
+    let notice = match &error {
         None => format!(
-            "This call was rolled back because {reason}; its effect no longer holds. It had returned: {}",
-            message.content
+            "This call was rolled back because {reason}; its effect no longer holds. It had returned:"
         ),
         Some(error) => format!(
-            "Rolling this call back failed ({error}) after {reason}; its effect may still hold. It had returned: {}",
-            message.content
+            "Rolling this call back failed ({error}) after {reason}; its effect may still hold. It had returned:"
         ),
     };
+    message.content = format!("{notice} {}", message.content);
+    // A model reading the parts reads the notice there too, before what the call returned.
+    if !message.parts.is_empty() {
+        message.parts.insert(0, crate::define::Part::text(notice));
+    }
     if error.is_none() {
         message.status = ToolResultStatus::RolledBack;
     }

@@ -198,6 +198,7 @@ mod tests {
             key: key.to_owned(),
             name: "get_weather".to_owned(),
             content: content.to_owned(),
+            parts: Vec::new(),
             status,
         })
     }

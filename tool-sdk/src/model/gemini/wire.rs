@@ -344,6 +344,7 @@ mod tests {
             key: key.to_owned(),
             name: name.to_owned(),
             content: content.to_owned(),
+            parts: Vec::new(),
             status: ToolResultStatus::Success,
         })
     }
@@ -400,6 +401,7 @@ mod tests {
                 key: "call-7".into(),
                 name: "book".into(),
                 content: "Error: no rooms left".into(),
+                parts: Vec::new(),
                 status: ToolResultStatus::Error,
             }),
             Message::system("Answer in English."),
@@ -536,6 +538,7 @@ mod tests {
                 key: "#0".into(),
                 name: "pay".into(),
                 content: "Not this month.".into(),
+                parts: Vec::new(),
                 status: ToolResultStatus::Denied,
             }),
             Message::Tool(ToolResultMessage {
@@ -543,6 +546,7 @@ mod tests {
                 key: "#1".into(),
                 name: "book".into(),
                 content: r#"{"booked": true}"#.into(),
+                parts: Vec::new(),
                 status: ToolResultStatus::RolledBack,
             }),
         ];

@@ -142,6 +142,7 @@ mod tests {
             key: key.to_owned(),
             name: name.to_owned(),
             content: content.to_owned(),
+            parts: Vec::new(),
             status: ToolResultStatus::Success,
         })
     }
