@@ -193,3 +193,25 @@ pub fn check_conversation(messages: &[Message]) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// A successful result of a call `call_id` of `chart` whose output is a caption, a PNG chart,
+/// a PDF report and an SVG (an image type few APIs take), for the tests of each wire format.
+#[cfg(test)]
+pub(crate) fn chart_result(call_id: &str) -> ToolResultMessage {
+    use crate::define::{Part, ToolOutput};
+    let (content, parts) = ToolOutput::from_parts([
+        Part::text("Sales by month:"),
+        Part::image("image/png", [1, 2, 3]),
+        Part::file("application/pdf", "q3.pdf", b"%PDF"),
+        Part::image("image/svg+xml", b"<svg/>"),
+    ])
+    .into_content_and_parts();
+    ToolResultMessage {
+        call_id: Some(call_id.to_owned()),
+        key: call_id.to_owned(),
+        name: "chart".to_owned(),
+        content,
+        parts,
+        status: ToolResultStatus::Success,
+    }
+}

@@ -23,6 +23,8 @@ pub use chat::{
 };
 pub use env::from_env;
 pub use keys::{tool_call_keys, POSITION_KEY_PREFIX};
+#[cfg(test)]
+pub(crate) use message::chart_result;
 pub use message::{
     check_conversation, AssistantMessage, Message, ToolCall, ToolResultMessage, ToolResultStatus,
 };

@@ -9,7 +9,7 @@ use reqwest::header::AUTHORIZATION;
 use reqwest::Url;
 
 use crate::model::http::{client, env_var, headers, BaseUrl, HttpClient, RetryPolicy};
-use crate::model::openai::OpenAiCompatibleModel;
+use crate::model::openai::{MediaFallback, OpenAiCompatibleModel};
 use crate::model::ModelError;
 
 /// The base URL of OpenAI's own API.
@@ -60,6 +60,7 @@ pub struct OpenAiCompatibleBuilder {
     retry: RetryPolicy,
     headers: Vec<(String, String)>,
     strict: bool,
+    media: MediaFallback,
 }
 
 impl Default for OpenAiCompatibleBuilder {
@@ -85,6 +86,7 @@ impl OpenAiCompatibleBuilder {
             },
             headers: Vec::new(),
             strict: false,
+            media: MediaFallback::Placeholder,
         }
     }
 
@@ -194,6 +196,13 @@ impl OpenAiCompatibleBuilder {
         self
     }
 
+    /// How tool results' images and files are sent (default [`MediaFallback::Placeholder`]):
+    /// Chat Completions tool messages take text only.
+    pub fn with_media_fallback(mut self, fallback: MediaFallback) -> Self {
+        self.media = fallback;
+        self
+    }
+
     /// The model.
     ///
     /// # Errors
@@ -231,6 +240,7 @@ impl OpenAiCompatibleBuilder {
             model,
             has_api_key: api_key.is_some(),
             strict: self.strict,
+            media: self.media,
         })
     }
 }
@@ -252,6 +262,8 @@ impl fmt::Debug for OpenAiCompatibleBuilder {
                     .map(|(name, _)| name)
                     .collect::<Vec<_>>(),
             )
+            .field("strict", &self.strict)
+            .field("media", &self.media)
             .finish()
     }
 }

@@ -80,6 +80,7 @@
 
 mod client;
 mod config;
+mod media;
 mod sse;
 mod wire;
 
@@ -93,6 +94,7 @@ pub use config::{
     OpenAiCompatibleBuilder, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_AFTER,
     DEFAULT_TIMEOUT, ENV_API_KEY, ENV_BASE_URL, ENV_MODEL, OPENAI_BASE_URL,
 };
+pub use media::MediaFallback;
 
 /// A chat model served over OpenAI's Chat Completions API. See the
 /// [module documentation](self) for servers, errors, retries and timeouts.
@@ -123,6 +125,7 @@ pub struct OpenAiCompatibleModel {
     model: String,
     has_api_key: bool,
     strict: bool,
+    media: MediaFallback,
 }
 
 impl OpenAiCompatibleModel {
@@ -187,13 +190,19 @@ impl ChatModel for OpenAiCompatibleModel {
 
     fn chat<'a>(&'a self, request: ChatRequest<'a>) -> ModelFuture<'a> {
         Box::pin(async move {
-            let body = wire::request(&self.model, request, false, self.strict);
+            let body = wire::request(&self.model, request, false, self.strict, self.media);
             self.complete(&body).await.map(ChatResponse::new)
         })
     }
 
     fn chat_stream<'a>(&'a self, request: ChatRequest<'a>) -> Option<ChatStream<'a>> {
-        Some(self.stream(wire::request(&self.model, request, true, self.strict)))
+        Some(self.stream(wire::request(
+            &self.model,
+            request,
+            true,
+            self.strict,
+            self.media,
+        )))
     }
 }
 
@@ -206,6 +215,7 @@ impl fmt::Debug for OpenAiCompatibleModel {
             .field("timeout", &self.client.timeout)
             .field("max_retries", &self.client.retry.max_retries)
             .field("strict", &self.strict)
+            .field("media", &self.media)
             .finish_non_exhaustive()
     }
 }

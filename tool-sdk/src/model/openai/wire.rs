@@ -5,9 +5,12 @@ use std::borrow::Cow;
 
 use crate::model::http::{call_ids, result_id};
 pub(super) use crate::model::http::{decode, error_message};
+use crate::model::openai::MediaFallback;
 pub(super) use crate::model::wire::openai_chat::{AnswerToolCall, Chunk, Completion, Request};
-use crate::model::wire::openai_chat::{RequestMessage, Tool, ToolCallPart};
-use crate::model::{AssistantMessage, ChatRequest, Message, ModelError, ToolCall};
+use crate::model::wire::openai_chat::{RequestMessage, Tool, ToolCallPart, UserContent, UserPart};
+use crate::model::{
+    AssistantMessage, ChatRequest, Message, ModelError, ToolCall, ToolResultMessage,
+};
 
 /// What the ids made for calls without a usable one start with.
 const CALL_ID_PREFIX: &str = "call_tool_sdk";
@@ -20,10 +23,11 @@ pub(super) fn request<'a>(
     request: ChatRequest<'a>,
     stream: bool,
     strict: bool,
+    media: MediaFallback,
 ) -> Request<'a> {
     Request {
         model: Cow::Borrowed(model),
-        messages: messages(request.messages),
+        messages: messages(request.messages, media),
         tools: request
             .tools
             .iter()
@@ -38,20 +42,26 @@ pub(super) fn request<'a>(
 /// Maps a conversation to Chat Completions messages. The API needs an id on every tool call
 /// and the same id on its result: a call without one (some providers give none), or sharing
 /// its id with another call of the reply, gets one made from its place in the conversation,
-/// so the same conversation always gets the same ids.
-fn messages(conversation: &[Message]) -> Vec<RequestMessage<'_>> {
+/// so the same conversation always gets the same ids. With [`MediaFallback::UserMessage`],
+/// the images and files of a reply's results follow its last result in a user message.
+fn messages(conversation: &[Message], media: MediaFallback) -> Vec<RequestMessage<'_>> {
     let mut out = Vec::with_capacity(conversation.len());
     // The ids sent for the calls of the last assistant message, and how many results of it
     // were seen since.
     let mut calls: Vec<(Option<&str>, Cow<'_, str>)> = Vec::new();
     let mut answered = 0;
+    // The media of the results since the last assistant message, waiting for the last one.
+    let mut attached: Vec<UserPart<'_>> = Vec::new();
     for (index, message) in conversation.iter().enumerate() {
+        if !matches!(message, Message::Tool(_)) && !attached.is_empty() {
+            out.push(attachments(std::mem::take(&mut attached)));
+        }
         out.push(match message {
             Message::System { content } => RequestMessage::System {
                 content: Cow::Borrowed(content),
             },
             Message::User { content } => RequestMessage::User {
-                content: Cow::Borrowed(content),
+                content: UserContent::Text(Cow::Borrowed(content)),
             },
             Message::Assistant(reply) => {
                 calls = call_ids(CALL_ID_PREFIX, index, &reply.tool_calls);
@@ -73,6 +83,9 @@ fn messages(conversation: &[Message]) -> Vec<RequestMessage<'_>> {
             Message::Tool(result) => {
                 let tool_call_id = result_id(CALL_ID_PREFIX, &calls, answered, result, index);
                 answered += 1;
+                if media == MediaFallback::UserMessage {
+                    attach(result, &tool_call_id, &mut attached);
+                }
                 RequestMessage::Tool {
                     tool_call_id,
                     content: Cow::Borrowed(&result.content),
@@ -80,7 +93,33 @@ fn messages(conversation: &[Message]) -> Vec<RequestMessage<'_>> {
             }
         });
     }
+    if !attached.is_empty() {
+        out.push(attachments(attached));
+    }
     out
+}
+
+/// Adds `result`'s images and files to `attached`, after a line naming the call (by the id the
+/// tool message carries) they came from.
+fn attach<'a>(result: &'a ToolResultMessage, id: &str, attached: &mut Vec<UserPart<'a>>) {
+    let mut media = result.parts.iter().filter(|part| part.as_media().is_some());
+    let Some(first) = media.next() else {
+        return;
+    };
+    attached.push(UserPart::Text {
+        text: Cow::Owned(format!(
+            "The images and files returned by the call {id} ({}):",
+            result.name
+        )),
+    });
+    attached.push(UserPart::from_part(first));
+    attached.extend(media.map(UserPart::from_part));
+}
+
+fn attachments(parts: Vec<UserPart<'_>>) -> RequestMessage<'_> {
+    RequestMessage::User {
+        content: UserContent::Parts(parts),
+    }
 }
 
 /// The reply of an answer's first choice.
@@ -156,7 +195,79 @@ mod tests {
             tools: &offered,
             options: &options,
         };
-        serde_json::to_value(super::request("m", request, stream, false)).unwrap()
+        serde_json::to_value(super::request(
+            "m",
+            request,
+            stream,
+            false,
+            MediaFallback::Placeholder,
+        ))
+        .unwrap()
+    }
+
+    fn chart(call_id: &str) -> Message {
+        Message::Tool(crate::model::chart_result(call_id))
+    }
+
+    fn with_media(messages: &[Message], media: MediaFallback) -> Value {
+        let options = ChatOptions::default();
+        let request = ChatRequest {
+            messages,
+            tools: &[],
+            options: &options,
+        };
+        serde_json::to_value(super::request("m", request, false, false, media)).unwrap()
+    }
+
+    #[test]
+    fn media_of_results_follow_them_in_a_user_message_only_when_asked() {
+        let conversation = [
+            Message::user("sales?"),
+            Message::Assistant(AssistantMessage::with_tool_calls(vec![
+                ToolCall::new("c1", "chart", "{}"),
+                ToolCall::new("c2", "chart", "{}"),
+            ])),
+            chart("c1"),
+            chart("c2"),
+            Message::Assistant(AssistantMessage::text("Here.")),
+        ];
+        let placeholder = with_media(&conversation, MediaFallback::Placeholder);
+        let roles: Vec<&str> = placeholder["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["role"].as_str().unwrap())
+            .collect();
+        assert_eq!(roles, ["user", "assistant", "tool", "tool", "assistant"]);
+        assert_eq!(
+            placeholder["messages"][2]["content"],
+            "Sales by month:\n[image (image/png)]\n[file q3.pdf (application/pdf)]\n[image (image/svg+xml)]"
+        );
+
+        let attached = with_media(&conversation, MediaFallback::UserMessage);
+        let messages = attached["messages"].as_array().unwrap();
+        let roles: Vec<&str> = messages
+            .iter()
+            .map(|m| m["role"].as_str().unwrap())
+            .collect();
+        // After every result of the reply: the API wants the results right after their calls.
+        assert_eq!(
+            roles,
+            ["user", "assistant", "tool", "tool", "user", "assistant"]
+        );
+        assert_eq!(
+            messages[4]["content"],
+            json!([
+                {"type": "text", "text": "The images and files returned by the call c1 (chart):"},
+                {"type": "image_url", "image_url": {"url": "data:image/png;base64,AQID"}},
+                {"type": "file", "file": {"file_data": "data:application/pdf;base64,JVBERg==", "filename": "q3.pdf"}},
+                {"type": "image_url", "image_url": {"url": "data:image/svg+xml;base64,PHN2Zy8+"}},
+                {"type": "text", "text": "The images and files returned by the call c2 (chart):"},
+                {"type": "image_url", "image_url": {"url": "data:image/png;base64,AQID"}},
+                {"type": "file", "file": {"file_data": "data:application/pdf;base64,JVBERg==", "filename": "q3.pdf"}},
+                {"type": "image_url", "image_url": {"url": "data:image/svg+xml;base64,PHN2Zy8+"}},
+            ])
+        );
     }
 
     #[test]
@@ -215,7 +326,14 @@ mod tests {
             tools: &[],
             options: &options,
         };
-        let body = serde_json::to_value(super::request("m", request, true, false)).unwrap();
+        let body = serde_json::to_value(super::request(
+            "m",
+            request,
+            true,
+            false,
+            MediaFallback::Placeholder,
+        ))
+        .unwrap();
         assert_eq!(
             body,
             json!({"model": "m", "messages": [{"role": "user", "content": "hi"}],

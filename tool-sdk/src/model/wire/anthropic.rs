@@ -11,7 +11,9 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::define::ToolDefinition;
+use base64::Engine as _;
+
+use crate::define::{Part, ToolDefinition};
 use crate::describe::{lower, Dialect, LoweringError};
 use crate::model::{ToolCall, ToolResultMessage, ToolResultStatus};
 
@@ -101,8 +103,100 @@ pub struct ToolResult<'a> {
 pub enum ToolResultContent<'a> {
     /// Text.
     Text(Cow<'a, str>),
-    /// Content blocks (text, images, ...), as the API writes them.
-    Blocks(Vec<Value>),
+    /// Content blocks: text, images, documents.
+    Blocks(Vec<ResultBlock<'a>>),
+}
+
+/// A block of a [`ToolResultContent`], by its `type`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ResultBlock<'a> {
+    /// Text (the API refuses it empty).
+    Text {
+        /// The text.
+        text: Cow<'a, str>,
+    },
+    /// An image (`image/jpeg`, `image/png`, `image/gif` or `image/webp`).
+    Image {
+        /// Where the image is.
+        source: Source<'a>,
+    },
+    /// A document: a PDF, or plain text.
+    Document {
+        /// Where the document is.
+        source: Source<'a>,
+        /// Its title (a file name, say).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        title: Option<Cow<'a, str>>,
+    },
+}
+
+/// The `source` of an image or a document block, by its `type`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Source<'a> {
+    /// Base64 data.
+    Base64 {
+        /// The media type.
+        media_type: Cow<'a, str>,
+        /// The content, base64-encoded.
+        data: Cow<'a, str>,
+    },
+    /// Plain text (`text/plain`), as it is.
+    Text {
+        /// Always `text/plain`.
+        media_type: Cow<'a, str>,
+        /// The text.
+        data: Cow<'a, str>,
+    },
+}
+
+/// The image types an `image` block takes.
+pub const IMAGE_TYPES: [&str; 4] = ["image/jpeg", "image/png", "image/gif", "image/webp"];
+
+impl<'a> ResultBlock<'a> {
+    /// `part` as a block: text and JSON as text, an image of a type the API takes as an
+    /// image, a PDF as a document, a `text/plain` file as a text document; anything else (an
+    /// SVG, audio, a spreadsheet) as its placeholder text, which the model can read. `None`
+    /// for empty text, which the API refuses.
+    pub fn from_part(part: &'a Part) -> Option<Self> {
+        let text = |text: Cow<'a, str>| (!text.is_empty()).then_some(Self::Text { text });
+        match part {
+            Part::Image(media) if IMAGE_TYPES.contains(&media.media_type()) => Some(Self::Image {
+                source: Source::Base64 {
+                    media_type: Cow::Borrowed(media.media_type()),
+                    data: Cow::Borrowed(media.data()),
+                },
+            }),
+            Part::File(media) if media.media_type() == "application/pdf" => Some(Self::Document {
+                source: Source::Base64 {
+                    media_type: Cow::Borrowed(media.media_type()),
+                    data: Cow::Borrowed(media.data()),
+                },
+                title: media.name().map(Cow::Borrowed),
+            }),
+            Part::File(media) if media.media_type() == "text/plain" => {
+                let decoded = base64::engine::general_purpose::STANDARD
+                    .decode(media.data())
+                    .ok()
+                    .and_then(|bytes| String::from_utf8(bytes).ok());
+                match decoded {
+                    Some(data) => Some(Self::Document {
+                        source: Source::Text {
+                            media_type: Cow::Borrowed("text/plain"),
+                            data: Cow::Owned(data),
+                        },
+                        title: media.name().map(Cow::Borrowed),
+                    }),
+                    None => text(Cow::Owned(part.placeholder().unwrap_or_default())),
+                }
+            }
+            _ => match part.as_text() {
+                Some(part) => text(Cow::Borrowed(part)),
+                None => text(Cow::Owned(part.placeholder().unwrap_or_default())),
+            },
+        }
+    }
 }
 
 /// An entry of `tools`.
@@ -175,12 +269,27 @@ impl<'a> ToolResult<'a> {
     }
 
     /// The result as a block answering the call `tool_use_id`; an error result is marked so.
+    /// A result of parts goes as blocks (see [`ResultBlock::from_part`]).
     pub fn answering(result: &'a ToolResultMessage, tool_use_id: Cow<'a, str>) -> Self {
         Self {
             tool_use_id,
-            content: ToolResultContent::Text(Cow::Borrowed(&result.content)),
+            content: content_of(result),
             is_error: (result.status != ToolResultStatus::Success).then_some(true),
         }
+    }
+}
+
+/// What a result holds: its text, or the blocks of its parts (its text when none is left).
+fn content_of(result: &ToolResultMessage) -> ToolResultContent<'_> {
+    let blocks: Vec<ResultBlock<'_>> = result
+        .parts
+        .iter()
+        .filter_map(ResultBlock::from_part)
+        .collect();
+    if blocks.is_empty() {
+        ToolResultContent::Text(Cow::Borrowed(&result.content))
+    } else {
+        ToolResultContent::Blocks(blocks)
     }
 }
 
@@ -301,4 +410,39 @@ pub struct ErrorDetail {
     /// What went wrong.
     #[serde(default)]
     pub message: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_result_of_parts_goes_as_blocks_each_in_the_kind_the_api_takes() {
+        let result = crate::model::chart_result("toolu_1");
+        let block = serde_json::to_value(ToolResult::from_result(&result, "unused")).unwrap();
+        assert_eq!(
+            block,
+            json!({
+                "tool_use_id": "toolu_1",
+                "content": [
+                    {"type": "text", "text": "Sales by month:"},
+                    {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "AQID"}},
+                    {"type": "document", "source": {"type": "base64", "media_type": "application/pdf", "data": "JVBERg=="}, "title": "q3.pdf"},
+                    {"type": "text", "text": "[image (image/svg+xml)]"},
+                ]
+            })
+        );
+    }
+
+    #[test]
+    fn a_plain_text_file_is_a_text_document() {
+        let part = Part::file("text/plain", "notes.txt", "day one");
+        let block = serde_json::to_value(ResultBlock::from_part(&part)).unwrap();
+        assert_eq!(
+            block,
+            json!({"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "day one"}, "title": "notes.txt"})
+        );
+    }
 }

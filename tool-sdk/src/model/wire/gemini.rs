@@ -15,7 +15,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-use crate::define::ToolDefinition;
+use crate::define::{self, ToolDefinition};
 use crate::describe::{lower, Dialect, LoweringError};
 use crate::model::{ToolCall, ToolResultMessage};
 
@@ -183,7 +183,40 @@ pub struct FunctionResponse {
     pub name: String,
     /// The result, as a JSON object.
     pub response: Value,
+    /// The result's images and files, in order (Gemini 3 reads them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<ResponsePart>,
 }
+
+/// A part of a [`FunctionResponse`]: media given inline.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResponsePart {
+    /// The media.
+    pub inline_data: ResponseBlob,
+}
+
+/// Media of a [`ResponsePart`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResponseBlob {
+    /// The media type.
+    pub mime_type: String,
+    /// The content, base64-encoded.
+    pub data: String,
+    /// Its name (a file name, say).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub display_name: Option<String>,
+}
+
+/// The media types a function response takes inline.
+pub const RESPONSE_MEDIA_TYPES: [&str; 5] = [
+    "image/png",
+    "image/jpeg",
+    "image/webp",
+    "application/pdf",
+    "text/plain",
+];
 
 impl<'a> FunctionDeclaration<'a> {
     /// `definition` declared with `parameters`, a schema already in the Gemini dialect. A
@@ -272,20 +305,54 @@ impl FunctionResponse {
     /// result that failed (an error, a denial, a rollback) as `{"error": content}`; a success
     /// whose content is a JSON object as that object, any other as `{"result": content}`.
     pub fn from_result(result: &ToolResultMessage) -> Self {
-        let response = if result.is_error() {
-            json!({ "error": result.content })
+        let (text, parts) = if result.parts.is_empty() {
+            (Cow::Borrowed(result.content.as_str()), Vec::new())
         } else {
-            match serde_json::from_str::<Value>(&result.content) {
+            split_parts(&result.parts)
+        };
+        let response = if result.is_error() {
+            json!({ "error": text })
+        } else {
+            match serde_json::from_str::<Value>(&text) {
                 Ok(object @ Value::Object(_)) => object,
-                _ => json!({ "result": result.content }),
+                _ => json!({ "result": text }),
             }
         };
         Self {
             id: result.call_id.clone().filter(|id| !id.is_empty()),
             name: result.name.clone(),
             response,
+            parts,
         }
     }
+}
+
+/// A result's parts as the text of its `response` (texts, and a placeholder for media Gemini
+/// does not take inline) and its inline media.
+fn split_parts(parts: &[define::Part]) -> (Cow<'_, str>, Vec<ResponsePart>) {
+    let mut text = String::new();
+    let mut inline = Vec::new();
+    for part in parts {
+        let shown = match part.as_media() {
+            Some(media) if RESPONSE_MEDIA_TYPES.contains(&media.media_type()) => {
+                inline.push(ResponsePart {
+                    inline_data: ResponseBlob {
+                        mime_type: media.media_type().to_owned(),
+                        data: media.data().to_owned(),
+                        display_name: media.name().map(str::to_owned),
+                    },
+                });
+                continue;
+            }
+            Some(_) => part.placeholder().unwrap_or_default(),
+            None => part.as_text().unwrap_or_default().to_owned(),
+        };
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(&shown);
+    }
+    (Cow::Owned(text), inline)
 }
 
 impl FunctionResponsePart {
@@ -406,6 +473,24 @@ impl ErrorStatus {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_result_of_parts_sends_its_media_inline_and_its_text_as_the_response() {
+        let result = crate::model::chart_result("c1");
+        let response = serde_json::to_value(FunctionResponse::from_result(&result)).unwrap();
+        assert_eq!(
+            response,
+            json!({
+                "id": "c1",
+                "name": "chart",
+                "response": {"result": "Sales by month:\n[image (image/svg+xml)]"},
+                "parts": [
+                    {"inlineData": {"mimeType": "image/png", "data": "AQID"}},
+                    {"inlineData": {"mimeType": "application/pdf", "data": "JVBERg==", "displayName": "q3.pdf"}},
+                ]
+            })
+        );
+    }
 
     #[test]
     fn retry_info_is_read_from_the_details() {

@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::define::ToolDefinition;
+use crate::define::{Part, ToolDefinition};
 use crate::describe::{lower, Dialect, LoweringError};
 use crate::model::{ToolCall, ToolResultMessage};
 
@@ -47,8 +47,8 @@ pub enum RequestMessage<'a> {
     },
     /// What the user said.
     User {
-        /// The text.
-        content: Cow<'a, str>,
+        /// The text, or content parts.
+        content: UserContent<'a>,
     },
     /// A reply of the model: text, tool calls, or both.
     Assistant {
@@ -65,6 +65,77 @@ pub enum RequestMessage<'a> {
         /// The result.
         content: Cow<'a, str>,
     },
+}
+
+/// The content of a user message: text, or parts (text, images, files).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum UserContent<'a> {
+    /// Text.
+    Text(Cow<'a, str>),
+    /// Content parts.
+    Parts(Vec<UserPart<'a>>),
+}
+
+/// A part of a [`UserContent`], by its `type`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum UserPart<'a> {
+    /// Text.
+    Text {
+        /// The text.
+        text: Cow<'a, str>,
+    },
+    /// An image, by URL (a `data:` URL for inline content).
+    ImageUrl {
+        /// The image.
+        image_url: ImageUrl<'a>,
+    },
+    /// A file given inline.
+    File {
+        /// The file.
+        file: FileData<'a>,
+    },
+}
+
+/// The image of a [`UserPart::ImageUrl`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImageUrl<'a> {
+    /// An `https:` or `data:` URL.
+    pub url: Cow<'a, str>,
+}
+
+/// The file of a [`UserPart::File`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileData<'a> {
+    /// The content as a `data:` URL (`data:application/pdf;base64,...`).
+    pub file_data: Cow<'a, str>,
+    /// The file's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filename: Option<Cow<'a, str>>,
+}
+
+impl<'a> UserPart<'a> {
+    /// `part` as a user message part: an image as an `image_url` with its data URL, a file as a
+    /// `file` with its data, text and JSON as text.
+    pub fn from_part(part: &'a Part) -> Self {
+        match part {
+            Part::Image(media) => Self::ImageUrl {
+                image_url: ImageUrl {
+                    url: Cow::Owned(media.data_url()),
+                },
+            },
+            Part::File(media) => Self::File {
+                file: FileData {
+                    file_data: Cow::Owned(media.data_url()),
+                    filename: media.name().map(Cow::Borrowed),
+                },
+            },
+            _ => Self::Text {
+                text: Cow::Borrowed(part.as_text().unwrap_or_default()),
+            },
+        }
+    }
 }
 
 /// An entry of `tools`: `{"type": "function", "function": {...}}`.

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::define::ToolDefinition;
+use crate::define::{Part, ToolDefinition};
 use crate::describe::{lower, Dialect, LoweringError};
 use crate::model::{ToolCall, ToolResultMessage};
 
@@ -56,7 +56,60 @@ pub struct FunctionCallOutputItem {
     /// The id of the call it answers.
     pub call_id: String,
     /// The result.
-    pub output: String,
+    pub output: Output,
+}
+
+/// The `output` of a [`FunctionCallOutputItem`]: text, or parts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Output {
+    /// Text.
+    Text(String),
+    /// Text, images and files, in order.
+    Parts(Vec<OutputPart>),
+}
+
+/// A part of an [`Output`], by its `type`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum OutputPart {
+    /// Text.
+    InputText {
+        /// The text.
+        text: String,
+    },
+    /// An image, by URL (a `data:` URL for inline content).
+    InputImage {
+        /// The image's URL.
+        image_url: String,
+    },
+    /// A file given inline.
+    InputFile {
+        /// The content as a `data:` URL.
+        file_data: String,
+        /// The file's name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        filename: Option<String>,
+    },
+}
+
+impl OutputPart {
+    /// `part` as an output part: an image as `input_image`, a file as `input_file`, text and
+    /// JSON as `input_text`.
+    pub fn from_part(part: &Part) -> Self {
+        match part {
+            Part::Image(media) => Self::InputImage {
+                image_url: media.data_url(),
+            },
+            Part::File(media) => Self::InputFile {
+                file_data: media.data_url(),
+                filename: media.name().map(str::to_owned),
+            },
+            _ => Self::InputText {
+                text: part.as_text().unwrap_or_default().to_owned(),
+            },
+        }
+    }
 }
 
 impl Tool {
@@ -91,7 +144,8 @@ impl From<FunctionCallItem> for ToolCall {
 }
 
 impl FunctionCallOutputItem {
-    /// The result as an input item; a call without an id is answered under `fallback_id`.
+    /// The result as an input item; a call without an id is answered under `fallback_id`. A
+    /// result of parts goes as parts: the Responses API takes images and files there.
     pub fn from_result(result: &ToolResultMessage, fallback_id: &str) -> Self {
         Self {
             kind: "function_call_output".into(),
@@ -99,7 +153,33 @@ impl FunctionCallOutputItem {
                 .call_id
                 .clone()
                 .unwrap_or_else(|| fallback_id.to_owned()),
-            output: result.content.clone(),
+            output: if result.parts.is_empty() {
+                Output::Text(result.content.clone())
+            } else {
+                Output::Parts(result.parts.iter().map(OutputPart::from_part).collect())
+            },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_result_of_parts_goes_as_input_parts() {
+        let result = crate::model::chart_result("call_1");
+        let item = serde_json::to_value(FunctionCallOutputItem::from_result(&result, "")).unwrap();
+        assert_eq!(
+            item["output"],
+            json!([
+                {"type": "input_text", "text": "Sales by month:"},
+                {"type": "input_image", "image_url": "data:image/png;base64,AQID"},
+                {"type": "input_file", "file_data": "data:application/pdf;base64,JVBERg==", "filename": "q3.pdf"},
+                {"type": "input_image", "image_url": "data:image/svg+xml;base64,PHN2Zy8+"},
+            ])
+        );
     }
 }
