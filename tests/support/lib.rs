@@ -5,6 +5,7 @@ pub mod bfcl;
 pub mod booking;
 pub mod durable;
 pub mod mcp;
+pub mod media;
 pub mod protocol;
 pub mod replies;
 pub mod saga;

@@ -264,3 +264,24 @@ async fn errors_are_retried_or_refused_with_the_providers_message() {
         Err(ModelError::Unavailable(message)) if message.contains("HTTP 503") && message.contains("2 attempts")
     ));
 }
+
+#[tokio::test]
+async fn a_results_image_and_pdf_go_back_as_image_and_document_blocks() {
+    use base64::{engine::general_purpose::STANDARD, Engine as _};
+    use tool_sdk_tests::media::{run_chart, CAPTION, PDF, PNG};
+
+    let (builder, conversation) = fakellm("chart");
+    run_chart(builder.build().unwrap()).await;
+    let bodies = bodies_sent(&conversation);
+    let turns = bodies[1]["messages"].as_array().unwrap();
+    let result = &turns.last().unwrap()["content"][0];
+    assert_eq!(result["type"], "tool_result");
+    assert_eq!(
+        result["content"],
+        json!([
+            {"type": "text", "text": CAPTION},
+            {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": STANDARD.encode(PNG)}},
+            {"type": "document", "source": {"type": "base64", "media_type": "application/pdf", "data": STANDARD.encode(PDF)}, "title": "Q1.pdf"},
+        ])
+    );
+}

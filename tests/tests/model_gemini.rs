@@ -886,3 +886,24 @@ fn read_request(connection: &mut std::net::TcpStream) {
     let mut body = vec![0; length];
     reader.read_exact(&mut body).unwrap();
 }
+
+#[tokio::test]
+async fn a_results_image_and_pdf_go_back_as_parts_of_the_function_response() {
+    use base64::{engine::general_purpose::STANDARD, Engine as _};
+    use tool_sdk_tests::media::{run_chart, CAPTION, PDF, PNG};
+
+    let (builder, conversation) = gemini_conversation("chart");
+    run_chart(builder.build().unwrap()).await;
+    let bodies = bodies_sent(&conversation);
+    let contents = bodies[1]["contents"].as_array().unwrap();
+    let response = &contents.last().unwrap()["parts"][0]["functionResponse"];
+    assert_eq!(response["name"], "chart");
+    assert_eq!(response["response"], json!({"result": CAPTION}));
+    assert_eq!(
+        response["parts"],
+        json!([
+            {"inlineData": {"mimeType": "image/png", "data": STANDARD.encode(PNG)}},
+            {"inlineData": {"mimeType": "application/pdf", "data": STANDARD.encode(PDF), "displayName": "Q1.pdf"}},
+        ])
+    );
+}

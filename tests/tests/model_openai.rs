@@ -694,3 +694,49 @@ async fn a_model_not_strict_sends_the_canonical_schema_without_strict() {
 async fn the_gated_compensating_saga_runs_over_chat_completions() {
     tool_sdk_tests::saga_over_http::run_gated_saga(fakellm_model("saga")).await;
 }
+
+#[tokio::test]
+async fn a_results_media_reads_as_placeholders_or_follows_in_a_user_message() {
+    use base64::{engine::general_purpose::STANDARD, Engine as _};
+    use tool_sdk::model::openai::MediaFallback;
+    use tool_sdk_tests::media::{run_chart, CAPTION, PDF, PNG};
+
+    // By default the tool message reads placeholders, and nothing else is sent.
+    let (builder, conversation) = fakellm_conversation("chart");
+    run_chart(builder.build().unwrap()).await;
+    let bodies = bodies_sent(&conversation);
+    let messages = bodies[1]["messages"].as_array().unwrap();
+    assert_eq!(messages.len(), 3, "{messages:#?}");
+    assert_eq!(messages[2]["role"], "tool");
+    assert_eq!(
+        messages[2]["content"],
+        format!("{CAPTION}\n[image (image/png)]\n[file Q1.pdf (application/pdf)]")
+    );
+
+    // Asked to, the media follow the results in a user message the official types take.
+    let (builder, conversation) = fakellm_conversation("chart-attached");
+    let model = builder
+        .with_media_fallback(MediaFallback::UserMessage)
+        .build()
+        .unwrap();
+    run_chart(model).await;
+    let bodies = bodies_sent(&conversation);
+    let messages = bodies[1]["messages"].as_array().unwrap();
+    let roles: Vec<&str> = messages
+        .iter()
+        .map(|m| m["role"].as_str().unwrap())
+        .collect();
+    assert_eq!(roles, ["user", "assistant", "tool", "user"]);
+    let attached = &messages[3]["content"];
+    assert_eq!(attached[1]["type"], "image_url");
+    assert_eq!(
+        attached[1]["image_url"]["url"],
+        format!("data:image/png;base64,{}", STANDARD.encode(PNG))
+    );
+    assert_eq!(attached[2]["type"], "file");
+    assert_eq!(attached[2]["file"]["filename"], "Q1.pdf");
+    assert_eq!(
+        attached[2]["file"]["file_data"],
+        format!("data:application/pdf;base64,{}", STANDARD.encode(PDF))
+    );
+}
