@@ -1,5 +1,3 @@
-//! Words of a text for matching, the same for queries and tools.
-
 //! Words of a text for matching, the same for queries and tools, in any script.
 //!
 //! Text is normalised (NFKC, so full-width forms and ligatures match their plain forms), then
@@ -7,13 +5,25 @@
 //! camelCase humps and at `_`, `.` and `-`. Scripts written without spaces between words (Han,
 //! kana, Hangul, Thai, Lao, Khmer, Myanmar) become overlapping character pairs, which match a
 //! word of two characters or more wherever it stands. Latin and other cased words are
-//! lowercased, their accents dropped (`café` matches `cafe`), stop words removed, and stemmed.
+//! lowercased, their accents dropped (`café` matches `cafe`), stop words removed, and stemmed;
+//! a word that stemming changed is also kept as written, marked with [`EXACT`], so an exact
+//! match counts beside the looser match of its stem.
 
 use unicode_normalization::char::is_combining_mark;
 use unicode_normalization::UnicodeNormalization;
 use unicode_segmentation::UnicodeSegmentation;
 
-/// The words of `text`, in order, as the index keeps them.
+/// Starts a word kept as written beside its stem. Words are letters and digits only, so no stem
+/// starts with it.
+pub(crate) const EXACT: char = '=';
+
+/// Whether `term` is a word as written (see [`EXACT`]) rather than a stem.
+pub(crate) fn is_exact(term: &str) -> bool {
+    term.starts_with(EXACT)
+}
+
+/// The words of `text`, in order, as the index keeps them: each stem, preceded by the word as
+/// written when stemming changed it.
 pub(crate) fn tokens(text: &str) -> Vec<String> {
     let text: String = text.nfkc().collect();
     let mut words = Vec::new();
@@ -38,9 +48,14 @@ fn push_run(run: &str, spaceless: bool, words: &mut Vec<String>) {
         for word in run.unicode_words() {
             for part in identifier_parts(word) {
                 let folded = fold(part);
-                if !STOP_WORDS.contains(&folded.as_str()) {
-                    words.push(stem(&folded));
+                if STOP_WORDS.contains(&folded.as_str()) {
+                    continue;
                 }
+                let stem = stem(&folded);
+                if stem != folded {
+                    words.push(format!("{EXACT}{folded}"));
+                }
+                words.push(stem);
             }
         }
     }
@@ -127,6 +142,11 @@ fn stem(word: &str) -> String {
         "ically", "ally", "ations", "ation", "ings", "ing", "ies", "es", "ed", "ly", "s",
     ] {
         if let Some(stripped) = word.strip_suffix(suffix) {
+            // `-es` is an ending after a sibilant (`boxes`, `matches`); elsewhere the `e`
+            // belongs to the word (`miles`, `rates`), and only `-s` is stripped.
+            if suffix == "es" && !ends_in_sibilant(stripped) {
+                continue;
+            }
             if stripped.len() >= 3 {
                 stem = stripped;
                 break;
@@ -134,6 +154,12 @@ fn stem(word: &str) -> String {
         }
     }
     stem.chars().take(STEM_LENGTH).collect()
+}
+
+fn ends_in_sibilant(stem: &str) -> bool {
+    ["s", "x", "z", "ch", "sh"]
+        .iter()
+        .any(|ending| stem.ends_with(ending))
 }
 
 /// Characters a stem keeps.
@@ -192,3 +218,25 @@ const STOP_WORDS: &[&str] = &[
     "use",
     "using",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_e_before_s_stays_unless_a_sibilant_precedes_it() {
+        assert_eq!(stem("miles"), stem("mile"));
+        assert_eq!(stem("rates"), "rate");
+        assert_eq!(stem("boxes"), "box");
+        assert_eq!(stem("matches"), "match");
+    }
+
+    #[test]
+    fn a_word_stemming_changed_is_kept_as_written_too() {
+        assert_eq!(tokens("Miles"), ["=miles", "mile"]);
+        // Unchanged by stemming: the stem alone.
+        assert_eq!(tokens("mile"), ["mile"]);
+        // Pairs of a spaceless script are not stemmed.
+        assert_eq!(tokens("天气"), ["天气"]);
+    }
+}
