@@ -143,9 +143,9 @@ fn bm25_finds_the_ground_truth_function_among_all_bfcl_functions() {
     for miss in recall.misses.iter().take(10) {
         println!("  missed {miss}");
     }
-    // Measured: recall@1 0.613, recall@5 0.909.
+    // Measured: recall@1 0.613, recall@5 0.913 (even-numbered 0.920, odd-numbered 0.907).
     let at_5 = recall.all.at_5();
-    assert!(at_5 >= 0.905, "recall@5 {at_5:.3} fell under 0.905");
+    assert!(at_5 >= 0.91, "recall@5 {at_5:.3} fell under 0.91");
 }
 
 mod in_the_loop {
@@ -499,6 +499,7 @@ mod ranking {
             .collect();
         let rest =
             search.search(&SearchRequest::new("weather in a city", &refs, 7).skipping(&skip));
+        // The skipped tool counts as picked already, so what follows it is unchanged.
         assert_eq!(
             rest.found,
             all.found[1..],

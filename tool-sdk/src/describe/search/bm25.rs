@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use rustc_hash::FxHashSet;
 
 use crate::define::ToolDefinition;
+use crate::describe::search::diversify::{pick, Candidate};
 use crate::describe::search::document::{document_fields, summary};
 use crate::describe::search::fallback::{guesses, trigrams};
 use crate::describe::search::fingerprint::fingerprint;
@@ -17,7 +18,10 @@ use crate::describe::search::{SearchRequest, SearchResult, SearchStrategy};
 /// as the name's and description's, since they say less about what a tool is for), each query
 /// word counted once. Words are matched by their stems, and a word as written also counts a
 /// quarter where stemming changed it, so `rates` ranks a tool saying `rates` above one saying
-/// `rate`. Tuned on the BFCL corpus. Needs no network and no model.
+/// `rate`. Of the 50 best-scoring tools, results are then picked one at a time to cover the
+/// query's needs: after one for "book a hotel", a tool for the "flight" the query also asks for
+/// ranks above a fifth way to book a hotel. Tools found by an earlier search (skipped) count as
+/// picked. Tuned on the BFCL corpus. Needs no network and no model.
 ///
 /// The index is built once per set of tools, keyed by a hash of everything it reads (names,
 /// descriptions, parameters), and tools a request skips are left out at query time, so the
@@ -68,6 +72,8 @@ const PARAMETER_WEIGHT: f64 = 0.5;
 /// What a word as written counts for beside its stem, in a tool's text: its stem already
 /// matched, so it only adds a little for the exact form.
 const EXACT_WEIGHT: f64 = 0.25;
+/// The best-scoring tools among which results are picked to cover the query's needs.
+const CANDIDATES: usize = 50;
 /// Characters the head of a compound has at least.
 const MINIMUM_HEAD: usize = 4;
 
@@ -162,30 +168,66 @@ impl Index {
         let mut query = self.with_compound_heads(tokens(request.query));
         query.sort_unstable();
         query.dedup();
+        let matched: Vec<(f64, &[(usize, f64)])> = query
+            .iter()
+            .filter_map(|term| self.postings.get(term))
+            .map(|postings| {
+                let df = postings.len() as f64;
+                let idf = ((count - df + 0.5) / (df + 0.5) + 1.0).ln();
+                (idf, postings.as_slice())
+            })
+            .collect();
+        let part = |idf: f64, document: usize, frequency: f64| {
+            idf * frequency * (K1 + 1.0) / (frequency + self.norms[document])
+        };
         let mut scores = vec![0.0; self.norms.len()];
-        for postings in query.iter().filter_map(|term| self.postings.get(term)) {
-            let df = postings.len() as f64;
-            let idf = ((count - df + 0.5) / (df + 0.5) + 1.0).ln();
+        for &(idf, postings) in &matched {
             for &(document, frequency) in postings {
-                scores[document] +=
-                    idf * frequency * (K1 + 1.0) / (frequency + self.norms[document]);
+                scores[document] += part(idf, document, frequency);
             }
         }
         let mut ranked: Vec<(f64, usize)> = scores
-            .into_iter()
+            .iter()
             .enumerate()
-            .filter(|&(i, score)| score > 0.0 && !request.is_skipped(i))
-            .map(|(i, score)| (score, i))
+            .filter(|&(i, &score)| score > 0.0 && !request.is_skipped(i))
+            .map(|(i, &score)| (score, i))
             .collect();
         if ranked.is_empty() {
             return SearchResult::guesses(guesses(request.query, &self.trigrams, request));
         }
         ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        ranked.truncate(CANDIDATES);
+        // Found by an earlier search and scoring among the candidates: the model has them,
+        // so they count as picked already.
+        let floor = ranked[ranked.len() - 1].0;
+        let seen: Vec<usize> = (0..scores.len())
+            .filter(|&i| request.is_skipped(i) && scores[i] > 0.0 && scores[i] >= floor)
+            .collect();
+        let mut slot = vec![usize::MAX; scores.len()];
+        for (at, &document) in ranked.iter().map(|(_, i)| i).chain(&seen).enumerate() {
+            slot[document] = at;
+        }
+        let mut candidates: Vec<Candidate> = ranked
+            .iter()
+            .map(|&(score, _)| score)
+            .chain(seen.iter().map(|&i| scores[i]))
+            .map(|score| Candidate {
+                score,
+                parts: vec![0.0; matched.len()],
+            })
+            .collect();
+        for (word, &(idf, postings)) in matched.iter().enumerate() {
+            for &(document, frequency) in postings {
+                if let Some(candidate) = candidates.get_mut(slot[document]) {
+                    candidate.parts[word] = part(idf, document, frequency);
+                }
+            }
+        }
+        let seen = candidates.split_off(ranked.len());
         SearchResult::matches(
-            ranked
+            pick(&candidates, &seen, request.limit)
                 .into_iter()
-                .take(request.limit)
-                .map(|(_, i)| i)
+                .map(|at| ranked[at].1)
                 .collect(),
         )
     }

@@ -11,6 +11,7 @@
 //! or [`EmbeddingSearch`] over an application's embedder.
 
 mod bm25;
+mod diversify;
 mod document;
 mod embedding;
 mod fallback;
