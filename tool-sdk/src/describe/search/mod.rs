@@ -8,7 +8,7 @@
 //! answered like an unknown tool, with the hint to search.
 //!
 //! A [`SearchStrategy`] ranks the deferred tools: [`Bm25Search`] (the default),
-//! or [`EmbeddingSearch`] over an application's embedder.
+//! [`EmbeddingSearch`] over an application's embedder, or [`HybridSearch`], the two fused.
 
 mod bm25;
 mod diversify;
@@ -16,6 +16,7 @@ mod document;
 mod embedding;
 mod fallback;
 mod fingerprint;
+mod hybrid;
 mod request;
 mod tokenize;
 
@@ -30,6 +31,7 @@ use crate::describe::{Dialect, Lowered, LoweringError};
 
 pub use bm25::Bm25Search;
 pub use embedding::EmbeddingSearch;
+pub use hybrid::{HybridSearch, DEFAULT_RANK_CONSTANT};
 pub use request::{SearchRequest, SearchResult};
 
 /// The name of the built-in search tool.
