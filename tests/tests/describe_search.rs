@@ -1,7 +1,7 @@
 //! Tool search on real data: every BFCL function registered as a deferred tool; for each
 //! question, the built-in strategy's top 5 must hold the ground-truth function.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 use tool_sdk::describe::search::{
@@ -67,7 +67,12 @@ impl Corpus {
             wanted.dedup();
             for name in wanted {
                 let target = self.index_of[&name];
-                let counts = [&mut recall.all, &mut recall.halves[number % 2]];
+                let category = entry.id.rsplit_once('_').map_or("", |(c, _)| c);
+                let counts = [
+                    &mut recall.all,
+                    &mut recall.halves[number % 2],
+                    recall.categories.entry(category.to_owned()).or_default(),
+                ];
                 for count in counts {
                     count.add(found.first() == Some(&target), found.contains(&target));
                 }
@@ -119,6 +124,8 @@ struct Recall {
     all: Counts,
     /// Even-numbered questions, then odd-numbered ones.
     halves: [Counts; 2],
+    /// By BFCL category (`simple_python`, `parallel_multiple`, …).
+    categories: BTreeMap<String, Counts>,
     misses: Vec<String>,
 }
 
@@ -127,9 +134,13 @@ impl fmt::Display for Recall {
         let [even, odd] = &self.halves;
         write!(
             f,
-            "{} ({} cases); even-numbered questions {even}; odd-numbered {odd}",
+            "{} ({} cases); even-numbered questions {even}; odd-numbered {odd}; recall@5 by category:",
             self.all, self.all.cases
-        )
+        )?;
+        for (category, counts) in &self.categories {
+            write!(f, " {category} {:.3}", counts.at_5())?;
+        }
+        Ok(())
     }
 }
 
