@@ -156,9 +156,9 @@ fn bm25_finds_the_ground_truth_function_among_all_bfcl_functions() {
     for miss in recall.misses.iter().take(10) {
         println!("  missed {miss}");
     }
-    // Measured: recall@1 0.613, recall@5 0.913 (even-numbered 0.920, odd-numbered 0.907).
+    // Measured: recall@1 0.621, recall@5 0.923 (even-numbered 0.929, odd-numbered 0.918).
     let at_5 = recall.all.at_5();
-    assert!(at_5 >= 0.91, "recall@5 {at_5:.3} fell under 0.91");
+    assert!(at_5 >= 0.92, "recall@5 {at_5:.3} fell under 0.92");
 }
 
 /// A stand-in for an embedding model, deterministic and offline: the character trigrams of each
@@ -199,7 +199,7 @@ fn hybrid_search_fuses_bm25_with_an_embedder_on_bfcl() {
     println!("BFCL, BM25: {bm25}");
     println!("BFCL, stand-in trigram embedder alone: {embedding}");
     println!("BFCL, hybrid of BM25 and the stand-in (k = 60): {hybrid}");
-    // Measured: the stand-in alone 0.459 / 0.696, the hybrid 0.563 / 0.803 (recall@1 / @5).
+    // Measured: the stand-in alone 0.459 / 0.696, the hybrid 0.565 / 0.805 (recall@1 / @5).
     let (alone, fused) = (embedding.all.at_5(), hybrid.all.at_5());
     assert!(
         alone >= 0.69,
@@ -552,6 +552,37 @@ mod ranking {
         let result = Bm25Search::new().search(&SearchRequest::new("xyzzy", &refs, 3));
         assert!(result.weak);
         assert_eq!(result.found.len(), 3, "{result:?}");
+    }
+
+    #[test]
+    fn each_sentence_of_a_query_gets_a_place() {
+        let schema = json!({"type": "object", "properties": {}});
+        let tools: Vec<ToolDefinition> = [
+            (
+                "hotel_book",
+                "Books a hotel room for some nights, with breakfast.",
+            ),
+            (
+                "hotel_booking",
+                "Books a room in a hotel for a number of nights.",
+            ),
+            ("hotel_room_book", "Books a hotel room, breakfast included."),
+            ("hotel_price", "The price of a hotel room for some nights."),
+            ("car_rental", "Rents a car for some days."),
+        ]
+        .into_iter()
+        .map(|(name, description)| ToolDefinition::new(name, description, schema.clone()))
+        .collect();
+        let refs: Vec<&ToolDefinition> = tools.iter().collect();
+        let query = "Book me a hotel room in Paris for five nights with breakfast in a quiet \
+                     hotel room. Then a car.";
+        let found = Bm25Search::new()
+            .search(&SearchRequest::new(query, &refs, 2))
+            .found;
+        assert!(
+            found.contains(&4),
+            "the car is a need of its own: {found:?}"
+        );
     }
 
     #[test]

@@ -2,48 +2,50 @@
 //! and a hotel for four nights"), and the tools for the need with the most matching words
 //! (five ways to book a hotel) can fill every place, leaving none for the other. So results
 //! are picked one at a time, each weighing its own score against how much of it comes from
-//! query words that the tools picked before match little (after xQuAD, Santos et al., 2010,
-//! with the query's words as its aspects).
+//! the query's needs that the tools picked before match little (after xQuAD, Santos et al.,
+//! 2010). The caller says what the needs are: BM25 takes each query word, and each sentence of
+//! a query of several.
 
-/// A tool that may be picked: its score, and what each query word contributes to it.
+/// A tool that may be picked: its score, and its score on each of the query's needs.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Candidate {
     pub(crate) score: f64,
-    /// Per query word, in the same order for every candidate.
+    /// Per need, in the same order for every candidate.
     pub(crate) parts: Vec<f64>,
 }
 
-/// How much a candidate's score on words still uncovered counts, against its score (the
+/// How much a candidate's score on needs still uncovered counts, against its score (the
 /// rest). Chosen on the even-numbered BFCL questions (0.1, 0.25, 0.5, 0.75 tried).
 const NOVELTY: f64 = 0.25;
 
-/// How much of a word a pick covers, as a share of the best candidate's score on that word.
+/// How much of a need a pick covers, as a share of the best candidate's score on that need.
 /// Chosen with [`NOVELTY`] (0.5 and 1 tried).
 const COVERAGE: f64 = 0.5;
 
 /// Indices into `candidates` (best score first), in the order picked, at most `limit`. Tools in
-/// `seen` are in the caller's hands already (an earlier search found them): they cover words
-/// as picks do, and are never returned. The first pick is always a best-scoring candidate.
+/// `seen` are in the caller's hands already (an earlier search found them): they cover needs
+/// as picks do, and are never returned. Where each candidate's parts sum to its score, the first
+/// pick is a best-scoring candidate.
 pub(crate) fn pick(candidates: &[Candidate], seen: &[Candidate], limit: usize) -> Vec<usize> {
     let Some(top) = candidates.first().map(|c| c.score).filter(|s| *s > 0.0) else {
         return Vec::new();
     };
-    let words = candidates[0].parts.len();
-    let best: Vec<f64> = (0..words)
-        .map(|w| {
+    let needs = candidates[0].parts.len();
+    let best: Vec<f64> = (0..needs)
+        .map(|need| {
             candidates
                 .iter()
                 .chain(seen)
-                .map(|c| c.parts[w])
+                .map(|c| c.parts[need])
                 .fold(0.0, f64::max)
         })
         .collect();
-    // Per word, the share no pick covers yet.
-    let mut uncovered = vec![1.0; words];
+    // Per need, the share no pick covers yet.
+    let mut uncovered = vec![1.0; needs];
     let cover = |uncovered: &mut [f64], chosen: &Candidate| {
-        for (w, left) in uncovered.iter_mut().enumerate() {
-            if best[w] > 0.0 {
-                *left *= 1.0 - COVERAGE * chosen.parts[w] / best[w];
+        for (need, left) in uncovered.iter_mut().enumerate() {
+            if best[need] > 0.0 {
+                *left *= 1.0 - COVERAGE * chosen.parts[need] / best[need];
             }
         }
     };
@@ -86,7 +88,7 @@ mod tests {
         }
     }
 
-    /// Words: book, hotel, night, flight. Three hotel tools outscore the flight tool.
+    /// Needs (words): book, hotel, night, flight. Three hotel tools outscore the flight tool.
     fn two_needs() -> Vec<Candidate> {
         vec![
             candidate(&[1.0, 3.0, 2.0, 0.0]),
@@ -114,7 +116,7 @@ mod tests {
     }
 
     #[test]
-    fn tools_already_seen_cover_words_as_picks_do() {
+    fn tools_already_seen_cover_needs_as_picks_do() {
         let candidates = two_needs();
         // The best hotel tool is in hand: the flight tool comes first.
         let seen = [candidates[0].clone()];
