@@ -611,6 +611,94 @@ mod ranking {
     }
 }
 
+mod languages {
+    use proptest::prelude::*;
+    use serde_json::json;
+    use tool_sdk::define::ToolDefinition;
+    use tool_sdk::describe::search::{Bm25Search, Language, SearchRequest, SearchStrategy};
+
+    /// One catalogue in four languages; each query shares with its tool only a word in
+    /// another inflection, which the English stemmer would not join.
+    fn tools() -> Vec<ToolDefinition> {
+        let schema = json!({"type": "object", "properties": {}});
+        [
+            ("get_weather", "Current weather for a city."),
+            ("fahrplan", "Liefert den Fahrplan für einen Zug."),
+            ("annonces", "Liste les grandes villas de la ville à louer."),
+            ("horarios", "Consulta el horario de los trenes."),
+        ]
+        .into_iter()
+        .map(|(name, description)| ToolDefinition::new(name, description, schema.clone()))
+        .collect()
+    }
+
+    #[test]
+    fn each_text_is_stemmed_in_the_language_its_stop_words_show() {
+        let tools = tools();
+        let refs: Vec<&ToolDefinition> = tools.iter().collect();
+        let search = Bm25Search::new();
+        let english = Bm25Search::with_language(Language::English);
+        for (query, tool) in [
+            // German `Züge` is `Zug`.
+            ("Wann fahren die Züge?", 1),
+            // French `grands` is `grandes`.
+            ("Je cherche des plus grands", 2),
+            // Spanish `tren` is `trenes`.
+            ("Quiero un tren mañana", 3),
+        ] {
+            let request = SearchRequest::new(query, &refs, 1);
+            let result = search.search(&request);
+            assert_eq!((result.found, result.weak), (vec![tool], false), "{query}");
+            // Stemmed as English, the inflected word matches nothing.
+            let result = english.search(&request);
+            assert!(result.weak || result.found != [tool], "{query}: {result:?}");
+        }
+    }
+
+    #[test]
+    fn a_set_language_stems_texts_that_show_none() {
+        let schema = json!({"type": "object", "properties": {}});
+        let tools = [
+            ToolDefinition::new("bus", "Bus Fahrplan", schema.clone()),
+            ToolDefinition::new("bahn", "Zug Fahrplan", schema),
+        ];
+        let refs: Vec<&ToolDefinition> = tools.iter().collect();
+        let request = SearchRequest::new("Züge", &refs, 1);
+        // Nothing shows German: stemmed as English, `Züge` matches no word.
+        assert!(Bm25Search::new().search(&request).weak);
+        let result = Bm25Search::with_language(Language::German).search(&request);
+        assert_eq!((result.found, result.weak), (vec![1], false));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn no_text_in_any_language_panics(
+            query in "\\PC{0,40}",
+            latin in "[a-zäöüßéèêàçñáíóúœåøæ' ]{0,40}",
+            description in "\\PC{0,60}",
+        ) {
+            let schema = json!({"type": "object", "properties": {"x": {"description": latin.clone()}}});
+            let tools = [
+                ToolDefinition::new("tool", description.clone(), schema.clone()),
+                ToolDefinition::new("latin", latin.clone(), schema),
+            ];
+            let refs: Vec<&ToolDefinition> = tools.iter().collect();
+            let strategies = Language::ALL
+                .into_iter()
+                .map(Bm25Search::with_language)
+                .chain([Bm25Search::new()]);
+            for search in strategies {
+                for query in [&query, &latin] {
+                    let result = search.search(&SearchRequest::new(query, &refs, 5));
+                    prop_assert!(result.found.len() <= 2);
+                }
+            }
+        }
+    }
+}
+
 mod hybrid_strategy {
     use serde_json::json;
     use tool_sdk::define::ToolDefinition;

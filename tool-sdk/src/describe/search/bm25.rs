@@ -8,10 +8,12 @@ use rustc_hash::FxHashSet;
 use unicode_segmentation::UnicodeSegmentation;
 
 use crate::define::ToolDefinition;
+use crate::describe::search::detect::{detect, Tally};
 use crate::describe::search::diversify::{pick, Candidate};
 use crate::describe::search::document::{document_fields, summary};
 use crate::describe::search::fallback::{guesses, trigrams};
 use crate::describe::search::fingerprint::fingerprint;
+use crate::describe::search::language::Language;
 use crate::describe::search::tokenize::{is_exact, tokens};
 use crate::describe::search::{SearchRequest, SearchResult, SearchStrategy};
 
@@ -53,11 +55,16 @@ use crate::describe::search::{SearchRequest, SearchResult, SearchStrategy};
 pub struct Bm25Search {
     keys: RandomState,
     index: Mutex<Option<Arc<Index>>>,
+    /// Set by [`with_language`](Self::with_language); else each text's own, detected.
+    language: Option<Language>,
 }
 
 #[derive(Debug)]
 struct Index {
     fingerprint: u64,
+    /// Set for the strategy, or the one most tools were detected in: queries in no clear
+    /// language are stemmed in it.
+    language: Language,
     /// Per term, the documents holding it and its weighted frequency there.
     postings: HashMap<String, Vec<(usize, f64)>>,
     /// BM25's length normalisation per document.
@@ -82,9 +89,44 @@ const SENTENCE_WEIGHT: f64 = 3.0;
 const MINIMUM_HEAD: usize = 4;
 
 impl Bm25Search {
-    /// A strategy with an empty index.
+    /// A strategy with an empty index, reading each text's language from its stop words (see
+    /// [`with_language`](Self::with_language)).
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Stems every tool and every query in `language`, without detecting one: for a tool
+    /// catalogue and users known to write in one language.
+    ///
+    /// Without it, each tool's text and each query is stemmed in the language its stop words
+    /// show (`der`, `und`: German; `le`, `une`: French; Cyrillic: Russian); a text that shows
+    /// none, or two as much (a query of three words often does), is stemmed in the language
+    /// most of the tools are in, English if none shows one. Words of a script that tells its
+    /// language (Cyrillic, Greek, Arabic, Tamil) are stemmed in it either way.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_sdk::describe::search::{Bm25Search, Language, SearchRequest, SearchStrategy};
+    /// use tool_sdk::define::ToolDefinition;
+    ///
+    /// let schema = json!({"type": "object", "properties": {}});
+    /// let tools = [
+    ///     ToolDefinition::new("bus", "Bus Fahrplan", schema.clone()),
+    ///     ToolDefinition::new("bahn", "Zug Fahrplan", schema),
+    /// ];
+    /// let refs: Vec<&ToolDefinition> = tools.iter().collect();
+    /// // No stop word says these are German; stemmed as German, `Züge` is `Zug`.
+    /// let search = Bm25Search::with_language(Language::German);
+    /// let result = search.search(&SearchRequest::new("Züge", &refs, 1));
+    /// assert_eq!((result.found, result.weak), (vec![1], false));
+    /// ```
+    pub fn with_language(language: Language) -> Self {
+        Self {
+            language: Some(language),
+            ..Self::default()
+        }
     }
 
     /// The index of `tools`, built unless the last one indexed the same content.
@@ -94,7 +136,7 @@ impl Bm25Search {
         match &*slot {
             Some(index) if index.fingerprint == fingerprint => Arc::clone(index),
             _ => {
-                let index = Arc::new(Index::build(tools, fingerprint));
+                let index = Arc::new(Index::build(tools, fingerprint, self.language));
                 *slot = Some(Arc::clone(&index));
                 index
             }
@@ -103,11 +145,23 @@ impl Bm25Search {
 }
 
 impl Index {
-    fn build(tools: &[&ToolDefinition], fingerprint: u64) -> Self {
+    fn build(tools: &[&ToolDefinition], fingerprint: u64, language: Option<Language>) -> Self {
+        let fields: Vec<(String, String)> = tools.iter().map(|t| document_fields(t)).collect();
+        // Each tool in its own language, if it shows one; else in the set's.
+        let languages: Vec<Option<Language>> = fields
+            .iter()
+            .map(|(main, parameters)| language.or_else(|| detect(&format!("{main}\n{parameters}"))))
+            .collect();
+        let language = language.unwrap_or_else(|| {
+            let mut tally = Tally::default();
+            languages.iter().for_each(|l| tally.add(*l));
+            tally.language()
+        });
         let mut lengths = Vec::with_capacity(tools.len());
         let mut postings: HashMap<String, Vec<(usize, f64)>> = HashMap::new();
-        for (document, tool) in tools.iter().enumerate() {
-            let (words, parameters) = document_fields(tool);
+        for (document, (main, parameters)) in fields.iter().enumerate() {
+            let own = languages[document].unwrap_or(language);
+            let (words, parameters) = (tokens(main, own), tokens(parameters, own));
             let mut counts: HashMap<String, f64> = HashMap::new();
             let mut length = 0.0;
             let fields = [(words, 1.0), (parameters, PARAMETER_WEIGHT)];
@@ -133,6 +187,7 @@ impl Index {
         let average = (lengths.iter().sum::<f64>() / lengths.len().max(1) as f64).max(1.0);
         Self {
             fingerprint,
+            language,
             postings,
             norms: lengths
                 .iter()
@@ -168,9 +223,9 @@ impl Index {
 
     /// The index's terms among the words of `text`, each once (a word a question repeats is
     /// no more relevant for it), with its IDF and postings.
-    fn matched(&self, text: &str) -> Vec<(f64, &[(usize, f64)])> {
+    fn matched(&self, text: &str, language: Language) -> Vec<(f64, &[(usize, f64)])> {
         let count = self.norms.len() as f64;
-        let mut words = self.with_compound_heads(tokens(text));
+        let mut words = self.with_compound_heads(tokens(text, language));
         words.sort_unstable();
         words.dedup();
         words
@@ -189,8 +244,11 @@ impl Index {
         idf * frequency * (K1 + 1.0) / (frequency + self.norms[document])
     }
 
-    fn search(&self, request: &SearchRequest<'_>) -> SearchResult {
-        let matched = self.matched(request.query);
+    fn search(&self, request: &SearchRequest<'_>, language: Option<Language>) -> SearchResult {
+        let language = language
+            .or_else(|| detect(request.query))
+            .unwrap_or(self.language);
+        let matched = self.matched(request.query, language);
         let mut scores = vec![0.0; self.norms.len()];
         for &(idf, postings) in &matched {
             for &(document, frequency) in postings {
@@ -244,7 +302,7 @@ impl Index {
             }
         }
         for (at, sentence) in sentences.iter().enumerate() {
-            for (idf, postings) in self.matched(sentence) {
+            for (idf, postings) in self.matched(sentence, language) {
                 for &(document, frequency) in postings {
                     if let Some(candidate) = candidates.get_mut(slot[document]) {
                         candidate.parts[matched.len() + at] +=
@@ -266,6 +324,6 @@ impl Index {
 impl SearchStrategy for Bm25Search {
     fn search(&self, request: &SearchRequest<'_>) -> SearchResult {
         // Ranked outside the lock: concurrent searches of one set share the index.
-        self.index(request.tools).search(request)
+        self.index(request.tools).search(request, self.language)
     }
 }

@@ -1,7 +1,7 @@
 //! A strategy fusing the lexical ranking with an embedder's.
 
 use crate::describe::search::{
-    Bm25Search, EmbeddingSearch, SearchRequest, SearchResult, SearchStrategy,
+    Bm25Search, EmbeddingSearch, Language, SearchRequest, SearchResult, SearchStrategy,
 };
 
 /// The rank constant of reciprocal rank fusion unless set: the value of Cormack et al. (2009).
@@ -69,6 +69,13 @@ impl HybridSearch {
             semantic: EmbeddingSearch::new(embed),
             rank_constant: DEFAULT_RANK_CONSTANT,
         }
+    }
+
+    /// Stems BM25's side in `language` (see [`Bm25Search::with_language`]); the embedder
+    /// reads the texts as they are.
+    pub fn with_language(mut self, language: Language) -> Self {
+        self.lexical = Bm25Search::with_language(language);
+        self
     }
 
     /// Sets reciprocal rank fusion's `k`: the larger, the less a first place outweighs a

@@ -11,13 +11,17 @@
 //! [`EmbeddingSearch`] over an application's embedder, or [`HybridSearch`], the two fused.
 
 mod bm25;
+mod detect;
 mod diversify;
 mod document;
 mod embedding;
 mod fallback;
 mod fingerprint;
+mod fold;
 mod hybrid;
+mod language;
 mod request;
+mod stop_words;
 mod tokenize;
 
 use std::fmt;
@@ -32,6 +36,7 @@ use crate::describe::{Dialect, Lowered, LoweringError};
 pub use bm25::Bm25Search;
 pub use embedding::EmbeddingSearch;
 pub use hybrid::{HybridSearch, DEFAULT_RANK_CONSTANT};
+pub use language::Language;
 pub use request::{SearchRequest, SearchResult};
 
 /// The name of the built-in search tool.
