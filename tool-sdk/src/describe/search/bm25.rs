@@ -19,7 +19,8 @@ use crate::describe::search::{SearchRequest, SearchResult, SearchStrategy};
 
 /// BM25 ranking with two fields (k1 = 1.5, b = 0.9; the parameters' words count half as much
 /// as the name's and description's, since they say less about what a tool is for), each query
-/// word counted once. Words are matched by their stems, and a word as written also counts a
+/// word counted once. Words are matched by their stems, in each text's language (see
+/// [`with_language`](Self::with_language)), and a word as written also counts a
 /// quarter where stemming changed it, so `rates` ranks a tool saying `rates` above one saying
 /// `rate`. Of the 50 best-scoring tools, results are then picked one at a time to cover the
 /// query's needs, its words and, in a query of several sentences, its sentences: after one for

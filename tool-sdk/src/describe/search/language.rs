@@ -8,6 +8,7 @@ use rust_stemmers::Algorithm;
 /// tool catalogues as Snowball's; the others use their Snowball stemmer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
+// Each variant is the language it names; a doc line apiece would say nothing more.
 #[allow(missing_docs)]
 pub enum Language {
     Arabic,
