@@ -3,7 +3,6 @@
 use serde_json::Value;
 
 use crate::define::ToolDefinition;
-use crate::describe::search::tokenize::tokens;
 
 /// A piece of a definition's text, by where it comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -39,10 +38,10 @@ pub(crate) fn visit_indexed(definition: &ToolDefinition, mut visit: impl FnMut(P
     }
 }
 
-/// The searchable words of a definition, in two fields: its name (twice, as names are dense)
+/// The searchable text of a definition, in two fields: its name (twice, as names are dense)
 /// and description; then its parameters' names, descriptions and allowed values, which say
 /// less about what the tool is for.
-pub(crate) fn document_fields(definition: &ToolDefinition) -> (Vec<String>, Vec<String>) {
+pub(crate) fn document_fields(definition: &ToolDefinition) -> (String, String) {
     let (mut main, mut parameters) = (String::new(), String::new());
     visit_indexed(definition, |part, text| {
         let field = match part {
@@ -57,7 +56,7 @@ pub(crate) fn document_fields(definition: &ToolDefinition) -> (Vec<String>, Vec<
         field.push_str(text);
         field.push('\n');
     });
-    (tokens(&main), tokens(&parameters))
+    (main, parameters)
 }
 
 /// The text the fallback compares with a query: the name and description.

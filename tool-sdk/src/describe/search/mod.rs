@@ -8,14 +8,20 @@
 //! answered like an unknown tool, with the hint to search.
 //!
 //! A [`SearchStrategy`] ranks the deferred tools: [`Bm25Search`] (the default),
-//! or [`EmbeddingSearch`] over an application's embedder.
+//! [`EmbeddingSearch`] over an application's embedder, or [`HybridSearch`], the two fused.
 
 mod bm25;
+mod detect;
+mod diversify;
 mod document;
 mod embedding;
 mod fallback;
 mod fingerprint;
+mod fold;
+mod hybrid;
+mod language;
 mod request;
+mod stop_words;
 mod tokenize;
 
 use std::fmt;
@@ -29,6 +35,8 @@ use crate::describe::{Dialect, Lowered, LoweringError};
 
 pub use bm25::Bm25Search;
 pub use embedding::EmbeddingSearch;
+pub use hybrid::{HybridSearch, DEFAULT_RANK_CONSTANT};
+pub use language::Language;
 pub use request::{SearchRequest, SearchResult};
 
 /// The name of the built-in search tool.
