@@ -295,7 +295,28 @@ async fn pause_a_transfer(store: Arc<dyn RunStore>) -> PausedTurn {
 
 async fn memory_and_paused_turns_survive_a_reopen(kind: Kind) {
     let opener = Opener::new(kind, "reopen").await;
-    let conversation = [Message::user("hello"), Message::user("again")];
+    // A result of parts (a caption, an image, a file) comes back as it was stored.
+    let (content, parts) = tool_sdk::define::ToolOutput::from_parts([
+        tool_sdk::define::Part::text("The chart:"),
+        tool_sdk::define::Part::image("image/png", [0x89, b'P', b'N', b'G']),
+        tool_sdk::define::Part::file("application/pdf", "q1.pdf", b"%PDF"),
+    ])
+    .into_content_and_parts();
+    let conversation = [
+        Message::user("hello"),
+        Message::Assistant(AssistantMessage::with_tool_calls(vec![ToolCall::new(
+            "c1", "chart", "{}",
+        )])),
+        Message::Tool(tool_sdk::model::ToolResultMessage {
+            call_id: Some("c1".into()),
+            key: "c1".into(),
+            name: "chart".into(),
+            content,
+            parts,
+            status: tool_sdk::model::ToolResultStatus::Success,
+        }),
+        Message::user("again"),
+    ];
     let turn_id = {
         let handle = opener.open().await;
         let memory: &dyn ChatMemory = match (&handle.sqlite, &handle.postgres) {
