@@ -97,8 +97,10 @@
 
 mod annotations;
 mod client;
+mod content;
 mod describe;
 mod error;
+mod file_uri;
 mod framing;
 #[cfg(feature = "mcp-http")]
 mod http;
