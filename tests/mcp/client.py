@@ -15,7 +15,8 @@ MODE is how the client talks to the server:
 
 CALLS_JSON is a list of {"name": ..., "arguments": {...}}. Printed: the server's identity and
 instructions, the listed tools and, per call, the result or the JSON-RPC error, all with the
-protocol's own field names (camelCase).
+protocol's own field names (camelCase); beside a result, `parsed`: the SDK type each of its
+content blocks was read as (`ImageContent`, `EmbeddedResource/BlobResourceContents`, ...).
 """
 
 import contextlib
@@ -82,10 +83,17 @@ async def with_client(server, calls, mode):
         return client.server_info, client.instructions, listed.tools, outcomes
 
 
+def parsed(block):
+    # What the SDK made of a block, not what the wire said: the test of its media types.
+    kind = type(block).__name__
+    resource = getattr(block, "resource", None)
+    return kind if resource is None else f"{kind}/{type(resource).__name__}"
+
+
 async def outcome(peer, call):
     try:
         result = await peer.call_tool(call["name"], call.get("arguments"))
-        return {"result": wire(result)}
+        return {"result": wire(result), "parsed": [parsed(block) for block in result.content]}
     except MCPError as error:
         return {"error": error_of(error)}
 

@@ -4,16 +4,22 @@ MCPServer since mcp 2), for the tests of tool-sdk's MCP client. Serves over stdi
 `serving MCP at URL` on the first line of standard error once it listens, as the `mcp_server`
 example does."""
 
+import base64
 import socket
 import sys
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Image, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 
 server = MCPServer(name="py-inventory", version="0.4.2", log_level="WARNING")
 
 STOCK = {"apple": 12, "pear": 0}
+
+# A 1x1 PNG: what `chart` draws.
+PIXEL = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP438AAAAQBAYDFKhhdAAAAAElFTkSuQmCC"
+)
 
 
 @server.tool(annotations=ToolAnnotations(read_only_hint=True))
@@ -36,6 +42,13 @@ def restock(item: str, count: int) -> str:
 def echo(text: str, times: int = 1) -> dict:
     """Repeats a text."""
     return {"echo": " ".join([text] * times)}
+
+
+@server.tool(annotations=ToolAnnotations(read_only_hint=True))
+def chart(item: str) -> list[str | Image]:
+    """Draws the stock of an item."""
+    # FastMCP's `Image` helper: an image content block after the text block.
+    return [f"Stock of {item}:", Image(data=PIXEL, format="png")]
 
 
 def serve_http(address):

@@ -52,7 +52,7 @@ async fn the_servers_tools_become_tools_with_its_schemas_and_hints() {
 
     let tools = client.tools().await.expect("the tools are listed");
     let names: Vec<&str> = tools.iter().map(|t| t.definition().name.as_str()).collect();
-    assert_eq!(names, ["inv_stock", "inv_restock", "inv_echo"]);
+    assert_eq!(names, ["inv_stock", "inv_restock", "inv_echo", "inv_chart"]);
 
     let stock = tools[0].definition();
     assert_eq!(stock.description, "How many of an item are in stock.");
@@ -75,7 +75,7 @@ async fn the_servers_tools_become_tools_with_its_schemas_and_hints() {
 async fn calls_go_to_the_server_and_its_errors_are_execution_failures() {
     let client = inventory("").await;
     let mut registry = ToolRegistry::new();
-    assert_eq!(client.register_into(&mut registry).await.ok(), Some(3));
+    assert_eq!(client.register_into(&mut registry).await.ok(), Some(4));
 
     let output = registry
         .call("echo", r#"{"text": "hi", "times": 2}"#)
@@ -118,9 +118,9 @@ async fn calls_go_to_the_server_and_its_errors_are_execution_failures() {
         "{error:?}"
     );
     assert!(error.to_string().contains("prefix"), "{error}");
-    assert_eq!(registry.len(), 3);
+    assert_eq!(registry.len(), 4);
     let prefixed = inventory("second_").await;
-    assert_eq!(prefixed.register_into(&mut registry).await.ok(), Some(3));
+    assert_eq!(prefixed.register_into(&mut registry).await.ok(), Some(4));
     let output = registry
         .call("second_restock", r#"{"item": "pear", "count": 4}"#)
         .await
@@ -199,7 +199,10 @@ async fn a_tool_loop_uses_the_server_as_a_provider() {
 
     // The provider's tools were offered from the first request on.
     let offered = &model.requests()[0].tools;
-    assert_eq!(offered, &["inv_stock", "inv_restock", "inv_echo"]);
+    assert_eq!(
+        offered,
+        &["inv_stock", "inv_restock", "inv_echo", "inv_chart"]
+    );
 
     assert_eq!(
         tool_result(&conversation, 2),
@@ -246,7 +249,8 @@ async fn possibly_destructive_tools_can_wait_for_a_decision() {
         [
             ("stock", Confirm::Never),
             ("restock", Confirm::Never),
-            ("echo", Confirm::Always)
+            ("echo", Confirm::Always),
+            ("chart", Confirm::Never)
         ]
     );
     assert!(tools[2].needs_confirmation(r#"{"text": "x"}"#));

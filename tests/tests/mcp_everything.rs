@@ -1,11 +1,13 @@
 //! The reference server of the MCP project, `@modelcontextprotocol/server-everything` (npm,
 //! TypeScript SDK), consumed over stdio through this crate's client: its names (with `-`),
-//! schemas, calls, structured content and an image result.
+//! schemas, calls, structured content and an image result, kept as an image.
 
+use base64::{engine::general_purpose::STANDARD, Engine as _};
 use serde_json::{json, Value};
 use tokio::process::Command;
+use tool_sdk::define::{Media, Part, ToolErrorKind};
 use tool_sdk::mcp::McpClient;
-use tool_sdk::{define::ToolErrorKind, ToolRegistry};
+use tool_sdk::ToolRegistry;
 use tool_sdk_tests::mcp::node_package;
 
 async fn everything() -> (McpClient, ToolRegistry) {
@@ -84,18 +86,32 @@ async fn calls_structured_content_and_images_come_back() {
     assert_eq!(weather["temperature"], 36);
     assert_eq!(weather["conditions"], "Light rain / drizzle");
 
+    // The image is kept as an image, between the texts around it.
     let output = registry
         .call("get-tiny-image", "{}")
         .await
         .expect("the image answers");
+    let images: Vec<&Media> = output
+        .parts()
+        .iter()
+        .filter_map(|part| match part {
+            Part::Image(media) => Some(media),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(images.len(), 1, "{:?}", output.parts());
+    assert_eq!(images[0].media_type(), "image/png");
+    let png = STANDARD.decode(images[0].data()).expect("base64");
+    assert!(png.starts_with(b"\x89PNG"), "{png:?}");
+    assert_eq!(
+        output.parts()[0],
+        Part::text("Here's the image you requested:")
+    );
     assert!(
-        output.content().contains("[image (image/png) not shown]"),
+        output.content().contains("\n[image (image/png)]"),
         "{}",
         output.content()
     );
-    assert!(output
-        .content()
-        .starts_with("Here's the image you requested:"));
 
     // Checked against its schema here, before anything is sent.
     let error = registry

@@ -140,9 +140,9 @@ async fn a_python_servers_tools_are_used_over_http() {
     );
 
     let mut registry = ToolRegistry::new();
-    assert_eq!(client.register_into(&mut registry).await.ok(), Some(3));
+    assert_eq!(client.register_into(&mut registry).await.ok(), Some(4));
     let names: Vec<&str> = registry.definitions().map(|d| d.name.as_str()).collect();
-    assert_eq!(names, ["inv_stock", "inv_restock", "inv_echo"]);
+    assert_eq!(names, ["inv_stock", "inv_restock", "inv_echo", "inv_chart"]);
 
     let stock = registry
         .call("inv_stock", r#"{"item": "apple"}"#)

@@ -56,6 +56,19 @@
 //! # }
 //! ```
 //!
+//! # Images and files
+//!
+//! A served output with [`Part`](crate::define::Part)s is one content block per part, in
+//! order: text and JSON `text`, an image `image`, a file of type `audio/*` `audio`, any other
+//! file an embedded `resource` holding a `blob` under `tool-sdk://files/NAME` (the file's
+//! name percent-encoded). Its JSON part, when it has exactly one, is also
+//! `structuredContent`, as JSON output is. MCP's image and audio blocks carry no name.
+//!
+//! A consumed result keeps a server's media as parts, in order: images as `Part::Image`,
+//! audio and embedded blobs as `Part::File` (a blob named by its URI's last segment); embedded text resources and resource links are
+//! text, and media whose data is not base64 is a text saying so. A result of text alone is
+//! text, as it always was.
+//!
 //! # Decisions
 //!
 //! MCP has no place for this crate's decision gating: a served tool call that needs a
@@ -97,8 +110,10 @@
 
 mod annotations;
 mod client;
+mod content;
 mod describe;
 mod error;
+mod file_uri;
 mod framing;
 #[cfg(feature = "mcp-http")]
 mod http;

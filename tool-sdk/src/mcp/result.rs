@@ -1,17 +1,24 @@
 //! Tool results as MCP `tools/call` results, and back.
+//!
+//! An output of text or JSON alone is one text block (JSON also `structuredContent`); an
+//! output with [`Part`]s is one block per part, in order (see [`content`](super::content)).
 
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::Value;
 
-use crate::define::{ToolOutput, ToolResult};
+use super::content::{block_part, part_block};
+use crate::define::{parts_text, Part, ToolOutput, ToolResult};
 
 /// The key a JSON result that is not an object is wrapped under in `structuredContent`, which
 /// MCP wants to be an object (the convention of the Python SDK's FastMCP).
 pub const STRUCTURED_RESULT_KEY: &str = "result";
 
-/// A call's outcome as the client sees it. Output is a text block; JSON output is also
-/// `structuredContent`. A classified error is an `isError` result carrying
-/// [`ToolError::model_message`], so the model reading it can correct itself.
+/// A call's outcome as the client sees it. Output is a text block, or a block per part; JSON
+/// output, or an output with exactly one JSON part, is also `structuredContent`. A classified
+/// error is an `isError` result carrying [`ToolError::model_message`], so the model reading
+/// it can correct itself.
+///
+/// [`ToolError::model_message`]: crate::define::ToolError::model_message
 pub(crate) fn to_call_result(result: ToolResult) -> CallToolResult {
     match result {
         Ok(output) => success(output),
@@ -25,24 +32,53 @@ pub(crate) fn refusal(message: String) -> CallToolResult {
 }
 
 fn success(output: ToolOutput) -> CallToolResult {
-    let structured = output
-        .is_json()
-        .then(|| serde_json::from_str::<Value>(output.content()).ok())
-        .flatten()
-        .map(|value| match value {
-            Value::Object(_) => value,
-            other => serde_json::json!({ STRUCTURED_RESULT_KEY: other }),
+    let is_json = output.is_json();
+    let (content, parts) = output.into_content_and_parts();
+    let (blocks, structured) = if parts.is_empty() {
+        let structured = is_json.then(|| structured(&content)).flatten();
+        (vec![ContentBlock::text(content)], structured)
+    } else {
+        // Several JSON parts have no one structured form; a client reads them as text.
+        let mut json = parts.iter().filter_map(|part| match part {
+            Part::Json { json } => Some(json),
+            _ => None,
         });
-    let mut result = CallToolResult::success(vec![ContentBlock::text(output.into_content())]);
+        let structured = match (json.next(), json.next()) {
+            (Some(only), None) => structured(only),
+            _ => None,
+        };
+        (parts.into_iter().map(part_block).collect(), structured)
+    };
+    let mut result = CallToolResult::success(blocks);
     result.structured_content = structured;
     result
 }
 
+/// `json` as `structuredContent`: an object as it is, any other value wrapped.
+fn structured(json: &str) -> Option<Value> {
+    serde_json::from_str::<Value>(json)
+        .ok()
+        .map(|value| match value {
+            Value::Object(_) => value,
+            other => serde_json::json!({ STRUCTURED_RESULT_KEY: other }),
+        })
+}
+
 /// What a server's `tools/call` result becomes for the model: its output, or the server's
 /// error message (which the tool's handler turns into an execution failure).
+///
+/// A result of text alone is text (or JSON, below) as it always was; one with images, audio
+/// or files keeps them as parts, in order.
 pub(crate) fn from_call_result(result: CallToolResult) -> Result<ToolOutput, String> {
-    let text = content_text(&result.content);
-    if result.is_error == Some(true) {
+    let CallToolResult {
+        content,
+        structured_content,
+        is_error,
+        ..
+    } = result;
+    let parts: Vec<Part> = content.into_iter().map(block_part).collect();
+    if is_error == Some(true) {
+        let text = parts_text(&parts);
         // The failure's own model message starts with "Error: " again; one is enough (a
         // tool-sdk server words its errors that way).
         let message = text.strip_prefix("Error: ").unwrap_or(&text).trim();
@@ -51,37 +87,203 @@ pub(crate) fn from_call_result(result: CallToolResult) -> Result<ToolOutput, Str
         }
         return Err(message.to_owned());
     }
-    // The text is the result as the tool wrote it: servers repeat structured content there
-    // (a wrapped `{"result": 2}` reads `2`; a wrapped string reads as the string). The
-    // structured form stands in only when there is no text.
-    match result.structured_content {
-        Some(_) if serde_json::from_str::<Value>(&text).is_ok() => Ok(ToolOutput::json(text)),
-        Some(structured) if text.is_empty() => Ok(ToolOutput::json(structured.to_string())),
-        _ => Ok(ToolOutput::text(text)),
+    if parts.iter().all(|part| matches!(part, Part::Text { .. })) {
+        return Ok(text_output(parts_text(&parts), structured_content));
+    }
+    Ok(ToolOutput::from_parts(mark_structured(
+        parts,
+        structured_content,
+    )))
+}
+
+/// The text is the result as the tool wrote it: servers repeat structured content there (a
+/// wrapped `{"result": 2}` reads `2`; a wrapped string reads as the string). The structured
+/// form stands in only when there is no text.
+fn text_output(text: String, structured: Option<Value>) -> ToolOutput {
+    match structured {
+        Some(_) if serde_json::from_str::<Value>(&text).is_ok() => ToolOutput::json(text),
+        Some(structured) if text.is_empty() => ToolOutput::json(structured.to_string()),
+        _ => ToolOutput::text(text),
     }
 }
 
-/// The text blocks joined by new lines; other blocks (images, audio, resources) are named,
-/// since the model reads text only.
-fn content_text(content: &[ContentBlock]) -> String {
-    let parts: Vec<String> = content
-        .iter()
-        .map(|block| match block {
-            ContentBlock::Text(text) => text.text.clone(),
-            ContentBlock::Image(image) => format!("[image ({}) not shown]", image.mime_type),
-            ContentBlock::Audio(audio) => format!("[audio ({}) not shown]", audio.mime_type),
-            ContentBlock::Resource(_) => "[embedded resource not shown]".to_owned(),
-            ContentBlock::ResourceLink(link) => format!("[resource {}]", link.uri),
-            _ => "[content not shown]".to_owned(),
-        })
-        .collect();
-    parts.join("\n")
+/// Among parts with media, the text block that repeats `structured` (as it is, or wrapped) is
+/// the output's JSON part; with no text at all, the structured form is, first.
+fn mark_structured(mut parts: Vec<Part>, structured: Option<Value>) -> Vec<Part> {
+    let Some(structured) = structured else {
+        return parts;
+    };
+    let repeats = parts.iter().position(|part| match part {
+        Part::Text { text } => repeats_structured(text, &structured),
+        _ => false,
+    });
+    let has_text = parts.iter().any(|part| matches!(part, Part::Text { .. }));
+    match repeats.and_then(|index| parts.get_mut(index)) {
+        Some(part) => {
+            if let Part::Text { text } = part {
+                *part = Part::json(std::mem::take(text));
+            }
+        }
+        None if !has_text => {
+            parts.insert(0, Part::json(structured.to_string()));
+        }
+        None => {}
+    }
+    parts
+}
+
+fn repeats_structured(text: &str, structured: &Value) -> bool {
+    let Ok(value) = serde_json::from_str::<Value>(text) else {
+        return false;
+    };
+    let wrapped = structured
+        .as_object()
+        .filter(|object| object.len() == 1)
+        .and_then(|object| object.get(STRUCTURED_RESULT_KEY));
+    &value == structured || wrapped == Some(&value)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::define::ToolError;
+    use crate::define::{Media, ToolError};
+
+    /// A chart, its data and the report it comes from.
+    fn chart_parts() -> Vec<Part> {
+        vec![
+            Part::text("Sales by month:"),
+            Part::image("image/png", [0x89, b'P', b'N', b'G']),
+            Part::json(r#"{"march":3}"#),
+            Part::file("application/pdf", "q1 report.pdf", b"%PDF-1.7"),
+            Part::File(Media::from_bytes("audio/ogg", [1, 2])),
+        ]
+    }
+
+    #[test]
+    fn parts_are_served_as_one_block_each_in_order() {
+        let result = to_call_result(Ok(ToolOutput::from_parts(chart_parts())));
+        assert_eq!(result.is_error, Some(false));
+        let wire = serde_json::to_value(&result.content).expect("serializable");
+        let kinds: Vec<&str> = (0..5).filter_map(|i| wire[i]["type"].as_str()).collect();
+        assert_eq!(kinds, ["text", "image", "text", "resource", "audio"]);
+        assert_eq!(wire[1]["data"], "iVBORw==");
+        assert_eq!(wire[1]["mimeType"], "image/png");
+        assert_eq!(wire[2]["text"], r#"{"march":3}"#);
+        assert_eq!(
+            wire[3]["resource"]["uri"],
+            "tool-sdk://files/q1%20report.pdf"
+        );
+        assert_eq!(wire[3]["resource"]["blob"], "JVBERi0xLjc=");
+        // The one JSON part is the structured form too.
+        assert_eq!(
+            result.structured_content,
+            Some(serde_json::json!({"march": 3}))
+        );
+    }
+
+    #[test]
+    fn served_parts_come_back_as_the_same_parts() {
+        let served = ToolOutput::from_parts(chart_parts());
+        let back = from_call_result(to_call_result(Ok(served.clone()))).unwrap();
+        assert_eq!(back, served);
+        assert_eq!(back.parts(), chart_parts());
+
+        // A JSON part that is not an object is wrapped, and found again.
+        let parts = vec![Part::json("[1,2]"), Part::image("image/gif", [7])];
+        let result = to_call_result(Ok(ToolOutput::from_parts(parts.clone())));
+        assert_eq!(
+            result.structured_content,
+            Some(serde_json::json!({"result": [1, 2]}))
+        );
+        assert_eq!(from_call_result(result).unwrap().parts(), parts);
+    }
+
+    #[test]
+    fn several_json_parts_have_no_structured_form() {
+        let parts = [
+            Part::json("1"),
+            Part::json("2"),
+            Part::image("image/png", [1]),
+        ];
+        let result = to_call_result(Ok(ToolOutput::from_parts(parts)));
+        assert_eq!(result.structured_content, None);
+        let back = from_call_result(result).unwrap();
+        assert_eq!(back.parts()[..2], [Part::text("1"), Part::text("2")]);
+    }
+
+    #[test]
+    fn text_alone_is_served_as_before() {
+        let result = to_call_result(Ok(ToolOutput::text("3 rooms free")));
+        let wire = serde_json::to_value(&result).expect("serializable");
+        assert_eq!(
+            wire["content"],
+            serde_json::json!([{"type": "text", "text": "3 rooms free"}])
+        );
+        assert_eq!(wire.get("structuredContent"), None);
+    }
+
+    #[test]
+    fn a_servers_media_is_kept_and_its_structured_form_stands_in_for_missing_text() {
+        let mut result = CallToolResult::success(vec![ContentBlock::image("AQID", "image/png")]);
+        result.structured_content = Some(serde_json::json!({"width": 1}));
+        let output = from_call_result(result).unwrap();
+        assert_eq!(
+            output.parts(),
+            [
+                Part::json(r#"{"width":1}"#),
+                Part::image("image/png", [1, 2, 3])
+            ]
+        );
+        assert_eq!(output.content(), "{\"width\":1}\n[image (image/png)]");
+
+        // Text that does not repeat the structured form stays text, and the form is left out.
+        let mut result = CallToolResult::success(vec![
+            ContentBlock::text("a chart"),
+            ContentBlock::image("AQID", "image/png"),
+        ]);
+        result.structured_content = Some(serde_json::json!({"width": 1}));
+        let output = from_call_result(result).unwrap();
+        assert_eq!(output.parts()[0], Part::text("a chart"));
+    }
+
+    #[test]
+    fn several_text_blocks_are_one_text_as_before() {
+        let result = CallToolResult::success(vec![
+            ContentBlock::text("a"),
+            ContentBlock::embedded_text("file:///b.md", "b"),
+        ]);
+        let output = from_call_result(result).unwrap();
+        assert_eq!(output, ToolOutput::text("a\nb"));
+    }
+
+    #[test]
+    fn media_that_is_not_base64_is_said_not_dropped() {
+        let result = CallToolResult::success(vec![
+            ContentBlock::text("the chart:"),
+            ContentBlock::image("%%%", "image/png"),
+        ]);
+        let output = from_call_result(result).unwrap();
+        assert!(output.parts().is_empty(), "text only: {output:?}");
+        assert!(
+            output
+                .content()
+                .starts_with("the chart:\n[image (image/png) left out"),
+            "{}",
+            output.content()
+        );
+    }
+
+    #[test]
+    fn an_error_with_media_names_it_in_its_message() {
+        let result = CallToolResult::error(vec![
+            ContentBlock::text("render failed; last frame:"),
+            ContentBlock::image("AQID", "image/png"),
+        ]);
+        assert_eq!(
+            from_call_result(result).unwrap_err(),
+            "render failed; last frame:\n[image (image/png)]"
+        );
+    }
 
     #[test]
     fn json_object_is_structured_as_it_is() {
@@ -110,7 +312,8 @@ mod tests {
         let error = ToolError::failed("t", "no seats left");
         let result = to_call_result(Err(error));
         assert_eq!(result.is_error, Some(true));
-        assert_eq!(content_text(&result.content), "Error: no seats left");
+        let text = result.content[0].as_text().map(|text| text.text.as_str());
+        assert_eq!(text, Some("Error: no seats left"));
     }
 
     #[test]
