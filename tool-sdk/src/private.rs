@@ -359,61 +359,6 @@ pub fn inline_stand_in() -> InlineTool<InlineCall> {
     unreachable!("an inline tool with compile errors")
 }
 
-// The generated arguments struct is `Debug` whatever its fields' types: a field is shown when its
-// type is `Debug`, as `_` otherwise, by the same autoref dispatch as results.
-
-/// Tag: the field's type is `Debug`.
-#[derive(Debug)]
-pub struct DebugTag;
-/// Tag: the field's type is not `Debug`.
-#[derive(Debug)]
-pub struct OpaqueTag;
-
-/// Preferred: `Debug` types.
-pub trait DebugKind {
-    /// The tag for `Debug` types.
-    #[inline]
-    fn __tool_debug_kind(&self) -> DebugTag {
-        DebugTag
-    }
-}
-impl<T: std::fmt::Debug> DebugKind for &Wrap<T> {}
-
-/// Fallback: every other type.
-pub trait OpaqueKind {
-    /// The tag for other types.
-    #[inline]
-    fn __tool_debug_kind(&self) -> OpaqueTag {
-        OpaqueTag
-    }
-}
-impl<T> OpaqueKind for Wrap<T> {}
-
-impl DebugTag {
-    /// The field as it shows itself.
-    #[inline]
-    pub fn view<T: std::fmt::Debug>(self, value: &T) -> &dyn std::fmt::Debug {
-        value
-    }
-}
-
-/// Shows as `_`.
-struct Opaque;
-
-impl std::fmt::Debug for Opaque {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("_")
-    }
-}
-
-impl OpaqueTag {
-    /// A stand-in for a field whose type is not `Debug`.
-    #[inline]
-    pub fn view<T>(self, _value: &T) -> &'static dyn std::fmt::Debug {
-        &Opaque
-    }
-}
-
 /// A compensating action named by a path (`#[tool(compensate = cancel)]`), whose signature the
 /// macro cannot see: the tool's arguments as one value, the tool's output decoded into the type
 /// of the second parameter, then parameters filled from the call's context. `M` is the tuple of

@@ -8,7 +8,6 @@ use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 
 use crate::expand::decoder::decoder;
-use crate::expand::doc::tool_summary;
 use crate::model::{Argument, DefaultValue, Param, ToolDef};
 use crate::resolve::path_text;
 
@@ -43,13 +42,12 @@ pub(crate) fn args_struct(def: &ToolDef, private: &TokenStream) -> TokenStream {
         let name = &param.ident;
         let ty = field_type(param, argument);
         let wire = &argument.wire_name;
-        let doc = match &argument.description {
-            Some(description) => quote!(#[doc = #description]),
-            None => {
-                let doc = format!("The argument `{wire}`.");
-                quote!(#[doc = #doc] #[schemars(description = "")])
-            }
-        };
+        // An undocumented argument stays so: a made-up doc would be one more description for
+        // schemars to write, and the struct allows `missing_docs` for it.
+        let doc = argument
+            .description
+            .as_ref()
+            .map(|description| quote!(#[doc = #description]));
         let default = match &argument.default {
             None => None,
             Some(DefaultValue::Trait) => Some(quote!(#[serde(default)])),
@@ -86,10 +84,13 @@ pub(crate) fn args_struct(def: &ToolDef, private: &TokenStream) -> TokenStream {
     // argument needs comes before the one schemars' derive adds for the same type. The `serde`
     // attributes are read by schemars' derive (property names, defaults, no other properties).
     let decoder = decoder(def, private);
-    let debug = debug_impl(def, private);
+    // Not `Debug`: an impl per tool is code rustc compiles for every tool of a crate whether or
+    // not anything prints it, and fields of any type would need autoref dispatch besides; a
+    // compensating action reads the fields it needs.
     quote! {
         #decoder
         #[doc = #doc]
+        #[allow(missing_docs, missing_debug_implementations)]
         #[derive(#private::schemars::JsonSchema)]
         #[serde(deny_unknown_fields)]
         #[schemars(crate = #schemars_path, title = "", description = "")]
@@ -97,46 +98,15 @@ pub(crate) fn args_struct(def: &ToolDef, private: &TokenStream) -> TokenStream {
             #(#fields,)*
         }
         #defaults
-        #debug
     }
 }
 
-/// The arguments struct's documentation: which tool it belongs to, what it is for, and the
-/// tool's description and parameters.
+/// The arguments struct's documentation: which tool it belongs to and what it is for (the tool
+/// type's documentation describes the parameters).
 fn struct_doc(def: &ToolDef) -> String {
     format!(
         "The arguments of tool `{}`, decoded from a model's call: what its compensating action \
-         (`#[tool(compensate = action)]`) receives, as one value, with the tool's output.\n\n# {}",
-        def.name,
-        tool_summary(def, 2)
+         (`#[tool(compensate = action)]`) receives, as one value, with the tool's output.",
+        def.name
     )
-}
-
-/// `Debug` for the arguments struct, which a crate under `missing_debug_implementations` needs:
-/// each field shown when its type is `Debug`, as `_` otherwise (by autoref dispatch at the
-/// concrete type, see `__private::DebugArgument`).
-fn debug_impl(def: &ToolDef, private: &TokenStream) -> TokenStream {
-    let ident = &def.args_ident;
-    let name = ident.to_string();
-    let fields = def.arguments().map(|(param, _)| {
-        let field = &param.ident;
-        let label = field.unraw().to_string();
-        quote! {
-            .field(#label, {
-                #[allow(unused_imports)]
-                use #private::{DebugKind as _, OpaqueKind as _};
-                (&&#private::Wrap::of(&self.#field)).__tool_debug_kind().view(&self.#field)
-            })
-        }
-    });
-    quote! {
-        #[automatically_derived]
-        impl ::core::fmt::Debug for #ident {
-            fn fmt(&self, __formatter: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                __formatter.debug_struct(#name)
-                    #(#fields)*
-                    .finish()
-            }
-        }
-    }
 }
