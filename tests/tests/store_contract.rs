@@ -288,7 +288,7 @@ async fn pause_a_transfer(store: Arc<dyn RunStore>) -> PausedTurn {
     let agent = ToolLoop::new(model, registry).with_store(store);
     let mut conversation = vec![Message::user("pay")];
     match agent.run(&mut conversation).await.status {
-        LoopStatus::Paused(paused) => paused,
+        LoopStatus::Paused(paused) => *paused,
         other => panic!("expected a pause, got {other:?}"),
     }
 }

@@ -33,7 +33,10 @@ pub enum LoopStatus {
     /// The round limit was reached; all work done is kept.
     MaxRoundsReached,
     /// Calls wait for a person's decisions; resume with [`ToolLoop::resume`](crate::run::ToolLoop::resume).
-    Paused(PausedTurn),
+    ///
+    /// Boxed: the paused turn is the largest status by far, and a status is held in every
+    /// run's future.
+    Paused(Box<PausedTurn>),
     /// The run was cancelled: the round in flight drained, then what was compensable was
     /// rolled back.
     Cancelled,
@@ -78,8 +81,6 @@ impl LoopStatus {
 }
 
 /// How a round ended: the loop goes on, or the run stops with a status.
-// Built once per round and matched at once: its size costs nothing worth a box.
-#[allow(clippy::large_enum_variant)]
 pub(crate) enum RoundEnd {
     Continue,
     Stop(LoopStatus),

@@ -348,47 +348,54 @@ impl ToolLoop {
     /// Runs a begun or taken run to its end under its lease: the paused reply's round first
     /// when resuming, then rounds until the run stops, then the rollback if it did not end
     /// well.
-    async fn drive(
-        &self,
-        conversation: &mut Vec<Message>,
+    ///
+    /// Not an `async fn`: one of those keeps each argument taken by value twice in its future
+    /// (as the argument, and as the local it is moved into), and this future is inside every
+    /// run's.
+    #[allow(clippy::manual_async_fn)]
+    fn drive<'a>(
+        &'a self,
+        conversation: &'a mut Vec<Message>,
         mut state: RunState,
-        mut tools: RunTools<'_>,
+        mut tools: RunTools<'a>,
         resumed: Option<(AssistantMessage, Vec<crate::gate::Resolution>)>,
-        cancel: &CancellationToken,
-    ) -> LoopOutcome {
-        // The run's own token: cancelled by the caller's, or by the heartbeat on a takeover.
-        let run_cancel = cancel.child_token();
-        let heartbeat =
-            durable::Heartbeat::start(self.store.as_ref(), &state.id, self.lease, &run_cancel);
-        let round = match resumed {
-            Some((reply, resolutions)) => {
-                self.round(
-                    conversation,
-                    &mut state,
-                    &tools,
-                    reply,
-                    resolutions,
-                    &run_cancel,
-                )
-                .await
-            }
-            None => RoundEnd::Continue,
-        };
-        let mut status = match round {
-            RoundEnd::Continue => {
-                self.rounds(conversation, &mut state, &mut tools, &run_cancel)
+        cancel: &'a CancellationToken,
+    ) -> impl std::future::Future<Output = LoopOutcome> + 'a {
+        async move {
+            // The run's own token: cancelled by the caller's, or by the heartbeat on a takeover.
+            let run_cancel = cancel.child_token();
+            let heartbeat =
+                durable::Heartbeat::start(self.store.as_ref(), &state.id, self.lease, &run_cancel);
+            let round = match resumed {
+                Some((reply, resolutions)) => {
+                    self.round(
+                        conversation,
+                        &mut state,
+                        &tools,
+                        reply,
+                        resolutions,
+                        &run_cancel,
+                    )
                     .await
+                }
+                None => RoundEnd::Continue,
+            };
+            let mut status = match round {
+                RoundEnd::Continue => {
+                    self.rounds(conversation, &mut state, &mut tools, &run_cancel)
+                        .await
+                }
+                RoundEnd::Stop(status) => status,
+            };
+            // Whatever the last round gave, a run taken over is the new owner's to end. A paused
+            // run is not running any more: a renewal that met it paused lost nothing (a run taken
+            // over before could not have paused).
+            if heartbeat.is_lost() && !matches!(status, LoopStatus::Paused(_)) {
+                status = LoopStatus::StoreFailed(StoreError::Lost(state.id.to_string()));
             }
-            RoundEnd::Stop(status) => status,
-        };
-        // Whatever the last round gave, a run taken over is the new owner's to end. A paused
-        // run is not running any more: a renewal that met it paused lost nothing (a run taken
-        // over before could not have paused).
-        if heartbeat.is_lost() && !matches!(status, LoopStatus::Paused(_)) {
-            status = LoopStatus::StoreFailed(StoreError::Lost(state.id.to_string()));
+            self.end_run(conversation, state, &tools, status, heartbeat)
+                .await
         }
-        self.end_run(conversation, state, &tools, status, heartbeat)
-            .await
     }
 
     async fn rounds(
@@ -518,7 +525,7 @@ impl ToolLoop {
                         self.parked().insert(paused.id().clone(), paused.clone());
                     }
                 }
-                return LoopStatus::Paused(paused);
+                return LoopStatus::Paused(Box::new(paused));
             }
             // Every tool of the run was offered; a name that is none of them gets "unknown
             // tool" with suggestions from the registry.
@@ -554,59 +561,64 @@ impl ToolLoop {
     ///
     /// A run taken over by another owner rolls back only what that owner cannot know of: the
     /// successes the store refused to record. The rest is the new owner's.
-    async fn end_run(
-        &self,
-        conversation: &mut [Message],
+    ///
+    /// Not an `async fn`, for the reason given on [`drive`](Self::drive).
+    #[allow(clippy::manual_async_fn)]
+    fn end_run<'a>(
+        &'a self,
+        conversation: &'a mut [Message],
         mut state: RunState,
-        tools: &RunTools<'_>,
+        tools: &'a RunTools<'a>,
         status: LoopStatus,
         heartbeat: durable::Heartbeat,
-    ) -> LoopOutcome {
-        let taken_over = matches!(status, LoopStatus::StoreFailed(StoreError::Lost(_)));
-        let reason = match &status {
-            LoopStatus::Cancelled => Some("the run was cancelled".to_owned()),
-            LoopStatus::RolledBack { name, error, .. } => Some(format!(
-                "a later step failed: `{name}`: {}",
-                error.model_message()
-            )),
-            LoopStatus::ModelFailed(error) => Some(format!("the model failed: {error}")),
-            LoopStatus::DescribeFailed(error) => {
-                Some(format!("a tool cannot be offered to the model: {error}"))
-            }
-            LoopStatus::StoreFailed(StoreError::Lost(_)) => {
-                Some("the run was taken over by another process".to_owned())
-            }
-            LoopStatus::StoreFailed(error) => Some(format!("the run's store failed: {error}")),
-            _ => None,
-        };
-        let mut compensations = Vec::new();
-        let mut store_error = None;
-        let mut lost = taken_over;
-        let mut unfinished = false;
-        if let Some(reason) = reason {
-            let entries = state
-                .record
-                .drain_newest_first()
-                .into_iter()
-                .map(|entry| {
-                    let held = if self.store.is_none()
-                        || state.local_only.contains(&entry.idempotency_key)
-                    {
-                        Held::LocalOnly
-                    } else {
-                        Held::Stored
-                    };
-                    (entry, held)
-                })
-                .collect();
-            let rollback = Rollback {
-                store: self.store.as_deref(),
-                run: &state.id,
-                lease: self.lease,
-                timeout: self.compensation_timeout,
+    ) -> impl std::future::Future<Output = LoopOutcome> + 'a {
+        async move {
+            let taken_over = matches!(status, LoopStatus::StoreFailed(StoreError::Lost(_)));
+            let reason = match &status {
+                LoopStatus::Cancelled => Some("the run was cancelled".to_owned()),
+                LoopStatus::RolledBack { name, error, .. } => Some(format!(
+                    "a later step failed: `{name}`: {}",
+                    error.model_message()
+                )),
+                LoopStatus::ModelFailed(error) => Some(format!("the model failed: {error}")),
+                LoopStatus::DescribeFailed(error) => {
+                    Some(format!("a tool cannot be offered to the model: {error}"))
+                }
+                LoopStatus::StoreFailed(StoreError::Lost(_)) => {
+                    Some("the run was taken over by another process".to_owned())
+                }
+                LoopStatus::StoreFailed(error) => Some(format!("the run's store failed: {error}")),
+                _ => None,
             };
-            let end = rollback
-                .run(
+            let mut compensations = Vec::new();
+            let mut store_error = None;
+            let mut lost = taken_over;
+            let mut unfinished = false;
+            if let Some(reason) = reason {
+                let entries = state
+                    .record
+                    .drain_newest_first()
+                    .into_iter()
+                    .map(|entry| {
+                        let held = if self.store.is_none()
+                            || state.local_only.contains(&entry.idempotency_key)
+                        {
+                            Held::LocalOnly
+                        } else {
+                            Held::Stored
+                        };
+                        (entry, held)
+                    })
+                    .collect();
+                let rollback = Rollback {
+                    store: self.store.as_deref(),
+                    run: &state.id,
+                    lease: self.lease,
+                    timeout: self.compensation_timeout,
+                };
+                // Boxed: a rollback is the exception, and its state held inline would make every
+                // run's future larger, to be moved by each caller that spawns or blocks on a run.
+                let end = Box::pin(rollback.run(
                     entries,
                     taken_over,
                     |name| tools.get(name),
@@ -620,43 +632,44 @@ impl ToolLoop {
                         });
                         tell_rolled_back(conversation, entry.message_index, &reason, error);
                     },
-                )
+                ))
                 .await;
-            lost |= end.lost;
-            unfinished = end.unfinished;
-            store_error = end.store_error;
-            compensations = end
-                .undone
-                .into_iter()
-                .map(|(entry, result)| CompensationReport {
-                    key: entry.key,
-                    name: entry.call.name,
-                    round: entry.round,
-                    result,
-                })
-                .collect();
-        }
-        // No renewal may land after the run's end (or release) is recorded.
-        heartbeat.stop().await;
-        let ended = !matches!(status, LoopStatus::Paused(_)) && !lost;
-        if let (Some(store), true) = (&self.store, ended) {
-            let recorded = if unfinished {
-                // Released at once, for recovery to try the timed-out actions again.
-                store.release(&state.id, Duration::ZERO).await
-            } else {
-                durable::record_end(&**store, &state.id).await
-            };
-            if let Err(failure) = recorded {
-                store_error.get_or_insert(failure);
+                lost |= end.lost;
+                unfinished = end.unfinished;
+                store_error = end.store_error;
+                compensations = end
+                    .undone
+                    .into_iter()
+                    .map(|(entry, result)| CompensationReport {
+                        key: entry.key,
+                        name: entry.call.name,
+                        round: entry.round,
+                        result,
+                    })
+                    .collect();
             }
-        }
-        LoopOutcome {
-            status,
-            rounds: state.rounds,
-            calls: state.calls,
-            compensations,
-            run_id: state.id,
-            store_error,
+            // No renewal may land after the run's end (or release) is recorded.
+            heartbeat.stop().await;
+            let ended = !matches!(status, LoopStatus::Paused(_)) && !lost;
+            if let (Some(store), true) = (&self.store, ended) {
+                let recorded = if unfinished {
+                    // Released at once, for recovery to try the timed-out actions again.
+                    store.release(&state.id, Duration::ZERO).await
+                } else {
+                    durable::record_end(&**store, &state.id).await
+                };
+                if let Err(failure) = recorded {
+                    store_error.get_or_insert(failure);
+                }
+            }
+            LoopOutcome {
+                status,
+                rounds: state.rounds,
+                calls: state.calls,
+                compensations,
+                run_id: state.id,
+                store_error,
+            }
         }
     }
 
