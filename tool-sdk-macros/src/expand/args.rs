@@ -29,9 +29,8 @@ pub(crate) fn field_type(param: &Param, argument: &Argument) -> TokenStream {
 ///
 /// Beside a function (`#[tool]`, `#[tools]`) the struct is public to whoever sees the function,
 /// so a compensating action can name it (`BookFlightArgs`) and read its fields: it carries the
-/// function's visibility, on itself and on each field, and documentation. A documentation
-/// comment would also become a description in the schema, so schemars is told to take none
-/// from the struct's, nor from a field's that is generated rather than the parameter's own.
+/// function's visibility, on itself and on each field, and documentation in rustdoc. A field's
+/// documentation is the parameter's own: schemars makes it the property's description.
 pub(crate) fn args_struct(def: &ToolDef, private: &TokenStream) -> TokenStream {
     let ident = &def.args_ident;
     let vis = &def.vis;
@@ -87,13 +86,16 @@ pub(crate) fn args_struct(def: &ToolDef, private: &TokenStream) -> TokenStream {
     // Not `Debug`: an impl per tool is code rustc compiles for every tool of a crate whether or
     // not anything prints it, and fields of any type would need autoref dispatch besides; a
     // compensating action reads the fields it needs.
+    // The documentation is for rustdoc alone (`cfg(doc)`): a build carries no text for it, and
+    // schemars' derive, which would take it for the schema's title and description, never sees
+    // it where a schema is made.
     quote! {
         #decoder
-        #[doc = #doc]
+        #[cfg_attr(doc, doc = #doc)]
         #[allow(missing_docs, missing_debug_implementations)]
         #[derive(#private::schemars::JsonSchema)]
         #[serde(deny_unknown_fields)]
-        #[schemars(crate = #schemars_path, title = "", description = "")]
+        #[schemars(crate = #schemars_path)]
         #vis struct #ident {
             #(#fields,)*
         }

@@ -44,8 +44,11 @@ pub(crate) fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
     let tool_ident = tool_struct_ident(&item.sig.ident);
     let tool_ty = quote!(#tool_ident);
     let doc = tool_type_doc(&def, &item.sig.ident);
+    // For rustdoc alone, as the arguments struct's: a build carries no text for it, hence the
+    // `allow` for a crate that warns of what is undocumented.
     let tool_struct = quote! {
-        #[doc = #doc]
+        #[cfg_attr(doc, doc = #doc)]
+        #[allow(missing_docs)]
         #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::marker::Copy, ::core::default::Default)]
         #vis struct #tool_ident;
     };

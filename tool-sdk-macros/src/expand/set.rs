@@ -95,7 +95,7 @@ fn tool_set(defs: &[ToolDef], self_ty: &syn::Type, private: &TokenStream) -> Tok
         const _: () = {
             #(#structs)*
 
-            #[doc = #doc]
+            #[cfg_attr(doc, doc = #doc)]
             #[automatically_derived]
             impl #private::ToolSet for #self_ty {
                 fn tools(self: #private::Arc<Self>) -> ::std::vec::Vec<#private::Arc<dyn #private::Tool>> {
