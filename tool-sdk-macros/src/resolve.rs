@@ -73,11 +73,18 @@ fn version_marker_name(version: &str) -> String {
     format!("VERSION_{version}")
 }
 
-/// `const _: () = <private>::VERSION_x_y_z;`: fails to compile, naming the version, when the
-/// runtime crate is of another version than this macro crate.
-pub(crate) fn version_check(private: &TokenStream) -> TokenStream {
+/// `<private>::VERSION_x_y_z`, a `()` that fails to compile, naming the version, when the
+/// runtime crate is of another version than this macro crate: the tail of a `const _` block an
+/// expansion has anyway, since a const item of its own per tool costs rustc a const evaluation.
+pub(crate) fn version_value(private: &TokenStream) -> TokenStream {
     let marker = version_marker();
-    quote!(const _: () = #private::#marker;)
+    quote!(#private::#marker)
+}
+
+/// `const _: () = <private>::VERSION_x_y_z;`, for an expansion with no `const _` block.
+pub(crate) fn version_check(private: &TokenStream) -> TokenStream {
+    let value = version_value(private);
+    quote!(const _: () = #value;)
 }
 
 #[cfg(test)]

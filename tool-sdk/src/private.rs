@@ -34,7 +34,7 @@ macro_rules! version_marker {
 
 version_marker!(
     /// The version marker. Every expansion of `#[tool]`, `#[tools]` and `define_tool!` evaluates
-    /// `const _: () = <this module>::VERSION_<version of tool-sdk-macros>;`, so a macro crate of
+    /// `<this module>::VERSION_<version of tool-sdk-macros>` in a `const _`, so a macro crate of
     /// another version than this crate fails to compile with "cannot find value `VERSION_x_y_z`
     /// in module `__private`", which names the version it expects, instead of with errors about
     /// items that moved.

@@ -7,7 +7,7 @@ use quote::{format_ident, quote};
 use crate::check::check;
 use crate::ctxt::Ctxt;
 use crate::expand::args::args_struct;
-use crate::expand::doc::tool_type_doc;
+use crate::expand::doc::{tool_type_doc, tool_type_summary};
 use crate::expand::fallback::stand_in_tool;
 use crate::expand::tool::tool_impl;
 use crate::parse::attr::parse_tool_attr;
@@ -43,12 +43,13 @@ pub(crate) fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
     let vis = &item.vis;
     let tool_ident = tool_struct_ident(&item.sig.ident);
     let tool_ty = quote!(#tool_ident);
-    let doc = tool_type_doc(&def, &item.sig.ident);
-    // For rustdoc alone, as the arguments struct's: a build carries no text for it, hence the
-    // `allow` for a crate that warns of what is undocumented.
+    // One line in every build (what a crate that warns of the undocumented needs); the rest,
+    // name, description and parameters, for rustdoc alone, as the arguments struct's.
+    let summary = tool_type_summary(&item.sig.ident);
+    let doc = tool_type_doc(&def);
     let tool_struct = quote! {
+        #[doc = #summary]
         #[cfg_attr(doc, doc = #doc)]
-        #[allow(missing_docs)]
         #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::marker::Copy, ::core::default::Default)]
         #vis struct #tool_ident;
     };
@@ -61,15 +62,15 @@ pub(crate) fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
         Err(errors) => {
             let errors = errors.to_compile_error();
             let stand_in = stand_in_tool(&private, &tool_ty);
-            quote!(#errors #stand_in)
+            // The tool impl, which carries the version check, is not there.
+            let version_check = version_check(&private);
+            quote!(#errors #stand_in #version_check)
         }
     };
-    let version_check = version_check(&private);
     quote! {
         #item
         #tool_struct
         #implementation
-        #version_check
     }
 }
 

@@ -14,7 +14,7 @@ use crate::expand::free::item_error_span;
 use crate::expand::tool::tool_impl;
 use crate::model::ToolDef;
 use crate::parse::set::parse_tool_set;
-use crate::resolve::{private_module, version_check};
+use crate::resolve::{private_module, version_check, version_value};
 
 pub(crate) fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
     let mut item = match syn::parse2::<syn::Item>(input.clone()) {
@@ -47,14 +47,13 @@ pub(crate) fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
             // registers the set from adding errors of its own.
             let stand_in = (set.trait_path.is_none() && set.generics.is_none())
                 .then(|| stand_in_tool_set(&private, &set.self_ty));
-            quote!(#errors #stand_in)
+            let version_check = version_check(&private);
+            quote!(#errors #stand_in #version_check)
         }
     };
-    let version_check = version_check(&private);
     quote! {
         #item
         #generated
-        #version_check
     }
 }
 
@@ -89,6 +88,7 @@ fn tool_set(defs: &[ToolDef], self_ty: &syn::Type, private: &TokenStream) -> Tok
         });
     }
     let doc = tool_set_doc(defs);
+    let version = version_value(private);
     quote! {
         #(#args_structs)*
 
@@ -102,6 +102,8 @@ fn tool_set(defs: &[ToolDef], self_ty: &syn::Type, private: &TokenStream) -> Tok
                     ::std::vec![#(#constructors),*]
                 }
             }
+
+            #version
         };
     }
 }

@@ -6,9 +6,11 @@ use syn::spanned::Spanned;
 
 use crate::expand::args::field_type;
 use crate::model::{Callee as ModelCallee, DeferMode, Hook, ParamKind, ToolDef};
+use crate::resolve::version_value;
 
-/// `impl Tool for #tool_ty`, in a `const _` block of its own; the arguments struct it decodes
-/// ([`args_struct`](crate::expand::args::args_struct)) is emitted beside it by the caller.
+/// `impl Tool for #tool_ty`, in a `const _` block of its own that ends with the version check;
+/// the arguments struct it decodes ([`args_struct`](crate::expand::args::args_struct)) is
+/// emitted beside it by the caller.
 pub(crate) fn tool_impl(
     def: &ToolDef,
     private: &TokenStream,
@@ -46,6 +48,7 @@ pub(crate) fn tool_impl(
             }
         })
     });
+    let version = version_value(private);
     quote! {
         const _: () = {
             const __TOOL_NAME: &str = #name;
@@ -72,6 +75,8 @@ pub(crate) fn tool_impl(
                 #confirm
                 #compensate
             }
+
+            #version
         };
     }
 }
