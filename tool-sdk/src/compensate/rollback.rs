@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use tracing::Instrument as _;
 
-use crate::compensate::compensate_one;
+use crate::compensate::{compensate_one, CompensationReport};
 
 use crate::define::{Tool, ToolError};
 use crate::store::{
@@ -38,7 +38,7 @@ pub(crate) struct Rollback<'a> {
 #[derive(Debug, Default)]
 pub(crate) struct RollbackEnd {
     /// Each action tried, in the order tried (newest entry first), and how it ended.
-    pub(crate) undone: Vec<(RecordEntry, Result<(), ToolError>)>,
+    pub(crate) undone: Vec<CompensationReport>,
     /// The store said the run is another owner's: stored entries were left to it.
     pub(crate) lost: bool,
     /// An action timed out with attempts to spare: the run must stay for recovery to retry.
@@ -114,7 +114,12 @@ impl Rollback<'_> {
                 }
             }
             each(&entry, &result);
-            end.undone.push((entry, result));
+            end.undone.push(CompensationReport {
+                key: entry.key,
+                name: entry.call.name,
+                round: entry.round,
+                result,
+            });
         }
         end
     }

@@ -104,17 +104,10 @@ impl ToolLoop {
                     record_end(&**store, &run).await?;
                 }
             }
-            let compensations = end
-                .undone
-                .into_iter()
-                .map(|(entry, result)| CompensationReport {
-                    key: entry.key,
-                    name: entry.call.name,
-                    round: entry.round,
-                    result,
-                })
-                .collect();
-            recovered.push(RecoveredRun { run, compensations });
+            recovered.push(RecoveredRun {
+                run,
+                compensations: end.undone,
+            });
         }
         Ok(recovered)
     }

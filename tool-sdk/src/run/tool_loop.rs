@@ -9,7 +9,7 @@ use std::pin::pin;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument as _;
 
-use crate::compensate::{CompensationReport, Held, Rollback};
+use crate::compensate::{Held, Rollback};
 use crate::gate::{Gate, GateError, ToolCallDecisions};
 use crate::model::{
     AssistantMessage, ChatModel, ChatRequest, Message, OfferedTool, ToolCall, ToolResultStatus,
@@ -637,16 +637,7 @@ impl ToolLoop {
                 lost |= end.lost;
                 unfinished = end.unfinished;
                 store_error = end.store_error;
-                compensations = end
-                    .undone
-                    .into_iter()
-                    .map(|(entry, result)| CompensationReport {
-                        key: entry.key,
-                        name: entry.call.name,
-                        round: entry.round,
-                        result,
-                    })
-                    .collect();
+                compensations = end.undone;
             }
             // No renewal may land after the run's end (or release) is recorded.
             heartbeat.stop().await;
