@@ -8,7 +8,9 @@ pub use serde_json;
 pub use std::sync::{Arc, OnceLock};
 pub use std::time::Duration;
 
-pub use crate::define::arguments::fields::{missing_field, next_argument, FieldSeed, ToolArgument};
+pub use crate::define::arguments::fields::{
+    next_argument, skip_value, take_argument, FieldSeed, ToolArgument,
+};
 
 // Every item of this crate that generated code names, re-exported here so that generated code
 // names nothing else of this crate: its modules can move without the macros changing.

@@ -1,12 +1,12 @@
 //! The `Deserialize` impl of a tool's arguments struct, written here rather than derived.
 //!
 //! Arguments are always a JSON object whose keys are known, so the impl needs only a map
-//! visitor: no sequence form, no per-tool enum of field names. Recognizing a key and filling a
-//! left-out field are shared, non-generic-per-tool helpers of the runtime crate
-//! (`__private::FieldSeed`, `__private::missing_field`). That keeps each tool's decoder to a
-//! fraction of what serde's derive writes, which is most of what a tool adds to a build, while
-//! the behaviour and messages stay serde's: unknown, duplicate and missing fields, `None` for a
-//! left-out `Option`, the declared defaults.
+//! visitor: no sequence form, no per-tool enum of field names. Recognizing a key, reading a
+//! field's value once and filling a left-out field are helpers of the runtime crate
+//! (`__private::FieldSeed`, `next_argument`, `take_argument`), so each field costs one call in
+//! the expansion. That keeps each tool's decoder to a fraction of what serde's derive writes,
+//! which is most of what a tool adds to a build, while the behaviour and messages stay serde's:
+//! unknown, duplicate and missing fields, `None` for a left-out `Option`, the declared defaults.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
@@ -30,42 +30,28 @@ pub(crate) fn decoder(def: &ToolDef, private: &TokenStream) -> TokenStream {
         let ty = field_type(param, argument);
         let wire = &argument.wire_name;
         let slot = format_ident!("__field{}", index);
+        // Its type comes from the call that fills it.
         slots.push(quote! {
-            let mut #slot: ::core::option::Option<#ty> = ::core::option::Option::None;
+            let mut #slot = ::core::option::Option::None;
         });
         // Spanned at the type, whose bound says what a tool argument needs: a type that is not
         // one is reported where it was written, with that message.
-        let next_value = quote_spanned! {ty.span()=>
-            #private::next_argument::<#ty, __ToolSdkMap>(&mut __map)
-        };
-        arms.push(quote! {
-            #index => {
-                if ::core::option::Option::is_some(&#slot) {
-                    return ::core::result::Result::Err(
-                        <__ToolSdkMap::Error as #serde::de::Error>::duplicate_field(#wire),
-                    );
-                }
-                #slot = ::core::option::Option::Some(#next_value?);
-            }
+        arms.push(quote_spanned! {ty.span()=>
+            #index => #private::next_argument::<#ty, _>(&mut __map, &mut #slot, #wire)?,
         });
-        let absent = match &argument.default {
+        let value = match &argument.default {
             None => quote_spanned! {ty.span()=>
-                #private::missing_field::<#ty, __ToolSdkMap::Error>(#wire)?
+                #private::take_argument::<#ty, _>(#slot, #wire)?
             },
             Some(DefaultValue::Trait) => quote_spanned! {ty.span()=>
-                ::core::default::Default::default()
+                ::core::option::Option::unwrap_or_default(#slot)
             },
             Some(DefaultValue::Expr(_)) => {
                 let function = default_fn_ident(&param.ident.unraw());
-                quote!(#args::#function())
+                quote!(::core::option::Option::unwrap_or_else(#slot, #args::#function))
             }
         };
-        fields.push(quote! {
-            #name: match #slot {
-                ::core::option::Option::Some(__value) => __value,
-                ::core::option::Option::None => #absent,
-            }
-        });
+        fields.push(quote!(#name: #value));
         wires.push(wire);
     }
     let indexes = 0..wires.len();
@@ -114,12 +100,7 @@ pub(crate) fn decoder(def: &ToolDef, private: &TokenStream) -> TokenStream {
                         {
                             match __key {
                                 #(#arms)*
-                                // `FieldSeed` yields only indexes of `__FIELDS`.
-                                _ => {
-                                    #serde::de::MapAccess::next_value::<#serde::de::IgnoredAny>(
-                                        &mut __map,
-                                    )?;
-                                }
+                                _ => #private::skip_value(&mut __map)?,
                             }
                         }
                         ::core::result::Result::Ok(#args { #(#fields),* })

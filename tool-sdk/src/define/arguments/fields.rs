@@ -1,5 +1,6 @@
-//! What every generated arguments decoder shares, compiled once rather than once per tool:
-//! recognizing a field name, and the value of a field the arguments left out.
+//! What every generated arguments decoder shares, written once rather than in each tool's
+//! expansion: recognizing a field name, reading a field's value once, and the value of a field
+//! the arguments left out.
 //!
 //! `#[tool]` writes each tool's `Deserialize` impl itself, smaller than serde's derive would
 //! (arguments are always a JSON object, so there is no sequence form and no per-tool field
@@ -55,17 +56,46 @@ impl<'de> Visitor<'de> for FieldSeed {
     }
 }
 
-/// The value of the member whose key was just read, as argument type `T`. Generated code calls
+/// Reads the value of the member whose key was just read into `slot`, as argument type `T`:
+/// serde's `duplicate field` error when the arguments named `field` before. Generated code calls
 /// it at the argument's type, so a type that is not a [`ToolArgument`] is reported there, with
 /// what an argument needs.
 #[inline]
-pub fn next_argument<'de, T: ToolArgument, M: MapAccess<'de>>(map: &mut M) -> Result<T, M::Error> {
-    map.next_value()
+pub fn next_argument<'de, T: ToolArgument, M: MapAccess<'de>>(
+    map: &mut M,
+    slot: &mut Option<T>,
+    field: &'static str,
+) -> Result<(), M::Error> {
+    if slot.is_some() {
+        return Err(de::Error::duplicate_field(field));
+    }
+    *slot = Some(map.next_value()?);
+    Ok(())
+}
+
+/// Reads past the value of a member no field takes. [`FieldSeed`] yields only the indexes of
+/// fields, so a decoder never needs it; it keeps the map readable should one do.
+#[inline]
+pub fn skip_value<'de, M: MapAccess<'de>>(map: &mut M) -> Result<(), M::Error> {
+    map.next_value::<de::IgnoredAny>().map(|_| ())
+}
+
+/// The value of argument `field` once the map is read: the one it gave, or else that of a field
+/// left out without a default (see [`missing_field`]).
+#[inline]
+pub fn take_argument<'de, T: Deserialize<'de>, E: de::Error>(
+    slot: Option<T>,
+    field: &'static str,
+) -> Result<T, E> {
+    match slot {
+        Some(value) => Ok(value),
+        None => missing_field(field),
+    }
 }
 
 /// The value of a field the arguments left out that has no default: `None` for an `Option`
 /// (or any type that reads an absent value as `None`), serde's `missing field` error otherwise.
-pub fn missing_field<'de, T: Deserialize<'de>, E: de::Error>(field: &'static str) -> Result<T, E> {
+fn missing_field<'de, T: Deserialize<'de>, E: de::Error>(field: &'static str) -> Result<T, E> {
     T::deserialize(Missing {
         field,
         error: PhantomData,
