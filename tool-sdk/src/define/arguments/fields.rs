@@ -81,7 +81,7 @@ pub fn skip_value<'de, M: MapAccess<'de>>(map: &mut M) -> Result<(), M::Error> {
 }
 
 /// The value of argument `field` once the map is read: the one it gave, or else that of a field
-/// left out without a default (see [`missing_field`]).
+/// left out without a default: `None` for an `Option`, serde's `missing field` error otherwise.
 #[inline]
 pub fn take_argument<'de, T: Deserialize<'de>, E: de::Error>(
     slot: Option<T>,
