@@ -2,7 +2,7 @@
 //! refused by `Sealer::open_at` unless they are a token sealed with the same key, and then they
 //! open to exactly the turn that was sealed (the seed corpus holds one such token). (2) Any JSON,
 //! as `ToolCallDecisions`, applied to a fixed `PausedTurn` by `Gate::resolve`, never panics and is
-//! accepted exactly when there is one decision per call, every key known, and every allowance
+//! accepted exactly when they name the turn's pause, there is one decision per call, every key known, and every allowance
 //! bound to its call's fingerprint; the resolutions then follow the decisions.
 #![no_main]
 
@@ -53,7 +53,8 @@ fn check_resolve(turn: &PausedTurn, decisions: &ToolCallDecisions) {
     let keys = tool_call_keys(reply);
     let given = decisions.decisions();
     let distinct: HashSet<&str> = given.iter().map(|d| d.key.as_str()).collect();
-    let acceptable = given.len() == keys.len()
+    let acceptable = decisions.pause() == turn.pause()
+        && given.len() == keys.len()
         && distinct.len() == given.len()
         && given.iter().all(|d| keys.contains(&d.key))
         && keys.iter().zip(&reply.tool_calls).all(|(key, call)| {

@@ -22,8 +22,8 @@ use std::time::Duration;
 
 use serde_json::json;
 use tool_sdk::store::{
-    Compensated, Orphan, Orphans, PostgresStore, RecordEntry, RunId, RunStore, SqliteStore,
-    StoreFuture,
+    Compensated, Orphan, Orphans, PauseId, PostgresStore, RecordEntry, RunId, RunStore,
+    SqliteStore, StoreFuture,
 };
 use tool_sdk::{
     define::{Confirm, ToolDefinition, ToolFuture, ToolOptions},
@@ -114,8 +114,13 @@ impl RunStore for Counting {
     fn load_paused<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, PausedTurn> {
         self.inner.load_paused(run)
     }
-    fn take_paused<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, PausedTurn> {
-        self.inner.take_paused(run, lease)
+    fn take_paused<'a>(
+        &'a self,
+        run: &'a RunId,
+        pause: &'a PauseId,
+        lease: Duration,
+    ) -> StoreFuture<'a, PausedTurn> {
+        self.inner.take_paused(run, pause, lease)
     }
     fn finish<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, ()> {
         self.inner.finish(run)

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tool_sdk::store::{
-    Compensated, Orphan, Orphans, PausedTurn, PostgresStore, RecordEntry, ReplayGuard, RunId,
-    RunStore, SqliteStore, StoreError, StoreFuture,
+    Compensated, Orphan, Orphans, PauseId, PausedTurn, PostgresStore, RecordEntry, ReplayGuard,
+    RunId, RunStore, SqliteStore, StoreError, StoreFuture,
 };
 
 use crate::booking::Timeline;
@@ -202,8 +202,13 @@ impl RunStore for Watched {
     fn load_paused<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, PausedTurn> {
         self.inner.load_paused(run)
     }
-    fn take_paused<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, PausedTurn> {
-        self.inner.take_paused(run, lease)
+    fn take_paused<'a>(
+        &'a self,
+        run: &'a RunId,
+        pause: &'a PauseId,
+        lease: Duration,
+    ) -> StoreFuture<'a, PausedTurn> {
+        self.inner.take_paused(run, pause, lease)
     }
     fn finish<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, ()> {
         self.inner.finish(run)

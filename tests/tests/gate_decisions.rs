@@ -231,9 +231,12 @@ async fn an_allowance_binds_to_the_arguments_it_was_given_for() {
     let registry = registry(&runs);
     let gate = Gate::default();
     let approved = ToolCall::new("d", "delete_file", r#"{"path":"/tmp/a"}"#);
-    let decisions: ToolCallDecisions = [ToolCallDecision::allow("d", fingerprint(&approved))]
-        .into_iter()
-        .collect();
+    // An allowance of `approved`, sent for the pause of a reply with the same key.
+    let allowance = |paused: &PausedTurn| {
+        let mut decisions = ToolCallDecisions::for_pause(paused.pause().clone());
+        decisions.push(ToolCallDecision::allow("d", fingerprint(&approved)));
+        decisions
+    };
     // The same key, in another paused reply, with other arguments.
     let other = pause(
         &gate,
@@ -242,7 +245,7 @@ async fn an_allowance_binds_to_the_arguments_it_was_given_for() {
     )
     .await;
     assert_eq!(
-        resume(&gate, &registry, &other, &decisions)
+        resume(&gate, &registry, &other, &allowance(&other))
             .await
             .unwrap_err(),
         GateError::ArgumentsChanged { key: "d".into() }
@@ -258,7 +261,9 @@ async fn an_allowance_binds_to_the_arguments_it_was_given_for() {
         )]),
     )
     .await;
-    assert!(resume(&gate, &registry, &same, &decisions).await.is_ok());
+    assert!(resume(&gate, &registry, &same, &allowance(&same))
+        .await
+        .is_ok());
     assert_eq!(runs.load(Ordering::SeqCst), 1);
 }
 
@@ -615,7 +620,7 @@ async fn a_stored_turn_resumes_once_even_when_two_resumes_race() {
     for task in tasks {
         match task.await.unwrap() {
             Ok(_) => won += 1,
-            Err(GateError::Store(StoreError::UnknownRun(_))) => {}
+            Err(GateError::AlreadyDecided { pause }) => assert_eq!(&pause, decisions.pause()),
             Err(other) => panic!("{other:?}"),
         }
     }

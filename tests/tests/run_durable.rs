@@ -129,7 +129,7 @@ async fn a_run_paused_by_one_loop_is_resumed_by_another_once() {
         .resume_cancellable(&mut conversation, &id, &decisions, &cancel)
         .await;
     assert!(
-        matches!(&again, Err(GateError::Store(StoreError::UnknownRun(r))) if *r == id.to_string()),
+        matches!(&again, Err(GateError::AlreadyDecided { pause }) if pause == paused.pause()),
         "{again:?}"
     );
     let third = ToolLoop::new(
@@ -140,7 +140,10 @@ async fn a_run_paused_by_one_loop_is_resumed_by_another_once() {
     let again = third
         .resume_cancellable(&mut conversation, paused.id(), &decisions, &cancel)
         .await;
-    assert!(matches!(again, Err(GateError::Store(_))), "{again:?}");
+    assert!(
+        matches!(again, Err(GateError::AlreadyDecided { .. })),
+        "{again:?}"
+    );
     assert_eq!(*timeline.lock().unwrap(), ["transfer"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }

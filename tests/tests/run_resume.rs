@@ -13,6 +13,7 @@ use tool_sdk::{
     run::{LoopStatus, ToolLoop},
     store::PausedTurn,
 };
+use tool_sdk_tests::durable::{place, Backend};
 
 type Timeline = Arc<Mutex<Vec<String>>>;
 
@@ -195,4 +196,140 @@ async fn without_a_store_two_copies_of_a_paused_run_resume_once() {
         "{second:?}"
     );
     assert_eq!(*timeline.lock().unwrap(), ["transfer to ana"]);
+}
+
+/// The model asks for the same transfer again and again, without an id (keyed `#0`, as
+/// Gemini's calls are): each pause of the run looks the same as the one before.
+fn repeating_agent(counter: &Arc<Mutex<u32>>, store: Arc<dyn RunStore>) -> ToolLoop {
+    let again = || {
+        AssistantMessage::with_tool_calls(vec![ToolCall::without_id(
+            "transfer",
+            r#"{"to":"alice","amount":5}"#,
+        )])
+    };
+    let model = ScriptedModel::new([again(), again(), again()]);
+    let count = Arc::clone(counter);
+    let mut registry = ToolRegistry::new();
+    registry
+        .register(define_tool!(
+            /// Sends money.
+            #[tool(name = "transfer", confirm)]
+            move |to: String, amount: u32| -> String {
+                *count.lock().unwrap() += 1;
+                format!("sent {amount} to {to}")
+            }
+        ))
+        .unwrap();
+    ToolLoop::new(model, registry).with_store(store)
+}
+
+/// One approval, however many resumes carry it: `racers` resumes race with the decisions of the
+/// first pause, each through a store value of its own (as replicas would), and then the winner's
+/// client retries. The call runs once; every other resume is told the pause was decided.
+async fn one_approval_runs_one_call(
+    open: impl Fn() -> futures_util::future::BoxFuture<'static, Arc<dyn RunStore>>,
+    racers: usize,
+) {
+    let counter = Arc::new(Mutex::new(0));
+    let mut conversation = vec![Message::user("pay alice 5")];
+    let first = repeating_agent(&counter, open().await);
+    let LoopStatus::Paused(paused) = first.run(&mut conversation).await.status else {
+        panic!("expected a pause");
+    };
+    assert_eq!(paused.awaiting(), ["#0"]);
+    let decisions = paused.decide().allow("#0").build();
+    let mut racing = Vec::new();
+    for _ in 0..racers {
+        let agent = repeating_agent(&counter, open().await);
+        let (id, decisions, mut conversation) =
+            (paused.id().clone(), decisions.clone(), conversation.clone());
+        racing.push(tokio::spawn(async move {
+            let outcome = agent.resume(&mut conversation, &id, &decisions).await;
+            (agent, outcome)
+        }));
+    }
+    let mut resumed = Vec::new();
+    for race in racing {
+        let (agent, outcome) = race.await.unwrap();
+        match outcome {
+            Ok(outcome) => resumed.push((agent, outcome)),
+            Err(refused) => assert!(is_already_decided(&refused), "{refused:?}"),
+        }
+    }
+    assert_eq!(resumed.len(), 1, "one resume takes the pause");
+    assert_eq!(*counter.lock().unwrap(), 1, "one approval, one transfer");
+    // The winner paused again on the same call; its client retries the resume it made.
+    let (agent, outcome) = resumed.pop().unwrap();
+    let LoopStatus::Paused(again) = outcome.status else {
+        panic!("expected the second pause, got {:?}", outcome.status);
+    };
+    assert_eq!(again.id(), paused.id());
+    assert_eq!(again.awaiting(), ["#0"]);
+    let retried = agent
+        .resume(&mut conversation, paused.id(), &decisions)
+        .await;
+    assert!(
+        matches!(&retried, Err(refused) if is_already_decided(refused)),
+        "{retried:?}"
+    );
+    assert_eq!(*counter.lock().unwrap(), 1, "a retry runs nothing");
+    // The second pause is decided on its own.
+    let next = again.decide().allow("#0").build();
+    agent
+        .resume(&mut conversation, again.id(), &next)
+        .await
+        .unwrap();
+    assert_eq!(*counter.lock().unwrap(), 2);
+}
+
+fn is_already_decided(error: &GateError) -> bool {
+    matches!(error, GateError::AlreadyDecided { .. })
+        && error.kind() == tool_sdk::gate::GateErrorKind::AlreadyDecided
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn one_approval_runs_one_call_in_memory() {
+    for _ in 0..10 {
+        let store = InMemoryRunStore::new();
+        one_approval_runs_one_call(
+            move || {
+                let handle: Arc<dyn RunStore> = Arc::new(store.handle());
+                Box::pin(async move { handle })
+            },
+            16,
+        )
+        .await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn one_approval_runs_one_call_in_sqlite() {
+    for round in 0..10 {
+        let place = place(Backend::Sqlite, &format!("one_approval_sqlite_{round}")).await;
+        let place = Arc::new(place);
+        one_approval_runs_one_call(
+            move || {
+                let place = Arc::clone(&place);
+                Box::pin(async move { place.open().await.run_store() })
+            },
+            16,
+        )
+        .await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn one_approval_runs_one_call_in_postgres() {
+    for round in 0..10 {
+        let place = place(Backend::Postgres, &format!("one_approval_pg_{round}")).await;
+        let place = Arc::new(place);
+        one_approval_runs_one_call(
+            move || {
+                let place = Arc::clone(&place);
+                Box::pin(async move { place.open().await.run_store() })
+            },
+            16,
+        )
+        .await;
+    }
 }

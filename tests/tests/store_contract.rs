@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tool_sdk::store::{
-    Compensated, InMemoryRunStore, Orphans, PostgresStore, RecordEntry, RunId, RunStore,
+    Compensated, InMemoryRunStore, Orphans, PauseId, PostgresStore, RecordEntry, RunId, RunStore,
     SqliteStore, StoreError,
 };
 use tool_sdk::{
@@ -241,13 +241,31 @@ async fn a_paused_run_is_taken_back_once(kind: Kind) {
     let loaded = other.runs.load_paused(&id).await.unwrap();
     assert_eq!(loaded, paused);
 
-    // Eight owners race to take it: exactly one wins.
+    // Taken only at the pause it waits at: another pause's identity takes nothing.
+    let elsewhere = PauseId::from_string("another pause");
+    assert!(matches!(
+        other.runs.take_paused(&id, &elsewhere, LONG).await,
+        Err(StoreError::AlreadyDecided(name)) if name == id.as_str()
+    ));
+    assert_eq!(other.runs.load_paused(&id).await.unwrap(), paused);
+    // A run the store never saw is unknown, not decided.
+    let unknown = RunId::from_string("never-begun");
+    assert!(matches!(
+        other.runs.take_paused(&unknown, paused.pause(), LONG).await,
+        Err(StoreError::UnknownRun(_))
+    ));
+    assert!(matches!(
+        other.runs.load_paused(&unknown).await,
+        Err(StoreError::UnknownRun(_))
+    ));
+
+    // Eight owners race to take it: exactly one wins; the others are told it was decided.
     let mut racers = Vec::new();
     for _ in 0..8 {
         let handle = opener.open().await;
-        let id = id.clone();
+        let (id, pause) = (id.clone(), paused.pause().clone());
         racers.push(tokio::spawn(async move {
-            handle.runs.take_paused(&id, LONG).await
+            handle.runs.take_paused(&id, &pause, LONG).await
         }));
     }
     let mut won = 0;
@@ -257,14 +275,14 @@ async fn a_paused_run_is_taken_back_once(kind: Kind) {
                 won += 1;
                 assert_eq!(taken, paused);
             }
-            Err(StoreError::UnknownRun(name)) => assert_eq!(name, id.as_str()),
+            Err(StoreError::AlreadyDecided(name)) => assert_eq!(name, id.as_str()),
             Err(other) => panic!("unexpected {other}"),
         }
     }
     assert_eq!(won, 1);
     assert!(matches!(
         other.runs.load_paused(&id).await,
-        Err(StoreError::UnknownRun(_))
+        Err(StoreError::AlreadyDecided(_))
     ));
 }
 
@@ -340,10 +358,21 @@ async fn memory_and_paused_turns_survive_a_reopen(kind: Kind) {
     memory.store("ana", &conversation[..1]).await.unwrap();
     assert_eq!(memory.load("ana").await.unwrap(), conversation[..1]);
     handle.runs.load_paused(&turn_id).await.unwrap();
-    handle.runs.take_paused(&turn_id, LONG).await.unwrap();
+    let pause = handle
+        .runs
+        .load_paused(&turn_id)
+        .await
+        .unwrap()
+        .pause()
+        .clone();
+    handle
+        .runs
+        .take_paused(&turn_id, &pause, LONG)
+        .await
+        .unwrap();
     assert!(matches!(
-        handle.runs.take_paused(&turn_id, LONG).await,
-        Err(StoreError::UnknownRun(_))
+        handle.runs.take_paused(&turn_id, &pause, LONG).await,
+        Err(StoreError::AlreadyDecided(_))
     ));
 }
 

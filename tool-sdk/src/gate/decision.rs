@@ -2,7 +2,7 @@
 
 use crate::gate::fingerprint;
 use crate::model::tool_call_keys;
-use crate::store::PausedTurn;
+use crate::store::{PauseId, PausedTurn};
 use serde::{Deserialize, Serialize};
 
 /// Allow or deny one call.
@@ -54,19 +54,50 @@ impl ToolCallDecision {
     }
 }
 
-/// One decision per call of a paused reply. Build it with
+/// One decision per call of one paused reply, made for that pause
+/// ([`PausedTurn::pause`](crate::store::PausedTurn::pause)): they apply to it alone, so an
+/// approval sent twice, late, or by two racing resumes never runs a call of a later pause, even
+/// one that looks the same. Build it with
 /// [`PausedTurn::decide`](crate::store::PausedTurn::decide), which binds each allowance to the
-/// call's fingerprint, or from decisions received from elsewhere.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(transparent)]
+/// call's fingerprint, or from decisions received from elsewhere with [`for_pause`](Self::for_pause).
+///
+/// It travels as JSON: `{"pause": "...", "decisions": [{"key": "c1", "verdict": "allow",
+/// "fingerprint": "..."}, {"key": "c2", "verdict": "deny", "message": "..."}]}`.
+///
+/// ```
+/// use tool_sdk::gate::{fingerprint, ToolCallDecision, ToolCallDecisions};
+/// use tool_sdk::store::PausedTurn;
+/// use tool_sdk::{AssistantMessage, ToolCall};
+///
+/// let call = ToolCall::new("c1", "delete_file", r#"{"path": "/tmp/a"}"#);
+/// let paused = PausedTurn::new(
+///     AssistantMessage::with_tool_calls(vec![call.clone()]),
+///     ["delete_file"],
+///     ["c1"],
+/// );
+/// // What a person's client sends back, naming the pause it was shown.
+/// let mut decisions = ToolCallDecisions::for_pause(paused.pause().clone());
+/// decisions.push(ToolCallDecision::allow("c1", fingerprint(&call)));
+/// assert_eq!(decisions, paused.decide().allow("c1").build());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ToolCallDecisions {
+    pause: PauseId,
     decisions: Vec<ToolCallDecision>,
 }
 
 impl ToolCallDecisions {
-    /// No decisions yet.
-    pub fn new() -> Self {
-        Self::default()
+    /// No decisions yet, for the pause `pause`.
+    pub fn for_pause(pause: PauseId) -> Self {
+        Self {
+            pause,
+            decisions: Vec::new(),
+        }
+    }
+
+    /// The pause these decisions were made for.
+    pub fn pause(&self) -> &PauseId {
+        &self.pause
     }
 
     /// Adds a decision.
@@ -86,21 +117,13 @@ impl ToolCallDecisions {
     }
 }
 
-impl FromIterator<ToolCallDecision> for ToolCallDecisions {
-    fn from_iter<I: IntoIterator<Item = ToolCallDecision>>(iter: I) -> Self {
-        Self {
-            decisions: iter.into_iter().collect(),
-        }
-    }
-}
-
 impl PausedTurn {
     /// Starts a set of decisions on this reply; each allowance binds to the call's fingerprint.
     pub fn decide(&self) -> DecisionsBuilder<'_> {
         DecisionsBuilder {
             turn: self,
             keys: tool_call_keys(self.reply()),
-            decisions: ToolCallDecisions::new(),
+            decisions: ToolCallDecisions::for_pause(self.pause().clone()),
         }
     }
 }

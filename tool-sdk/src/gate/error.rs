@@ -1,7 +1,7 @@
 //! The one error of the gate: decisions that do not fit, a sealed token refused, or the store
 //! that keeps paused turns failing. Whichever it is, nothing ran.
 
-use crate::store::StoreError;
+use crate::store::{PauseId, StoreError};
 
 /// Why the gate refused: the decisions do not fit the paused reply, a sealed token was refused,
 /// or the store keeping the turn failed. Nothing ran; [`kind`](Self::kind) says which, and so
@@ -41,6 +41,18 @@ pub enum GateError {
         key: String,
     },
 
+    /// The decisions were made for a pause the run no longer waits at: another resume decided
+    /// it (a race, or the same decisions sent again), and the run went on, to its end or to a
+    /// later pause. Nothing ran for these decisions; a later pause needs decisions of its own.
+    #[error(
+        "the decisions are for pause `{pause}`, which was decided already: nothing ran for them \
+         (the run went on; a later pause needs decisions of its own)"
+    )]
+    AlreadyDecided {
+        /// The pause the decisions name.
+        pause: PauseId,
+    },
+
     /// The key is shorter than [`MIN_KEY_BYTES`](crate::gate::MIN_KEY_BYTES).
     #[error("a sealing key needs at least {min} bytes, got {0}", min = crate::gate::MIN_KEY_BYTES)]
     WeakKey(usize),
@@ -72,6 +84,9 @@ pub enum GateErrorKind {
     /// The decisions do not fit the paused reply: correct them and send them again (the turn
     /// is still paused).
     Decisions,
+    /// The pause the decisions were for was decided already (twice sent, late, or raced):
+    /// nothing ran for them. Read the run's current pause to decide again, if it has one.
+    AlreadyDecided,
     /// A sealed token, or the key to seal with, was refused: the turn cannot be resumed from
     /// it.
     Token,
@@ -87,6 +102,7 @@ impl GateError {
             | Self::DuplicateDecision { .. }
             | Self::UnknownKey { .. }
             | Self::ArgumentsChanged { .. } => GateErrorKind::Decisions,
+            Self::AlreadyDecided { .. } => GateErrorKind::AlreadyDecided,
             Self::WeakKey(_)
             | Self::Malformed(_)
             | Self::BadSignature

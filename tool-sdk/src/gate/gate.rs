@@ -204,14 +204,19 @@ impl Gate {
         GateOutcome::Completed(outcomes)
     }
 
-    /// Checks `decisions` against the paused reply: one per call, keys distinct and known,
-    /// allowances bound to the calls' current fingerprints. Gives each call's resolution, in
-    /// reply order; nothing runs.
+    /// Checks `decisions` against the paused reply: made for this pause, one per call, keys
+    /// distinct and known, allowances bound to the calls' current fingerprints. Gives each
+    /// call's resolution, in reply order; nothing runs.
     pub fn resolve(
         &self,
         paused: &PausedTurn,
         decisions: &ToolCallDecisions,
     ) -> Result<Vec<Resolution>, GateError> {
+        if decisions.pause() != paused.pause() {
+            return Err(GateError::AlreadyDecided {
+                pause: decisions.pause().clone(),
+            });
+        }
         let reply = paused.reply();
         let keys = tool_call_keys(reply);
         let mut seen = HashSet::new();

@@ -81,9 +81,9 @@ impl Gate {
     }
 
     /// Takes the turn paused under `id` in `store` once `decisions` fit it, owned for `lease`:
-    /// checked before it is taken (decisions that do not fit leave it paused) and again after
-    /// (another resume may have taken it on to its next pause in between, and then it goes back
-    /// as it was taken).
+    /// checked before it is taken (decisions that do not fit leave it paused), and taken only
+    /// while the run still waits at the pause the decisions were made for (the store checks and
+    /// takes in one step), so decisions never apply to another pause of the run.
     pub(crate) async fn take_decided(
         &self,
         store: &dyn RunStore,
@@ -91,8 +91,22 @@ impl Gate {
         decisions: &ToolCallDecisions,
         lease: std::time::Duration,
     ) -> Result<(PausedTurn, Vec<Resolution>), GateError> {
-        self.resolve(&store.load_paused(id).await?, decisions)?;
-        let taken = store.take_paused(id, lease).await?;
+        let already_decided = |error| match error {
+            StoreError::AlreadyDecided(_) => GateError::AlreadyDecided {
+                pause: decisions.pause().clone(),
+            },
+            other => GateError::Store(other),
+        };
+        self.resolve(
+            &store.load_paused(id).await.map_err(already_decided)?,
+            decisions,
+        )?;
+        let taken = store
+            .take_paused(id, decisions.pause(), lease)
+            .await
+            .map_err(already_decided)?;
+        // What runs is what is checked: the copy taken, checked again (the same pause, so the
+        // same turn, unless its stored copy was edited in between).
         match self.resolve(&taken, decisions) {
             Ok(resolutions) => Ok((taken, resolutions)),
             Err(refused) => {

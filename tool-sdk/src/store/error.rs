@@ -17,10 +17,15 @@ pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>>
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum StoreError {
-    /// No run with this id is in the state the operation needs (never paused, resumed by
-    /// another already, or finished).
-    #[error("no paused run `{0}`: unknown, resumed already, or finished")]
+    /// The store knows no run with this id in the state the operation needs (never there, or
+    /// finished so long ago that it was forgotten).
+    #[error("no paused run `{0}`: unknown, or finished long ago")]
     UnknownRun(String),
+    /// The run is not waiting at the pause a resume named: another resume took that pause (in
+    /// this process or another), and the run went on from it, to its end or to a later pause.
+    /// Nothing ran for this resume.
+    #[error("the pause of run `{0}` was decided already: the run went on without this resume")]
+    AlreadyDecided(String),
     /// Another owner took the run over (this owner's lease ran out); this owner must stop.
     #[error("the run `{0}` is no longer owned here: its lease ran out and it was taken over")]
     Lost(String),
@@ -33,8 +38,10 @@ pub enum StoreError {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum StoreErrorKind {
-    /// No run in the state the operation needs: never there, taken by another, or finished.
+    /// No run in the state the operation needs: never there, or long finished.
     UnknownRun,
+    /// The pause was decided already: the decisions sent came too late, or twice.
+    AlreadyDecided,
     /// The run was taken over by another owner: this one must stop.
     Lost,
     /// The storage itself failed.
@@ -46,6 +53,7 @@ impl StoreError {
     pub fn kind(&self) -> StoreErrorKind {
         match self {
             Self::UnknownRun(_) => StoreErrorKind::UnknownRun,
+            Self::AlreadyDecided(_) => StoreErrorKind::AlreadyDecided,
             Self::Lost(_) => StoreErrorKind::Lost,
             Self::Backend(_) => StoreErrorKind::Backend,
         }

@@ -1,4 +1,4 @@
-//! The id of a run (and of its paused turn), and the random tokens ids and owners are made of.
+//! The id of a run, of each of its pauses, and the random tokens ids and owners are made of.
 
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -84,6 +84,40 @@ impl Default for RunId {
 }
 
 impl fmt::Display for RunId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The identity of one pause of a run: a run that pauses, goes on and pauses again has two, even
+/// when both wait on the same call. Decisions name the pause they were made for
+/// ([`ToolCallDecisions::pause`](crate::gate::ToolCallDecisions::pause)), and a resume takes a
+/// run only while it waits at that very pause: decisions for one pause never apply to another,
+/// whether they arrive late, twice, or racing another resume.
+///
+/// 128 unguessable bits, as a [`RunId::new`], so it also tells apart pauses of different runs.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct PauseId(String);
+
+impl PauseId {
+    /// A fresh identity.
+    pub(crate) fn new() -> Self {
+        Self(RunId::new().0)
+    }
+
+    /// An identity received back, e.g. with a person's decisions.
+    pub fn from_string(id: impl Into<String>) -> Self {
+        Self(id.into())
+    }
+
+    /// The identity as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for PauseId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use crate::store::{
-    Compensated, Orphan, Orphans, PausedTurn, RecordEntry, RunId, RunStore, StoreError,
+    Compensated, Orphan, Orphans, PauseId, PausedTurn, RecordEntry, RunId, RunStore, StoreError,
     StoreFuture, FINISHED_KEPT,
 };
 
@@ -124,6 +124,19 @@ impl InMemoryRunStore {
     }
 }
 
+impl InMemoryRunStore {
+    /// Why a run that is not here cannot be resumed: it finished (the pause it waited at was
+    /// decided), or it is unknown.
+    fn gone(&self, run: &RunId) -> StoreError {
+        let finished = self.finished.lock().unwrap_or_else(PoisonError::into_inner);
+        if finished.by.contains_key(run) {
+            StoreError::AlreadyDecided(run.to_string())
+        } else {
+            StoreError::UnknownRun(run.to_string())
+        }
+    }
+}
+
 fn deadline(lease: Duration) -> Instant {
     let now = Instant::now();
     now.checked_add(lease).unwrap_or(now)
@@ -207,23 +220,30 @@ impl RunStore for InMemoryRunStore {
         Box::pin(async move {
             match self.runs().get(run).map(|found| &found.phase) {
                 Some(Phase::Paused(paused)) => Ok((**paused).clone()),
-                _ => Err(StoreError::UnknownRun(run.to_string())),
+                Some(Phase::Running { .. }) => Err(StoreError::AlreadyDecided(run.to_string())),
+                None => Err(self.gone(run)),
             }
         })
     }
 
-    fn take_paused<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, PausedTurn> {
+    fn take_paused<'a>(
+        &'a self,
+        run: &'a RunId,
+        pause: &'a PauseId,
+        lease: Duration,
+    ) -> StoreFuture<'a, PausedTurn> {
         Box::pin(async move {
             let mut runs = self.runs();
             let Some(found) = runs.get_mut(run) else {
-                return Err(StoreError::UnknownRun(run.to_string()));
+                return Err(self.gone(run));
             };
+            match &found.phase {
+                Phase::Paused(paused) if paused.pause() == pause => {}
+                _ => return Err(StoreError::AlreadyDecided(run.to_string())),
+            }
             match std::mem::replace(&mut found.phase, self.running_phase(lease)) {
                 Phase::Paused(paused) => Ok(*paused),
-                other => {
-                    found.phase = other;
-                    Err(StoreError::UnknownRun(run.to_string()))
-                }
+                Phase::Running { .. } => Err(StoreError::AlreadyDecided(run.to_string())),
             }
         })
     }

@@ -29,6 +29,10 @@ pub(crate) const SQLITE: &[Migration] = &[
         version: 4,
         sql: include_str!("../../migrations/sqlite/0004_one_paused_state.sql"),
     },
+    Migration {
+        version: 5,
+        sql: include_str!("../../migrations/sqlite/0005_pause_identity.sql"),
+    },
 ];
 
 /// The PostgreSQL schema.
@@ -49,5 +53,9 @@ pub(crate) const POSTGRES: &[Migration] = &[
     Migration {
         version: 4,
         sql: include_str!("../../migrations/postgres/0004_one_paused_state.sql"),
+    },
+    Migration {
+        version: 5,
+        sql: include_str!("../../migrations/postgres/0005_pause_identity.sql"),
     },
 ];

@@ -41,7 +41,7 @@ pub use deadpool_postgres;
 pub use error::{StoreError, StoreErrorKind, StoreFuture};
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub(crate) use id::owner_token;
-pub use id::RunId;
+pub use id::{PauseId, RunId};
 pub use in_memory::InMemoryRunStore;
 pub(crate) use paused::RunState;
 pub use paused::{CallSummary, PausedTurn, PendingCall};
@@ -116,10 +116,18 @@ pub trait RunStore: Send + Sync {
     /// Reads the run's paused turn without taking it.
     fn load_paused<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, PausedTurn>;
 
-    /// Takes the run's paused turn back to go on with it, owned by this instance for `lease`: of two
-    /// concurrent takes (in any processes), exactly one succeeds; the other gets
+    /// Takes the run's paused turn back to go on with it, owned by this instance for `lease`,
+    /// only while the run waits at `pause` ([`PausedTurn::pause`]): checking and taking are one
+    /// step. Of two concurrent takes (in any processes), exactly one succeeds; the other, and
+    /// any take once the run went on (to its end or to a later pause), gets
+    /// [`StoreError::AlreadyDecided`]. A run the store does not know gives
     /// [`StoreError::UnknownRun`].
-    fn take_paused<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, PausedTurn>;
+    fn take_paused<'a>(
+        &'a self,
+        run: &'a RunId,
+        pause: &'a PauseId,
+        lease: Duration,
+    ) -> StoreFuture<'a, PausedTurn>;
 
     /// The run ended (answered, rolled back, recovered): its record is dropped.
     fn finish<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, ()>;

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::model::{tool_call_keys, AssistantMessage, ToolCall, ToolResultStatus};
-use crate::store::{CompensationRecord, RunId};
+use crate::store::{CompensationRecord, PauseId, RunId};
 
 /// A turn paused for decisions: the model's reply, none of whose calls has run because some
 /// wait for a person's decision, and what its run must remember to go on (its id, its rounds,
@@ -22,6 +22,7 @@ use crate::store::{CompensationRecord, RunId};
 /// [`Sealer`]: crate::gate::Sealer
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PausedTurn {
+    pause: PauseId,
     reply: AssistantMessage,
     request_tools: Vec<String>,
     awaiting: Vec<String>,
@@ -62,7 +63,7 @@ impl PausedTurn {
         )
     }
 
-    /// A paused reply of the run whose state is `run`.
+    /// A paused reply of the run whose state is `run`, as a new pause of it.
     pub(crate) fn of_run(
         reply: AssistantMessage,
         request_tools: Vec<String>,
@@ -70,6 +71,7 @@ impl PausedTurn {
         run: RunState,
     ) -> Self {
         Self {
+            pause: PauseId::new(),
             reply,
             request_tools,
             awaiting,
@@ -80,6 +82,13 @@ impl PausedTurn {
     /// The id of its run: what a resume names it by.
     pub fn id(&self) -> &RunId {
         &self.run.id
+    }
+
+    /// Which pause of its run this is: decisions are made for it
+    /// ([`decide`](Self::decide)) and apply to it alone, never to a later pause of the same run
+    /// that waits on the same calls.
+    pub fn pause(&self) -> &PauseId {
+        &self.pause
     }
 
     /// The reply, unchanged.

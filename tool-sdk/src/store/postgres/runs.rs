@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use super::{backend, PostgresStore};
 use crate::store::{
-    decode_paused, encode_paused, Compensated, Orphan, Orphans, PausedTurn, RecordEntry, RunId,
-    RunStore, StoreError, StoreFuture, FINISHED_KEPT, TIMED_OUT_PREFIX,
+    decode_paused, encode_paused, Compensated, Orphan, Orphans, PauseId, PausedTurn, RecordEntry,
+    RunId, RunStore, StoreError, StoreFuture, FINISHED_KEPT, TIMED_OUT_PREFIX,
 };
 
 fn millis(lease: Duration) -> i64 {
@@ -28,6 +28,27 @@ impl PostgresStore {
             .map_err(backend)?
             .is_some())
     }
+}
+
+/// Why `run` is not paused (at the pause asked for): it is known, running or finished, so its
+/// pause was decided; or it is unknown.
+async fn not_paused(
+    connection: &deadpool_postgres::Object,
+    run: &RunId,
+) -> Result<StoreError, StoreError> {
+    let known = connection
+        .query_opt(
+            "SELECT 1 FROM tool_sdk_runs WHERE id = $1
+             UNION ALL SELECT 1 FROM tool_sdk_finished_runs WHERE id = $1
+             LIMIT 1",
+            &[&run.as_str()],
+        )
+        .await
+        .map_err(backend)?;
+    Ok(match known {
+        Some(_) => StoreError::AlreadyDecided(run.to_string()),
+        None => StoreError::UnknownRun(run.to_string()),
+    })
 }
 
 impl RunStore for PostgresStore {
@@ -151,16 +172,22 @@ impl RunStore for PostgresStore {
 
     fn pause<'a>(&'a self, run: &'a RunId, paused: &'a PausedTurn) -> StoreFuture<'a, ()> {
         Box::pin(async move {
-            let paused = encode_paused(paused)?;
+            let encoded = encode_paused(paused)?;
             let changed = self
                 .connection()
                 .await
                 .map_err(backend)?
                 .execute(
                     "UPDATE tool_sdk_runs
-                     SET phase = 'paused', owner = NULL, lease_until = NULL, paused = $3
+                     SET phase = 'paused', owner = NULL, lease_until = NULL, paused = $3,
+                         pause_id = $4
                      WHERE id = $1 AND phase = 'running' AND owner = $2",
-                    &[&run.as_str(), &&*self.owner, &paused],
+                    &[
+                        &run.as_str(),
+                        &&*self.owner,
+                        &encoded,
+                        &paused.pause().as_str(),
+                    ],
                 )
                 .await
                 .map_err(backend)?;
@@ -173,46 +200,57 @@ impl RunStore for PostgresStore {
 
     fn load_paused<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, PausedTurn> {
         Box::pin(async move {
-            let row = self
-                .connection()
-                .await
-                .map_err(backend)?
+            let connection = self.connection().await.map_err(backend)?;
+            let row = connection
                 .query_opt(
                     "SELECT paused FROM tool_sdk_runs WHERE id = $1 AND phase = 'paused'",
                     &[&run.as_str()],
                 )
                 .await
-                .map_err(backend)?
-                .ok_or_else(|| StoreError::UnknownRun(run.to_string()))?;
+                .map_err(backend)?;
+            let Some(row) = row else {
+                return Err(not_paused(&connection, run).await?);
+            };
             let paused: String = row.try_get(0).map_err(backend)?;
             decode_paused(&paused)
         })
     }
 
-    fn take_paused<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, PausedTurn> {
+    fn take_paused<'a>(
+        &'a self,
+        run: &'a RunId,
+        pause: &'a PauseId,
+        lease: Duration,
+    ) -> StoreFuture<'a, PausedTurn> {
         Box::pin(async move {
-            // The row lock makes a second taker wait, then find the run no longer paused.
-            let row = self
-                .connection()
-                .await
-                .map_err(backend)?
+            let connection = self.connection().await.map_err(backend)?;
+            // One conditional statement checks the pause and takes it; the row lock makes a
+            // second taker wait, then find the run no longer waiting there.
+            let row = connection
                 .query_opt(
                     "UPDATE tool_sdk_runs AS r
                      SET phase = 'running', owner = $2,
                          lease_until = now() + $3::bigint * interval '1 millisecond',
-                         paused = NULL
+                         paused = NULL, pause_id = ''
                      FROM (
                          SELECT id, paused FROM tool_sdk_runs
-                         WHERE id = $1 AND phase = 'paused'
+                         WHERE id = $1 AND phase = 'paused' AND pause_id = $4
                          FOR UPDATE
                      ) AS old
-                     WHERE r.id = old.id AND r.phase = 'paused'
+                     WHERE r.id = old.id AND r.phase = 'paused' AND r.pause_id = $4
                      RETURNING old.paused",
-                    &[&run.as_str(), &&*self.owner, &millis(lease)],
+                    &[
+                        &run.as_str(),
+                        &&*self.owner,
+                        &millis(lease),
+                        &pause.as_str(),
+                    ],
                 )
                 .await
-                .map_err(backend)?
-                .ok_or_else(|| StoreError::UnknownRun(run.to_string()))?;
+                .map_err(backend)?;
+            let Some(row) = row else {
+                return Err(not_paused(&connection, run).await?);
+            };
             let paused: String = row.try_get(0).map_err(backend)?;
             decode_paused(&paused)
         })

@@ -6,8 +6,8 @@ use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 
 use super::{backend, decode, encode, lease_until, now_ms, SqliteStore};
 use crate::store::{
-    decode_paused, encode_paused, Compensated, Orphan, Orphans, PausedTurn, RecordEntry, RunId,
-    RunStore, StoreError, StoreFuture, FINISHED_KEPT, TIMED_OUT_PREFIX,
+    decode_paused, encode_paused, Compensated, Orphan, Orphans, PauseId, PausedTurn, RecordEntry,
+    RunId, RunStore, StoreError, StoreFuture, FINISHED_KEPT, TIMED_OUT_PREFIX,
 };
 
 /// How long who finished a run is kept, in the clock's milliseconds.
@@ -24,6 +24,25 @@ fn ensure_owned(connection: &Connection, run: &str, owner: &str) -> Result<(), S
         .optional()
         .map_err(backend)?;
     owned.ok_or_else(|| StoreError::Lost(run.to_owned()))
+}
+
+/// Why `run` is not paused (at the pause asked for): it is known, running or finished, so its
+/// pause was decided; or it is unknown.
+fn not_paused(connection: &Connection, run: String) -> Result<StoreError, StoreError> {
+    let known = connection
+        .query_row(
+            "SELECT 1 FROM tool_sdk_runs WHERE id = ?1
+             UNION ALL SELECT 1 FROM tool_sdk_finished_runs WHERE id = ?1
+             LIMIT 1",
+            [&run],
+            |_| Ok(()),
+        )
+        .optional()
+        .map_err(backend)?;
+    Ok(match known {
+        Some(()) => StoreError::AlreadyDecided(run),
+        None => StoreError::UnknownRun(run),
+    })
 }
 
 impl RunStore for SqliteStore {
@@ -121,15 +140,17 @@ impl RunStore for SqliteStore {
 
     fn pause<'a>(&'a self, run: &'a RunId, paused: &'a PausedTurn) -> StoreFuture<'a, ()> {
         let run = run.as_str().to_owned();
+        let pause = paused.pause().as_str().to_owned();
         let paused = encode_paused(paused);
         self.with(move |connection, owner| {
             let paused = paused?;
             let changed = connection
                 .execute(
                     "UPDATE tool_sdk_runs
-                     SET phase = 'paused', owner = NULL, lease_until = NULL, paused = ?3
+                     SET phase = 'paused', owner = NULL, lease_until = NULL, paused = ?3,
+                         pause_id = ?4
                      WHERE id = ?1 AND phase = 'running' AND owner = ?2",
-                    params![run, owner, paused],
+                    params![run, owner, paused, pause],
                 )
                 .map_err(backend)?;
             if changed == 0 {
@@ -150,34 +171,43 @@ impl RunStore for SqliteStore {
                 )
                 .optional()
                 .map_err(backend)?;
-            decode_paused(&paused.ok_or(StoreError::UnknownRun(run))?)
+            match paused {
+                Some(paused) => decode_paused(&paused),
+                None => Err(not_paused(connection, run)?),
+            }
         })
     }
 
-    fn take_paused<'a>(&'a self, run: &'a RunId, lease: Duration) -> StoreFuture<'a, PausedTurn> {
+    fn take_paused<'a>(
+        &'a self,
+        run: &'a RunId,
+        pause: &'a PauseId,
+        lease: Duration,
+    ) -> StoreFuture<'a, PausedTurn> {
         let run = run.as_str().to_owned();
+        let pause = pause.as_str().to_owned();
         self.with(move |connection, owner| {
-            // Read and flip under the write lock: of two takers, in any processes, the
-            // second finds the run no longer paused.
+            // One conditional statement checks the pause and takes it: of two takers, in any
+            // processes, the second finds the run no longer waiting there.
             let tx = connection
                 .transaction_with_behavior(TransactionBehavior::Immediate)
                 .map_err(backend)?;
             let paused: Option<String> = tx
                 .query_row(
-                    "SELECT paused FROM tool_sdk_runs WHERE id = ?1 AND phase = 'paused'",
-                    [&run],
+                    "UPDATE tool_sdk_runs SET phase = 'running', owner = ?2, lease_until = ?3
+                     WHERE id = ?1 AND phase = 'paused' AND pause_id = ?4
+                     RETURNING paused",
+                    params![run, owner, lease_until(lease), pause],
                     |row| row.get(0),
                 )
                 .optional()
                 .map_err(backend)?;
             let Some(paused) = paused else {
-                return Err(StoreError::UnknownRun(run));
+                return Err(not_paused(&tx, run)?);
             };
             tx.execute(
-                "UPDATE tool_sdk_runs
-                 SET phase = 'running', owner = ?2, lease_until = ?3, paused = NULL
-                 WHERE id = ?1",
-                params![run, owner, lease_until(lease)],
+                "UPDATE tool_sdk_runs SET paused = NULL, pause_id = '' WHERE id = ?1",
+                [&run],
             )
             .map_err(backend)?;
             let paused = decode_paused(&paused)?;
