@@ -1,11 +1,13 @@
 //! The explorer: breadth first over every state reachable within a model's bounds, each state
-//! kept once (a hashed set), properties checked as states are found. Breadth first, the first
-//! violation found is one of the shortest: its trace is the counterexample.
+//! kept once (a hashed set), the properties of states checked as states are found. Breadth
+//! first, the first violation found is one of the shortest: its trace is the counterexample.
+//! Once every state is found, the liveness properties are checked on the graph they make.
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use super::liveness::{Edge, Graph};
 use super::model::Model;
 use super::properties::{violated_always, violated_at_end, Property};
 use super::state::{Gap, State, MAX_CALLS};
@@ -18,6 +20,8 @@ pub struct Exploration {
     pub model: Model,
     /// Distinct states visited.
     pub states: usize,
+    /// Transitions followed: a step out of a visited state (to a new state or a known one).
+    pub transitions: usize,
     /// Terminal states among them (no step left).
     pub terminal: usize,
     /// Terminal states with a call lost between its effect and its `record` (the runner
@@ -28,32 +32,41 @@ pub struct Exploration {
     pub gap_local_only: usize,
     /// The longest of the shortest paths to a state.
     pub depth: usize,
-    /// The first violation, breadth first: none when every property holds.
+    /// The first violation: of a property of states, breadth first; else of a liveness
+    /// property. None when every property holds.
     pub violation: Option<Counterexample>,
 }
 
-/// A property's violation, with the shortest trace that reaches it.
+/// A property's violation, with the shortest trace found that reaches it.
 #[derive(Debug)]
 pub struct Counterexample {
     /// The property violated.
     pub property: Property,
     /// The steps from the initial state, each with the state it led to.
     pub trace: Vec<(Step, State)>,
+    /// For a liveness property: the ordinary steps that lead from the trace's last state back
+    /// to it, to be taken forever (none: only a fault could happen there).
+    pub cycle: Vec<(Step, State)>,
 }
 
 /// Explores every state of `model` reachable from [`State::initial`], stopping at the first
-/// violation.
+/// violation of a property of states; with none, checks the liveness properties.
 pub fn explore(model: &Model) -> Exploration {
     let mut states = vec![State::initial()];
     // Per state, the state it was first reached from and the step that led there.
     let mut parents: Vec<Option<(usize, Step)>> = vec![None];
     let mut depths = vec![0usize];
+    // The edges out of each state, in the order states are expanded, which is their id order
+    // (breadth first): those of state `s` are `edges[first[s]..first[s + 1]]`.
+    let mut first: Vec<u32> = vec![0];
+    let mut edges: Vec<Edge> = Vec::new();
     let mut index: HashMap<State, usize, BuildHasherDefault<Fnv>> = HashMap::default();
     index.insert(states[0], 0);
     let mut queue = VecDeque::from([0usize]);
     let mut found = Exploration {
         model: *model,
         states: 0,
+        transitions: 0,
         terminal: 0,
         gap_before_record: 0,
         gap_local_only: 0,
@@ -73,11 +86,15 @@ pub fn explore(model: &Model) -> Exploration {
         }
         for step in steps {
             let next = model.apply(&state, step);
-            if index.contains_key(&next) {
+            let fresh = states.len();
+            let id = *index.entry(next).or_insert(fresh);
+            edges.push(Edge {
+                to: id as u32,
+                step,
+            });
+            if id != fresh {
                 continue;
             }
-            let id = states.len();
-            index.insert(next, id);
             states.push(next);
             parents.push(Some((at, step)));
             depths.push(depths[at] + 1);
@@ -87,18 +104,50 @@ pub fn explore(model: &Model) -> Exploration {
                 break;
             }
         }
+        first.push(edges.len() as u32);
     }
     found.states = states.len();
+    found.transitions = edges.len();
     found.depth = depths.iter().copied().max().unwrap_or(0);
-    found.violation = violation.map(|(property, mut at)| {
+    let trace_to = |mut at: usize| {
         let mut trace = Vec::new();
         while let Some((parent, step)) = parents[at] {
             trace.push((step, states[at]));
             at = parent;
         }
         trace.reverse();
-        Counterexample { property, trace }
-    });
+        trace
+    };
+    found.violation = match violation {
+        Some((property, at)) => Some(Counterexample {
+            property,
+            trace: trace_to(at),
+            cycle: Vec::new(),
+        }),
+        None => {
+            let graph = Graph {
+                states: &states,
+                first: &first,
+                edges: &edges,
+            };
+            graph.violated().map(|lasso| {
+                let mut state = states[lasso.at];
+                let cycle = lasso
+                    .cycle
+                    .into_iter()
+                    .map(|step| {
+                        state = model.apply(&state, step);
+                        (step, state)
+                    })
+                    .collect();
+                Counterexample {
+                    property: lasso.property,
+                    trace: trace_to(lasso.at),
+                    cycle,
+                }
+            })
+        }
+    };
     found
 }
 
@@ -106,10 +155,12 @@ impl fmt::Display for Exploration {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "protocol model: {}: {} states, {} terminal ({} with a call lost between effect and \
-             record by a crash, {} with a local-only call lost by a crash), depth {}: ",
+            "protocol model: {}: {} states, {} transitions, {} terminal ({} with a call lost \
+             between effect and record by a crash, {} with a local-only call lost by a crash), \
+             depth {}: ",
             self.model,
             self.states,
+            self.transitions,
             self.terminal,
             self.gap_before_record,
             self.gap_local_only,
@@ -132,6 +183,32 @@ impl fmt::Display for Counterexample {
         )?;
         for (number, (step, state)) in self.trace.iter().enumerate() {
             writeln!(f, "  {:>2}. {step}  => {}", number + 1, state.summary())?;
+        }
+        match (self.property, self.cycle.is_empty()) {
+            (Property::Terminates, true) => writeln!(
+                f,
+                "  and there nothing but a fault can happen: the run is stuck"
+            )?,
+            (Property::Terminates | Property::PassesEnd, false) => writeln!(
+                f,
+                "  then, round and round, back to the state of step {}{}:",
+                self.trace.len(),
+                if self.property == Property::Terminates {
+                    " with no fault"
+                } else {
+                    ""
+                }
+            )?,
+            _ => {}
+        }
+        let start = self.trace.len();
+        for (number, (step, state)) in self.cycle.iter().enumerate() {
+            writeln!(
+                f,
+                "  {:>2}. {step}  => {}",
+                start + number + 1,
+                state.summary()
+            )?;
         }
         Ok(())
     }

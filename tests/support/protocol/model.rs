@@ -29,6 +29,19 @@ pub enum Variant {
     /// `finish` of a run that another owner already finished succeeds (the run is gone, so
     /// there is nothing to compare the owner with).
     FinishForgetsOwner,
+    /// The lease is renewed only before each compensating action, not during it: an action
+    /// that outlasts the lease (without timing out) lets it run out with no fault at all.
+    RenewOnlyBeforeAction,
+    /// A recoverer that got `Lost` on a run calls `claim_orphan` again in the same pass, which
+    /// takes the run back as soon as its new owner's lease runs out. With the lease renewed
+    /// during every action, that takes a stall of the new owner each time: the pass goes on
+    /// as long as stalls keep coming, which [`Property::PassesEnd`](super::Property::PassesEnd)
+    /// catches and [`Property::Terminates`](super::Property::Terminates) (no fault after the
+    /// last) cannot.
+    ReclaimAfterLoss,
+    /// `take_paused` takes whatever pause the run waits at: the decisions were checked against
+    /// the turn an earlier `load_paused` read, and a later pause waits on the same call.
+    TakeAnyPause,
 }
 
 /// The bounds of one exploration and the protocol it follows.
@@ -40,16 +53,31 @@ pub struct Model {
     pub calls: u8,
     /// Attempts at a compensation before it is failed for good.
     pub max_attempts: u8,
+    /// How many times the run may pause on the gated call (0: never). A pauses it once at most,
+    /// before or between its calls; each resume that runs the gated call may pause it again,
+    /// up to this.
+    ///
+    /// A pauses only while at most one recoverer runs (C not alongside B): a resumed run left
+    /// to recovery is recovered as A's run is, and two recoverers taking it from each other
+    /// are explored on A's run; with them on resumed runs too, two calls and two attempts grow
+    /// to millions of states.
+    pub pauses: u8,
+    /// How many recovering processes may run at once: 1, C is only ever B restarted; 2, the
+    /// environment may also start C alongside B before anything else happens.
+    pub replicas: u8,
     /// The protocol followed.
     pub variant: Variant,
 }
 
 impl Model {
-    /// The protocol under test within `calls` and `max_attempts`.
+    /// The protocol under test within `calls` and `max_attempts`, with two pauses at most and
+    /// two recoverers at once.
     pub fn protocol(calls: u8, max_attempts: u8) -> Self {
         Self {
             calls,
             max_attempts,
+            pauses: 2,
+            replicas: 2,
             variant: Variant::Protocol,
         }
     }
@@ -62,12 +90,17 @@ impl Model {
 
 impl fmt::Display for Model {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let recoverers = if self.replicas > 1 {
+            "recoverers B and C (C alongside B, or B restarted)"
+        } else {
+            "recoverer B (+ C, B restarted)"
+        };
         write!(
             f,
-            "{:?}, runner A + recoverer B (+ C, B restarted), {} calls one after another (any \
-             may fail), {} attempts per compensation; crashes, lease expiries and timeouts \
-             anywhere",
-            self.variant, self.calls, self.max_attempts
+            "{:?}, runner A + {recoverers} + resumes R1 and R2 (decisions for pause 1), {} calls \
+             one after another (any may fail), {} attempts per compensation, {} pauses at most \
+             (made with one recoverer running); crashes, stalls and timeouts anywhere",
+            self.variant, self.calls, self.max_attempts, self.pauses
         )
     }
 }

@@ -1,5 +1,10 @@
-//! A recovering process, B (or C, B restarted): claims the run once its lease expired, rolls
-//! back the claimed calls newest first, each after a `renew`, and finishes the run.
+//! A recovering process, B or C: claims the run once its lease expired, rolls back the claimed
+//! calls newest first, each after a `renew`, and finishes the run.
+//!
+//! Each claim opens a recovery pass (a `claim_orphan` loop) that ends when `claim_orphan`
+//! finds nothing. A pass skips the runs it lost (`Lost` from the store) or released (a
+//! compensation timed out): met again, they end it. With one run, a pass therefore ends with
+//! that run, and the recoverer is `Idle` again; a later pass may take the run once more.
 
 use super::model::{Model, Variant};
 use super::runner::compensation_steps;
@@ -31,8 +36,11 @@ pub(crate) fn steps(model: &Model, state: &State, by: Proc, steps: &mut Vec<Step
             }
         }
         RecovererAt::Renewing { call } => steps.push(Step::Renew(by, call)),
+        // In the same pass after a loss (only under `ReclaimAfterLoss`): `claim_orphan` is
+        // called at once, and either claims the run again or finds nothing.
+        RecovererAt::Reclaiming => steps.push(Step::Claim(by)),
         RecovererAt::Compensating { call, effected } => {
-            compensation_steps(by, call, effected, steps)
+            compensation_steps(state, by, call, effected, steps)
         }
         RecovererAt::Finishing => steps.push(Step::Finish(by)),
         RecovererAt::Dormant | RecovererAt::Crashed => {}
@@ -42,15 +50,19 @@ pub(crate) fn steps(model: &Model, state: &State, by: Proc, steps: &mut Vec<Step
 /// What `step` of a recovering process does to `state`.
 pub(crate) fn apply(model: &Model, state: &mut State, step: Step) {
     match step {
-        // `claim_orphan`: owns the run, reads what is left to roll back.
+        // `claim_orphan`: owns the run, reads what is left to roll back. Finding nothing, the
+        // pass ends.
         Step::Claim(by) => {
             let everything = model.variant == Variant::ClaimReadsEverything;
-            if let Some(claimed) = state.store.claim_orphan(by, claim_rule(model), everything) {
-                state.holds[by.index()] = true;
-                let recoverer = state.recoverer_mut(by);
-                recoverer.claimed = claimed;
-                recoverer.timed_out = false;
-                go_on(model, state, by);
+            match state.store.claim_orphan(by, claim_rule(model), everything) {
+                Some(claimed) => {
+                    state.holds[by.index()] = true;
+                    let recoverer = state.recoverer_mut(by);
+                    recoverer.claimed = claimed;
+                    recoverer.timed_out = false;
+                    go_on(model, state, by);
+                }
+                None => state.recoverer_mut(by).at = RecovererAt::Idle,
             }
         }
         // `renew` before each rollback; `Lost`: the run is someone else's, stop.
@@ -62,10 +74,10 @@ pub(crate) fn apply(model: &Model, state: &mut State, step: Step) {
                     effected: false,
                 };
             }
-            Err(_) => stop(state, by),
+            Err(_) => stop(model, state, by),
         },
         Step::CompensationTakesEffect(by, call) => {
-            state.world.compensations[usize::from(call)] += 1;
+            state.world.compensate(usize::from(call));
             state.recoverer_mut(by).at = RecovererAt::Compensating {
                 call,
                 effected: true,
@@ -78,7 +90,7 @@ pub(crate) fn apply(model: &Model, state: &mut State, step: Step) {
                 .compensated(by, call, Outcome::Done, model.max_attempts)
             {
                 Ok(_) => done_with(model, state, by, call),
-                Err(_) => stop(state, by),
+                Err(_) => stop(model, state, by),
             }
         }
         // `compensated(TimedOut)`: one more attempt counted; failed for good at the last.
@@ -89,7 +101,7 @@ pub(crate) fn apply(model: &Model, state: &mut State, step: Step) {
             );
             let index = usize::from(call);
             state.world.disturbed = true;
-            state.world.interrupted[index] += 1;
+            state.world.interrupt(index);
             if late && !effected {
                 state.world.late[index] += 1;
             }
@@ -103,16 +115,19 @@ pub(crate) fn apply(model: &Model, state: &mut State, step: Step) {
                     }
                     done_with(model, state, by, call);
                 }
-                Err(_) => stop(state, by),
+                Err(_) => stop(model, state, by),
             }
         }
         // `finish`: the run is recovered.
         Step::Finish(by) => {
             let forgets = model.variant == Variant::FinishForgetsOwner;
-            if state.store.finish(by, forgets).is_ok() {
-                state.holds[by.index()] = false;
+            match state.store.finish(by, forgets) {
+                Ok(()) => {
+                    state.holds[by.index()] = false;
+                    state.recoverer_mut(by).at = RecovererAt::Idle;
+                }
+                Err(_) => stop(model, state, by),
             }
-            state.recoverer_mut(by).at = RecovererAt::Idle;
         }
         _ => {}
     }
@@ -124,7 +139,8 @@ fn done_with(model: &Model, state: &mut State, by: Proc, call: u8) {
 }
 
 /// On to the newest claimed call left; with none: `finish`, unless a compensation timed out
-/// (then the run is released for the next recovery: its lease is left to expire).
+/// (then the run is released for a later pass: its lease is left to run out, and this pass,
+/// which skips it, ends).
 fn go_on(model: &Model, state: &mut State, by: Proc) {
     let recoverer = state.recoverer_mut(by);
     let newest = (0..MAX_CALLS).rev().find(|&call| recoverer.claimed[call]);
@@ -137,12 +153,17 @@ fn go_on(model: &Model, state: &mut State, by: Proc) {
     };
 }
 
-/// The store said `Lost`: stop recovering this run.
-fn stop(state: &mut State, by: Proc) {
+/// The store said `Lost`: stop recovering this run. The pass skips it from now on, so it ends
+/// (under `ReclaimAfterLoss`, it calls `claim_orphan` again, which may take the run back).
+fn stop(model: &Model, state: &mut State, by: Proc) {
     state.holds[by.index()] = false;
     let recoverer = state.recoverer_mut(by);
     recoverer.claimed = [false; MAX_CALLS];
-    recoverer.at = RecovererAt::Idle;
+    recoverer.at = if model.variant == Variant::ReclaimAfterLoss {
+        RecovererAt::Reclaiming
+    } else {
+        RecovererAt::Idle
+    };
 }
 
 /// Whether `by` is compensating a call, and which.

@@ -1,8 +1,9 @@
 //! The runner, A: begins the run, makes its calls one after another, records each success,
-//! renews its lease, and rolls back, newest first, when a call fails or the run is lost.
+//! renews its lease, and rolls back, newest first, when a call fails or the run is lost. Between
+//! calls, it may instead pause the run on the gated call, and leave it to a resume.
 
 use super::model::{Model, Variant};
-use super::state::{Known, Proc, RunnerAt, State};
+use super::state::{Known, Proc, RunnerAt, State, LATE_CAP};
 use super::steps::Step;
 use super::store::{Outcome, Phase, Status};
 
@@ -16,7 +17,10 @@ pub(crate) fn steps(model: &Model, state: &State, steps: &mut Vec<Step>) {
                 steps.push(Step::CallStarts(next));
             }
             if next > 0 {
-                steps.push(Step::EndRun);
+                steps.push(Step::EndRun(Proc::A));
+            }
+            if model.pauses > 0 && state.live_recoverers() < 2 {
+                steps.push(Step::Pause(Proc::A));
             }
         }
         RunnerAt::Calling { call, effected } => {
@@ -29,10 +33,10 @@ pub(crate) fn steps(model: &Model, state: &State, steps: &mut Vec<Step>) {
         }
         RunnerAt::Renewing { call } => steps.push(Step::Renew(Proc::A, call)),
         RunnerAt::Compensating { call, effected, .. } => {
-            compensation_steps(Proc::A, call, effected, steps)
+            compensation_steps(state, Proc::A, call, effected, steps)
         }
         RunnerAt::Finishing => steps.push(Step::Finish(Proc::A)),
-        RunnerAt::Ended | RunnerAt::Released | RunnerAt::Crashed => {}
+        RunnerAt::Ended | RunnerAt::Released | RunnerAt::Paused | RunnerAt::Crashed => {}
     }
     if heartbeat_due(state) {
         steps.push(Step::Heartbeat);
@@ -40,8 +44,16 @@ pub(crate) fn steps(model: &Model, state: &State, steps: &mut Vec<Step>) {
 }
 
 /// A compensating action in flight: it takes effect, returns, or times out (and then, when it
-/// had not taken effect, it may still take effect later, or never).
-pub(crate) fn compensation_steps(by: Proc, call: u8, effected: bool, steps: &mut Vec<Step>) {
+/// had not taken effect, it may still take effect later, or never: later only while fewer than
+/// [`LATE_CAP`] of the call's timed-out compensations are pending, the bound that keeps a run
+/// handed back and forth from piling them up without end).
+pub(crate) fn compensation_steps(
+    state: &State,
+    by: Proc,
+    call: u8,
+    effected: bool,
+    steps: &mut Vec<Step>,
+) {
     if effected {
         steps.push(Step::CompensationReturns(by, call));
         steps.push(Step::CompensationTimesOut {
@@ -51,8 +63,17 @@ pub(crate) fn compensation_steps(by: Proc, call: u8, effected: bool, steps: &mut
         });
     } else {
         steps.push(Step::CompensationTakesEffect(by, call));
-        for late in [false, true] {
-            steps.push(Step::CompensationTimesOut { by, call, late });
+        steps.push(Step::CompensationTimesOut {
+            by,
+            call,
+            late: false,
+        });
+        if state.world.late[usize::from(call)] < LATE_CAP {
+            steps.push(Step::CompensationTimesOut {
+                by,
+                call,
+                late: true,
+            });
         }
     }
 }
@@ -132,7 +153,7 @@ pub(crate) fn apply(model: &Model, state: &mut State, step: Step) {
             }
         },
         // `finish` on the success path; `Lost`: roll back what only A knows.
-        Step::EndRun => {
+        Step::EndRun(_) => {
             let forgets = model.variant == Variant::FinishForgetsOwner;
             match state.store.finish(Proc::A, forgets) {
                 Ok(()) => {
@@ -147,6 +168,20 @@ pub(crate) fn apply(model: &Model, state: &mut State, step: Step) {
                 }
             }
         }
+        // `pause` on the gated call: the run waits at its first pause, and A returns the paused
+        // turn. `Lost`: as for `finish`.
+        Step::Pause(_) => match state.store.pause(Proc::A, 1) {
+            Ok(()) => {
+                state.world.pauses = 1;
+                state.holds[Proc::A.index()] = false;
+                state.runner.at = RunnerAt::Paused;
+            }
+            Err(_) if before_fix => stop(state),
+            Err(_) => {
+                lose(state);
+                state.runner.at = roll_back_below(model, state, model.calls);
+            }
+        },
         // `renew` before compensating a recorded call. `Lost`: the new owner has it; skip it.
         Step::Renew(_, call) => match state.store.renew(Proc::A) {
             Ok(()) => {
@@ -164,7 +199,7 @@ pub(crate) fn apply(model: &Model, state: &mut State, step: Step) {
             }
         },
         Step::CompensationTakesEffect(_, call) => {
-            state.world.compensations[usize::from(call)] += 1;
+            state.world.compensate(usize::from(call));
             if let RunnerAt::Compensating { effected, .. } = &mut state.runner.at {
                 *effected = true;
             }
@@ -209,7 +244,7 @@ fn time_out(model: &Model, state: &mut State, call: u8, late: bool) {
     };
     let index = usize::from(call);
     state.world.disturbed = true;
-    state.world.interrupted[index] += 1;
+    state.world.interrupt(index);
     if late && !effected {
         state.world.late[index] += 1;
     }

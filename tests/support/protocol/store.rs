@@ -15,6 +15,12 @@ pub enum Phase {
         /// Whether the lease still runs; `claim_orphan` waits until it does not.
         live: bool,
     },
+    /// Paused on the gated call, waiting for a person's decisions: no owner, no lease; never an
+    /// orphan. `pause` numbers it among the run's pauses (1, 2, ...).
+    Paused {
+        /// Which pause this is.
+        pause: u8,
+    },
     /// `finish` happened.
     Finished,
 }
@@ -44,6 +50,11 @@ pub(crate) enum Outcome {
 /// A write refused because the writer no longer owns the run (`StoreError::Lost`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Lost;
+
+/// A resume refused: the run does not wait at the pause its decisions were made for
+/// (`StoreError::AlreadyDecided`, or `UnknownRun` once it is finished).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Decided;
 
 /// One run's row in the store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -120,6 +131,36 @@ impl Store {
         };
         *entry = Some(status);
         Ok(status)
+    }
+
+    /// `pause`: the run waits at its pause number `pause`; its owner lets it go.
+    pub(crate) fn pause(&mut self, by: Proc, pause: u8) -> Result<(), Lost> {
+        self.owned(by)?;
+        self.phase = Phase::Paused { pause };
+        Ok(())
+    }
+
+    /// `load_paused`: which pause the run waits at, if it is paused.
+    pub(crate) fn load_paused(&self) -> Option<u8> {
+        match self.phase {
+            Phase::Paused { pause } => Some(pause),
+            _ => None,
+        }
+    }
+
+    /// `take_paused`: `by` takes the paused run, owned with a live lease. With `pause`, only
+    /// while the run waits at exactly that pause, in the same step; `None` takes whatever pause
+    /// it waits at. `Err` (`AlreadyDecided`, or `UnknownRun` for a run not paused) leaves the
+    /// run as it was.
+    pub(crate) fn take_paused(&mut self, by: Proc, pause: Option<u8>) -> Result<(), Decided> {
+        match (self.load_paused(), pause) {
+            (Some(at), Some(wanted)) if at != wanted => Err(Decided),
+            (Some(_), _) => {
+                self.begin(by);
+                Ok(())
+            }
+            (None, _) => Err(Decided),
+        }
     }
 
     /// `finish`: the run ended. With `forgets_owner`, as a store that deletes finished runs
