@@ -268,8 +268,9 @@ impl ToolLoop {
     ///
     /// What resumes is the copy this loop kept — in its store, where any process sharing the
     /// store may resume it, or, without a store, in this loop — and the decisions are checked
-    /// against it before it is taken: a run resumes once, however many resumes race for it (the
-    /// others get [`StoreError::UnknownRun`]).
+    /// against it before it is taken: a pause resumes once, however many resumes race for it or
+    /// repeat it (the others get [`GateError::AlreadyDecided`], even once the run has paused
+    /// again on the same calls).
     pub async fn resume(
         &self,
         conversation: &mut Vec<Message>,
