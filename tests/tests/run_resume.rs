@@ -302,11 +302,10 @@ async fn one_approval_runs_one_call_in_memory() {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn one_approval_runs_one_call_in_sqlite() {
+/// Ten rounds of racing resumes, each round on a fresh place of `backend`.
+async fn one_approval_runs_one_call_on(backend: Backend) {
     for round in 0..10 {
-        let place = place(Backend::Sqlite, &format!("one_approval_sqlite_{round}")).await;
-        let place = Arc::new(place);
+        let place = Arc::new(place(backend, &format!("one_approval_{backend:?}_{round}")).await);
         one_approval_runs_one_call(
             move || {
                 let place = Arc::clone(&place);
@@ -319,17 +318,11 @@ async fn one_approval_runs_one_call_in_sqlite() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn one_approval_runs_one_call_in_sqlite() {
+    one_approval_runs_one_call_on(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn one_approval_runs_one_call_in_postgres() {
-    for round in 0..10 {
-        let place = place(Backend::Postgres, &format!("one_approval_pg_{round}")).await;
-        let place = Arc::new(place);
-        one_approval_runs_one_call(
-            move || {
-                let place = Arc::clone(&place);
-                Box::pin(async move { place.open().await.run_store() })
-            },
-            16,
-        )
-        .await;
-    }
+    one_approval_runs_one_call_on(Backend::Postgres).await;
 }
