@@ -46,7 +46,7 @@ async fn two_processes_resume_at_once(backend: Backend) {
     reports.sort();
     assert_eq!(reports[0], "DONE answered=true", "{reports:?}");
     assert!(reports[1].starts_with("REFUSED"), "{reports:?}");
-    assert!(reports[1].contains("resumed already"), "{reports:?}");
+    assert!(reports[1].contains("decided already"), "{reports:?}");
     assert_eq!(ledger(&place), ["transfer 500"]);
 }
 
