@@ -213,8 +213,13 @@ impl RunStore for Watched {
     fn finish<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, ()> {
         self.inner.finish(run)
     }
-    fn claim_orphan(&self, which: Orphans, lease: Duration) -> StoreFuture<'_, Option<Orphan>> {
-        self.inner.claim_orphan(which, lease)
+    fn claim_orphan<'a>(
+        &'a self,
+        which: Orphans,
+        lease: Duration,
+        skip: &'a [RunId],
+    ) -> StoreFuture<'a, Option<Orphan>> {
+        self.inner.claim_orphan(which, lease, skip)
     }
 }
 

@@ -1,12 +1,14 @@
 //! Two owners of one durable store: a run's lease is kept alive while a tool blocks its thread,
 //! and when the run is taken over anyway, every successful compensable call is rolled back
-//! exactly once, by one owner or the other, a call that finished late included.
+//! exactly once, by one owner or the other, a call that finished late included. Replicas that
+//! recover at once, while a compensating action outlasts the lease, roll back each call once
+//! and end their passes.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use tool_sdk::run::{LoopStatus, ToolLoop};
-use tool_sdk::store::{Orphans, StoreError};
+use tool_sdk::store::{InMemoryRunStore, Orphans, RunStore, StoreError};
 use tool_sdk::{define_tool, AssistantMessage, Message, ScriptedModel, ToolCall, ToolRegistry};
 use tool_sdk_tests::booking::{self, Timeline};
 use tool_sdk_tests::durable::{place, Backend};
@@ -78,7 +80,7 @@ async fn a_blocking_tool_keeps_its_run_leased(backend: Backend) {
         for _ in 0..32 {
             tokio::time::sleep(Duration::from_millis(100)).await;
             if let Some(orphan) = other
-                .claim_orphan(Orphans::Expired, Duration::from_secs(60))
+                .claim_orphan(Orphans::Expired, Duration::from_secs(60), &[])
                 .await
                 .unwrap()
             {
@@ -154,18 +156,161 @@ async fn a_call_that_finishes_after_a_takeover_is_rolled_back_by_its_owner(backe
     // Nothing left for anyone.
     let last = place.open().await.run_store();
     assert_eq!(
-        last.claim_orphan(Orphans::All, Duration::from_secs(1))
+        last.claim_orphan(Orphans::All, Duration::from_secs(1), &[])
             .await
             .unwrap(),
         None
     );
 }
 
+/// `book` (its compensation logs `cancel KEY` at once), `linger` (its compensation logs
+/// `cancel KEY`, then takes `undo_takes`, within a 5 s timeout), and `stall` (never returns: a
+/// process stopped inside it crashed there).
+fn lingering_tools(timeline: &Timeline, undo_takes: Duration) -> ToolRegistry {
+    let mut registry = ToolRegistry::new();
+    registry.register(booking::book(timeline, "book")).unwrap();
+    let undo = Arc::clone(timeline);
+    registry
+        .register(define_tool!(
+            /// Books something whose cancellation takes a while.
+            #[tool(name = "linger", timeout = "5s", compensate = move |_args, _booking: String| {
+                let undo = Arc::clone(&undo);
+                async move {
+                    let key = tool_sdk::compensate::idempotency_key().unwrap_or_default();
+                    undo.lock().unwrap().push(format!("cancel {key}"));
+                    tokio::time::sleep(undo_takes).await;
+                }
+            })]
+            |reference: String| -> String { format!("booked {reference}") }
+        ))
+        .unwrap();
+    registry
+        .register(define_tool!(
+            /// Never answers.
+            #[tool(name = "stall")]
+            async |reference: String| -> String {
+                std::future::pending::<()>().await;
+                reference
+            }
+        ))
+        .unwrap();
+    registry
+}
+
+/// A process crashes after `book` and `linger` succeeded; `handles` (each its own owner) then
+/// recover expired orphans every 50 ms for 3 s, as replicas do, with a 200 ms lease, while
+/// cancelling `linger` takes 800 ms. Each pass ends, and each call is rolled back once.
+async fn replicas_recover_a_slow_rollback_once(handles: Vec<Arc<dyn RunStore>>) {
+    const LEASE: Duration = Duration::from_millis(200);
+    let timeline = Timeline::default();
+    let undo_takes = Duration::from_millis(800);
+    let (crashed, replicas) = handles.split_first().unwrap();
+    let agent = ToolLoop::new(
+        ScriptedModel::new([
+            reply("a", "book"),
+            reply("b", "linger"),
+            reply("c", "stall"),
+        ]),
+        lingering_tools(&timeline, undo_takes),
+    )
+    .with_store(Arc::clone(crashed))
+    .with_lease(LEASE);
+    let mut conversation = vec![Message::user("book")];
+    // The process stops inside `stall`: its run is dropped where it stands, renewed no more.
+    let stopped = tokio::time::timeout(Duration::from_millis(300), agent.run(&mut conversation));
+    assert!(stopped.await.is_err(), "the run stalls");
+
+    let passes = replicas.iter().map(|store| {
+        let replica = ToolLoop::new(
+            ScriptedModel::new([]),
+            lingering_tools(&timeline, undo_takes),
+        )
+        .with_store(Arc::clone(store))
+        .with_lease(LEASE);
+        tokio::spawn(async move {
+            let mut recovered = Vec::new();
+            let until = tokio::time::Instant::now() + Duration::from_secs(3);
+            while tokio::time::Instant::now() < until {
+                // A pass rolls back one 800 ms action; two seconds bound it with room to spare.
+                let pass =
+                    tokio::time::timeout(Duration::from_secs(2), replica.recover(Orphans::Expired))
+                        .await
+                        .expect("a recovery pass ends");
+                recovered.extend(pass.unwrap());
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            recovered
+        })
+    });
+    let mut recovered = Vec::new();
+    for pass in passes.collect::<Vec<_>>() {
+        recovered.extend(pass.await.unwrap());
+    }
+    let run = recovered
+        .first()
+        .map(|r| r.run.clone())
+        .expect("the run is recovered");
+    assert_eq!(
+        recovered.len(),
+        1,
+        "recovered by one replica, once: {recovered:?}"
+    );
+    let keys: Vec<&str> = recovered[0]
+        .compensations
+        .iter()
+        .map(|c| c.key.as_str())
+        .collect();
+    assert_eq!(keys, ["b", "a"], "newest first");
+    assert_eq!(
+        cancels(&timeline),
+        [format!("cancel {run}:1:a"), format!("cancel {run}:2:b")]
+    );
+    assert_eq!(
+        replicas[0]
+            .claim_orphan(Orphans::All, LEASE, &[])
+            .await
+            .unwrap(),
+        None,
+        "the run ended"
+    );
+}
+
+async fn two_replicas_recover_a_slow_rollback_once(backend: Backend) {
+    let place = place(backend, "slow_rollback_two").await;
+    let mut handles = Vec::new();
+    for _ in 0..3 {
+        handles.push(place.open().await.run_store());
+    }
+    replicas_recover_a_slow_rollback_once(handles).await;
+}
+
+async fn three_replicas_recover_a_slow_rollback_once(backend: Backend) {
+    let place = place(backend, "slow_rollback_three").await;
+    let mut handles = Vec::new();
+    for _ in 0..4 {
+        handles.push(place.open().await.run_store());
+    }
+    replicas_recover_a_slow_rollback_once(handles).await;
+}
+
 tool_sdk_tests::on_both_stores!(
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     a_blocking_tool_keeps_its_run_leased,
     a_call_that_finishes_after_a_takeover_is_rolled_back_by_its_owner,
+    two_replicas_recover_a_slow_rollback_once,
+    three_replicas_recover_a_slow_rollback_once,
 );
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replicas_recover_a_slow_rollback_once_in_memory() {
+    let store = InMemoryRunStore::new();
+    for replicas in [2, 3] {
+        let handles: Vec<Arc<dyn RunStore>> = (0..=replicas)
+            .map(|_| Arc::new(store.handle()) as Arc<dyn RunStore>)
+            .collect();
+        replicas_recover_a_slow_rollback_once(handles).await;
+    }
+}
 
 /// A call that finishes after a takeover is known only to its owner: when its compensation
 /// times out, nobody can try it later, so the owner tries again itself, with the same key, up

@@ -207,7 +207,7 @@ async fn a_run_whose_rollback_timed_out_is_left_to_recovery() {
     // Released at once: another owner finds it expired, with only the timed-out call to redo.
     let orphan = store
         .handle()
-        .claim_orphan(Orphans::Expired, Duration::from_secs(60))
+        .claim_orphan(Orphans::Expired, Duration::from_secs(60), &[])
         .await
         .unwrap()
         .expect("the run is left for recovery");

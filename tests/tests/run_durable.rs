@@ -45,7 +45,7 @@ async fn a_success_is_recorded_before_the_next_call_starts_and_dropped_when_the_
     assert_eq!(
         store
             .handle()
-            .claim_orphan(Orphans::All, Duration::from_secs(1))
+            .claim_orphan(Orphans::All, Duration::from_secs(1), &[])
             .await
             .unwrap(),
         None
@@ -168,14 +168,14 @@ async fn the_heartbeat_keeps_a_long_call_owned_and_a_takeover_stops_the_run_afte
         tokio::time::sleep(Duration::from_millis(700)).await;
         assert_eq!(
             replica
-                .claim_orphan(Orphans::Expired, Duration::from_secs(60))
+                .claim_orphan(Orphans::Expired, Duration::from_secs(60), &[])
                 .await
                 .unwrap(),
             None
         );
         // Taken over anyway (as a process at start-up would): the run must stop.
         replica
-            .claim_orphan(Orphans::All, Duration::from_secs(60))
+            .claim_orphan(Orphans::All, Duration::from_secs(60), &[])
             .await
             .unwrap()
             .expect("the running run")

@@ -123,7 +123,7 @@ async fn recorded_successes_go_to_whoever_claims_the_orphan(kind: Kind) {
     assert_eq!(
         second
             .runs
-            .claim_orphan(Orphans::Expired, LONG)
+            .claim_orphan(Orphans::Expired, LONG, &[])
             .await
             .unwrap(),
         None
@@ -131,7 +131,7 @@ async fn recorded_successes_go_to_whoever_claims_the_orphan(kind: Kind) {
     // A process at start-up takes it, with what is still to roll back, oldest first.
     let orphan = second
         .runs
-        .claim_orphan(Orphans::All, LONG)
+        .claim_orphan(Orphans::All, LONG, &[])
         .await
         .unwrap()
         .expect("an orphan");
@@ -141,7 +141,11 @@ async fn recorded_successes_go_to_whoever_claims_the_orphan(kind: Kind) {
     assert!(orphan.pending[0].seq < orphan.pending[1].seq);
     // Claimed once: nobody else gets it, not even the claimer again.
     assert_eq!(
-        second.runs.claim_orphan(Orphans::All, LONG).await.unwrap(),
+        second
+            .runs
+            .claim_orphan(Orphans::All, LONG, &[])
+            .await
+            .unwrap(),
         None
     );
 
@@ -170,7 +174,11 @@ async fn recorded_successes_go_to_whoever_claims_the_orphan(kind: Kind) {
     second.runs.finish(&run).await.unwrap();
     let third = opener.open().await;
     assert_eq!(
-        third.runs.claim_orphan(Orphans::All, LONG).await.unwrap(),
+        third
+            .runs
+            .claim_orphan(Orphans::All, LONG, &[])
+            .await
+            .unwrap(),
         None
     );
 }
@@ -188,12 +196,52 @@ async fn an_expired_lease_makes_an_orphan(kind: Kind) {
     tokio::time::sleep(Duration::from_millis(30)).await;
     let orphan = second
         .runs
-        .claim_orphan(Orphans::Expired, LONG)
+        .claim_orphan(Orphans::Expired, LONG, &[])
         .await
         .unwrap()
         .expect("the expired run");
     assert_eq!(orphan.run, run);
     assert!(orphan.pending.is_empty());
+}
+
+/// A recovery pass names the runs it lost or released, and a claim passes over them, expired or
+/// not, but takes any other.
+async fn a_claim_passes_over_the_runs_it_is_told_to_skip(kind: Kind) {
+    let opener = Opener::new(kind, "skip").await;
+    let first = opener.open().await;
+    let second = opener.open().await;
+    let (lost, other) = (RunId::new(), RunId::new());
+    for run in [&lost, &other] {
+        first
+            .runs
+            .begin(run, Duration::from_millis(1))
+            .await
+            .unwrap();
+    }
+    tokio::time::sleep(Duration::from_millis(30)).await;
+    let skip = [lost.clone()];
+    let orphan = second
+        .runs
+        .claim_orphan(Orphans::Expired, LONG, &skip)
+        .await
+        .unwrap()
+        .expect("the run not skipped");
+    assert_eq!(orphan.run, other);
+    for which in [Orphans::Expired, Orphans::All] {
+        assert_eq!(
+            second.runs.claim_orphan(which, LONG, &skip).await.unwrap(),
+            None,
+            "{which:?}"
+        );
+    }
+    // Skipped by that pass only: the next one takes it.
+    let orphan = second
+        .runs
+        .claim_orphan(Orphans::Expired, LONG, &[])
+        .await
+        .unwrap()
+        .expect("the run skipped before");
+    assert_eq!(orphan.run, lost);
 }
 
 /// An owner that stalled past its lease, while another claimed, rolled back and finished the
@@ -212,7 +260,7 @@ async fn a_run_finished_by_another_owner_is_lost_to_a_late_finish(kind: Kind) {
     tokio::time::sleep(Duration::from_millis(30)).await;
     let orphan = successor
         .runs
-        .claim_orphan(Orphans::Expired, LONG)
+        .claim_orphan(Orphans::Expired, LONG, &[])
         .await
         .unwrap()
         .expect("the expired run");
@@ -234,7 +282,11 @@ async fn a_paused_run_is_taken_back_once(kind: Kind) {
     // Paused runs wait for a person: never orphans.
     let other = opener.open().await;
     assert_eq!(
-        other.runs.claim_orphan(Orphans::All, LONG).await.unwrap(),
+        other
+            .runs
+            .claim_orphan(Orphans::All, LONG, &[])
+            .await
+            .unwrap(),
         None
     );
     // Readable by anyone, as many times as needed.
@@ -409,6 +461,7 @@ on_every_store!(
     recorded_successes_go_to_whoever_claims_the_orphan,
     a_run_finished_by_another_owner_is_lost_to_a_late_finish,
     an_expired_lease_makes_an_orphan,
+    a_claim_passes_over_the_runs_it_is_told_to_skip,
     a_paused_run_is_taken_back_once,
     memory_and_paused_turns_survive_a_reopen,
 );

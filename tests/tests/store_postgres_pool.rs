@@ -194,7 +194,7 @@ async fn a_claim_whose_entries_cannot_be_read_is_undone() {
     let recoverer = PostgresStore::connect(place.location())
         .await
         .expect("connect the second replica");
-    let failed = recoverer.claim_orphan(Orphans::All, PATIENCE).await;
+    let failed = recoverer.claim_orphan(Orphans::All, PATIENCE, &[]).await;
     assert!(matches!(failed, Err(StoreError::Backend(_))), "{failed:?}");
 
     // Repaired, the run is still an orphan, and the same replica can claim it.
@@ -203,7 +203,7 @@ async fn a_claim_whose_entries_cannot_be_read_is_undone() {
         .await
         .expect("repair the entry");
     let orphan = recoverer
-        .claim_orphan(Orphans::All, PATIENCE)
+        .claim_orphan(Orphans::All, PATIENCE, &[])
         .await
         .expect("claim")
         .expect("the run is still an orphan");

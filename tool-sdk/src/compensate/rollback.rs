@@ -10,7 +10,7 @@ use crate::compensate::{compensate_one, CompensationReport};
 
 use crate::define::{Tool, ToolError};
 use crate::store::{
-    Compensated, RecordEntry, RunId, RunStore, StoreError, MAX_COMPENSATION_ATTEMPTS,
+    Compensated, Heartbeat, RecordEntry, RunId, RunStore, StoreError, MAX_COMPENSATION_ATTEMPTS,
 };
 
 /// Where an entry to roll back is known to be kept.
@@ -28,6 +28,10 @@ pub(crate) enum Held {
 /// A rollback of one run's entries, by the owner (or the only process) that holds them.
 pub(crate) struct Rollback<'a> {
     pub(crate) store: Option<&'a dyn RunStore>,
+    /// Renews the run's lease for the whole rollback, during each action too: an action that
+    /// outlasts the lease (within its timeout) must not hand the run to another owner, who
+    /// would roll it back again, and lose it back the same way.
+    pub(crate) heartbeat: &'a Heartbeat,
     pub(crate) run: &'a RunId,
     pub(crate) lease: Duration,
     /// For actions whose tool declares no timeout.
@@ -68,11 +72,12 @@ impl Rollback<'_> {
                 _ => None,
             };
             if let Some(store) = store {
-                if end.lost {
+                if end.lost || self.heartbeat.is_lost() {
+                    end.lost = true;
                     continue;
                 }
-                // Checked right before: an entry of a run taken over is the new owner's, and
-                // the renewal gives the action a whole lease before anyone else may take it.
+                // Checked right before: an entry of a run taken over is the new owner's. The
+                // heartbeat then keeps the lease for as long as the action takes.
                 match store.renew(self.run, self.lease).await {
                     Ok(()) => {}
                     Err(StoreError::Lost(_)) => {

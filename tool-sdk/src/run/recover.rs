@@ -1,10 +1,12 @@
 //! Recovery: rolling back what runs interrupted by a crash had recorded.
 
+use tokio_util::sync::CancellationToken;
+
 use crate::compensate::{CompensationReport, Held, Rollback};
 use crate::run::durable::record_end;
 use crate::run::tools::RunTools;
 use crate::run::ToolLoop;
-use crate::store::{Orphans, RunId, StoreError};
+use crate::store::{Heartbeat, Orphans, RunId, StoreError};
 
 /// A run that stopped in the middle, and how its rollback went.
 #[derive(Debug)]
@@ -25,14 +27,16 @@ impl ToolLoop {
     /// runs again, with the same idempotency key
     /// ([`RecordEntry::idempotency_key`](crate::store::RecordEntry::idempotency_key)).
     /// Runs are claimed one at a time, atomically, so replicas recovering at once share the
-    /// work and never roll back one run twice. The claim's lease is renewed before each
-    /// rollback, and every action is bounded by its timeout
+    /// work and never roll back one run twice. The claim's lease is renewed for as long as its
+    /// rollback takes, during each action too, and every action is bounded by its timeout
     /// ([`with_compensation_timeout`](Self::with_compensation_timeout)). A timed-out action is
     /// recorded as such and its run released, left for a later recovery (by any owner, this one
     /// included, once a lease has passed; or at the next start) to try again with the same key,
     /// up to
     /// [`MAX_COMPENSATION_ATTEMPTS`](crate::store::MAX_COMPENSATION_ATTEMPTS) in all; it
-    /// is then recorded as failed and reported, not tried again. Paused runs are left alone.
+    /// is then recorded as failed and reported, not tried again. A run this pass lost to
+    /// another owner (this process stalled past its lease) or released is not claimed again in
+    /// the same pass, so a pass always ends. Paused runs are left alone.
     ///
     /// `which`: [`Orphans::Expired`] with replicas (runs whose lease ran out);
     /// [`Orphans::All`] for a single process at start-up. Without a store there is nothing to
@@ -67,17 +71,18 @@ impl ToolLoop {
         );
         self.refresh(&mut tools).await;
         let mut recovered = Vec::new();
-        // Runs this pass gave up for a later attempt: met again, the pass is over.
-        let mut released = std::collections::HashSet::new();
-        while let Some(orphan) = store.claim_orphan(which, self.lease).await? {
+        // Runs this pass lost to another owner or released for a later attempt: claimed again,
+        // they would be taken back from an owner at work on them, or retried at once.
+        let mut skip = Vec::new();
+        while let Some(orphan) = store.claim_orphan(which, self.lease, &skip).await? {
             let run = orphan.run;
-            if released.contains(&run) {
-                store.release(&run, self.lease).await?;
-                break;
-            }
             tracing::info!(run = %run, pending = orphan.pending.len(), "recovering a run");
+            // Nothing to stop on a loss but the rollback itself, which the heartbeat tells.
+            let heartbeat =
+                Heartbeat::start(Some(store), &run, self.lease, &CancellationToken::new());
             let rollback = Rollback {
                 store: Some(&**store),
+                heartbeat: &heartbeat,
                 run: &run,
                 lease: self.lease,
                 timeout: self.compensation_timeout,
@@ -91,18 +96,20 @@ impl ToolLoop {
             let end = rollback
                 .run(entries, false, |name| tools.get(name), |_, _| {})
                 .await;
+            // No renewal may land after the run's end (or release) is recorded.
+            heartbeat.stop().await;
             if let Some(error) = end.store_error {
                 return Err(error);
             }
-            if !end.lost {
-                if end.unfinished {
-                    // A later recovery (after a lease, or at the next start) tries the
-                    // timed-out actions again, once this attempt had time to end.
-                    store.release(&run, self.lease).await?;
-                    released.insert(run.clone());
-                } else {
-                    record_end(&**store, &run).await?;
-                }
+            if end.lost {
+                skip.push(run.clone());
+            } else if end.unfinished {
+                // A later recovery (after a lease, or at the next start) tries the timed-out
+                // actions again, once this attempt had time to end.
+                store.release(&run, self.lease).await?;
+                skip.push(run.clone());
+            } else {
+                record_end(&**store, &run).await?;
             }
             recovered.push(RecoveredRun {
                 run,

@@ -15,7 +15,7 @@ use crate::model::{
     AssistantMessage, ChatModel, ChatRequest, Message, OfferedTool, ToolCall, ToolResultStatus,
 };
 use crate::register::{ToolProvider, ToolRegistry};
-use crate::store::{ChatMemory, PausedTurn, RunId, RunState, RunStore, StoreError};
+use crate::store::{ChatMemory, Heartbeat, PausedTurn, RunId, RunState, RunStore, StoreError};
 
 use crate::run::outcome::RoundEnd;
 use crate::run::tools::RunTools;
@@ -366,7 +366,7 @@ impl ToolLoop {
             // The run's own token: cancelled by the caller's, or by the heartbeat on a takeover.
             let run_cancel = cancel.child_token();
             let heartbeat =
-                durable::Heartbeat::start(self.store.as_ref(), &state.id, self.lease, &run_cancel);
+                Heartbeat::start(self.store.as_ref(), &state.id, self.lease, &run_cancel);
             let round = match resumed {
                 Some((reply, resolutions)) => {
                     self.round(
@@ -571,7 +571,7 @@ impl ToolLoop {
         mut state: RunState,
         tools: &'a RunTools<'a>,
         status: LoopStatus,
-        heartbeat: durable::Heartbeat,
+        heartbeat: Heartbeat,
     ) -> impl std::future::Future<Output = LoopOutcome> + 'a {
         async move {
             let taken_over = matches!(status, LoopStatus::StoreFailed(StoreError::Lost(_)));
@@ -613,6 +613,7 @@ impl ToolLoop {
                     .collect();
                 let rollback = Rollback {
                     store: self.store.as_deref(),
+                    heartbeat: &heartbeat,
                     run: &state.id,
                     lease: self.lease,
                     timeout: self.compensation_timeout,

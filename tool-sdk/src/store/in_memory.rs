@@ -269,13 +269,20 @@ impl RunStore for InMemoryRunStore {
         })
     }
 
-    fn claim_orphan(&self, which: Orphans, lease: Duration) -> StoreFuture<'_, Option<Orphan>> {
+    fn claim_orphan<'a>(
+        &'a self,
+        which: Orphans,
+        lease: Duration,
+        skip: &'a [RunId],
+    ) -> StoreFuture<'a, Option<Orphan>> {
         Box::pin(async move {
             let now = Instant::now();
             let mut runs = self.runs();
-            let claimable = runs.iter_mut().find(|(_, found)| match found.phase {
+            let claimable = runs.iter_mut().find(|(id, found)| match found.phase {
                 Phase::Running { owner, lease_until } => {
-                    owner != self.owner && (which == Orphans::All || lease_until <= now)
+                    owner != self.owner
+                        && (which == Orphans::All || lease_until <= now)
+                        && !skip.contains(id)
                 }
                 Phase::Paused(_) => false,
             });

@@ -22,6 +22,7 @@ mod chat_memory;
 mod error;
 mod id;
 mod in_memory;
+mod lease;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod migrations;
 mod paused;
@@ -43,6 +44,7 @@ pub use error::{StoreError, StoreErrorKind, StoreFuture};
 pub(crate) use id::owner_token;
 pub use id::{PauseId, RunId};
 pub use in_memory::InMemoryRunStore;
+pub(crate) use lease::Heartbeat;
 pub(crate) use paused::RunState;
 pub use paused::{CallSummary, PausedTurn, PendingCall};
 #[cfg(feature = "postgres")]
@@ -135,7 +137,16 @@ pub trait RunStore: Send + Sync {
     /// Claims one unfinished run of another owner, of `which` kind, for recovery: atomically,
     /// so one run goes to one claimer; it is then owned by this instance for `lease`. `None`
     /// when there is none. Paused runs are never orphans: they wait for a person.
-    fn claim_orphan(&self, which: Orphans, lease: Duration) -> StoreFuture<'_, Option<Orphan>>;
+    ///
+    /// Runs in `skip` are left alone: those the caller's recovery pass lost to another owner or
+    /// released for a later attempt. Claimed again in the same pass, a run would be taken back
+    /// from an owner still at work on it, or retried at once, and the pass would never end.
+    fn claim_orphan<'a>(
+        &'a self,
+        which: Orphans,
+        lease: Duration,
+        skip: &'a [RunId],
+    ) -> StoreFuture<'a, Option<Orphan>>;
 }
 
 /// A store for everything that must outlive a process: runs (with their paused turns and

@@ -310,8 +310,14 @@ impl RunStore for PostgresStore {
         })
     }
 
-    fn claim_orphan(&self, which: Orphans, lease: Duration) -> StoreFuture<'_, Option<Orphan>> {
+    fn claim_orphan<'a>(
+        &'a self,
+        which: Orphans,
+        lease: Duration,
+        skip: &'a [RunId],
+    ) -> StoreFuture<'a, Option<Orphan>> {
         Box::pin(async move {
+            let skip: Vec<&str> = skip.iter().map(RunId::as_str).collect();
             // The claim and the read of its entries are one transaction: if the read fails, the
             // claim is undone, and the run stays an orphan for the next claimer (this process
             // included) rather than becoming ours with nothing rolled back.
@@ -327,12 +333,18 @@ impl RunStore for PostgresStore {
                          WHERE phase = 'running'
                            AND owner IS DISTINCT FROM $1
                            AND ($3 OR lease_until <= now())
+                           AND id <> ALL($4::text[])
                          ORDER BY lease_until, id
                          LIMIT 1
                          FOR UPDATE SKIP LOCKED
                      )
                      RETURNING id",
-                    &[&&*self.owner, &millis(lease), &(which == Orphans::All)],
+                    &[
+                        &&*self.owner,
+                        &millis(lease),
+                        &(which == Orphans::All),
+                        &skip,
+                    ],
                 )
                 .await
                 .map_err(backend)?;

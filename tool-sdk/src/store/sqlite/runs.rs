@@ -14,6 +14,11 @@ use crate::store::{
 const FINISHED_KEPT_MS: i64 = FINISHED_KEPT.as_millis() as i64;
 
 /// Fails with [`StoreError::Lost`] unless `run` is running and owned by `owner`.
+/// The ids of `runs` as a JSON array, which SQLite's `json_each` reads as a set.
+fn json_ids(runs: &[RunId]) -> String {
+    serde_json::Value::from(runs.iter().map(RunId::as_str).collect::<Vec<_>>()).to_string()
+}
+
 fn ensure_owned(connection: &Connection, run: &str, owner: &str) -> Result<(), StoreError> {
     let owned = connection
         .query_row(
@@ -264,7 +269,13 @@ impl RunStore for SqliteStore {
         })
     }
 
-    fn claim_orphan(&self, which: Orphans, lease: Duration) -> StoreFuture<'_, Option<Orphan>> {
+    fn claim_orphan<'a>(
+        &'a self,
+        which: Orphans,
+        lease: Duration,
+        skip: &'a [RunId],
+    ) -> StoreFuture<'a, Option<Orphan>> {
+        let skip = json_ids(skip);
         self.with(move |connection, owner| {
             let tx = connection
                 .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -277,11 +288,18 @@ impl RunStore for SqliteStore {
                          WHERE phase = 'running'
                            AND (owner IS NULL OR owner <> ?1)
                            AND (?3 OR lease_until <= ?4)
+                           AND id NOT IN (SELECT value FROM json_each(?5))
                          ORDER BY lease_until, id
                          LIMIT 1
                      )
                      RETURNING id",
-                    params![owner, lease_until(lease), which == Orphans::All, now_ms()],
+                    params![
+                        owner,
+                        lease_until(lease),
+                        which == Orphans::All,
+                        now_ms(),
+                        skip
+                    ],
                     |row| row.get(0),
                 )
                 .optional()
