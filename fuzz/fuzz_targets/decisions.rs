@@ -17,9 +17,12 @@ use tool_sdk::{AssistantMessage, ToolCall};
 /// The key of the seed token `corpus/decisions/token_*` (sealed at `SEALED_AT`).
 const KEY: &[u8; 32] = b"tool-sdk fuzz key: 32 bytes long";
 const SEALED_AT: u64 = 1_800_000_000;
+/// The run and the pause of the fixed turn, which the seeds name.
+const RUN: &str = "fuzz-run-0";
+const PAUSE: &str = "fuzz-pause-0";
 
 /// The paused reply: ids, no id, a shared id, arguments that are not JSON, an id starting with
-/// `#`; `rm` is not offered.
+/// `#`; `rm` is not offered. Its run and pause are fixed, as the seeds name them.
 fn known_turn() -> &'static PausedTurn {
     static TURN: OnceLock<PausedTurn> = OnceLock::new();
     TURN.get_or_init(|| {
@@ -30,11 +33,11 @@ fn known_turn() -> &'static PausedTurn {
             ToolCall::new("dup", "rm", "not json"),
             ToolCall::new("#9", "pay", "{}"),
         ]);
-        PausedTurn::new(
-            reply,
-            ["pay", "lookup"],
-            ["c1", "#2"],
-        )
+        let fresh = PausedTurn::new(reply, ["pay", "lookup"], ["c1", "#2"]);
+        let mut stored = serde_json::to_value(fresh).expect("a paused turn is JSON");
+        stored["pause"] = PAUSE.into();
+        stored["run"]["id"] = RUN.into();
+        serde_json::from_value(stored).expect("the same turn, of a fixed run and pause")
     })
 }
 
