@@ -146,6 +146,39 @@ async fn duplicate_keys_are_refused_for_typed_tools() {
     );
 }
 
+/// A key named twice may be read with its first value by the person deciding (or a log) and
+/// with its last by the tool: what was approved would not be what runs. A dynamic tool refuses
+/// it, at any depth, with the error a typed tool gives.
+#[tokio::test]
+async fn duplicate_keys_are_refused_for_dynamic_tools_as_for_typed_ones() {
+    let mut registry = registry();
+    let schema = json!({"type": "object", "properties": {"text": {"type": "string"}}});
+    let read = DynamicTool::new("read", "Reads a file.", schema, |_| async { "read" }).unwrap();
+    registry.register(read).unwrap();
+    let twice = r#"{"text":"notes.txt","text":"/"}"#;
+    let typed = registry.call("echo", twice).await.unwrap_err();
+    let dynamic = registry.call("read", twice).await.unwrap_err();
+    assert_eq!(dynamic.kind(), ToolErrorKind::InvalidArguments);
+    assert_eq!(
+        dynamic.model_message(),
+        typed.model_message().replace("`echo`", "`read`")
+    );
+    let message = dynamic.model_message();
+    assert!(message.contains("/text"), "{message}");
+    assert!(message.contains("each field once"), "{message}");
+    assert!(message.contains("`text` twice"), "{message}");
+
+    let nested = r#"{"text":"a","meta":{"k":1,"k":2}}"#;
+    let error = registry.call("read", nested).await.unwrap_err();
+    assert_eq!(error.kind(), ToolErrorKind::InvalidArguments);
+    assert!(error.model_message().contains("/meta/k"), "{error}");
+    // Each key once: runs.
+    assert_eq!(
+        kind(&registry, "read", r#"{"text":"notes.txt"}"#).await,
+        Ok("read".into())
+    );
+}
+
 #[tokio::test]
 async fn tool_names_with_control_characters_are_unknown_and_unregistrable() {
     let registry = registry();

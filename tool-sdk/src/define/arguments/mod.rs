@@ -5,12 +5,14 @@ pub(crate) mod fields;
 mod pointer;
 #[cfg(test)]
 mod pointer_properties;
+mod unique;
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::define::ToolError;
 use classify::{classify, syntax_error};
+use unique::UniqueKeys;
 
 /// Default limit on the length of an arguments text: 1 MiB.
 pub const DEFAULT_MAX_ARGUMENTS_BYTES: usize = 1 << 20;
@@ -75,18 +77,13 @@ fn without_nulls(text: &str) -> Option<String> {
 }
 
 /// Decodes `arguments` into a JSON object value (for tools whose schema is only known at run
-/// time).
+/// time). A key named twice in any object is refused, as a typed tool refuses a field named
+/// twice, with the same error.
 pub(crate) fn decode_object(tool: &str, arguments: &str) -> Result<Value, ToolError> {
-    let text = non_empty(arguments);
-    let value: Value = serde_json::from_str(text).map_err(|error| syntax_error(tool, &error))?;
-    if value.is_object() {
-        Ok(value)
-    } else {
-        Err(ToolError::ArgumentsNotObject {
-            tool: tool.to_owned(),
-            found: json_type(&value),
-        })
-    }
+    let text = object_text(tool, arguments)?;
+    serde_json::from_str::<UniqueKeys>(text)
+        .map(|object| object.0)
+        .map_err(|error| classify(tool, text, &error))
 }
 
 /// The arguments text when it holds an object (`{}` when it is blank). serde would also
@@ -111,14 +108,6 @@ fn object_text<'a>(tool: &str, arguments: &'a str) -> Result<&'a str, ToolError>
             found: json_type(&value),
         }),
         Err(error) => Err(syntax_error(tool, &error)),
-    }
-}
-
-fn non_empty(arguments: &str) -> &str {
-    if arguments.trim().is_empty() {
-        "{}"
-    } else {
-        arguments
     }
 }
 
