@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use tool_sdk::store::{
     Compensated, Orphan, Orphans, PauseId, PausedTurn, PostgresStore, RecordEntry, ReplayGuard,
-    RunId, RunStore, SqliteStore, StoreError, StoreFuture,
+    RowSeal, RunId, RunStore, SqliteStore, StoreError, StoreFuture,
 };
 
 use crate::booking::Timeline;
@@ -58,6 +58,30 @@ impl Place {
     }
 }
 
+impl Place {
+    /// Runs `sql` on the store's database directly, as someone with access to it (and not to
+    /// the application's key) could; returns how many rows it changed.
+    pub async fn edit(&self, sql: &str) -> u64 {
+        match self.backend {
+            Backend::Sqlite => {
+                let connection = rusqlite::Connection::open(self.location()).expect("open SQLite");
+                connection.execute(sql, []).expect("edit the SQLite file") as u64
+            }
+            Backend::Postgres => {
+                let (client, connection) =
+                    tokio_postgres::connect(self.location(), tokio_postgres::NoTls)
+                        .await
+                        .expect("connect to PostgreSQL");
+                let driver = tokio::spawn(connection);
+                let changed = client.execute(sql, &[]).await.expect("edit the schema");
+                drop(client);
+                let _ = driver.await;
+                changed
+            }
+        }
+    }
+}
+
 /// One handle on a durable store, each handle its own owner (see [`Place::open`]).
 #[derive(Debug, Clone)]
 pub enum Store {
@@ -68,6 +92,14 @@ pub enum Store {
 }
 
 impl Store {
+    /// The handle, sealing the rows it writes and checking those it reads.
+    pub fn sealed(self, seal: RowSeal) -> Self {
+        match self {
+            Store::Sqlite(store) => Store::Sqlite(store.with_row_seal(seal)),
+            Store::Postgres(store) => Store::Postgres(store.with_row_seal(seal)),
+        }
+    }
+
     /// The handle as a loop's run store.
     pub fn run_store(self) -> Arc<dyn RunStore> {
         match self {

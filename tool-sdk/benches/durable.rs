@@ -5,12 +5,15 @@
 //! - `durable/round_in_memory`: begin, record, finish in memory.
 //! - `durable/round_sqlite`: the same in a SQLite file (`synchronous = FULL`: each write waits
 //!   for the disk).
+//! - `durable/round_sqlite_sealed`: the same, the record entry sealed at rest (an HMAC-SHA256
+//!   written with it).
 //!
 //! Run with `cargo bench -p tool-sdk --bench durable`.
 
 use std::sync::Arc;
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use tool_sdk::gate::Sealer;
 use tool_sdk::run::ToolLoop;
 use tool_sdk::store::{InMemoryRunStore, SqliteStore};
 use tool_sdk::{
@@ -61,6 +64,7 @@ fn bench(c: &mut Criterion) {
     let dir = std::env::temp_dir().join(format!("tool-sdk-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a directory");
 
+    let row_seal = Sealer::new(&[7u8; 32]).expect("a key").row_seal();
     let mut group = c.benchmark_group("durable");
     let variants = [
         ("round_no_store", agent()),
@@ -72,6 +76,14 @@ fn bench(c: &mut Criterion) {
             "round_sqlite",
             agent().with_store(Arc::new(
                 SqliteStore::open(dir.join("runs.db")).expect("opens"),
+            )),
+        ),
+        (
+            "round_sqlite_sealed",
+            agent().with_store(Arc::new(
+                SqliteStore::open(dir.join("sealed.db"))
+                    .expect("opens")
+                    .with_row_seal(row_seal),
             )),
         ),
     ];

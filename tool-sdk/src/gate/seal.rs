@@ -7,14 +7,13 @@ use std::time::{Duration, SystemTime};
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
-use hmac::{Hmac, Mac};
+use hmac::Mac;
 use serde::{Deserialize, Serialize};
-use sha2::Sha256;
 
 use crate::gate::GateError;
-use crate::store::{unix_seconds, InMemoryReplayGuard, PausedTurn, ReplayGuard, StoreError};
-
-type HmacSha256 = Hmac<Sha256>;
+use crate::store::{
+    unix_seconds, HmacSha256, InMemoryReplayGuard, PausedTurn, ReplayGuard, RowSeal, StoreError,
+};
 
 /// Separates these MACs from any other use of the same key.
 const DOMAIN: &[u8] = b"tool-sdk/paused-turn/v1\n";
@@ -120,6 +119,14 @@ impl Sealer {
     /// The replay guard in use.
     pub fn replay_guard(&self) -> &dyn ReplayGuard {
         &*self.guard
+    }
+
+    /// The seal, under this sealer's key, for a durable store to put on the paused turns and
+    /// compensation record entries it keeps, so that one edited in the database runs nothing
+    /// (`SqliteStore::with_row_seal`, `PostgresStore::with_row_seal`). Its MACs are kept
+    /// apart from the tokens' by a domain of their own: a token never passes for a row.
+    pub fn row_seal(&self) -> RowSeal {
+        RowSeal::from_mac(self.mac.clone())
     }
 
     /// Seals `turn`, valid from now for the sealer's time to live.

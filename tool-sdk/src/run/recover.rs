@@ -16,6 +16,10 @@ pub struct RecoveredRun {
     /// Each rollback, newest call first. A failed one is reported here and recorded as failed,
     /// not tried again.
     pub compensations: Vec<CompensationReport>,
+    /// Why the run was not rolled back at all: its record failed its seal
+    /// ([`StoreError::Tampered`]). Nothing ran from it; the run is left in the store as it is,
+    /// for a person to look at, and reported again by each later recovery.
+    pub refused: Option<StoreError>,
 }
 
 impl ToolLoop {
@@ -74,7 +78,26 @@ impl ToolLoop {
         // Runs this pass lost to another owner or released for a later attempt: claimed again,
         // they would be taken back from an owner at work on them, or retried at once.
         let mut skip = Vec::new();
-        while let Some(orphan) = store.claim_orphan(which, self.lease, &skip).await? {
+        loop {
+            let orphan = match store.claim_orphan(which, self.lease, &skip).await {
+                Ok(Some(orphan)) => orphan,
+                Ok(None) => break,
+                // The claim was undone; the other runs are still recovered.
+                Err(StoreError::Tampered { run, what, reason }) => {
+                    let id = RunId::from_string(run.clone());
+                    let refused = StoreError::Tampered { run, what, reason };
+                    tracing::error!(run = %id, error = %refused, "a run's record failed its seal");
+                    let run = id;
+                    skip.push(run.clone());
+                    recovered.push(RecoveredRun {
+                        run,
+                        compensations: Vec::new(),
+                        refused: Some(refused),
+                    });
+                    continue;
+                }
+                Err(error) => return Err(error),
+            };
             let run = orphan.run;
             tracing::info!(run = %run, pending = orphan.pending.len(), "recovering a run");
             // Nothing to stop on a loss but the rollback itself, which the heartbeat tells.
@@ -114,6 +137,7 @@ impl ToolLoop {
             recovered.push(RecoveredRun {
                 run,
                 compensations: end.undone,
+                refused: None,
             });
         }
         Ok(recovered)

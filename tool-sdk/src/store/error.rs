@@ -29,6 +29,21 @@ pub enum StoreError {
     /// Another owner took the run over (this owner's lease ran out); this owner must stop.
     #[error("the run `{0}` is no longer owned here: its lease ran out and it was taken over")]
     Lost(String),
+    /// A row read back failed its seal ([`RowSeal`](crate::store::RowSeal)): it was edited
+    /// in the database, moved from another run, written without a seal, or sealed with another
+    /// key. Nothing ran from it, and it is left where it is.
+    #[error(
+        "the stored {what} of run `{run}` is refused: {reason}; it was changed outside the \
+         store, or sealed with another key, so nothing runs from it"
+    )]
+    Tampered {
+        /// The run the row belongs to.
+        run: String,
+        /// Which row: "paused turn" or "compensation record entry".
+        what: &'static str,
+        /// Why the seal check failed.
+        reason: &'static str,
+    },
     /// The storage itself failed.
     #[error("the store failed: {0}")]
     Backend(String),
@@ -44,6 +59,8 @@ pub enum StoreErrorKind {
     AlreadyDecided,
     /// The run was taken over by another owner: this one must stop.
     Lost,
+    /// A row read back failed its seal: changed outside the store.
+    Tampered,
     /// The storage itself failed.
     Backend,
 }
@@ -55,6 +72,7 @@ impl StoreError {
             Self::UnknownRun(_) => StoreErrorKind::UnknownRun,
             Self::AlreadyDecided(_) => StoreErrorKind::AlreadyDecided,
             Self::Lost(_) => StoreErrorKind::Lost,
+            Self::Tampered { .. } => StoreErrorKind::Tampered,
             Self::Backend(_) => StoreErrorKind::Backend,
         }
     }

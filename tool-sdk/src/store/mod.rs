@@ -30,6 +30,7 @@ mod paused;
 mod postgres;
 mod record;
 mod replay;
+mod seal;
 #[cfg(feature = "sqlite")]
 mod sqlite;
 
@@ -54,6 +55,8 @@ pub(crate) use record::TIMED_OUT_PREFIX;
 pub use record::{Compensated, CompensationRecord, RecordEntry, MAX_COMPENSATION_ATTEMPTS};
 pub(crate) use replay::unix_seconds;
 pub use replay::{InMemoryReplayGuard, ReplayGuard};
+pub(crate) use seal::HmacSha256;
+pub use seal::RowSeal;
 #[cfg(feature = "sqlite")]
 pub use sqlite::SqliteStore;
 
@@ -156,16 +159,53 @@ pub trait DurableStore: RunStore + ChatMemory + ReplayGuard {}
 
 impl<T> DurableStore for T where T: RunStore + ChatMemory + ReplayGuard + ?Sized {}
 
-/// Encodes a paused turn for a store.
+/// Encodes the paused turn of `run` for a store, sealed when the store has a seal.
 #[cfg_attr(not(any(feature = "sqlite", feature = "postgres")), allow(dead_code))]
-pub(crate) fn encode_paused(paused: &PausedTurn) -> Result<String, StoreError> {
-    serde_json::to_string(paused)
-        .map_err(|e| StoreError::Backend(format!("cannot encode the paused turn: {e}")))
+pub(crate) fn encode_paused(
+    paused: &PausedTurn,
+    row_seal: Option<&RowSeal>,
+    run: &str,
+) -> Result<String, StoreError> {
+    let text = serde_json::to_string(paused)
+        .map_err(|e| StoreError::Backend(format!("cannot encode the paused turn: {e}")))?;
+    Ok(seal::seal(row_seal, seal::Row::Paused { run }, text))
 }
 
-/// Decodes a paused turn a store kept.
+/// Decodes the paused turn of `run` a store kept, once its seal is checked.
 #[cfg_attr(not(any(feature = "sqlite", feature = "postgres")), allow(dead_code))]
-pub(crate) fn decode_paused(text: &str) -> Result<PausedTurn, StoreError> {
+pub(crate) fn decode_paused(
+    stored: &str,
+    row_seal: Option<&RowSeal>,
+    run: &str,
+) -> Result<PausedTurn, StoreError> {
+    let text = seal::open(row_seal, seal::Row::Paused { run }, stored)?;
     serde_json::from_str(text)
         .map_err(|e| StoreError::Backend(format!("the stored paused turn is unreadable: {e}")))
+}
+
+/// Encodes a compensation record entry of `run` for a store, sealed when the store has a seal.
+#[cfg_attr(not(any(feature = "sqlite", feature = "postgres")), allow(dead_code))]
+pub(crate) fn encode_entry(
+    entry: &RecordEntry,
+    row_seal: Option<&RowSeal>,
+    run: &str,
+) -> Result<String, StoreError> {
+    let text = serde_json::to_string(entry)
+        .map_err(|e| StoreError::Backend(format!("cannot encode the entry: {e}")))?;
+    let key = &entry.idempotency_key;
+    Ok(seal::seal(row_seal, seal::Row::Entry { run, key }, text))
+}
+
+/// Decodes the entry with idempotency key `key` of `run` a store kept, once its seal is
+/// checked.
+#[cfg_attr(not(any(feature = "sqlite", feature = "postgres")), allow(dead_code))]
+pub(crate) fn decode_entry(
+    stored: &str,
+    row_seal: Option<&RowSeal>,
+    run: &str,
+    key: &str,
+) -> Result<RecordEntry, StoreError> {
+    let text = seal::open(row_seal, seal::Row::Entry { run, key }, stored)?;
+    serde_json::from_str(text)
+        .map_err(|e| StoreError::Backend(format!("a stored entry is unreadable: {e}")))
 }

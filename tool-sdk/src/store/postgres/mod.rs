@@ -14,7 +14,7 @@ use tokio_postgres::config::SslMode;
 use tokio_postgres::NoTls;
 
 use crate::store::migrations::POSTGRES;
-use crate::store::{owner_token, StoreError};
+use crate::store::{owner_token, RowSeal, StoreError};
 #[cfg(doc)]
 use crate::store::{ChatMemory, ReplayGuard, RunStore};
 
@@ -63,6 +63,7 @@ const WAIT_TIMEOUT: Duration = Duration::from_secs(30);
 pub struct PostgresStore {
     pool: Pool,
     owner: Arc<str>,
+    row_seal: Option<RowSeal>,
 }
 
 pub(super) fn backend(error: impl std::fmt::Display) -> StoreError {
@@ -132,7 +133,33 @@ impl PostgresStore {
         Ok(Self {
             pool,
             owner: owner_token()?.into(),
+            row_seal: None,
         })
+    }
+
+    /// Seals each paused turn and compensation record entry this store writes, and refuses on
+    /// load one whose seal fails ([`StoreError::Tampered`]): a row edited in the database runs
+    /// nothing. Every replica needs the same seal, from the first run on.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// use tool_sdk::gate::Sealer;
+    /// use tool_sdk::store::PostgresStore;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let sealer = Sealer::new(&[7u8; 32])?; // the application's key, from its secrets
+    /// let store = PostgresStore::connect("host=127.0.0.1 user=agent dbname=agent")
+    ///     .await?
+    ///     .with_row_seal(sealer.row_seal());
+    /// # let _ = store;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn with_row_seal(mut self, seal: RowSeal) -> Self {
+        self.row_seal = Some(seal);
+        self
     }
 
     /// A connection of the pool, opened if none is free.

@@ -5,8 +5,9 @@ use std::time::Duration;
 
 use super::{backend, PostgresStore};
 use crate::store::{
-    decode_paused, encode_paused, Compensated, Orphan, Orphans, PauseId, PausedTurn, RecordEntry,
-    RunId, RunStore, StoreError, StoreFuture, FINISHED_KEPT, TIMED_OUT_PREFIX,
+    decode_entry, decode_paused, encode_entry, encode_paused, Compensated, Orphan, Orphans,
+    PauseId, PausedTurn, RecordEntry, RunId, RunStore, StoreError, StoreFuture, FINISHED_KEPT,
+    TIMED_OUT_PREFIX,
 };
 
 fn millis(lease: Duration) -> i64 {
@@ -112,8 +113,7 @@ impl RunStore for PostgresStore {
 
     fn record<'a>(&'a self, run: &'a RunId, entry: &'a RecordEntry) -> StoreFuture<'a, ()> {
         Box::pin(async move {
-            let text = serde_json::to_string(entry)
-                .map_err(|e| backend(format!("cannot encode the entry: {e}")))?;
+            let text = encode_entry(entry, self.row_seal.as_ref(), run.as_str())?;
             let inserted = self
                 .connection()
                 .await
@@ -172,7 +172,7 @@ impl RunStore for PostgresStore {
 
     fn pause<'a>(&'a self, run: &'a RunId, paused: &'a PausedTurn) -> StoreFuture<'a, ()> {
         Box::pin(async move {
-            let encoded = encode_paused(paused)?;
+            let encoded = encode_paused(paused, self.row_seal.as_ref(), run.as_str())?;
             let changed = self
                 .connection()
                 .await
@@ -212,7 +212,7 @@ impl RunStore for PostgresStore {
                 return Err(not_paused(&connection, run).await?);
             };
             let paused: String = row.try_get(0).map_err(backend)?;
-            decode_paused(&paused)
+            decode_paused(&paused, self.row_seal.as_ref(), run.as_str())
         })
     }
 
@@ -223,10 +223,12 @@ impl RunStore for PostgresStore {
         lease: Duration,
     ) -> StoreFuture<'a, PausedTurn> {
         Box::pin(async move {
-            let connection = self.connection().await.map_err(backend)?;
+            let mut connection = self.connection().await.map_err(backend)?;
+            // A turn that fails its seal is not taken: the transaction is dropped, undone.
+            let tx = connection.transaction().await.map_err(backend)?;
             // One conditional statement checks the pause and takes it; the row lock makes a
             // second taker wait, then find the run no longer waiting there.
-            let row = connection
+            let row = tx
                 .query_opt(
                     "UPDATE tool_sdk_runs AS r
                      SET phase = 'running', owner = $2,
@@ -249,10 +251,13 @@ impl RunStore for PostgresStore {
                 .await
                 .map_err(backend)?;
             let Some(row) = row else {
+                drop(tx);
                 return Err(not_paused(&connection, run).await?);
             };
             let paused: String = row.try_get(0).map_err(backend)?;
-            decode_paused(&paused)
+            let paused = decode_paused(&paused, self.row_seal.as_ref(), run.as_str())?;
+            tx.commit().await.map_err(backend)?;
+            Ok(paused)
         })
     }
 
@@ -356,7 +361,7 @@ impl RunStore for PostgresStore {
             // Ours now: the row lock keeps any other owner from adding entries.
             let rows = tx
                 .query(
-                    "SELECT seq, entry, compensated FROM tool_sdk_run_entries
+                    "SELECT seq, entry, compensated, idempotency_key FROM tool_sdk_run_entries
                      WHERE run_id = $1
                        AND (compensated IS NULL OR starts_with(compensated, $2))
                      ORDER BY seq",
@@ -369,11 +374,12 @@ impl RunStore for PostgresStore {
                 let seq: i64 = row.try_get(0).map_err(backend)?;
                 let text: String = row.try_get(1).map_err(backend)?;
                 let compensated: Option<String> = row.try_get(2).map_err(backend)?;
+                let key: String = row.try_get(3).map_err(backend)?;
                 let Some(attempts) = Compensated::pending_attempts(compensated.as_deref()) else {
                     continue;
                 };
-                let mut entry: RecordEntry = serde_json::from_str(&text)
-                    .map_err(|e| backend(format!("a stored entry is unreadable: {e}")))?;
+                // An entry that fails its seal undoes the claim: the transaction is dropped.
+                let mut entry = decode_entry(&text, self.row_seal.as_ref(), &run, &key)?;
                 entry.seq = u64::try_from(seq).unwrap_or_default();
                 entry.attempts = attempts;
                 pending.push(entry);

@@ -12,7 +12,7 @@ mod replay;
 mod runs;
 
 use crate::store::migrations::SQLITE;
-use crate::store::{owner_token, StoreError, StoreFuture};
+use crate::store::{owner_token, RowSeal, StoreError, StoreFuture};
 #[cfg(doc)]
 use crate::store::{ChatMemory, ReplayGuard, RunStore};
 
@@ -49,6 +49,7 @@ use crate::store::{ChatMemory, ReplayGuard, RunStore};
 #[derive(Debug, Clone)]
 pub struct SqliteStore {
     inner: Arc<Inner>,
+    row_seal: Option<RowSeal>,
 }
 
 #[derive(Debug)]
@@ -113,7 +114,35 @@ impl SqliteStore {
                 connection: Mutex::new(connection),
                 owner: owner_token()?,
             }),
+            row_seal: None,
         })
+    }
+
+    /// Seals each paused turn and compensation record entry this store writes, and refuses on
+    /// load one whose seal fails ([`StoreError::Tampered`]): a row edited in the file runs
+    /// nothing. Every process opening the file needs the same seal, from the first run on.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tool_sdk::gate::Sealer;
+    /// use tool_sdk::store::SqliteStore;
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let sealer = Sealer::new(&[7u8; 32])?; // the application's key, from its secrets
+    /// let store = SqliteStore::open_in_memory()?.with_row_seal(sealer.row_seal());
+    /// # let _ = store;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn with_row_seal(mut self, seal: RowSeal) -> Self {
+        self.row_seal = Some(seal);
+        self
+    }
+
+    /// The row seal, for an operation to take along.
+    pub(super) fn row_seal(&self) -> Option<RowSeal> {
+        self.row_seal.clone()
     }
 
     /// Runs `op` on the connection, on the blocking pool when inside a tokio runtime.

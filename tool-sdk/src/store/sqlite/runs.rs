@@ -4,10 +4,11 @@ use std::time::Duration;
 
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 
-use super::{backend, decode, encode, lease_until, now_ms, SqliteStore};
+use super::{backend, lease_until, now_ms, SqliteStore};
 use crate::store::{
-    decode_paused, encode_paused, Compensated, Orphan, Orphans, PauseId, PausedTurn, RecordEntry,
-    RunId, RunStore, StoreError, StoreFuture, FINISHED_KEPT, TIMED_OUT_PREFIX,
+    decode_entry, decode_paused, encode_entry, encode_paused, Compensated, Orphan, Orphans,
+    PauseId, PausedTurn, RecordEntry, RunId, RunStore, StoreError, StoreFuture, FINISHED_KEPT,
+    TIMED_OUT_PREFIX,
 };
 
 /// How long who finished a run is kept, in the clock's milliseconds.
@@ -102,7 +103,7 @@ impl RunStore for SqliteStore {
     fn record<'a>(&'a self, run: &'a RunId, entry: &'a RecordEntry) -> StoreFuture<'a, ()> {
         let run = run.as_str().to_owned();
         let key = entry.idempotency_key.clone();
-        let entry = encode(entry);
+        let entry = encode_entry(entry, self.row_seal.as_ref(), &run);
         self.with(move |connection, owner| {
             let entry = entry?;
             let tx = connection
@@ -146,7 +147,7 @@ impl RunStore for SqliteStore {
     fn pause<'a>(&'a self, run: &'a RunId, paused: &'a PausedTurn) -> StoreFuture<'a, ()> {
         let run = run.as_str().to_owned();
         let pause = paused.pause().as_str().to_owned();
-        let paused = encode_paused(paused);
+        let paused = encode_paused(paused, self.row_seal.as_ref(), &run);
         self.with(move |connection, owner| {
             let paused = paused?;
             let changed = connection
@@ -167,6 +168,7 @@ impl RunStore for SqliteStore {
 
     fn load_paused<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, PausedTurn> {
         let run = run.as_str().to_owned();
+        let seal = self.row_seal();
         self.with(move |connection, _| {
             let paused: Option<String> = connection
                 .query_row(
@@ -177,7 +179,7 @@ impl RunStore for SqliteStore {
                 .optional()
                 .map_err(backend)?;
             match paused {
-                Some(paused) => decode_paused(&paused),
+                Some(paused) => decode_paused(&paused, seal.as_ref(), &run),
                 None => Err(not_paused(connection, run)?),
             }
         })
@@ -191,6 +193,7 @@ impl RunStore for SqliteStore {
     ) -> StoreFuture<'a, PausedTurn> {
         let run = run.as_str().to_owned();
         let pause = pause.as_str().to_owned();
+        let seal = self.row_seal();
         self.with(move |connection, owner| {
             // One conditional statement checks the pause and takes it: of two takers, in any
             // processes, the second finds the run no longer waiting there.
@@ -215,7 +218,8 @@ impl RunStore for SqliteStore {
                 [&run],
             )
             .map_err(backend)?;
-            let paused = decode_paused(&paused)?;
+            // A turn that fails its seal is not taken: the transaction is dropped, undone.
+            let paused = decode_paused(&paused, seal.as_ref(), &run)?;
             tx.commit().map_err(backend)?;
             Ok(paused)
         })
@@ -276,6 +280,7 @@ impl RunStore for SqliteStore {
         skip: &'a [RunId],
     ) -> StoreFuture<'a, Option<Orphan>> {
         let skip = json_ids(skip);
+        let seal = self.row_seal();
         self.with(move |connection, owner| {
             let tx = connection
                 .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -310,7 +315,7 @@ impl RunStore for SqliteStore {
             let pending = {
                 let mut statement = tx
                     .prepare(
-                        "SELECT seq, entry, compensated FROM tool_sdk_run_entries
+                        "SELECT seq, entry, compensated, idempotency_key FROM tool_sdk_run_entries
                          WHERE run_id = ?1
                            AND (compensated IS NULL OR substr(compensated, 1, ?3) = ?2)
                          ORDER BY seq",
@@ -323,17 +328,19 @@ impl RunStore for SqliteStore {
                             row.get::<_, i64>(0)?,
                             row.get::<_, String>(1)?,
                             row.get::<_, Option<String>>(2)?,
+                            row.get::<_, String>(3)?,
                         ))
                     })
                     .map_err(backend)?;
                 let mut pending = Vec::new();
                 for row in rows {
-                    let (seq, entry, compensated) = row.map_err(backend)?;
+                    let (seq, entry, compensated, key) = row.map_err(backend)?;
                     let Some(attempts) = Compensated::pending_attempts(compensated.as_deref())
                     else {
                         continue;
                     };
-                    let mut entry: RecordEntry = decode(&entry)?;
+                    // An entry that fails its seal undoes the claim: the transaction is dropped.
+                    let mut entry = decode_entry(&entry, seal.as_ref(), &run, &key)?;
                     entry.seq = u64::try_from(seq).unwrap_or_default();
                     entry.attempts = attempts;
                     pending.push(entry);

@@ -1,0 +1,238 @@
+//! Rows sealed at rest: someone who can write the database, but holds no key, edits a paused
+//! turn or a compensation record entry, or moves one between runs. The store refuses the row on
+//! load with `StoreError::Tampered`, nothing runs from it, and the row stays where it is: put
+//! back as it was, it is used as if nothing had happened.
+//!
+//! Each scenario runs on SQLite and on PostgreSQL (`TOOL_SDK_POSTGRES_URL`, started by
+//! `./scripts/test.sh`).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tool_sdk::gate::{GateError, Sealer};
+use tool_sdk::run::{LoopStatus, ToolLoop};
+use tool_sdk::store::{Orphans, PausedTurn, RunStore, StoreError, StoreErrorKind};
+use tool_sdk::{define_tool, AssistantMessage, Message, ScriptedModel, ToolCall, ToolRegistry};
+use tool_sdk_tests::booking::{self, Timeline};
+use tool_sdk_tests::durable::{place, Backend, Place};
+
+const KEY: &[u8; 32] = b"the application's 32-byte secret";
+
+/// `transfer` (needs a decision; logs `transfer to NAME`), `book` (compensable; its
+/// compensation logs `cancel KEY`) and `stall` (never answers: a process stopped inside it
+/// crashed there).
+fn tools(timeline: &Timeline) -> ToolRegistry {
+    let mut registry = ToolRegistry::new();
+    let log = Arc::clone(timeline);
+    registry
+        .register(define_tool!(
+            /// Sends money.
+            #[tool(name = "transfer", confirm)]
+            move |to: String| -> String {
+                log.lock().unwrap().push(format!("transfer to {to}"));
+                "sent".to_owned()
+            }
+        ))
+        .unwrap();
+    registry.register(booking::book(timeline, "book")).unwrap();
+    registry
+        .register(define_tool!(
+            /// Never answers.
+            #[tool(name = "stall")]
+            async |reference: String| -> String {
+                std::future::pending::<()>().await;
+                reference
+            }
+        ))
+        .unwrap();
+    registry
+}
+
+fn call(id: &str, name: &str, arguments: &str) -> AssistantMessage {
+    AssistantMessage::with_tool_calls(vec![ToolCall::new(id, name, arguments)])
+}
+
+fn answer() -> AssistantMessage {
+    AssistantMessage {
+        text: Some("done".into()),
+        tool_calls: vec![],
+    }
+}
+
+async fn sealed_store(place: &Place) -> Arc<dyn RunStore> {
+    let sealer = Sealer::new(KEY).unwrap();
+    place.open().await.sealed(sealer.row_seal()).run_store()
+}
+
+fn tampered<T: std::fmt::Debug>(result: Result<T, StoreError>) -> bool {
+    matches!(&result, Err(error) if error.kind() == StoreErrorKind::Tampered)
+}
+
+/// Pauses a run on `transfer` to `to` through `store`; the run, and the loop to resume it.
+async fn pause_transfer(
+    store: &Arc<dyn RunStore>,
+    timeline: &Timeline,
+    to: &str,
+) -> (ToolLoop, PausedTurn) {
+    let agent = ToolLoop::new(
+        ScriptedModel::new([
+            call("t", "transfer", &format!(r#"{{"to": "{to}"}}"#)),
+            answer(),
+        ]),
+        tools(timeline),
+    )
+    .with_store(Arc::clone(store));
+    let mut conversation = vec![Message::user("pay")];
+    let LoopStatus::Paused(paused) = agent.run(&mut conversation).await.status else {
+        panic!("expected a pause");
+    };
+    (agent, *paused)
+}
+
+/// A person approved the transfer to alice; someone then makes it a transfer to mallory in the
+/// database. The resume is refused as tampered (not as changed arguments: the row is never
+/// read), and nothing runs. Put back, the same approval goes through, once.
+async fn an_edited_paused_turn_runs_nothing(backend: Backend) {
+    let place = place(backend, "sealed_paused").await;
+    let timeline = Timeline::default();
+    let store = sealed_store(&place).await;
+    let (agent, paused) = pause_transfer(&store, &timeline, "alice").await;
+    let decisions = paused.decide().allow("t").build();
+
+    let edit = "UPDATE tool_sdk_runs SET paused = replace(paused, 'alice', 'mallory')
+                WHERE paused LIKE '%alice%'";
+    assert_eq!(place.edit(edit).await, 1);
+    let mut conversation = vec![Message::user("pay")];
+    let refused = agent
+        .resume(&mut conversation, paused.id(), &decisions)
+        .await;
+    assert!(
+        matches!(&refused, Err(GateError::Store(error)) if error.kind() == StoreErrorKind::Tampered),
+        "{refused:?}"
+    );
+    assert!(tampered(store.load_paused(paused.id()).await));
+    assert!(timeline.lock().unwrap().is_empty(), "nothing ran");
+
+    let repair = "UPDATE tool_sdk_runs SET paused = replace(paused, 'mallory', 'alice')
+                  WHERE paused LIKE '%mallory%'";
+    assert_eq!(place.edit(repair).await, 1);
+    let outcome = agent
+        .resume(&mut conversation, paused.id(), &decisions)
+        .await
+        .unwrap();
+    assert!(
+        matches!(outcome.status, LoopStatus::Answered(_)),
+        "{:?}",
+        outcome.status
+    );
+    assert_eq!(*timeline.lock().unwrap(), ["transfer to alice"]);
+}
+
+/// A sealed row is bound to its run: the paused turn of one run copied over another's (its
+/// pause id too) is refused, and so is a row written before the store had a seal, or read
+/// by a store without it.
+async fn a_paused_turn_moved_or_unsealed_is_refused(backend: Backend) {
+    let place = place(backend, "sealed_moved").await;
+    let timeline = Timeline::default();
+    let store = sealed_store(&place).await;
+    let (_, to_alice) = pause_transfer(&store, &timeline, "alice").await;
+    let (_, to_bob) = pause_transfer(&store, &timeline, "bob").await;
+    let (alice, bob) = (to_alice.id().as_str(), to_bob.id().as_str());
+    let copy = format!(
+        "UPDATE tool_sdk_runs SET
+             paused = (SELECT paused FROM tool_sdk_runs WHERE id = '{bob}'),
+             pause_id = (SELECT pause_id FROM tool_sdk_runs WHERE id = '{bob}')
+         WHERE id = '{alice}'"
+    );
+    assert_eq!(place.edit(&copy).await, 1);
+    assert!(tampered(store.load_paused(to_alice.id()).await));
+    let taken = store
+        .take_paused(to_alice.id(), to_bob.pause(), Duration::from_secs(30))
+        .await;
+    assert!(tampered(taken));
+    // Refused without being taken: the genuine row of the other run still loads.
+    assert_eq!(store.load_paused(to_bob.id()).await.unwrap(), to_bob);
+
+    // Without the seal, a sealed row cannot be checked; with it, an unsealed row cannot be.
+    let unsealed = place.open().await.run_store();
+    assert!(tampered(unsealed.load_paused(to_bob.id()).await));
+    let (_, before_the_seal) = pause_transfer(&unsealed, &timeline, "carol").await;
+    assert!(tampered(store.load_paused(before_the_seal.id()).await));
+    assert!(timeline.lock().unwrap().is_empty(), "nothing ran");
+}
+
+/// A process crashes after `book` succeeded in two runs; someone edits the record of one. A
+/// recovery refuses that run, compensating nothing of it, and still rolls back the other;
+/// put back, the run is rolled back by the next recovery.
+async fn an_edited_record_entry_compensates_nothing(backend: Backend) {
+    let place = place(backend, "sealed_entry").await;
+    let timeline = Timeline::default();
+    let store = sealed_store(&place).await;
+    let mut runs = Vec::new();
+    for reference in ["first", "second"] {
+        let agent = ToolLoop::new(
+            ScriptedModel::new([
+                call("a", "book", &format!(r#"{{"reference": "{reference}"}}"#)),
+                call("s", "stall", r#"{"reference": "r"}"#),
+            ]),
+            tools(&timeline),
+        )
+        .with_store(Arc::clone(&store));
+        let mut conversation = vec![Message::user("book")];
+        let stopped =
+            tokio::time::timeout(Duration::from_millis(300), agent.run(&mut conversation));
+        assert!(stopped.await.is_err(), "the run stalls");
+        runs.push(agent);
+    }
+    let edit = "UPDATE tool_sdk_run_entries SET entry = replace(entry, 'booked first', 'booked everything')
+                WHERE entry LIKE '%booked first%'";
+    assert_eq!(place.edit(edit).await, 1);
+
+    let recoverer = ToolLoop::new(ScriptedModel::new([]), tools(&timeline))
+        .with_store(sealed_store(&place).await);
+    let recovered = recoverer.recover(Orphans::All).await.unwrap();
+    assert_eq!(recovered.len(), 2, "{recovered:?}");
+    let (refused, rolled_back): (Vec<_>, Vec<_>) =
+        recovered.iter().partition(|run| run.refused.is_some());
+    assert_eq!(refused.len(), 1, "{recovered:?}");
+    assert!(refused[0].compensations.is_empty());
+    assert_eq!(
+        refused[0].refused.as_ref().map(StoreError::kind),
+        Some(StoreErrorKind::Tampered)
+    );
+    assert_eq!(rolled_back[0].compensations.len(), 1);
+    let cancels = |timeline: &Timeline| {
+        timeline
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|line| line.starts_with("cancel "))
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    let second = &rolled_back[0].run;
+    assert_eq!(cancels(&timeline), [format!("cancel {second}:1:a")]);
+
+    let repair = "UPDATE tool_sdk_run_entries SET entry = replace(entry, 'booked everything', 'booked first')
+                  WHERE entry LIKE '%booked everything%'";
+    assert_eq!(place.edit(repair).await, 1);
+    let recovered = recoverer.recover(Orphans::All).await.unwrap();
+    assert_eq!(recovered.len(), 1, "{recovered:?}");
+    assert_eq!(recovered[0].run, refused[0].run);
+    assert!(recovered[0].refused.is_none());
+    let first = &refused[0].run;
+    assert_eq!(
+        cancels(&timeline),
+        [
+            format!("cancel {second}:1:a"),
+            format!("cancel {first}:1:a")
+        ]
+    );
+}
+
+tool_sdk_tests::on_both_stores!(
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    an_edited_paused_turn_runs_nothing,
+    a_paused_turn_moved_or_unsealed_is_refused,
+    an_edited_record_entry_compensates_nothing,
+);
