@@ -6,6 +6,7 @@ pub mod booking;
 pub mod durable;
 pub mod mcp;
 pub mod media;
+pub mod oracles;
 pub mod protocol;
 pub mod replies;
 pub mod saga;

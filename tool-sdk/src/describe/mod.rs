@@ -7,15 +7,14 @@ mod dialect;
 mod error;
 mod lower;
 mod lowered;
-mod openai_strict;
+mod nullable;
+mod rules;
 pub mod search;
+mod walk;
 
 pub use ci::{check_lowering, check_schema_lock, WRITE_LOCK_ENV};
 pub use dialect::Dialect;
 pub use error::{LoweringError, LoweringErrorKind};
 pub use lower::lower;
 pub(crate) use lowered::{Lowered, LoweredSchemas};
-pub use openai_strict::{MAX_DEPTH as OPENAI_MAX_DEPTH, MAX_PROPERTIES as OPENAI_MAX_PROPERTIES};
-
-#[doc(hidden)]
-pub use openai_strict::reference as __openai_reference_strict;
+pub use rules::{OPENAI_MAX_DEPTH, OPENAI_MAX_PROPERTIES};

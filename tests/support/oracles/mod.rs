@@ -1,0 +1,35 @@
+//! References for the dialects that are not the lowering's code: checkers of each provider's
+//! documented schema rules, written from its documentation alone, and the providers' own Python
+//! packages (the `openai` strict transform, `google-genai`'s `Schema` type).
+//!
+//! Each checker walks a schema as the provider reads it and returns every rule it breaks, with
+//! the pointer; none shares code or tables with `tool_sdk::describe`.
+
+pub mod anthropic_strict;
+pub mod openai_strict;
+pub mod python;
+
+use serde_json::Value;
+
+/// A rule a schema breaks, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// JSON pointer into the schema checked.
+    pub pointer: String,
+    /// The rule, in the documentation's words.
+    pub rule: String,
+    /// Whether a lowering could mend it without changing what the tool takes (close an
+    /// object, require a property, drop a hint or a bound, inline a reference), as opposed to
+    /// a shape the provider cannot take at all.
+    pub mendable: bool,
+}
+
+/// `pointer` with `key` appended, escaped as RFC 6901 says.
+pub(crate) fn at(pointer: &str, key: &str) -> String {
+    format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1"))
+}
+
+/// The schema a local `$ref` points to in `root`.
+pub(crate) fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
+    root.pointer(reference.strip_prefix('#')?)
+}

@@ -1,0 +1,61 @@
+//! Anthropic tool use with `strict: true`, after Anthropic's structured outputs documentation:
+//! objects closed (`additionalProperties: false`), `$ref`s to `$defs` but no recursive type,
+//! `anyOf`, enumerations of plain values, a set of string formats, and no numeric, length or
+//! count bounds but `minItems` of 0 or 1. What it does not take is told in the description, as
+//! Anthropic's own SDK does (`{minimum: 1, maximum: 10}`), so the model may still follow it.
+
+use super::{Limits, Others, Refs, Rules, TypeUnions};
+
+/// Keywords strict tool use accepts.
+const KEYWORDS: &[&str] = &[
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "minItems",
+    "anyOf",
+    "enum",
+    "const",
+    "description",
+    "title",
+    "$ref",
+    "$defs",
+    "pattern",
+    "format",
+];
+
+/// String formats strict tool use accepts.
+const FORMATS: &[&str] = &[
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "uri",
+    "ipv4",
+    "ipv6",
+    "uuid",
+];
+
+pub(super) const RULES: Rules = Rules {
+    canonical: false,
+    keywords: Some(KEYWORDS),
+    others: Others::Described,
+    formats: Some(FORMATS),
+    closed_objects: true,
+    closed_marker: true,
+    all_required: false,
+    refs: Refs::Stay { recursion: false },
+    type_unions: TypeUnions::Kept,
+    type_required: true,
+    string_enums: false,
+    one_of_as_any_of: true,
+    max_min_items: Some(1),
+    limits: Limits {
+        max_depth: None,
+        max_properties: None,
+        max_enum_values: None,
+    },
+};

@@ -1,0 +1,25 @@
+//! The dialects that take the canonical schema as it is (OpenAI without `strict`, Anthropic
+//! without `strict`, MCP): JSON Schema 2020-12, its root an object.
+
+use super::{Limits, Others, Refs, Rules, TypeUnions};
+
+pub(super) const RULES: Rules = Rules {
+    canonical: true,
+    keywords: None,
+    others: Others::Kept,
+    formats: None,
+    closed_objects: false,
+    closed_marker: true,
+    all_required: false,
+    refs: Refs::Stay { recursion: true },
+    type_unions: TypeUnions::Kept,
+    type_required: false,
+    string_enums: false,
+    one_of_as_any_of: false,
+    max_min_items: None,
+    limits: Limits {
+        max_depth: None,
+        max_properties: None,
+        max_enum_values: None,
+    },
+};

@@ -1,0 +1,665 @@
+//! The one walk that lowers a canonical schema to a dialect. It reads the dialect's
+//! [`Rules`] and never asks which dialect it lowers to, so a shape of Rust type is handled once,
+//! for every dialect, and a dialect differs from another only by its data.
+//!
+//! Errors name the pointer along the walk from the root (`/properties/order/properties/items`),
+//! through references, which is where the argument stands in the tool's parameters.
+
+use std::collections::HashMap;
+
+use serde_json::{json, Map, Value};
+
+use crate::define::arguments::escape_pointer_token;
+use crate::describe::nullable::nullable;
+use crate::describe::rules::{Others, Refs, Rules, TypeUnions};
+use crate::describe::LoweringErrorKind;
+
+/// Why a schema cannot be lowered: the kind, the pointer, the rule.
+pub(crate) type Refusal = (LoweringErrorKind, String, String);
+
+/// Lowers `root` (an object schema) by `rules`.
+pub(crate) fn lower(rules: &'static Rules, root: &Value) -> Result<Value, Refusal> {
+    let mut walk = Walk {
+        rules,
+        root,
+        open: Vec::new(),
+        defs: Map::new(),
+        heights: HashMap::new(),
+        deepest: 0,
+        properties: 0,
+        enum_values: 0,
+    };
+    let mut lowered = walk.node(root, "", 0, true)?;
+    if let (Value::Object(object), false) = (&mut lowered, walk.defs.is_empty()) {
+        object.insert(
+            "$defs".into(),
+            Value::Object(std::mem::take(&mut walk.defs)),
+        );
+    }
+    Ok(lowered)
+}
+
+struct Walk<'a> {
+    rules: &'static Rules,
+    root: &'a Value,
+    /// The references being lowered, innermost last, and whether each is being lowered as a
+    /// definition of `$defs` (or inlined): meeting one again is recursion.
+    open: Vec<(String, bool)>,
+    /// Lowered definitions, by name, for the output's `$defs`.
+    defs: Map<String, Value>,
+    /// How many levels each lowered definition nests below where it is used.
+    heights: HashMap<String, usize>,
+    /// The deepest nesting reached.
+    deepest: usize,
+    /// Properties and enumeration values counted so far, for the limits.
+    properties: usize,
+    enum_values: usize,
+}
+
+fn at(pointer: &str, key: &str) -> String {
+    format!("{pointer}/{}", escape_pointer_token(key))
+}
+
+fn unsupported(pointer: &str, rule: impl Into<String>) -> Refusal {
+    (
+        LoweringErrorKind::Unsupported,
+        pointer.to_owned(),
+        rule.into(),
+    )
+}
+
+fn invalid(pointer: &str, rule: impl Into<String>) -> Refusal {
+    (LoweringErrorKind::Invalid, pointer.to_owned(), rule.into())
+}
+
+fn too_large(pointer: &str, rule: impl Into<String>) -> Refusal {
+    (LoweringErrorKind::TooLarge, pointer.to_owned(), rule.into())
+}
+
+/// The name of a definition `reference` points to in `$defs`, when it is that simple.
+fn def_name(reference: &str) -> Option<&str> {
+    reference
+        .strip_prefix("#/$defs/")
+        .filter(|name| !name.contains('/') && !name.contains('~'))
+}
+
+impl Walk<'_> {
+    fn node(
+        &mut self,
+        schema: &Value,
+        pointer: &str,
+        depth: usize,
+        is_root: bool,
+    ) -> Result<Value, Refusal> {
+        if let Some(max) = self.rules.limits.max_depth {
+            if depth > max {
+                return Err(too_large(
+                    pointer,
+                    format!("nesting deeper than {max} levels"),
+                ));
+            }
+        }
+        self.deepest = self.deepest.max(depth);
+        let Some(object) = schema.as_object() else {
+            if self.rules.canonical {
+                return Ok(schema.clone());
+            }
+            return Err(unsupported(
+                pointer,
+                "a boolean schema (`true`: any value, `false`: none) has no equivalent here",
+            ));
+        };
+        if let Some(Value::String(reference)) = object.get("$ref") {
+            return self.reference(object, reference, pointer, depth);
+        }
+        if let Some(merged) = self.single_all_of(object, pointer)? {
+            return self.node(&Value::Object(merged), pointer, depth, is_root);
+        }
+        if self.rules.closed_objects {
+            if let Some(distributed) = self.distribute(object)? {
+                return self.node(&Value::Object(distributed), pointer, depth, is_root);
+            }
+        }
+        self.object(object, pointer, depth, is_root)
+    }
+
+    /// A schema that is not a reference, keyword by keyword.
+    fn object(
+        &mut self,
+        object: &Map<String, Value>,
+        pointer: &str,
+        depth: usize,
+        is_root: bool,
+    ) -> Result<Value, Refusal> {
+        let rules = self.rules;
+        let mut out = Map::new();
+        let mut described: Vec<(String, Value)> = Vec::new();
+        let required: Vec<&str> = object
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|names| names.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        for (key, value) in object {
+            let here = at(pointer, key);
+            match key.as_str() {
+                "properties" => {
+                    let Some(properties) = value.as_object() else {
+                        return Err(invalid(&here, "`properties` must be an object"));
+                    };
+                    self.count_properties(properties.len(), &here)?;
+                    let mut lowered = Map::new();
+                    for (name, property) in properties {
+                        let mut child = self.node(property, &at(&here, name), depth + 1, false)?;
+                        if rules.all_required && !required.contains(&name.as_str()) {
+                            child = nullable(child);
+                        }
+                        lowered.insert(name.clone(), child);
+                    }
+                    out.insert(key.clone(), Value::Object(lowered));
+                }
+                "items" => match value {
+                    Value::Object(_) => {
+                        out.insert(key.clone(), self.node(value, &here, depth + 1, false)?);
+                    }
+                    // `items: false` closes a tuple, which `prefixItems` says.
+                    Value::Bool(false) if object.contains_key("prefixItems") => {
+                        if rules.canonical {
+                            out.insert(key.clone(), value.clone());
+                        }
+                    }
+                    _ if rules.canonical => {
+                        out.insert(key.clone(), value.clone());
+                    }
+                    _ => {
+                        return Err(unsupported(
+                            &here,
+                            "array items of any type have no equivalent here",
+                        ))
+                    }
+                },
+                "prefixItems" => {
+                    let lowered = self.tuple(value, pointer, &here, depth)?;
+                    out.insert(lowered.0, lowered.1);
+                }
+                "additionalProperties" => {
+                    match value {
+                        Value::Bool(false) => {
+                            if rules.closed_marker {
+                                out.insert(key.clone(), value.clone());
+                            }
+                        }
+                        _ if rules.closed_objects => return Err(unsupported(
+                            pointer,
+                            "a map (an object whose keys are open: `additionalProperties`) has \
+                             no equivalent here, where every object must be closed",
+                        )),
+                        Value::Object(_) => {
+                            out.insert(key.clone(), self.node(value, &here, depth + 1, false)?);
+                        }
+                        _ => {
+                            out.insert(key.clone(), value.clone());
+                        }
+                    }
+                }
+                "anyOf" | "oneOf" => {
+                    let Some(branches) = value.as_array() else {
+                        return Err(invalid(&here, format!("`{key}` must be an array")));
+                    };
+                    if is_root && !rules.canonical {
+                        return Err(unsupported("", "the root must be an object, not a union"));
+                    }
+                    let mut lowered = Vec::with_capacity(branches.len());
+                    for (i, branch) in branches.iter().enumerate() {
+                        lowered.push(self.node(
+                            branch,
+                            &at(&here, &i.to_string()),
+                            depth,
+                            false,
+                        )?);
+                    }
+                    let name = if rules.one_of_as_any_of { "anyOf" } else { key };
+                    if out.insert(name.into(), Value::Array(lowered)).is_some() {
+                        return Err(unsupported(
+                            &here,
+                            "`anyOf` beside `oneOf` has no equivalent here",
+                        ));
+                    }
+                }
+                "allOf" => {
+                    // One schema was merged before; several have no equivalent but in JSON Schema.
+                    let Some(schemas) = value.as_array() else {
+                        return Err(invalid(&here, "`allOf` must be an array"));
+                    };
+                    for (i, schema) in schemas.iter().enumerate() {
+                        self.node(schema, &at(&here, &i.to_string()), depth, false)?;
+                    }
+                    out.insert(key.clone(), value.clone());
+                }
+                // Definitions are lowered where they are used, and only those.
+                "$defs" | "definitions" if !rules.canonical => {}
+                "type" => self.kind(value, &here, &mut out)?,
+                "const" if rules.string_enums => {
+                    if !value.is_string() {
+                        return Err(unsupported(&here, "only strings can be enumerated here"));
+                    }
+                    self.count_enum_values(1, &here)?;
+                    out.insert("enum".into(), Value::Array(vec![value.clone()]));
+                }
+                "enum" => {
+                    let Some(values) = value.as_array() else {
+                        return Err(invalid(&here, "`enum` must be an array"));
+                    };
+                    if rules.string_enums && !values.iter().all(Value::is_string) {
+                        return Err(unsupported(&here, "only strings can be enumerated here"));
+                    }
+                    self.count_enum_values(values.len(), &here)?;
+                    self.keyword(key, value, &mut out, &mut described);
+                }
+                "format" => {
+                    // A format is a hint: one the dialect would refuse is dropped.
+                    let known = rules.formats.is_none_or(|formats| {
+                        value
+                            .as_str()
+                            .is_some_and(|format| formats.contains(&format))
+                    });
+                    if known {
+                        out.insert(key.clone(), value.clone());
+                    }
+                }
+                "required" if rules.all_required => {}
+                "minItems"
+                    if rules
+                        .max_min_items
+                        .is_some_and(|max| value.as_u64().is_none_or(|n| n > max)) =>
+                {
+                    self.other(key, value, &mut out, &mut described);
+                }
+                _ => self.keyword(key, value, &mut out, &mut described),
+            }
+        }
+        self.finish(&mut out, described, pointer)?;
+        Ok(Value::Object(out))
+    }
+
+    /// What every schema gets once its keywords are lowered: bounds told in the description,
+    /// objects closed, every property required, and a type.
+    fn finish(
+        &self,
+        out: &mut Map<String, Value>,
+        described: Vec<(String, Value)>,
+        pointer: &str,
+    ) -> Result<(), Refusal> {
+        let rules = self.rules;
+        if !described.is_empty() {
+            let told: Vec<String> = described
+                .iter()
+                .map(|(key, value)| format!("{key}: {value}"))
+                .collect();
+            let told = format!("{{{}}}", told.join(", "));
+            let description = match out.get("description").and_then(Value::as_str) {
+                Some(description) => format!("{description}\n\n{told}"),
+                None => told,
+            };
+            out.insert("description".into(), Value::String(description));
+        }
+        let is_object = out.get("type").is_some_and(|kind| {
+            kind == "object"
+                || kind
+                    .as_array()
+                    .is_some_and(|kinds| kinds.contains(&"object".into()))
+        }) || out.contains_key("properties");
+        if is_object && rules.closed_objects {
+            out.entry("additionalProperties")
+                .or_insert(Value::Bool(false));
+        }
+        if is_object && rules.all_required {
+            let names: Vec<Value> = out
+                .get("properties")
+                .and_then(Value::as_object)
+                .map(|properties| properties.keys().cloned().map(Value::String).collect())
+                .unwrap_or_default();
+            out.insert("required".into(), Value::Array(names));
+        }
+        if rules.type_required
+            && !["type", "enum", "const", "anyOf", "$ref"]
+                .iter()
+                .any(|key| out.contains_key(*key))
+        {
+            return Err(unsupported(
+                pointer,
+                "a value of any type (a schema without `type`, such as `serde_json::Value`) \
+                 has no equivalent here",
+            ));
+        }
+        Ok(())
+    }
+
+    /// A keyword with no structure of its own: kept when the dialect takes it.
+    fn keyword(
+        &self,
+        key: &str,
+        value: &Value,
+        out: &mut Map<String, Value>,
+        described: &mut Vec<(String, Value)>,
+    ) {
+        match self.rules.keywords {
+            Some(keywords) if !keywords.contains(&key) => self.other(key, value, out, described),
+            _ => {
+                out.insert(key.to_owned(), value.clone());
+            }
+        }
+    }
+
+    /// A keyword the dialect does not take.
+    fn other(
+        &self,
+        key: &str,
+        value: &Value,
+        out: &mut Map<String, Value>,
+        described: &mut Vec<(String, Value)>,
+    ) {
+        match self.rules.others {
+            Others::Kept => {
+                out.insert(key.to_owned(), value.clone());
+            }
+            Others::Dropped => {}
+            // What is only a name for the schema, or a value it suggests, tells the model
+            // nothing a bound would.
+            Others::Described if matches!(key, "$schema" | "$id" | "$comment") => {}
+            Others::Described => described.push((key.to_owned(), value.clone())),
+        }
+    }
+
+    /// `type`, said as the dialect says a union of types.
+    fn kind(&self, value: &Value, here: &str, out: &mut Map<String, Value>) -> Result<(), Refusal> {
+        match (self.rules.type_unions, value) {
+            (TypeUnions::Nullable, Value::Array(kinds)) => {
+                let typed: Vec<&Value> = kinds.iter().filter(|kind| *kind != "null").collect();
+                let [single] = typed[..] else {
+                    return Err(unsupported(
+                        here,
+                        "a union of several types has no equivalent in one `type`",
+                    ));
+                };
+                out.insert("type".into(), single.clone());
+                if typed.len() < kinds.len() {
+                    out.insert("nullable".into(), Value::Bool(true));
+                }
+            }
+            _ => {
+                out.insert("type".into(), value.clone());
+            }
+        }
+        Ok(())
+    }
+
+    /// A tuple (`prefixItems`): kept where JSON Schema is spoken; elsewhere arrays have one item
+    /// type, so a tuple of one type becomes `items` (its length is in `minItems` and
+    /// `maxItems`), and one of different types cannot be said.
+    fn tuple(
+        &mut self,
+        value: &Value,
+        pointer: &str,
+        here: &str,
+        depth: usize,
+    ) -> Result<(String, Value), Refusal> {
+        let Some(elements) = value.as_array() else {
+            return Err(invalid(here, "`prefixItems` must be an array"));
+        };
+        let mut lowered = Vec::with_capacity(elements.len());
+        for (i, element) in elements.iter().enumerate() {
+            lowered.push(self.node(element, &at(here, &i.to_string()), depth + 1, false)?);
+        }
+        if self.rules.canonical {
+            return Ok(("prefixItems".into(), Value::Array(lowered)));
+        }
+        match lowered.split_first() {
+            Some((first, rest)) if rest.iter().all(|other| other == first) => {
+                Ok(("items".into(), first.clone()))
+            }
+            _ => Err(unsupported(
+                pointer,
+                "a tuple of different types (`prefixItems`) has no equivalent here, where an \
+                 array has one item type",
+            )),
+        }
+    }
+
+    /// A schema with a `$ref`: the reference stays when the dialect keeps references and it
+    /// stands alone (its definition lowered once, into `$defs`); otherwise its target is
+    /// inlined, merged with the keywords beside it (a documented field's description).
+    fn reference(
+        &mut self,
+        object: &Map<String, Value>,
+        reference: &str,
+        pointer: &str,
+        depth: usize,
+    ) -> Result<Value, Refusal> {
+        let target = reference
+            .strip_prefix('#')
+            .and_then(|path| self.root.pointer(path))
+            .ok_or_else(|| {
+                invalid(
+                    pointer,
+                    format!("`$ref` `{reference}` does not resolve inside the schema"),
+                )
+            })?;
+        let Refs::Stay { recursion } = self.rules.refs else {
+            return self.inline(object, reference, target, pointer, depth);
+        };
+        let name = def_name(reference);
+        let open = self.open.iter().any(|(open, _)| open == reference);
+        let defining = self
+            .open
+            .iter()
+            .any(|(open, as_def)| open == reference && *as_def);
+        match (name, open) {
+            // Recursion: the reference itself stands for the type, defined once.
+            (Some(name), true) if recursion => {
+                if !defining && !self.defs.contains_key(name) {
+                    self.define(name, reference, target, pointer, depth)?;
+                }
+                Ok(json!({ "$ref": reference }))
+            }
+            (_, true) => Err(unsupported(
+                pointer,
+                format!("the recursive type `{reference}` has no equivalent here"),
+            )),
+            (Some(name), false) if object.len() == 1 => {
+                match self.heights.get(name).copied() {
+                    None => self.define(name, reference, target, pointer, depth)?,
+                    Some(height) => {
+                        let over = self
+                            .rules
+                            .limits
+                            .max_depth
+                            .is_some_and(|max| depth + height > max);
+                        if over {
+                            // Walked again only to say where the limit is passed.
+                            self.open.push((reference.to_owned(), true));
+                            let walked = self.node(target, pointer, depth, false);
+                            self.open.pop();
+                            walked?;
+                        }
+                        self.deepest = self.deepest.max(depth + height);
+                    }
+                }
+                Ok(json!({ "$ref": reference }))
+            }
+            _ => self.inline(object, reference, target, pointer, depth),
+        }
+    }
+
+    /// Lowers the definition `name` (which `reference` points to) into `$defs`.
+    fn define(
+        &mut self,
+        name: &str,
+        reference: &str,
+        target: &Value,
+        pointer: &str,
+        depth: usize,
+    ) -> Result<(), Refusal> {
+        self.open.push((reference.to_owned(), true));
+        let before = std::mem::replace(&mut self.deepest, depth);
+        let lowered = self.node(target, pointer, depth, false);
+        let height = self.deepest.saturating_sub(depth);
+        self.deepest = before.max(self.deepest);
+        self.open.pop();
+        self.heights.insert(name.to_owned(), height);
+        self.defs.insert(name.to_owned(), lowered?);
+        Ok(())
+    }
+
+    /// The target of `reference`, with the keywords beside the reference over it.
+    fn inline(
+        &mut self,
+        object: &Map<String, Value>,
+        reference: &str,
+        target: &Value,
+        pointer: &str,
+        depth: usize,
+    ) -> Result<Value, Refusal> {
+        if self.open.iter().any(|(open, _)| open == reference) {
+            return Err(unsupported(
+                pointer,
+                format!("the recursive type `{reference}` cannot be inlined"),
+            ));
+        }
+        let mut merged = match target {
+            Value::Object(target) => target.clone(),
+            // `true` or `false`, with keywords beside: lowered as a boolean schema would be.
+            other if object.len() == 1 => return self.node(other, pointer, depth, false),
+            _ => Map::new(),
+        };
+        for (key, value) in object {
+            if key != "$ref" {
+                merged.insert(key.clone(), value.clone());
+            }
+        }
+        self.open.push((reference.to_owned(), false));
+        let lowered = self.node(&Value::Object(merged), pointer, depth, false);
+        self.open.pop();
+        lowered
+    }
+
+    /// A schema whose `allOf` holds one schema, merged into one (the keywords beside it over
+    /// it); `None` for any other.
+    fn single_all_of(
+        &self,
+        object: &Map<String, Value>,
+        pointer: &str,
+    ) -> Result<Option<Map<String, Value>>, Refusal> {
+        let Some(all_of) = object.get("allOf") else {
+            return Ok(None);
+        };
+        let Some(schemas) = all_of.as_array() else {
+            return Err(invalid(&at(pointer, "allOf"), "`allOf` must be an array"));
+        };
+        match &schemas[..] {
+            [Value::Object(only)] => {
+                let mut merged = only.clone();
+                for (key, value) in object {
+                    if key != "allOf" {
+                        merged.insert(key.clone(), value.clone());
+                    }
+                }
+                Ok(Some(merged))
+            }
+            _ if self.rules.canonical => Ok(None),
+            _ => Err(unsupported(
+                &at(pointer, "allOf"),
+                "`allOf` with several schemas has no equivalent here",
+            )),
+        }
+    }
+
+    /// An object with properties beside a union of object branches (a `#[serde(flatten)]`
+    /// enum), as a union of objects each with every property: where every object is closed,
+    /// the outer object and each branch would otherwise forbid each other's keys, and no value
+    /// would fit. `None` for any other schema.
+    fn distribute(
+        &self,
+        object: &Map<String, Value>,
+    ) -> Result<Option<Map<String, Value>>, Refusal> {
+        let Some(outer) = object.get("properties").and_then(Value::as_object) else {
+            return Ok(None);
+        };
+        let Some((union, Value::Array(branches))) = ["anyOf", "oneOf"]
+            .iter()
+            .find_map(|key| object.get(*key).map(|branches| (*key, branches)))
+        else {
+            return Ok(None);
+        };
+        let mut merged = Vec::with_capacity(branches.len());
+        for branch in branches {
+            let branch = match branch.get("$ref").and_then(Value::as_str) {
+                Some(reference) => reference
+                    .strip_prefix('#')
+                    .and_then(|path| self.root.pointer(path))
+                    .unwrap_or(branch),
+                None => branch,
+            };
+            let Some(branch) = branch.as_object().filter(|b| b.contains_key("properties")) else {
+                return Ok(None);
+            };
+            let mut whole = branch.clone();
+            let mut properties = outer.clone();
+            if let Some(own) = branch.get("properties").and_then(Value::as_object) {
+                properties.extend(own.clone());
+            }
+            whole.insert("type".into(), Value::String("object".into()));
+            whole.insert("properties".into(), Value::Object(properties));
+            let mut required: Vec<Value> = object
+                .get("required")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            for name in branch
+                .get("required")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                if !required.contains(name) {
+                    required.push(name.clone());
+                }
+            }
+            whole.insert("required".into(), Value::Array(required));
+            whole.remove("additionalProperties");
+            merged.push(Value::Object(whole));
+        }
+        let mut distributed: Map<String, Value> = object
+            .iter()
+            .filter(|(key, _)| {
+                !matches!(
+                    key.as_str(),
+                    "properties" | "required" | "type" | "additionalProperties" | "anyOf" | "oneOf"
+                )
+            })
+            .map(|(key, value)| (key.clone(), value.clone()))
+            .collect();
+        distributed.insert(union.into(), Value::Array(merged));
+        Ok(Some(distributed))
+    }
+
+    fn count_properties(&mut self, more: usize, here: &str) -> Result<(), Refusal> {
+        self.properties += more;
+        match self.rules.limits.max_properties {
+            Some(max) if self.properties > max => {
+                Err(too_large(here, format!("more than {max} properties")))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn count_enum_values(&mut self, more: usize, here: &str) -> Result<(), Refusal> {
+        self.enum_values += more;
+        match self.rules.limits.max_enum_values {
+            Some(max) if self.enum_values > max => Err(too_large(
+                here,
+                format!("more than {max} enumeration values"),
+            )),
+            _ => Ok(()),
+        }
+    }
+}
