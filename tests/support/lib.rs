@@ -3,6 +3,7 @@
 pub mod add;
 pub mod bfcl;
 pub mod booking;
+pub mod corpus;
 pub mod durable;
 pub mod mcp;
 pub mod media;
