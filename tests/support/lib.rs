@@ -12,4 +12,5 @@ pub mod protocol;
 pub mod replies;
 pub mod saga;
 pub mod saga_over_http;
+pub mod shapes;
 pub mod ui_expect;

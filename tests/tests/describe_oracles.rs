@@ -10,17 +10,56 @@
 //!
 //! Where a reference and the lowering disagree, the failure names the tool, the pointer and the
 //! rule. Each lowered schema must also take the sample arguments its tool decodes.
+//!
+//! On top of the corpus, a property-generated family (`tool_sdk_tests::shapes`): 256 random
+//! shapes of Rust types, rendered as schemars renders them, go through the same checks.
 
 use jsonschema::error::ValidationErrorKind;
+use proptest::strategy::{Strategy as _, ValueTree as _};
+use proptest::test_runner::TestRunner;
 use serde_json::Value;
 use tool_sdk::describe::{lower, Dialect, LoweringErrorKind};
 use tool_sdk::ToolRegistry;
 use tool_sdk_tests::corpus::{corpus, Entry};
 use tool_sdk_tests::oracles::python::{gemini_schema_errors, openai_strict_transform};
 use tool_sdk_tests::oracles::{anthropic_strict, openai_strict, Violation};
+use tool_sdk_tests::shapes::{shape, tool_schema};
 
 fn canonical(entry: &Entry) -> Value {
     entry.tool.definition().parameters.clone()
+}
+
+/// A tool's parameters schema and arguments it takes.
+struct Case {
+    name: String,
+    schema: Value,
+    sample: Value,
+}
+
+/// How many shapes the generated family has.
+const GENERATED: usize = 256;
+
+/// The corpus, then the generated family (the same shapes in every run).
+fn cases() -> Vec<Case> {
+    let mut cases: Vec<Case> = corpus()
+        .iter()
+        .map(|entry| Case {
+            name: entry.name.to_owned(),
+            schema: canonical(entry),
+            sample: entry.sample.clone(),
+        })
+        .collect();
+    let mut runner = TestRunner::deterministic();
+    for i in 0..GENERATED {
+        let shape = shape().new_tree(&mut runner).expect("a shape").current();
+        let (schema, sample) = tool_schema(&shape);
+        cases.push(Case {
+            name: format!("generated #{i}: {shape:?}"),
+            schema,
+            sample,
+        });
+    }
+    cases
 }
 
 /// What in `instance` `schema` refuses, leaving out missing properties when `strict` (strict
@@ -58,27 +97,51 @@ async fn the_corpus_has_forty_types_and_each_tool_takes_its_sample() {
 }
 
 #[test]
+fn every_generated_sample_fits_its_canonical_schema() {
+    let cases = cases();
+    let generated = cases
+        .iter()
+        .filter(|case| case.name.starts_with("generated"));
+    let mut verdicts = std::collections::BTreeMap::<(String, bool), usize>::new();
+    for case in generated {
+        for dialect in [
+            Dialect::OpenAiStrict,
+            Dialect::AnthropicStrict,
+            Dialect::Gemini,
+        ] {
+            let taken = lower("t", &case.schema, dialect).is_ok();
+            *verdicts.entry((format!("{dialect:?}"), taken)).or_default() += 1;
+        }
+        let refused = refusals(&case.schema, &case.sample, false);
+        assert!(refused.is_empty(), "{}: {refused:?}", case.name);
+    }
+    // The family reaches both verdicts in every dialect.
+    println!("generated family, (dialect, lowered): count: {verdicts:?}");
+    assert_eq!(verdicts.len(), 6, "{verdicts:?}");
+}
+
+#[test]
 fn openai_strict_verdicts_agree_with_the_openai_package_and_rules() {
-    let entries = corpus();
-    let canonicals: Vec<Value> = entries.iter().map(canonical).collect();
+    let cases = cases();
+    let canonicals: Vec<Value> = cases.iter().map(|case| case.schema.clone()).collect();
     let by_package = openai_strict_transform(&canonicals);
     let mut lowered = Vec::new();
-    for ((entry, schema), packaged) in entries.iter().zip(&canonicals).zip(&by_package) {
-        match lower(entry.name, schema, Dialect::OpenAiStrict) {
+    for (case, packaged) in cases.iter().zip(&by_package) {
+        match lower("t", &case.schema, Dialect::OpenAiStrict) {
             Ok(strict) => {
                 let broken = openai_strict::violations(&strict);
                 assert!(
                     broken.is_empty(),
                     "{}: breaks OpenAI's rules: {broken:?}",
-                    entry.name
+                    case.name
                 );
-                let refused = refusals(&strict, &entry.sample, true);
+                let refused = refusals(&strict, &case.sample, true);
                 assert!(
                     refused.is_empty(),
                     "{}: refuses its sample: {refused:?}",
-                    entry.name
+                    case.name
                 );
-                lowered.push(strict);
+                lowered.push((case, strict));
             }
             Err(error) => {
                 // The package raises, or what it makes still breaks a rule it cannot mend.
@@ -87,45 +150,46 @@ fn openai_strict_verdicts_agree_with_the_openai_package_and_rules() {
                 assert!(
                     agreed,
                     "{}: refused at `{}` ({}), yet the package makes it strict: {packaged}",
-                    entry.name, error.pointer, error.rule
+                    case.name, error.pointer, error.rule
                 );
             }
         }
     }
-    let again = openai_strict_transform(&lowered);
-    for (strict, again) in lowered.iter().zip(&again) {
+    let schemas: Vec<Value> = lowered.iter().map(|(_, strict)| strict.clone()).collect();
+    let again = openai_strict_transform(&schemas);
+    for ((case, strict), again) in lowered.iter().zip(&again) {
         assert_eq!(
             again, strict,
-            "the openai package would change our lowering"
+            "{}: the openai package would change our lowering",
+            case.name
         );
     }
 }
 
 #[test]
 fn anthropic_strict_verdicts_agree_with_anthropics_rules() {
-    for entry in corpus() {
-        let schema = canonical(&entry);
-        match lower(entry.name, &schema, Dialect::AnthropicStrict) {
+    for case in cases() {
+        match lower("t", &case.schema, Dialect::AnthropicStrict) {
             Ok(strict) => {
                 let broken = anthropic_strict::violations(&strict);
                 assert!(
                     broken.is_empty(),
                     "{}: breaks Anthropic's rules: {broken:?}",
-                    entry.name
+                    case.name
                 );
-                let refused = refusals(&strict, &entry.sample, false);
+                let refused = refusals(&strict, &case.sample, false);
                 assert!(
                     refused.is_empty(),
                     "{}: refuses its sample: {refused:?}",
-                    entry.name
+                    case.name
                 );
             }
             Err(error) => {
-                let broken = unmendable(anthropic_strict::violations(&schema));
+                let broken = unmendable(anthropic_strict::violations(&case.schema));
                 assert!(
                     !broken.is_empty(),
                     "{}: refused at `{}` ({}), yet it breaks no rule a lowering cannot mend",
-                    entry.name,
+                    case.name,
                     error.pointer,
                     error.rule
                 );
@@ -136,17 +200,17 @@ fn anthropic_strict_verdicts_agree_with_anthropics_rules() {
 
 #[test]
 fn google_genai_takes_every_gemini_schema() {
-    let entries = corpus();
     let mut lowered = Vec::new();
-    for entry in &entries {
-        match lower(entry.name, &canonical(entry), Dialect::Gemini) {
-            Ok(schema) => lowered.push((entry.name, schema)),
+    for case in cases() {
+        match lower("t", &case.schema, Dialect::Gemini) {
+            Ok(schema) => lowered.push((case.name, schema)),
             Err(error) => assert!(
                 matches!(
                     error.kind,
                     LoweringErrorKind::Unsupported | LoweringErrorKind::Invalid
                 ),
-                "{error}"
+                "{}: {error}",
+                case.name
             ),
         }
     }
