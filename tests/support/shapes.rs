@@ -6,6 +6,9 @@
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
+/// The fields of a struct or a struct variant: name, shape, and whether it is documented.
+pub type Fields = Vec<(String, Shape, bool)>;
+
 /// The shape of a Rust type.
 #[derive(Debug, Clone)]
 pub enum Shape {
@@ -28,11 +31,11 @@ pub enum Shape {
     /// A tuple of two or three elements.
     Tuple(Vec<Shape>),
     /// A named struct (in `$defs`), its fields: name, shape, documented.
-    Struct(String, Vec<(String, Shape, bool)>),
+    Struct(String, Fields),
     /// An enum of unit variants, as strings.
     Words(Vec<String>),
     /// An internally tagged enum (`tag = "kind"`) of struct variants.
-    Tagged(String, Vec<(String, Vec<(String, Shape, bool)>)>),
+    Tagged(String, Vec<(String, Fields)>),
 }
 
 fn name() -> impl Strategy<Value = String> {
