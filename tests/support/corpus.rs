@@ -24,6 +24,8 @@ pub struct Entry {
     pub name: &'static str,
     /// Which everyday shape it is, for tables.
     pub shape: &'static str,
+    /// The Rust type, as written.
+    pub rust: &'static str,
     /// The tool, of one parameter `value` of the type.
     pub tool: Arc<dyn Tool>,
     /// Arguments the tool decodes.
@@ -35,6 +37,7 @@ macro_rules! entry {
         Entry {
             name: $name,
             shape: $shape,
+            rust: stringify!($t),
             tool: Arc::new(define_tool!(
                 /// A tool of the corpus.
                 #[tool(name = $name)]
