@@ -1,18 +1,21 @@
-"""Validates JSON Lines on stdin as the google-genai package's `types.Schema`.
+"""Validates JSON Lines on stdin as the google-genai package's `types.Schema` (a function
+declaration's `parameters`) or, given `--json-schema`, its `types.JSONSchema`
+(`parametersJsonSchema`).
 
-Each input line is a JSON schema as sent in a function declaration's `parameters`; each
-output line is {"ok": true}, or {"error": "..."} with pydantic's message. The type forbids
-unknown keys, so a keyword Gemini's Schema does not have is an error.
+Each output line is {"ok": true}, or {"error": "..."} with pydantic's message. Both types
+forbid unknown keys, so a keyword the type does not have is an error.
 """
 import json
 import sys
 
 from google.genai import types
 
+kind = types.JSONSchema if "--json-schema" in sys.argv[1:] else types.Schema
+
 for line in sys.stdin:
     schema = json.loads(line)
     try:
-        types.Schema.model_validate(schema)
+        kind.model_validate(schema)
         out = {"ok": True}
     except Exception as error:  # reported, compared as a failure
         out = {"error": f"{type(error).__name__}: {error}"}

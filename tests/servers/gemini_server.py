@@ -234,6 +234,16 @@ def _rules(body: dict[str, Any]) -> list[tuple[tuple, str]]:
                 and declaration.get("parametersJsonSchema") is not None
             ):
                 out.append((loc, "parameters and parametersJsonSchema are mutually exclusive"))
+            json_schema = declaration.get("parametersJsonSchema")
+            if json_schema is not None:
+                # The declaration's type takes any value here; the package's JSONSchema type
+                # says what the API reads in it, and forbids what it does not.
+                from google.genai import types
+
+                try:
+                    types.JSONSchema.model_validate(json_schema)
+                except pydantic.ValidationError as error:
+                    out.append((loc + ("parametersJsonSchema",), str(error)))
     return out
 
 

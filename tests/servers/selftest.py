@@ -469,6 +469,23 @@ def _() -> None:
     refused(status, body, "tools.0.functionDeclarations.0.parameters.properties.city.minLen")
 
 
+@check("gemini: parametersJsonSchema is a JSONSchema, never beside parameters")
+def _() -> None:
+    path = "/models/gemini-test:generateContent"
+    body = gemini_body(marker("gemini-json-schema"))
+    declaration = body["tools"][0]["functionDeclarations"][0]
+    declaration["parametersJsonSchema"] = declaration.pop("parameters")
+    declaration["parametersJsonSchema"]["properties"]["city"]["prefixItems"] = []
+    status, _, answer, _ = GEMINI.post(path, body, KEY)
+    refused(status, answer, "parametersJsonSchema", "prefixItems")
+
+    body = gemini_body(marker("gemini-both"))
+    declaration = body["tools"][0]["functionDeclarations"][0]
+    declaration["parametersJsonSchema"] = declaration["parameters"]
+    status, _, answer, _ = GEMINI.post(path, body, KEY)
+    refused(status, answer, "mutually exclusive")
+
+
 @check("gemini: snake_case names, a bad enum, a bad role and an empty part are refused")
 def _() -> None:
     path = "/models/gemini-test:streamGenerateContent"

@@ -338,3 +338,30 @@ fn nesting_through_refs_counts_toward_the_depth_limit() {
     let refused = lowered(&DeepTool, Dialect::OpenAiStrict).expect_err("over ten levels");
     assert_eq!(refused.0, LoweringErrorKind::TooLarge, "{refused:?}");
 }
+
+#[test]
+fn a_schema_that_multiplies_when_inlined_is_refused_quickly() {
+    // Each definition uses the next twice: inlined, 2^40 schemas.
+    let mut defs = serde_json::Map::new();
+    for level in 0..40 {
+        let next = json!({"$ref": format!("#/$defs/D{}", level + 1)});
+        defs.insert(
+            format!("D{level}"),
+            json!({"type": "array", "items": {"anyOf": [next, {"type": "array", "items": next}]}}),
+        );
+    }
+    defs.insert("D40".into(), json!({"type": "string"}));
+    let schema = json!({
+        "type": "object",
+        "properties": {"value": {"$ref": "#/$defs/D0", "description": "Deep."}},
+        "$defs": defs,
+    });
+    // Every dialect ends: those that keep references lower each definition once; Gemini, which
+    // inlines them, stops at its bound on the schemas visited.
+    for dialect in Dialect::ALL {
+        let verdict = lower("t", &schema, dialect).map_err(|error| error.kind());
+        if dialect == Dialect::Gemini {
+            assert_eq!(verdict, Err(LoweringErrorKind::TooLarge), "{dialect:?}");
+        }
+    }
+}

@@ -6,7 +6,8 @@
 //!   strict either.
 //! - Anthropic strict: a schema we lower breaks none of Anthropic's documented rules; one we
 //!   refuse breaks a rule no lowering can mend.
-//! - Gemini: `google-genai`'s `types.Schema` takes every schema we lower.
+//! - Gemini: `google-genai`'s `types.Schema` takes every schema we lower for `parameters`, and
+//!   its `types.JSONSchema` every one for `parametersJsonSchema`.
 //!
 //! Where a reference and the lowering disagree, the failure names the tool, the pointer and the
 //! rule. Each lowered schema must also take the sample arguments its tool decodes.
@@ -108,6 +109,7 @@ fn every_generated_sample_fits_its_canonical_schema() {
             Dialect::OpenAiStrict,
             Dialect::AnthropicStrict,
             Dialect::Gemini,
+            Dialect::GeminiJsonSchema,
         ] {
             let taken = lower("t", &case.schema, dialect).is_ok();
             *verdicts.entry((format!("{dialect:?}"), taken)).or_default() += 1;
@@ -117,7 +119,7 @@ fn every_generated_sample_fits_its_canonical_schema() {
     }
     // The family reaches both verdicts in every dialect.
     println!("generated family, (dialect, lowered): count: {verdicts:?}");
-    assert_eq!(verdicts.len(), 6, "{verdicts:?}");
+    assert_eq!(verdicts.len(), 8, "{verdicts:?}");
 }
 
 #[test]
@@ -200,26 +202,31 @@ fn anthropic_strict_verdicts_agree_with_anthropics_rules() {
 
 #[test]
 fn google_genai_takes_every_gemini_schema() {
-    let mut lowered = Vec::new();
-    for case in cases() {
-        match lower("t", &case.schema, Dialect::Gemini) {
-            Ok(schema) => lowered.push((case.name, schema)),
-            Err(error) => assert!(
-                matches!(
-                    error.kind,
-                    LoweringErrorKind::Unsupported | LoweringErrorKind::Invalid
+    for (dialect, json_schema) in [(Dialect::Gemini, false), (Dialect::GeminiJsonSchema, true)] {
+        let mut lowered = Vec::new();
+        for case in cases() {
+            match lower("t", &case.schema, dialect) {
+                Ok(schema) => lowered.push((case.name, schema)),
+                Err(error) => assert!(
+                    matches!(
+                        error.kind,
+                        LoweringErrorKind::Unsupported | LoweringErrorKind::Invalid
+                    ),
+                    "{}: {error}",
+                    case.name
                 ),
-                "{}: {error}",
-                case.name
-            ),
+            }
         }
-    }
-    let schemas: Vec<Value> = lowered.iter().map(|(_, schema)| schema.clone()).collect();
-    for ((name, schema), error) in lowered.iter().zip(gemini_schema_errors(&schemas)) {
-        assert!(
-            error.is_none(),
-            "{name}: google-genai refuses {schema}: {error:?}"
-        );
+        let schemas: Vec<Value> = lowered.iter().map(|(_, schema)| schema.clone()).collect();
+        for ((name, schema), error) in lowered
+            .iter()
+            .zip(gemini_schema_errors(&schemas, json_schema))
+        {
+            assert!(
+                error.is_none(),
+                "{name}: google-genai refuses for {dialect:?} {schema}: {error:?}"
+            );
+        }
     }
 }
 
@@ -235,37 +242,5 @@ fn the_dialects_that_take_the_canonical_schema_refuse_only_a_dangling_ref() {
                 _ => assert_eq!(verdict.as_ref(), Ok(&canonical(&entry)), "{}", entry.name),
             }
         }
-    }
-}
-
-/// The verdict of every dialect on every type of the corpus, printed as a table (`cargo test
-/// --test describe_oracles -- --nocapture verdicts`).
-#[test]
-fn verdicts_by_type_and_dialect() {
-    let dialects = [
-        Dialect::OpenAiStrict,
-        Dialect::AnthropicStrict,
-        Dialect::Gemini,
-        Dialect::OpenAi,
-    ];
-    println!("| type | shape | OpenAiStrict | AnthropicStrict | Gemini | OpenAi, Anthropic, Mcp |");
-    println!("|---|---|---|---|---|---|");
-    for entry in corpus() {
-        let cells: Vec<String> = dialects
-            .iter()
-            .map(
-                |dialect| match lower(entry.name, &canonical(&entry), *dialect) {
-                    Ok(schema) if schema == canonical(&entry) => "kept".to_owned(),
-                    Ok(_) => "rewritten".to_owned(),
-                    Err(error) => format!("refused: {}", error.rule),
-                },
-            )
-            .collect();
-        println!(
-            "| `{}` | {} | {} |",
-            entry.name,
-            entry.shape,
-            cells.join(" | ")
-        );
     }
 }

@@ -65,11 +65,12 @@ fn table() -> String {
         Dialect::OpenAiStrict,
         Dialect::AnthropicStrict,
         Dialect::Gemini,
+        Dialect::GeminiJsonSchema,
         Dialect::OpenAi,
     ];
     let mut table = String::from(
-        "| shape | Rust type | `OpenAiStrict` | `AnthropicStrict` | `Gemini` | `OpenAi`, `Anthropic`, `Mcp` |\n\
-         |---|---|---|---|---|---|\n",
+        "| shape | Rust type | `OpenAiStrict` | `AnthropicStrict` | `Gemini` | `GeminiJsonSchema` | `OpenAi`, `Anthropic`, `Mcp` |\n\
+         |---|---|---|---|---|---|---|\n",
     );
     for entry in corpus() {
         let canonical = entry.tool.definition().parameters.clone();

@@ -768,11 +768,16 @@ fn forecast(
     )
 }
 
-#[tokio::test]
-async fn the_bodies_carry_the_gemini_lowering_of_each_tool() {
+/// Runs the `schema` scenario on a model built `with_json_schema(json_schema)` (unset: the
+/// default of the `v1beta` base URL), and returns the model's dialect and the bodies it sent.
+async fn schema_scenario(json_schema: Option<bool>) -> (Dialect, Vec<Value>) {
     let (builder, conversation_id) = gemini_conversation("schema");
+    let builder = match json_schema {
+        Some(json_schema) => builder.with_json_schema(json_schema),
+        None => builder,
+    };
     let model = builder.build().unwrap();
-    assert_eq!(model.dialect(), Dialect::Gemini);
+    let dialect = model.dialect();
     let mut tools = ToolRegistry::new();
     tools
         .register(ForecastTool)
@@ -791,23 +796,62 @@ async fn the_bodies_carry_the_gemini_lowering_of_each_tool() {
             "Lisbon: sunny for 1 day"
         )]
     );
-
     let bodies = bodies_sent(&conversation_id);
     assert_eq!(bodies.len(), 2, "{bodies:?}");
+    (dialect, bodies)
+}
+
+/// The declarations of `body`, after checking there is one `tools` entry for all, in order.
+fn declarations(body: &Value) -> &[Value] {
+    let tools = body["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 1, "one entry for every declaration: {tools:?}");
+    let declarations = tools[0]["functionDeclarations"].as_array().unwrap();
+    let names: Vec<&str> = declarations
+        .iter()
+        .map(|declaration| declaration["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["forecast", "get_weather"]);
+    declarations
+}
+
+/// On `v1beta` (Google's default), tools go as JSON Schema in `parametersJsonSchema`, which
+/// the server checks against google-genai's `JSONSchema`.
+#[tokio::test]
+async fn the_bodies_carry_each_tool_as_json_schema_by_default() {
+    let (dialect, bodies) = schema_scenario(None).await;
+    assert_eq!(dialect, Dialect::GeminiJsonSchema);
+    let canonical = &ForecastTool.definition().parameters;
+    let lowered = lower("forecast", canonical, Dialect::GeminiJsonSchema).unwrap();
     for body in &bodies {
-        let tools = body["tools"].as_array().unwrap();
-        assert_eq!(tools.len(), 1, "one entry for every declaration: {tools:?}");
-        let declarations = tools[0]["functionDeclarations"].as_array().unwrap();
-        let names: Vec<&str> = declarations
-            .iter()
-            .map(|declaration| declaration["name"].as_str().unwrap())
-            .collect();
-        assert_eq!(names, ["forecast", "get_weather"]);
+        let declarations = declarations(body);
+        assert!(declarations[0].get("parameters").is_none(), "{body}");
+        assert_eq!(declarations[0]["parametersJsonSchema"], lowered);
+        assert_eq!(declarations[0]["description"], "Forecasts the weather.");
+        let days = &declarations[0]["parametersJsonSchema"]["properties"]["days"];
+        assert_eq!(
+            days["type"],
+            json!(["integer", "null"]),
+            "an optional parameter is a JSON Schema union with `null`: {days}"
+        );
+    }
+}
+
+/// Built without JSON Schema (a server that knows only `parameters`, or the `v1` API), tools
+/// go in `parameters`, in Gemini's OpenAPI subset.
+#[tokio::test]
+async fn the_bodies_carry_the_openapi_lowering_of_each_tool_without_json_schema() {
+    let (dialect, bodies) = schema_scenario(Some(false)).await;
+    assert_eq!(dialect, Dialect::Gemini);
+    for body in &bodies {
+        let declarations = declarations(body);
         let canonical = &ForecastTool.definition().parameters;
         let lowered = lower("forecast", canonical, Dialect::Gemini).unwrap();
+        assert!(
+            declarations[0].get("parametersJsonSchema").is_none(),
+            "{body}"
+        );
         assert_eq!(declarations[0]["parameters"], lowered);
         assert_ne!(&declarations[0]["parameters"], canonical);
-        assert_eq!(declarations[0]["description"], "Forecasts the weather.");
         let days = &declarations[0]["parameters"]["properties"]["days"];
         assert_eq!(
             (&days["type"], &days["nullable"]),

@@ -4,6 +4,7 @@
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Value};
+use tool_sdk::describe::Dialect;
 use tool_sdk::model::wire::{anthropic, gemini, openai_chat, openai_responses};
 use tool_sdk::{
     model::{ToolResultMessage, ToolResultStatus},
@@ -137,12 +138,26 @@ fn gemini() {
     let call = ToolCall::from(part);
     assert_eq!(call.id, None, "Gemini gives calls no id");
     let declaration =
-        gemini::FunctionDeclaration::from_definition(GetWeatherTool.definition()).unwrap();
+        gemini::FunctionDeclaration::from_definition(GetWeatherTool.definition(), Dialect::Gemini)
+            .unwrap();
+    assert!(declaration.parameters_json_schema.is_none());
     let days = &declaration.parameters.as_ref().unwrap()["properties"]["days"];
     assert_eq!(
         (days["type"].as_str(), days["nullable"].as_bool()),
         (Some("integer"), Some(true))
     );
+    // With JSON Schema (the `v1beta` API), the schema goes in `parametersJsonSchema` instead,
+    // a union with `null` as JSON Schema says it.
+    let declaration = gemini::FunctionDeclaration::from_definition(
+        GetWeatherTool.definition(),
+        Dialect::GeminiJsonSchema,
+    )
+    .unwrap();
+    assert!(declaration.parameters.is_none());
+    let days = &declaration.parameters_json_schema.as_ref().unwrap()["properties"]["days"];
+    assert_eq!(days["type"], json!(["integer", "null"]));
+    let sent = serde_json::to_value(&declaration).unwrap();
+    assert!(sent.get("parametersJsonSchema").is_some(), "{sent}");
     let json_result = gemini::FunctionResponsePart::from_result(&result(
         r#"{"temperature":12}"#,
         ToolResultStatus::Success,

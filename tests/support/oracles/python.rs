@@ -1,5 +1,5 @@
 //! The providers' own Python packages, run over JSON Lines: the `openai` package's strict
-//! transform, and `google-genai`'s `Schema` type. `./scripts/test.sh` installs them in `.venv`
+//! transform, and `google-genai`'s `Schema` and `JSONSchema` types. `./scripts/test.sh` installs them in `.venv`
 //! and sets `TOOL_SDK_PYTHON`.
 
 use std::io::Write as _;
@@ -16,11 +16,12 @@ fn python() -> String {
     })
 }
 
-/// Runs `tests/python/<script>` over `schemas`, one JSON line each way.
-fn run(script: &str, schemas: &[Value]) -> Vec<Value> {
+/// Runs `tests/python/<script>` with `args` over `schemas`, one JSON line each way.
+fn run(script: &str, args: &[&str], schemas: &[Value]) -> Vec<Value> {
     let script = format!("{}/python/{script}", env!("CARGO_MANIFEST_DIR"));
     let mut child = Command::new(python())
         .arg(&script)
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -45,12 +46,14 @@ fn run(script: &str, schemas: &[Value]) -> Vec<Value> {
 /// What `openai.lib._pydantic._ensure_strict_json_schema` makes of each schema (as
 /// `to_strict_json_schema` calls it), or `{"error": ...}`.
 pub fn openai_strict_transform(schemas: &[Value]) -> Vec<Value> {
-    run("ensure_strict.py", schemas)
+    run("ensure_strict.py", &[], schemas)
 }
 
-/// For each schema, `None` when `google.genai.types.Schema` takes it, else pydantic's message.
-pub fn gemini_schema_errors(schemas: &[Value]) -> Vec<Option<String>> {
-    run("gemini_schema.py", schemas)
+/// For each schema, `None` when `google.genai.types.Schema` (or, with `json_schema`,
+/// `types.JSONSchema`) takes it, else pydantic's message.
+pub fn gemini_schema_errors(schemas: &[Value], json_schema: bool) -> Vec<Option<String>> {
+    let args: &[&str] = if json_schema { &["--json-schema"] } else { &[] };
+    run("gemini_schema.py", args, schemas)
         .into_iter()
         .map(|out| out.get("error").and_then(Value::as_str).map(str::to_owned))
         .collect()

@@ -16,21 +16,25 @@ pub enum Dialect {
     /// Anthropic with `strict: true`: no numeric or length bounds, `additionalProperties:
     /// false` on every object.
     AnthropicStrict,
-    /// Gemini `parameters`: the OpenAPI 3.0 subset (no `type` arrays, no `$ref`, `nullable`
-    /// instead of `null` unions, only its keywords).
+    /// Gemini `parameters`: its `Schema` type, the OpenAPI 3.0 subset (no `type` arrays, no
+    /// `$ref`, `nullable` instead of `null` unions, only its keywords). For the `v1` API.
     Gemini,
+    /// Gemini `parametersJsonSchema`: JSON Schema as its `JSONSchema` type has it (`$ref`s,
+    /// unions of types, maps, bounds; no `const` or `prefixItems`). For the `v1beta` API.
+    GeminiJsonSchema,
     /// MCP `inputSchema`: the canonical schema, root an object.
     Mcp,
 }
 
 impl Dialect {
     /// Every dialect.
-    pub const ALL: [Dialect; 6] = [
+    pub const ALL: [Dialect; 7] = [
         Dialect::OpenAiStrict,
         Dialect::OpenAi,
         Dialect::Anthropic,
         Dialect::AnthropicStrict,
         Dialect::Gemini,
+        Dialect::GeminiJsonSchema,
         Dialect::Mcp,
     ];
 

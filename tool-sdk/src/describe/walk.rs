@@ -17,6 +17,11 @@ use crate::describe::LoweringErrorKind;
 /// Why a schema cannot be lowered: the kind, the pointer, the rule.
 pub(crate) type Refusal = (LoweringErrorKind, String, String);
 
+/// Most schemas one lowering visits. Inlining references can multiply a schema (a definition
+/// used twice by one used twice, ...): a hostile one (an MCP server's, say) could otherwise
+/// take exponential time and memory.
+const MAX_VISITS: usize = 100_000;
+
 /// Lowers `root` (an object schema) by `rules`.
 pub(crate) fn lower(rules: &'static Rules, root: &Value) -> Result<Value, Refusal> {
     let mut walk = Walk {
@@ -28,6 +33,7 @@ pub(crate) fn lower(rules: &'static Rules, root: &Value) -> Result<Value, Refusa
         deepest: 0,
         properties: 0,
         enum_values: 0,
+        visits: 0,
     };
     let mut lowered = walk.node(root, "", 0, true)?;
     if let (Value::Object(object), false) = (&mut lowered, walk.defs.is_empty()) {
@@ -54,6 +60,8 @@ struct Walk<'a> {
     /// Properties and enumeration values counted so far, for the limits.
     properties: usize,
     enum_values: usize,
+    /// Schemas visited so far, against [`MAX_VISITS`].
+    visits: usize,
 }
 
 fn at(pointer: &str, key: &str) -> String {
@@ -100,6 +108,15 @@ impl Walk<'_> {
             }
         }
         self.deepest = self.deepest.max(depth);
+        self.visits += 1;
+        if self.visits > MAX_VISITS {
+            return Err(too_large(
+                pointer,
+                format!(
+                    "the schema expands past {MAX_VISITS} schemas as its references are followed"
+                ),
+            ));
+        }
         let Some(object) = schema.as_object() else {
             if self.rules.canonical {
                 return Ok(schema.clone());
@@ -238,8 +255,8 @@ impl Walk<'_> {
                 // Definitions are lowered where they are used, and only those.
                 "$defs" | "definitions" if !rules.canonical => {}
                 "type" => self.kind(value, &here, &mut out)?,
-                "const" if rules.string_enums => {
-                    if !value.is_string() {
+                "const" if rules.const_as_enum => {
+                    if rules.string_enums && !value.is_string() {
                         return Err(unsupported(&here, "only strings can be enumerated here"));
                     }
                     self.count_enum_values(1, &here)?;

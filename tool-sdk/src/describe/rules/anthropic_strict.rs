@@ -50,6 +50,7 @@ pub(super) const RULES: Rules = Rules {
     refs: Refs::Stay { recursion: false },
     type_unions: TypeUnions::Kept,
     type_required: true,
+    const_as_enum: false,
     string_enums: false,
     one_of_as_any_of: true,
     max_min_items: Some(1),

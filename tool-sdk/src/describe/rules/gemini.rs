@@ -45,6 +45,7 @@ pub(super) const RULES: Rules = Rules {
     refs: Refs::Inline,
     type_unions: TypeUnions::Nullable,
     type_required: true,
+    const_as_enum: true,
     string_enums: true,
     one_of_as_any_of: true,
     max_min_items: None,

@@ -5,6 +5,7 @@
 mod anthropic_strict;
 mod canonical;
 mod gemini;
+mod gemini_json_schema;
 mod openai_strict;
 
 pub use openai_strict::{MAX_DEPTH as OPENAI_MAX_DEPTH, MAX_PROPERTIES as OPENAI_MAX_PROPERTIES};
@@ -36,7 +37,9 @@ pub(crate) struct Rules {
     /// Every schema must say its type (or be an enumeration, a union, or a reference): a value
     /// of any type cannot be said.
     pub(crate) type_required: bool,
-    /// `const` said as a one-value `enum`, and `enum`s of strings only.
+    /// `const` said as a one-value `enum`.
+    pub(crate) const_as_enum: bool,
+    /// `enum`s (and `const`s) of strings only.
     pub(crate) string_enums: bool,
     /// `oneOf` said as `anyOf` (schemars writes `oneOf` for enum variants, which never
     /// overlap).
@@ -96,5 +99,6 @@ pub(crate) fn of(dialect: Dialect) -> &'static Rules {
         Dialect::OpenAiStrict => &openai_strict::RULES,
         Dialect::AnthropicStrict => &anthropic_strict::RULES,
         Dialect::Gemini => &gemini::RULES,
+        Dialect::GeminiJsonSchema => &gemini_json_schema::RULES,
     }
 }

@@ -62,6 +62,7 @@ pub(super) const RULES: Rules = Rules {
     refs: Refs::Stay { recursion: true },
     type_unions: TypeUnions::Kept,
     type_required: true,
+    const_as_enum: false,
     string_enums: false,
     one_of_as_any_of: true,
     max_min_items: None,

@@ -8,6 +8,7 @@ use std::time::Duration;
 use reqwest::header::HeaderName;
 use reqwest::Url;
 
+use crate::describe::Dialect;
 use crate::model::gemini::GeminiModel;
 use crate::model::http::{client, env_var, headers, BaseUrl, HttpClient, RetryPolicy};
 use crate::model::ModelError;
@@ -62,6 +63,7 @@ pub struct GeminiBuilder {
     connect_timeout: Duration,
     retry: RetryPolicy,
     headers: Vec<(String, String)>,
+    json_schema: Option<bool>,
 }
 
 impl Default for GeminiBuilder {
@@ -87,6 +89,7 @@ impl GeminiBuilder {
                 max_retry_after: DEFAULT_MAX_RETRY_AFTER,
             },
             headers: Vec::new(),
+            json_schema: None,
         }
     }
 
@@ -180,6 +183,16 @@ impl GeminiBuilder {
         self
     }
 
+    /// Whether tools are declared with `parametersJsonSchema` (JSON Schema,
+    /// [`Dialect::GeminiJsonSchema`]) or with `parameters` (the OpenAPI subset,
+    /// [`Dialect::Gemini`]). By default JSON Schema, which the `v1beta` API (Google's default
+    /// base URL) takes; the OpenAPI subset when the base URL is the `v1` API, which has no
+    /// `parametersJsonSchema`, or for a server that only knows `parameters`.
+    pub fn with_json_schema(mut self, json_schema: bool) -> Self {
+        self.json_schema = Some(json_schema);
+        self
+    }
+
     /// The model.
     ///
     /// # Errors
@@ -200,6 +213,7 @@ impl GeminiBuilder {
             .filter(|model| !model.is_empty())
             .ok_or(ModelError::MissingModel)?;
         let (generate_url, stream_url) = endpoints(&base, &model)?;
+        let json_schema = self.json_schema.unwrap_or(!stable_api(&base.shown));
         let api_key = self.api_key.filter(|key| !key.trim().is_empty());
         let secret = api_key
             .as_ref()
@@ -216,8 +230,18 @@ impl GeminiBuilder {
             base_url: base.shown,
             model,
             has_api_key: api_key.is_some(),
+            dialect: if json_schema {
+                Dialect::GeminiJsonSchema
+            } else {
+                Dialect::Gemini
+            },
         })
     }
+}
+
+/// Whether `base_url` is Gemini's stable `v1` API, which declares tools with `parameters` only.
+fn stable_api(base_url: &str) -> bool {
+    base_url.trim_end_matches('/').ends_with("/v1")
 }
 
 /// The `generateContent` and `streamGenerateContent?alt=sse` endpoints of `model`: a name

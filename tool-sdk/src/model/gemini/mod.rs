@@ -8,9 +8,12 @@
 //! (`https://generativelanguage.googleapis.com/v1beta`) unless another is set. It needs the
 //! `gemini` feature, on by default.
 //!
-//! The model speaks [`Dialect::Gemini`]: the loop offers it every tool with its parameters
-//! lowered to Gemini's OpenAPI subset (`$ref`s inlined, `nullable` for `null` unions), checked
-//! before the first request.
+//! On the `v1beta` API (the default), the model speaks [`Dialect::GeminiJsonSchema`]: the loop
+//! offers it every tool with its parameters as JSON Schema, sent in `parametersJsonSchema`
+//! (`$ref`s kept, unions of types, maps). On the `v1` API, or built
+//! [`with_json_schema(false)`](GeminiBuilder::with_json_schema), it speaks [`Dialect::Gemini`]:
+//! parameters in Gemini's OpenAPI subset (`$ref`s inlined, `nullable` for `null` unions), sent
+//! in `parameters`. Either is checked before the first request.
 //!
 //! # Examples
 //!
@@ -63,7 +66,7 @@
 //!   result's JSON object itself; one that failed, was denied or rolled back is
 //!   `{"error": text}`, as `google-genai`'s own function calling writes them.
 //! - Empty text is left out, since Gemini refuses it; a tool without properties is declared
-//!   without `parameters`, since Gemini refuses an `OBJECT` with none.
+//!   without parameters, since Gemini refuses an `OBJECT` with none.
 //!
 //! Gemini 3 models send a `thoughtSignature` with their calls and ask for it back; this
 //! model does not keep it, so it suits the models that do not require it (Gemini 2.x).
@@ -134,7 +137,7 @@ pub use config::{
 ///     .with_model("models/gemini-2.5-flash")
 ///     .build()?;
 /// assert_eq!(model.model(), "models/gemini-2.5-flash");
-/// assert_eq!(model.dialect(), Dialect::Gemini);
+/// assert_eq!(model.dialect(), Dialect::GeminiJsonSchema);
 /// assert_eq!(
 ///     model.description(),
 ///     "Gemini model models/gemini-2.5-flash at https://generativelanguage.googleapis.com/v1beta"
@@ -149,6 +152,8 @@ pub struct GeminiModel {
     base_url: String,
     model: String,
     has_api_key: bool,
+    /// [`Dialect::GeminiJsonSchema`] or [`Dialect::Gemini`].
+    dialect: Dialect,
 }
 
 impl GeminiModel {
@@ -192,9 +197,11 @@ impl GeminiModel {
 }
 
 impl ChatModel for GeminiModel {
-    /// [`Dialect::Gemini`].
+    /// [`Dialect::GeminiJsonSchema`] (tools sent with `parametersJsonSchema`), unless the API is
+    /// `v1` or the model was built [without it](GeminiBuilder::with_json_schema): then
+    /// [`Dialect::Gemini`] (`parameters`, the OpenAPI subset).
     fn dialect(&self) -> Dialect {
-        Dialect::Gemini
+        self.dialect
     }
 
     fn description(&self) -> String {
@@ -203,13 +210,13 @@ impl ChatModel for GeminiModel {
 
     fn chat<'a>(&'a self, request: ChatRequest<'a>) -> ModelFuture<'a> {
         Box::pin(async move {
-            let body = wire::request(request);
+            let body = wire::request(request, self.dialect);
             self.complete(&body).await.map(ChatResponse::new)
         })
     }
 
     fn chat_stream<'a>(&'a self, request: ChatRequest<'a>) -> Option<ChatStream<'a>> {
-        Some(self.stream(wire::request(request)))
+        Some(self.stream(wire::request(request, self.dialect)))
     }
 }
 

@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 use std::time::Duration;
 
+use crate::describe::Dialect;
 use crate::model::http::{self, ErrorBody};
 use crate::model::wire::gemini::{
     self as gemini, Content, FunctionCall, FunctionDeclaration, FunctionResponse, GenerationConfig,
@@ -21,27 +22,28 @@ pub(super) const ERRORS: ErrorBody = ErrorBody {
     retry_delay,
 };
 
-/// The body of `generateContent` (or `streamGenerateContent`, the same) for `request`.
-pub(super) fn request(request: ChatRequest<'_>) -> Request<'_> {
+/// The body of `generateContent` (or `streamGenerateContent`, the same) for `request`, whose
+/// tools are lowered to `dialect`.
+pub(super) fn request(request: ChatRequest<'_>, dialect: Dialect) -> Request<'_> {
     let (system_instruction, contents) = contents(request.messages);
     Request {
         contents,
-        tools: tools(request.tools),
+        tools: tools(request.tools, dialect),
         system_instruction,
         generation_config: generation_config(request.options),
     }
 }
 
 /// Every tool in one `tools` entry, each with its parameters as offered (already lowered to
-/// the Gemini dialect); no entry when no tool is offered.
-fn tools<'a>(offered: &[OfferedTool<'a>]) -> Vec<Tool<'a>> {
+/// `dialect`); no entry when no tool is offered.
+fn tools<'a>(offered: &[OfferedTool<'a>], dialect: Dialect) -> Vec<Tool<'a>> {
     if offered.is_empty() {
         return Vec::new();
     }
     vec![Tool {
         function_declarations: offered
             .iter()
-            .map(|tool| FunctionDeclaration::new(tool.definition, tool.parameters))
+            .map(|tool| FunctionDeclaration::new(tool.definition, tool.parameters, dialect))
             .collect(),
     }]
 }
@@ -370,7 +372,7 @@ mod tests {
             tools: &offered,
             options,
         };
-        serde_json::to_value(super::request(request)).unwrap()
+        serde_json::to_value(super::request(request, Dialect::Gemini)).unwrap()
     }
 
     fn answer(value: Value) -> Result<AssistantMessage, ModelError> {
@@ -596,7 +598,7 @@ mod tests {
             tools: &[],
             options: &options,
         };
-        let text = serde_json::to_string(&super::request(request)).unwrap();
+        let text = serde_json::to_string(&super::request(request, Dialect::Gemini)).unwrap();
         assert!(
             text.contains(r#""generationConfig":{"temperature":0.2}"#),
             "sent as written: {text}"

@@ -139,9 +139,18 @@ pub struct FunctionDeclaration<'a> {
     /// What it does.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<Cow<'a, str>>,
-    /// The arguments, in Gemini's OpenAPI subset; left out for a tool without any.
+    /// The arguments, in Gemini's OpenAPI subset ([`Dialect::Gemini`]); left out for a tool
+    /// without any, or sent as [`parameters_json_schema`](Self::parameters_json_schema).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parameters: Option<Cow<'a, Value>>,
+    /// The arguments as JSON Schema ([`Dialect::GeminiJsonSchema`], `v1beta`); never beside
+    /// `parameters`.
+    #[serde(
+        default,
+        rename = "parametersJsonSchema",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub parameters_json_schema: Option<Cow<'a, Value>>,
 }
 
 /// A part holding a `functionCall`.
@@ -219,30 +228,56 @@ pub const RESPONSE_MEDIA_TYPES: [&str; 5] = [
 ];
 
 impl<'a> FunctionDeclaration<'a> {
-    /// `definition` declared with `parameters`, a schema already in the Gemini dialect. A
-    /// schema without properties is left out: Gemini refuses an `OBJECT` that has none
-    /// ("should be non-empty for OBJECT type"), and a function declared without parameters is
-    /// called with none.
-    pub fn new(definition: &'a ToolDefinition, parameters: &'a Value) -> Self {
-        Self {
-            name: Cow::Borrowed(&definition.name),
-            description: (!definition.description.is_empty())
+    /// `definition` declared with `parameters`, a schema already in `dialect`
+    /// ([`Dialect::GeminiJsonSchema`] goes in `parametersJsonSchema`, any other in
+    /// `parameters`). A schema without properties is left out: Gemini refuses an `OBJECT` that
+    /// has none ("should be non-empty for OBJECT type"), and a function declared without
+    /// parameters is called with none.
+    pub fn new(definition: &'a ToolDefinition, parameters: &'a Value, dialect: Dialect) -> Self {
+        Self::declare(
+            Cow::Borrowed(&definition.name),
+            (!definition.description.is_empty())
                 .then_some(Cow::Borrowed(definition.description.as_str())),
-            parameters: has_properties(parameters).then_some(Cow::Borrowed(parameters)),
+            Cow::Borrowed(parameters),
+            dialect,
+        )
+    }
+
+    fn declare(
+        name: Cow<'a, str>,
+        description: Option<Cow<'a, str>>,
+        parameters: Cow<'a, Value>,
+        dialect: Dialect,
+    ) -> Self {
+        let parameters = has_properties(&parameters).then_some(parameters);
+        let (parameters, parameters_json_schema) = match dialect {
+            Dialect::GeminiJsonSchema => (None, parameters),
+            _ => (parameters, None),
+        };
+        Self {
+            name,
+            description,
+            parameters,
+            parameters_json_schema,
         }
     }
 }
 
 impl FunctionDeclaration<'static> {
-    /// The definition as Gemini wants it, its schema lowered here (and left out when it has
-    /// no properties, as [`new`](Self::new) says).
-    pub fn from_definition(definition: &ToolDefinition) -> Result<Self, LoweringError> {
-        let parameters = lower(&definition.name, &definition.parameters, Dialect::Gemini)?;
-        Ok(Self {
-            name: Cow::Owned(definition.name.clone()),
-            description: Some(Cow::Owned(definition.description.clone())),
-            parameters: has_properties(&parameters).then_some(Cow::Owned(parameters)),
-        })
+    /// The definition as Gemini wants it, its schema lowered here to `dialect`
+    /// ([`Dialect::Gemini`] or [`Dialect::GeminiJsonSchema`]), and left out when it has no
+    /// properties, as [`new`](Self::new) says.
+    pub fn from_definition(
+        definition: &ToolDefinition,
+        dialect: Dialect,
+    ) -> Result<Self, LoweringError> {
+        let parameters = lower(&definition.name, &definition.parameters, dialect)?;
+        Ok(Self::declare(
+            Cow::Owned(definition.name.clone()),
+            Some(Cow::Owned(definition.description.clone())),
+            Cow::Owned(parameters),
+            dialect,
+        ))
     }
 }
 
