@@ -4,7 +4,7 @@
 //! count bounds but `minItems` of 0 or 1. What it does not take is told in the description, as
 //! Anthropic's own SDK does (`{minimum: 1, maximum: 10}`), so the model may still follow it.
 
-use super::{Limits, Others, Refs, Rules, TypeUnions};
+use super::spec::{Limits, Others, Refs, Rules, TypeUnions};
 
 /// Keywords strict tool use accepts.
 const KEYWORDS: &[&str] = &[

@@ -3,7 +3,7 @@
 //! `$ref` (every reference inlined, so no recursive type), and its own keywords and formats
 //! only.
 
-use super::{Limits, Others, Refs, Rules, TypeUnions};
+use super::spec::{Limits, Others, Refs, Rules, TypeUnions};
 
 /// Keywords of Gemini's `Schema`.
 const KEYWORDS: &[&str] = &[

@@ -4,7 +4,7 @@
 //! one-value `enum`), no `prefixItems` (a tuple of one type said as `items` with its length),
 //! and no other keyword.
 
-use super::{Limits, Others, Refs, Rules, TypeUnions};
+use super::spec::{Limits, Others, Refs, Rules, TypeUnions};
 
 /// Keywords of `google-genai`'s `JSONSchema`.
 const KEYWORDS: &[&str] = &[

@@ -4,7 +4,7 @@
 //! supported keywords and string formats only, at most 5,000 properties, 10 levels of nesting
 //! and 1,000 enumeration values.
 
-use super::{Limits, Others, Refs, Rules, TypeUnions};
+use super::spec::{Limits, Others, Refs, Rules, TypeUnions};
 
 /// Most properties strict mode accepts in one schema.
 pub const MAX_PROPERTIES: usize = 5_000;

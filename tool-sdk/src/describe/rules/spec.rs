@@ -1,0 +1,81 @@
+//! The shape of a dialect's rules: what the walk reads.
+
+/// What a dialect takes.
+#[derive(Debug)]
+pub(crate) struct Rules {
+    /// The schema is sent as it is: the walk only checks it (every `$ref` resolves).
+    pub(crate) canonical: bool,
+    /// Keywords kept as they are (`None`: every keyword).
+    pub(crate) keywords: Option<&'static [&'static str]>,
+    /// What becomes of a keyword outside `keywords`.
+    pub(crate) others: Others,
+    /// `format`s kept (`None`: every one). A format is a hint: another one is dropped.
+    pub(crate) formats: Option<&'static [&'static str]>,
+    /// Every object gets `additionalProperties: false`, so a map (an object whose keys are
+    /// open) cannot be said.
+    pub(crate) closed_objects: bool,
+    /// Whether `additionalProperties: false` is written out (else left to the default).
+    pub(crate) closed_marker: bool,
+    /// Every property is required; one the schema lets the model leave out becomes nullable.
+    pub(crate) all_required: bool,
+    /// Where `$ref`s go.
+    pub(crate) refs: Refs,
+    /// How a union of types (`"type": ["string", "null"]`) is said.
+    pub(crate) type_unions: TypeUnions,
+    /// Every schema must say its type (or be an enumeration, a union, or a reference): a value
+    /// of any type cannot be said.
+    pub(crate) type_required: bool,
+    /// `const` said as a one-value `enum`.
+    pub(crate) const_as_enum: bool,
+    /// `enum`s (and `const`s) of strings only.
+    pub(crate) string_enums: bool,
+    /// `oneOf` said as `anyOf` (schemars writes `oneOf` for enum variants, which never
+    /// overlap).
+    pub(crate) one_of_as_any_of: bool,
+    /// The most `minItems` may say; a larger one is treated as a keyword outside the set.
+    pub(crate) max_min_items: Option<u64>,
+    /// The limits of the dialect.
+    pub(crate) limits: Limits,
+}
+
+/// What becomes of a keyword a dialect does not take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Others {
+    /// Kept (canonical dialects take every keyword).
+    Kept,
+    /// Dropped.
+    Dropped,
+    /// Told in the description, as `{minimum: 1, maximum: 10}`, so the model may still follow
+    /// it (what Anthropic's own SDK does).
+    Described,
+}
+
+/// Where a dialect's `$ref`s go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Refs {
+    /// A `$ref` standing alone stays, its definition in `$defs`; one beside other keywords
+    /// (a documented field) is inlined. `recursion`: a type may refer to itself.
+    Stay { recursion: bool },
+    /// Every `$ref` is inlined; a recursive type cannot be.
+    Inline,
+}
+
+/// How a dialect says a union of types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TypeUnions {
+    /// As JSON Schema does: `"type": ["string", "null"]`.
+    Kept,
+    /// One type, with `"nullable": true` for `null` (OpenAPI 3.0).
+    Nullable,
+}
+
+/// The limits of a dialect, each `None` when it has none.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Limits {
+    /// Deepest nesting of objects and arrays.
+    pub(crate) max_depth: Option<usize>,
+    /// Most properties in all the objects of one schema.
+    pub(crate) max_properties: Option<usize>,
+    /// Most values in all the enumerations of one schema.
+    pub(crate) max_enum_values: Option<usize>,
+}
