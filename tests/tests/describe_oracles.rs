@@ -230,6 +230,38 @@ fn google_genai_takes_every_gemini_schema() {
     }
 }
 
+/// What every provider takes — primitives, options, vectors, structs, enums in every serde
+/// representation, flattening, renames, defaults, bounds, hand-written string schemas — every
+/// dialect takes: a refusal there is the lowering's mistake, whatever the references say of
+/// what it refuses elsewhere.
+#[test]
+fn what_every_provider_takes_every_dialect_takes() {
+    let universal = |shape: &str| {
+        [
+            "primitive",
+            "option",
+            "vector",
+            "struct",
+            "nested struct",
+            "flattened struct",
+            "flattened enum",
+            "rename",
+            "default and skip",
+            "deny_unknown_fields",
+            "schemars range, length, regex",
+        ]
+        .contains(&shape)
+            || shape.starts_with("enum")
+    };
+    for entry in corpus().iter().filter(|entry| universal(entry.shape)) {
+        for dialect in Dialect::ALL {
+            if let Err(error) = lower(entry.name, &canonical(entry), dialect) {
+                panic!("{} ({}) is refused: {error}", entry.name, entry.shape);
+            }
+        }
+    }
+}
+
 #[test]
 fn the_dialects_that_take_the_canonical_schema_refuse_only_a_dangling_ref() {
     for entry in corpus() {

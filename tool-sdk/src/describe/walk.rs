@@ -338,7 +338,7 @@ impl Walk<'_> {
             out.insert("required".into(), Value::Array(names));
         }
         if rules.type_required
-            && !["type", "enum", "const", "anyOf", "$ref"]
+            && !["type", "enum", "const", "anyOf", "oneOf", "allOf", "$ref"]
                 .iter()
                 .any(|key| out.contains_key(*key))
         {
