@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use tool_sdk::describe::{check_lowering, check_schema_lock, lower, Dialect};
 use tool_sdk::{tool, Tool, ToolRegistry};
 use tool_sdk_tests::bfcl::load_all;
-use tool_sdk_tests::oracles::{openai_strict, python::openai_strict_transform};
+use tool_sdk_tests::oracles::{first_difference, openai_strict, python::openai_strict_transform};
 
 /// A passenger.
 #[derive(Deserialize, Serialize, schemars::JsonSchema)]
@@ -111,10 +111,12 @@ fn our_strict_lowering_is_strict_by_the_openai_packages_standard() {
     let python_of_ours = openai_strict_transform(&ours);
     for ((i, strict), again) in lowered.iter().zip(&python_of_ours) {
         let name = &inputs[*i].0;
-        assert_eq!(
-            again, strict,
-            "{name}: the openai package would change our lowering"
-        );
+        if let Some(pointer) = first_difference(strict, again) {
+            panic!(
+                "{name}: at `{pointer}`: the openai package's strict transform changes our \
+                 lowering ({strict} became {again})"
+            );
+        }
         let broken = openai_strict::violations(strict);
         assert!(
             broken.is_empty(),

@@ -23,7 +23,7 @@ use tool_sdk::describe::{lower, Dialect, LoweringErrorKind};
 use tool_sdk::ToolRegistry;
 use tool_sdk_tests::corpus::{corpus, Entry};
 use tool_sdk_tests::oracles::python::{gemini_schema_errors, openai_strict_transform};
-use tool_sdk_tests::oracles::{anthropic_strict, openai_strict, Violation};
+use tool_sdk_tests::oracles::{anthropic_strict, first_difference, openai_strict, Violation};
 use tool_sdk_tests::shapes::{shape, tool_schema};
 
 fn canonical(entry: &Entry) -> Value {
@@ -160,11 +160,13 @@ fn openai_strict_verdicts_agree_with_the_openai_package_and_rules() {
     let schemas: Vec<Value> = lowered.iter().map(|(_, strict)| strict.clone()).collect();
     let again = openai_strict_transform(&schemas);
     for ((case, strict), again) in lowered.iter().zip(&again) {
-        assert_eq!(
-            again, strict,
-            "{}: the openai package would change our lowering",
-            case.name
-        );
+        if let Some(pointer) = first_difference(strict, again) {
+            panic!(
+                "{}: at `{pointer}`: the openai package's strict transform changes our lowering \
+                 ({strict} became {again})",
+                case.name
+            );
+        }
     }
 }
 
@@ -275,4 +277,21 @@ fn the_dialects_that_take_the_canonical_schema_refuse_only_a_dangling_ref() {
             }
         }
     }
+}
+
+#[test]
+fn a_disagreement_is_named_by_its_pointer() {
+    use serde_json::json;
+    let ours = json!({"properties": {"a": {"type": "string"}}, "required": ["a"]});
+    let theirs = json!({"properties": {"a": {"type": "string", "format": "x"}}, "required": ["a"]});
+    assert_eq!(
+        first_difference(&ours, &theirs).as_deref(),
+        Some("/properties/a/format")
+    );
+    let shorter = json!({"properties": {"a": {"type": "string"}}, "required": []});
+    assert_eq!(
+        first_difference(&ours, &shorter).as_deref(),
+        Some("/required")
+    );
+    assert_eq!(first_difference(&ours, &ours), None);
 }

@@ -33,3 +33,33 @@ pub(crate) fn at(pointer: &str, key: &str) -> String {
 pub(crate) fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
     root.pointer(reference.strip_prefix('#')?)
 }
+
+/// The pointer of the first place where `a` and `b` differ (`None` when they are equal), to
+/// name where a reference changed what the lowering made.
+pub fn first_difference(a: &Value, b: &Value) -> Option<String> {
+    fn walk(a: &Value, b: &Value, pointer: &str) -> Option<String> {
+        match (a, b) {
+            (Value::Object(x), Value::Object(y)) => {
+                for key in x.keys().chain(y.keys()) {
+                    match (x.get(key), y.get(key)) {
+                        (Some(p), Some(q)) => {
+                            if let Some(found) = walk(p, q, &at(pointer, key)) {
+                                return Some(found);
+                            }
+                        }
+                        _ => return Some(at(pointer, key)),
+                    }
+                }
+                None
+            }
+            (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
+                .iter()
+                .zip(y)
+                .enumerate()
+                .find_map(|(i, (p, q))| walk(p, q, &at(pointer, &i.to_string()))),
+            _ if a == b => None,
+            _ => Some(pointer.to_owned()),
+        }
+    }
+    walk(a, b, "")
+}
