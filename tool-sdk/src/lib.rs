@@ -209,3 +209,11 @@ pub use tool_sdk_macros::define_tool;
 #[cfg(all(doctest, feature = "mcp"))]
 #[doc = include_str!("../../README.md")]
 struct ReadmeDoctests;
+
+/// The code of `docs/`, compiled and run as doc tests like the README's.
+#[cfg(all(doctest, feature = "mcp"))]
+#[doc = include_str!("../../docs/GUARANTEES.md")]
+#[doc = include_str!("../../docs/ARCHITECTURE.md")]
+#[doc = include_str!("../../docs/TESTING.md")]
+#[doc = include_str!("../../docs/PERFORMANCE.md")]
+struct DocsDoctests;

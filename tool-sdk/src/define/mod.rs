@@ -3,6 +3,7 @@
 //! the [`ToolContext`] a call receives, how return values become a [`ToolOutput`] (text, JSON,
 //! or [`Part`]s: images and files too), and the one
 //! classified error of a call, [`ToolError`].
+#![doc = include_str!("guide.md")]
 
 pub(crate) mod arguments;
 mod catch;

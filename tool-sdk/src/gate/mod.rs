@@ -19,6 +19,7 @@
 //! [`PausedTurn`]: crate::store::PausedTurn
 //! [`RunStore`]: crate::store::RunStore
 //! [`tool_call_keys`]: crate::model::tool_call_keys
+#![doc = include_str!("guide.md")]
 
 mod decision;
 mod error;

@@ -107,6 +107,7 @@
 //! normally: calls still running get up to 5 s to finish and answer (a client may close its
 //! end after its last request and still read), then they are dropped and the tools'
 //! cancellation token is cancelled.
+#![doc = include_str!("guide.md")]
 
 mod annotations;
 mod client;

@@ -3,6 +3,7 @@
 //! the model the environment names ([`from_env`]), and the HTTP models: OpenAI-compatible
 //! (feature `openai`), Anthropic (feature `anthropic`) and Gemini (feature `gemini`), over one
 //! shared HTTP core.
+#![doc = include_str!("guide.md")]
 
 #[cfg(feature = "anthropic")]
 pub mod anthropic;

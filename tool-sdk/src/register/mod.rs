@@ -2,6 +2,7 @@
 //! tools also come at run time from a JSON Schema and a closure ([`DynamicTool`]) and from
 //! [`ToolProvider`]s. Names follow one rule ([`validate_name`]); an unknown name gets the closest
 //! registered ones as suggestions.
+#![doc = include_str!("guide.md")]
 
 mod call;
 mod dynamic;

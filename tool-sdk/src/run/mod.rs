@@ -1,6 +1,7 @@
 //! The tool-calling loop: send the conversation, run the reply's calls, append their results,
 //! and repeat until the model answers without calls; with decision gating, compensation of what
 //! already ran when a later step fails, and cancellation.
+#![doc = include_str!("guide.md")]
 
 mod durable;
 mod events;

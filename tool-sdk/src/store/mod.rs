@@ -17,6 +17,7 @@
 //! Compensating actions receive a stable idempotency key ([`RecordEntry::idempotency_key`],
 //! as the context's call id): a rollback repeated after a crash between doing it and recording
 //! it carries the same key, so the action can make the repetition harmless.
+#![doc = include_str!("guide.md")]
 
 mod chat_memory;
 mod error;

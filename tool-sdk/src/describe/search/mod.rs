@@ -9,6 +9,7 @@
 //!
 //! A [`SearchStrategy`] ranks the deferred tools: [`Bm25Search`] (the default),
 //! [`EmbeddingSearch`] over an application's embedder, or [`HybridSearch`], the two fused.
+#![doc = include_str!("guide.md")]
 
 mod bm25;
 mod detect;
