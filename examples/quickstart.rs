@@ -157,7 +157,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     println!("\n[{}]\n", model.description());
     let agent = ToolLoop::new(model, registry);
-    let agent = agent.on_event(|event| match event {
+    let agent = agent.with_event_listener(|event| match event {
         LoopEvent::ModelCalled { round } => println!("-- round {round}: model call"),
         LoopEvent::ToolStarted { name, key } => println!("   call   {name} [{key}]"),
         _ => {}

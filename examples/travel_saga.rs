@@ -98,7 +98,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     ]);
 
     let start = Instant::now();
-    let agent = ToolLoop::new(model, registry).on_event(move |event| {
+    let agent = ToolLoop::new(model, registry).with_event_listener(move |event| {
         let at = start.elapsed().as_micros();
         match event {
             LoopEvent::ModelCalled { round } => println!("{at:>7} µs  model call, round {round}"),

@@ -29,7 +29,7 @@ async fn a_failure_rolls_back_every_earlier_success_newest_first_once() {
     let events = Arc::new(Mutex::new(Vec::new()));
     let seen = Arc::clone(&events);
     let agent = ToolLoop::new(model, booking_tools(&timeline, &["car"]))
-        .on_event(move |event| seen.lock().unwrap().push(event.clone()));
+        .with_event_listener(move |event| seen.lock().unwrap().push(event.clone()));
     let mut conversation = vec![Message::user("Book my trip")];
     let outcome = agent.run(&mut conversation).await;
     let LoopStatus::RolledBack { name, error, .. } = &outcome.status else {

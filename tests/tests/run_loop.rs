@@ -403,7 +403,7 @@ async fn a_provided_tool_shadowed_by_the_loops_own_is_reported_once() {
     let seen = Arc::clone(&events);
     let agent = ToolLoop::new(model, registry)
         .with_provider(Arc::new(CollidingProvider))
-        .on_event(move |event| {
+        .with_event_listener(move |event| {
             if let LoopEvent::ToolSkipped { name, reason } = event {
                 seen.lock().unwrap().push((name.clone(), reason.clone()));
             }
@@ -440,13 +440,15 @@ async fn an_error_handler_words_what_the_model_reads() {
         calls(&[("c1", "book_flight", r#"{"ref":"F1"}"#)]),
         answer("ok"),
     ]);
-    let agent = ToolLoop::new(model, booking_tools(&timeline, &[])).on_tool_error(|call, error| {
-        format!(
-            "{} refused ({:?}); check the schema",
-            call.name,
-            error.kind()
-        )
-    });
+    let agent = ToolLoop::new(model, booking_tools(&timeline, &[])).with_tool_error_message(
+        |call, error| {
+            format!(
+                "{} refused ({:?}); check the schema",
+                call.name,
+                error.kind()
+            )
+        },
+    );
     let mut conversation = vec![Message::user("go")];
     agent.run(&mut conversation).await;
     let Message::Tool(result) = &conversation[2] else {

@@ -12,8 +12,8 @@ async fn hooks_see_every_call_before_and_after() {
     let seen = Arc::new(Mutex::new(Vec::new()));
     let (before, after) = (Arc::clone(&seen), Arc::clone(&seen));
     let agent = ToolLoop::new(script(), registry())
-        .before_tool(move |call| before.lock().unwrap().push(format!("before {}", call.name)))
-        .after_tool(move |call, result| {
+        .with_before_tool(move |call| before.lock().unwrap().push(format!("before {}", call.name)))
+        .with_after_tool(move |call, result| {
             let output = result
                 .as_ref()
                 .map(|o| o.content().to_owned())

@@ -132,7 +132,7 @@ proptest! {
             .with_concurrency(if concurrent { Concurrency::Bounded(3) } else { Concurrency::Sequential });
         let mut model = ScriptedModel::new(replies(&rounds));
         if streamed {
-            model = model.streaming(std::time::Duration::ZERO);
+            model = model.with_stream_gap(std::time::Duration::ZERO);
         }
         let agent = ToolLoop::new(model, registry(&log, &cancel)).with_options(options);
         let mut conversation = vec![Message::user("go")];

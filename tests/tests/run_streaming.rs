@@ -111,7 +111,7 @@ async fn a_streamed_run_ends_as_the_plain_run_does() {
         plain.run(&mut plain_conversation).await;
 
         let streamed = ToolLoop::new(
-            ScriptedModel::new(replies()).streaming(Duration::from_millis(1)),
+            ScriptedModel::new(replies()).with_stream_gap(Duration::from_millis(1)),
             note_tool(&timeline),
         )
         .with_options(options);

@@ -62,7 +62,7 @@ impl ScriptedModel {
 
     /// Also streams its replies: the text first, then each tool call as a whole, with `gap`
     /// before each piece, as a slow provider would.
-    pub fn streaming(mut self, gap: Duration) -> Self {
+    pub fn with_stream_gap(mut self, gap: Duration) -> Self {
         self.stream_gap = Some(gap);
         self
     }

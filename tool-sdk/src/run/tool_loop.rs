@@ -149,19 +149,22 @@ impl ToolLoop {
     }
 
     /// Calls `listener` with every [`LoopEvent`].
-    pub fn on_event(mut self, listener: impl Fn(&LoopEvent) + Send + Sync + 'static) -> Self {
+    pub fn with_event_listener(
+        mut self,
+        listener: impl Fn(&LoopEvent) + Send + Sync + 'static,
+    ) -> Self {
         self.listener = Some(Arc::new(listener));
         self
     }
 
     /// Calls `hook` before each tool call starts.
-    pub fn before_tool(mut self, hook: impl Fn(&ToolCall) + Send + Sync + 'static) -> Self {
+    pub fn with_before_tool(mut self, hook: impl Fn(&ToolCall) + Send + Sync + 'static) -> Self {
         self.before = Some(Arc::new(hook));
         self
     }
 
     /// Calls `hook` after each tool call ends, with its result.
-    pub fn after_tool(
+    pub fn with_after_tool(
         mut self,
         hook: impl Fn(&ToolCall, &crate::define::ToolResult) + Send + Sync + 'static,
     ) -> Self {
@@ -181,7 +184,7 @@ impl ToolLoop {
     /// Words what the model reads for a failed call (by default
     /// [`ToolError::model_message`](crate::define::ToolError::model_message)), for argument errors and
     /// execution errors alike; `error.kind()` tells them apart.
-    pub fn on_tool_error(
+    pub fn with_tool_error_message(
         mut self,
         handler: impl Fn(&ToolCall, &crate::define::ToolError) -> String + Send + Sync + 'static,
     ) -> Self {
