@@ -1,8 +1,8 @@
 //! Describe: what the model is told of each tool. The canonical parameters schema (made when the
 //! tool is defined) is lowered to each provider's dialect, checked in CI, and searched when tools
 //! are deferred.
-#![doc = include_str!("guide.md")]
 #![doc = include_str!("dialects.md")]
+#![doc = include_str!("guide.md")]
 
 mod ci;
 mod dialect;
