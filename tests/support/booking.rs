@@ -25,6 +25,31 @@ pub fn book(timeline: &Timeline, started: &'static str) -> impl Tool {
     )
 }
 
+/// `transfer`: needs a person's decision (`confirm`); logs `transfer to NAME` when it runs.
+pub fn transfer(timeline: &Timeline) -> impl Tool {
+    let log = Arc::clone(timeline);
+    define_tool!(
+        /// Sends money.
+        #[tool(name = "transfer", confirm)]
+        move |to: String| -> String {
+            log.lock().unwrap().push(format!("transfer to {to}"));
+            "sent".to_owned()
+        }
+    )
+}
+
+/// `stall`: never answers. A run stopped inside it is a crashed one.
+pub fn stall() -> impl Tool {
+    define_tool!(
+        /// Never answers.
+        #[tool(name = "stall")]
+        async |reference: String| -> String {
+            std::future::pending::<()>().await;
+            reference
+        }
+    )
+}
+
 /// `fail`: always fails.
 pub fn fail() -> impl Tool {
     define_tool!(

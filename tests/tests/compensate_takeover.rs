@@ -184,16 +184,7 @@ fn lingering_tools(timeline: &Timeline, undo_takes: Duration) -> ToolRegistry {
             |reference: String| -> String { format!("booked {reference}") }
         ))
         .unwrap();
-    registry
-        .register(define_tool!(
-            /// Never answers.
-            #[tool(name = "stall")]
-            async |reference: String| -> String {
-                std::future::pending::<()>().await;
-                reference
-            }
-        ))
-        .unwrap();
+    registry.register(booking::stall()).unwrap();
     registry
 }
 

@@ -13,23 +13,12 @@ use tool_sdk::{
     run::{LoopStatus, ToolLoop},
     store::PausedTurn,
 };
+use tool_sdk_tests::booking::{self, Timeline};
 use tool_sdk_tests::durable::{place, Backend};
 
-type Timeline = Arc<Mutex<Vec<String>>>;
-
 fn tools(timeline: &Timeline) -> ToolRegistry {
-    let log = Arc::clone(timeline);
     let mut registry = ToolRegistry::new();
-    registry
-        .register(define_tool!(
-            /// Sends money.
-            #[tool(name = "transfer", confirm)]
-            move |to: String| -> String {
-                log.lock().unwrap().push(format!("transfer to {to}"));
-                "sent".to_owned()
-            }
-        ))
-        .unwrap();
+    registry.register(booking::transfer(timeline)).unwrap();
     registry
 }
 

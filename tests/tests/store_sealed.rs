@@ -12,7 +12,7 @@ use std::time::Duration;
 use tool_sdk::gate::{GateError, Sealer};
 use tool_sdk::run::{LoopStatus, ToolLoop};
 use tool_sdk::store::{Orphans, PausedTurn, RunStore, StoreError, StoreErrorKind};
-use tool_sdk::{define_tool, AssistantMessage, Message, ScriptedModel, ToolCall, ToolRegistry};
+use tool_sdk::{AssistantMessage, Message, ScriptedModel, ToolCall, ToolRegistry};
 use tool_sdk_tests::booking::{self, Timeline};
 use tool_sdk_tests::durable::{place, Backend, Place};
 
@@ -23,28 +23,9 @@ const KEY: &[u8; 32] = b"the application's 32-byte secret";
 /// crashed there).
 fn tools(timeline: &Timeline) -> ToolRegistry {
     let mut registry = ToolRegistry::new();
-    let log = Arc::clone(timeline);
-    registry
-        .register(define_tool!(
-            /// Sends money.
-            #[tool(name = "transfer", confirm)]
-            move |to: String| -> String {
-                log.lock().unwrap().push(format!("transfer to {to}"));
-                "sent".to_owned()
-            }
-        ))
-        .unwrap();
+    registry.register(booking::transfer(timeline)).unwrap();
     registry.register(booking::book(timeline, "book")).unwrap();
-    registry
-        .register(define_tool!(
-            /// Never answers.
-            #[tool(name = "stall")]
-            async |reference: String| -> String {
-                std::future::pending::<()>().await;
-                reference
-            }
-        ))
-        .unwrap();
+    registry.register(booking::stall()).unwrap();
     registry
 }
 

@@ -18,7 +18,7 @@
 
 use serde_json::Value;
 
-use super::{at, resolve, Violation};
+use super::{at, kinds, resolve, unsupported_keywords, Violation};
 
 const TYPES: &[&str] = &[
     "object", "array", "string", "integer", "number", "boolean", "null",
@@ -127,21 +127,9 @@ impl Check<'_> {
             }
             return;
         }
-        for key in object.keys() {
-            if !KEYWORDS.contains(&key.as_str()) {
-                let mendable = MENDABLE.contains(&key.as_str());
-                self.broke(
-                    &at(pointer, key),
-                    &format!("`{key}` is not supported"),
-                    mendable,
-                );
-            }
-        }
-        let kinds: Vec<&str> = match object.get("type") {
-            Some(Value::String(kind)) => vec![kind.as_str()],
-            Some(Value::Array(kinds)) => kinds.iter().filter_map(Value::as_str).collect(),
-            _ => Vec::new(),
-        };
+        self.found
+            .extend(unsupported_keywords(object, pointer, KEYWORDS, MENDABLE));
+        let kinds = kinds(object);
         if kinds.iter().any(|kind| !TYPES.contains(kind)) {
             self.broke(pointer, "a supported type", false);
         }

@@ -24,6 +24,34 @@ pub struct Violation {
     pub mendable: bool,
 }
 
+/// The types a schema object names in `type`, one or several.
+pub(crate) fn kinds(object: &serde_json::Map<String, Value>) -> Vec<&str> {
+    match object.get("type") {
+        Some(Value::String(kind)) => vec![kind.as_str()],
+        Some(Value::Array(kinds)) => kinds.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// A violation for each keyword of `object` outside `keywords`, mendable when it is in
+/// `mendable`.
+pub(crate) fn unsupported_keywords(
+    object: &serde_json::Map<String, Value>,
+    pointer: &str,
+    keywords: &[&str],
+    mendable: &[&str],
+) -> Vec<Violation> {
+    object
+        .keys()
+        .filter(|key| !keywords.contains(&key.as_str()))
+        .map(|key| Violation {
+            pointer: at(pointer, key),
+            rule: format!("`{key}` is not supported"),
+            mendable: mendable.contains(&key.as_str()),
+        })
+        .collect()
+}
+
 /// `pointer` with `key` appended, escaped as RFC 6901 says.
 pub(crate) fn at(pointer: &str, key: &str) -> String {
     format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1"))
