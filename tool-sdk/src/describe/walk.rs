@@ -84,6 +84,14 @@ fn too_large(pointer: &str, rule: impl Into<String>) -> Refusal {
     (LoweringErrorKind::TooLarge, pointer.to_owned(), rule.into())
 }
 
+/// Refused as too large when `count` of `what` passed `max`.
+fn within(count: usize, max: Option<usize>, here: &str, what: &str) -> Result<(), Refusal> {
+    match max {
+        Some(max) if count > max => Err(too_large(here, format!("more than {max} {what}"))),
+        _ => Ok(()),
+    }
+}
+
 /// The name of a definition `reference` points to in `$defs`, when it is that simple.
 fn def_name(reference: &str) -> Option<&str> {
     reference
@@ -661,22 +669,21 @@ impl Walk<'_> {
 
     fn count_properties(&mut self, more: usize, here: &str) -> Result<(), Refusal> {
         self.properties += more;
-        match self.rules.limits.max_properties {
-            Some(max) if self.properties > max => {
-                Err(too_large(here, format!("more than {max} properties")))
-            }
-            _ => Ok(()),
-        }
+        within(
+            self.properties,
+            self.rules.limits.max_properties,
+            here,
+            "properties",
+        )
     }
 
     fn count_enum_values(&mut self, more: usize, here: &str) -> Result<(), Refusal> {
         self.enum_values += more;
-        match self.rules.limits.max_enum_values {
-            Some(max) if self.enum_values > max => Err(too_large(
-                here,
-                format!("more than {max} enumeration values"),
-            )),
-            _ => Ok(()),
-        }
+        within(
+            self.enum_values,
+            self.rules.limits.max_enum_values,
+            here,
+            "enumeration values",
+        )
     }
 }

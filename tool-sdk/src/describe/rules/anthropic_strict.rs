@@ -54,9 +54,5 @@ pub(super) const RULES: Rules = Rules {
     string_enums: false,
     one_of_as_any_of: true,
     max_min_items: Some(1),
-    limits: Limits {
-        max_depth: None,
-        max_properties: None,
-        max_enum_values: None,
-    },
+    limits: Limits::NONE,
 };

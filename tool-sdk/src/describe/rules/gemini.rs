@@ -49,9 +49,5 @@ pub(super) const RULES: Rules = Rules {
     string_enums: true,
     one_of_as_any_of: true,
     max_min_items: None,
-    limits: Limits {
-        max_depth: None,
-        max_properties: None,
-        max_enum_values: None,
-    },
+    limits: Limits::NONE,
 };

@@ -49,9 +49,5 @@ pub(super) const RULES: Rules = Rules {
     string_enums: false,
     one_of_as_any_of: false,
     max_min_items: None,
-    limits: Limits {
-        max_depth: None,
-        max_properties: None,
-        max_enum_values: None,
-    },
+    limits: Limits::NONE,
 };

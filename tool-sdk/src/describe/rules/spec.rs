@@ -70,7 +70,7 @@ pub(crate) enum TypeUnions {
 }
 
 /// The limits of a dialect, each `None` when it has none.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct Limits {
     /// Deepest nesting of objects and arrays.
     pub(crate) max_depth: Option<usize>,
@@ -78,4 +78,13 @@ pub(crate) struct Limits {
     pub(crate) max_properties: Option<usize>,
     /// Most values in all the enumerations of one schema.
     pub(crate) max_enum_values: Option<usize>,
+}
+
+impl Limits {
+    /// No limit at all.
+    pub(crate) const NONE: Limits = Limits {
+        max_depth: None,
+        max_properties: None,
+        max_enum_values: None,
+    };
 }
