@@ -77,10 +77,13 @@ async fn renew_until_stopped(
     on_lost: CancellationToken,
 ) {
     let every = (lease / 3).max(Duration::from_millis(10));
+    // Renewals start on a fixed beat, not a pause after each one, so the store's latency
+    // does not add to the time between them: a renewal that takes a while still leaves the
+    // next one a third of the lease later than the last one started.
+    let mut beat = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+    beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
-        if let Either::Right(((), _)) =
-            select(pin!(tokio::time::sleep(every)), pin!(stop.cancelled())).await
-        {
+        if let Either::Right((_, _)) = select(pin!(beat.tick()), pin!(stop.cancelled())).await {
             return;
         }
         match store.renew(&run, lease).await {
