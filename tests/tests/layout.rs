@@ -731,34 +731,154 @@ fn the_crate_root_is_small() {
     }
 }
 
-#[test]
-fn the_first_program_in_the_readme_is_short() {
-    let readme = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
-        .expect("README.md is readable");
-    let start = readme
-        .find("```rust\n")
-        .expect("the README has a Rust example")
-        + 8;
-    let end = start + readme[start..].find("```").expect("the example ends");
-    // What a reader sees: doctest lines starting with `#` are hidden.
-    let shown: Vec<&str> = readme[start..end]
+/// The names a newcomer learns from `program`: what it imports from `tool_sdk` or names by a
+/// `tool_sdk::` path, the keys of its `#[tool(...)]` attributes, the names the macro generates
+/// (`…Tool`, `…Args`), and the functions and methods it calls on them (`Type::function(`,
+/// `.method(`). The standard library's names and macros are not counted.
+fn names_learned(program: &str) -> std::collections::BTreeSet<String> {
+    let code: String = program
         .lines()
-        .filter(|line| !line.trim_start().starts_with("# ") && line.trim() != "#")
-        .collect();
-    assert!(shown.len() <= 30, "{} lines: {shown:#?}", shown.len());
-    let imported: usize = shown
-        .iter()
-        .filter_map(|line| line.strip_prefix("use "))
-        .map(|tree| {
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut names = std::collections::BTreeSet::new();
+    for line in code.lines() {
+        if let Some(tree) = line.trim().strip_prefix("use tool_sdk::") {
             let chars: Vec<char> = tree.trim_end_matches(';').chars().collect();
-            use_tree(&chars, 0).0.len()
-        })
-        .sum();
-    assert!(imported <= 8, "{imported} names imported");
-    for feature in ["confirm", "compensate", "resume", "from_env"] {
+            for leaf in use_tree(&chars, 0).0 {
+                names.extend(leaf.last().cloned());
+            }
+        }
+        if let Some(path) = line.split("tool_sdk::").nth(1) {
+            let last = path
+                .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+                .next()
+                .and_then(|path| path.rsplit("::").next());
+            names.extend(last.filter(|name| !name.is_empty()).map(str::to_owned));
+        }
+        if let Some(keys) = line.trim().strip_prefix("#[tool(") {
+            // Each key is a word at the top level of the attribute, before `=`, `,` or `)`.
+            let mut depth = 0;
+            let mut word = String::new();
+            for c in keys.chars() {
+                match c {
+                    '(' | '[' | '{' | '|' if depth == 0 && c == '|' => depth = 1,
+                    '|' if depth == 1 => depth = 0,
+                    '(' | '[' | '{' => depth += 1,
+                    ')' | ']' | '}' if depth > 0 => depth -= 1,
+                    _ => {}
+                }
+                if depth == 0 && (c.is_alphanumeric() || c == '_') {
+                    word.push(c);
+                } else {
+                    if !word.is_empty() && (c == '=' || c == ',' || c == ')' || c == ' ') {
+                        names.insert(std::mem::take(&mut word));
+                    }
+                    word.clear();
+                }
+            }
+        }
+    }
+    let words: Vec<&str> = code
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    for word in &words {
+        let generated = word.chars().next().is_some_and(char::is_uppercase)
+            && (word.ends_with("Tool") || word.ends_with("Args"))
+            && word.len() > 4;
+        if generated {
+            names.insert((*word).to_owned());
+        }
+    }
+    // Functions and methods: `.name(` anywhere, `Type::name(` on a name counted already.
+    let known: Vec<String> = names.iter().cloned().collect();
+    for (at, _) in code.match_indices('(') {
+        let before = &code[..at];
+        let name: String = before
+            .chars()
+            .rev()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        let rest = &before[..before.len() - name.len()];
+        let on_value = rest.ends_with('.');
+        let on_known = known
+            .iter()
+            .any(|owner| rest.ends_with(&format!("{owner}::")));
+        if !name.is_empty() && (on_value || on_known) {
+            names.insert(name);
+        }
+    }
+    names
+}
+
+#[test]
+fn the_first_program_is_the_quickstart() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let readme = fs::read_to_string(root.join("README.md")).expect("README.md is readable");
+    let quickstart = fs::read_to_string(root.join("examples/quickstart.rs"))
+        .expect("examples/quickstart.rs is readable");
+    let fence = "```rust,no_run\n";
+    let start = readme.find(fence).expect("the README has a Rust program") + fence.len();
+    let end = start + readme[start..].find("```").expect("the program ends");
+    assert_eq!(
+        &readme[start..end],
+        quickstart,
+        "the README's first program is examples/quickstart.rs, word for word"
+    );
+    let code: Vec<&str> = quickstart
+        .lines()
+        .filter(|line| !line.trim().is_empty() && !line.trim_start().starts_with("//"))
+        .collect();
+    assert!(code.len() <= 25, "{} lines of code: {code:#?}", code.len());
+    let names = names_learned(&quickstart);
+    assert!(
+        names.len() <= 10,
+        "{} names to learn: {names:?}",
+        names.len()
+    );
+    for feature in [
+        "confirm",
+        "compensate",
+        "from_env_or",
+        "with_terminal",
+        "run",
+    ] {
         assert!(
-            shown.iter().any(|line| line.contains(feature)),
-            "the first program shows {feature}"
+            names.contains(feature),
+            "the first program shows {feature}: {names:?}"
         );
     }
+}
+
+#[test]
+fn names_learned_are_counted_as_a_newcomer_meets_them() {
+    let program = r#"use tool_sdk::{tool, ToolLoop};
+/// Doc.
+#[tool(confirm, compensate = |_, x: String| println!("{x}"), timeout = "5s")]
+fn pay(booking: String) -> String { format!("{booking}") }
+fn main() -> Result<(), tool_sdk::run::SetupError> {
+    let agent = ToolLoop::from_env_or(SCRIPT, (PayTool,))?.with_terminal();
+    agent.run("hi");
+    Ok(())
+}"#;
+    let names: Vec<String> = names_learned(program).into_iter().collect();
+    assert_eq!(
+        names,
+        [
+            "PayTool",
+            "SetupError",
+            "ToolLoop",
+            "compensate",
+            "confirm",
+            "from_env_or",
+            "run",
+            "timeout",
+            "tool",
+            "with_terminal"
+        ]
+    );
 }

@@ -315,3 +315,85 @@ async fn one_approval_runs_one_call_in_sqlite() {
 async fn one_approval_runs_one_call_in_postgres() {
     one_approval_runs_one_call_on(Backend::Postgres).await;
 }
+
+/// A loop over `store` whose approver answers each pause with `decide`, counting the pauses.
+fn approving_agent(
+    timeline: &Timeline,
+    store: Arc<dyn RunStore>,
+    asked: &Arc<Mutex<u32>>,
+    decide: fn(&PausedTurn) -> tool_sdk::gate::ToolCallDecisions,
+) -> ToolLoop {
+    let asked = Arc::clone(asked);
+    agent(timeline, store).with_approver(move |paused: &PausedTurn| {
+        *asked.lock().unwrap() += 1;
+        decide(paused)
+    })
+}
+
+async fn an_approver_decides_in_process(store: Arc<dyn RunStore>) {
+    // Allowed: one call of `run` pauses, is decided and resumes, and the call runs once.
+    let timeline = Timeline::default();
+    let asked = Arc::new(Mutex::new(0));
+    let agent = approving_agent(&timeline, Arc::clone(&store), &asked, |paused| {
+        paused.decide().allow_rest().build()
+    });
+    let outcome = agent.run("pay ana").await;
+    assert!(
+        matches!(&outcome.status, LoopStatus::Answered(reply) if reply.text.as_deref() == Some("sent")),
+        "{:?}",
+        outcome.status
+    );
+    assert_eq!(*asked.lock().unwrap(), 1);
+    assert_eq!(*timeline.lock().unwrap(), ["transfer to ana"]);
+    assert_eq!(outcome.rounds, 2);
+
+    // Denied: nothing runs, and the model reads the denial.
+    let timeline = Timeline::default();
+    let agent = approving_agent(&timeline, Arc::clone(&store), &asked, |paused| {
+        paused.decide().deny("t", "not to ana").build()
+    });
+    let mut conversation = vec![Message::user("pay ana")];
+    let outcome = agent.run(&mut conversation).await;
+    assert!(matches!(outcome.status, LoopStatus::Answered(_)));
+    assert!(timeline.lock().unwrap().is_empty());
+    assert!(
+        conversation
+            .iter()
+            .any(|m| matches!(m, Message::Tool(result) if result.content == "not to ana")),
+        "{conversation:?}"
+    );
+
+    // Decisions that do not fit (made for another pause) are refused: the run comes back
+    // paused, as it stands, and a person's decisions still resume it.
+    let timeline = Timeline::default();
+    let agent = approving_agent(&timeline, store, &asked, |_| {
+        let elsewhere = PausedTurn::new(
+            AssistantMessage::with_tool_calls(vec![ToolCall::new("t", "transfer", "{}")]),
+            ["transfer"],
+            ["t"],
+        );
+        elsewhere.decide().allow_rest().build()
+    });
+    let mut conversation = vec![Message::user("pay ana")];
+    let LoopStatus::Paused(paused) = agent.run(&mut conversation).await.status else {
+        panic!("refused decisions leave the run paused");
+    };
+    assert!(timeline.lock().unwrap().is_empty());
+    let decisions = paused.decide().allow_rest().build();
+    let outcome = agent
+        .resume(&mut conversation, paused.id(), &decisions)
+        .await
+        .unwrap();
+    assert!(matches!(outcome.status, LoopStatus::Answered(_)));
+    assert_eq!(*timeline.lock().unwrap(), ["transfer to ana"]);
+}
+
+#[tokio::test]
+async fn an_approver_decides_in_process_in_memory() {
+    an_approver_decides_in_process(Arc::new(InMemoryRunStore::new())).await;
+}
+
+#[tokio::test]
+async fn an_approver_decides_in_process_in_sqlite() {
+    an_approver_decides_in_process(Arc::new(SqliteStore::open_in_memory().unwrap())).await;
+}

@@ -188,6 +188,14 @@ pub enum ModelError {
     /// The HTTP client could not be set up (its TLS configuration, for one).
     #[error("the HTTP client could not be built: {0}")]
     Client(String),
+    /// A [`ScriptedModel`](crate::model::ScriptedModel)'s script cannot be read.
+    #[error("line {line} of the script: {reason}")]
+    InvalidScript {
+        /// The line, counted from 1 (0 for the script as a whole).
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
 }
 
 /// The classes of [`ModelError`].
@@ -220,7 +228,8 @@ impl ModelError {
             | Self::MissingModel
             | Self::InvalidBaseUrl { .. }
             | Self::InvalidHeader { .. }
-            | Self::Client(_) => ModelErrorKind::Config,
+            | Self::Client(_)
+            | Self::InvalidScript { .. } => ModelErrorKind::Config,
         }
     }
 }

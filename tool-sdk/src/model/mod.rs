@@ -15,6 +15,7 @@ mod http;
 mod keys;
 mod message;
 pub mod openai;
+mod script;
 mod scripted;
 pub mod wire;
 

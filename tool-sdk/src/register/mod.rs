@@ -7,6 +7,7 @@
 mod call;
 mod dynamic;
 mod error;
+mod into_registry;
 mod name;
 pub(crate) mod name_index;
 mod provider;
@@ -16,6 +17,7 @@ pub(crate) mod suggest;
 pub use call::CallFuture;
 pub use dynamic::DynamicTool;
 pub use error::{RegistryError, RegistryErrorKind};
+pub use into_registry::IntoRegistry;
 pub use name::{provider_name, validate_name};
 pub use provider::{ProviderFuture, ToolProvider};
 pub use registry::ToolRegistry;

@@ -3,21 +3,29 @@
 //! already ran when a later step fails, and cancellation.
 #![doc = include_str!("guide.md")]
 
+mod approve;
+mod conversation;
 mod durable;
 mod events;
 mod options;
 mod recover;
 mod round;
+mod setup;
 mod stream;
+mod terminal;
 mod tools;
 
 mod outcome;
 mod tool_loop;
 
+pub use approve::{Approver, ApproverFuture};
+pub use conversation::Conversation;
 pub use events::LoopEvent;
 pub use options::{
     Concurrency, ErrorAction, ErrorPolicy, LoopOptions, DEFAULT_DEFER_THRESHOLD, DEFAULT_MAX_ROUNDS,
 };
 pub use outcome::{LoopOutcome, LoopStatus};
 pub use recover::RecoveredRun;
+pub use setup::SetupError;
+pub use terminal::UNATTENDED_RULE;
 pub use tool_loop::ToolLoop;

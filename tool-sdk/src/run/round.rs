@@ -44,6 +44,9 @@ impl ToolLoop {
         if let Some(before) = &self.before {
             before(&call);
         }
+        if let Some(terminal) = &self.terminal {
+            terminal.call_started(&call);
+        }
         self.emit(&LoopEvent::ToolStarted {
             key: key.clone(),
             name: call.name.clone(),
@@ -73,6 +76,9 @@ impl ToolLoop {
         };
         if let Some(after) = &self.after {
             after(&call, &result);
+        }
+        if let Some(terminal) = &self.terminal {
+            terminal.call_ended(&result, |error| self.options.errors.action(error.kind()));
         }
         self.emit(&LoopEvent::ToolFinished {
             key: key.clone(),

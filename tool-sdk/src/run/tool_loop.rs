@@ -17,9 +17,11 @@ use crate::model::{
 use crate::register::{ToolProvider, ToolRegistry};
 use crate::store::{ChatMemory, Heartbeat, PausedTurn, RunId, RunState, RunStore, StoreError};
 
+use crate::run::approve::Approver;
 use crate::run::outcome::RoundEnd;
+use crate::run::terminal::Terminal;
 use crate::run::tools::RunTools;
-use crate::run::{durable, LoopEvent, LoopOptions, LoopOutcome, LoopStatus};
+use crate::run::{durable, Conversation, LoopEvent, LoopOptions, LoopOutcome, LoopStatus};
 
 type Listener = dyn Fn(&LoopEvent) + Send + Sync;
 type BeforeHook = dyn Fn(&ToolCall) + Send + Sync;
@@ -77,6 +79,10 @@ pub struct ToolLoop {
     pub(super) skipped: std::sync::Mutex<std::collections::HashSet<String>>,
     /// Each tool's parameters in the model's dialect, lowered once for every run.
     pub(super) schemas: crate::describe::LoweredSchemas,
+    /// Decides on waiting calls in this process, so that a run resumes itself.
+    pub(super) approver: Option<Arc<dyn Approver>>,
+    /// Where each step of a run is shown as it goes.
+    pub(super) terminal: Option<Arc<Terminal>>,
 }
 
 impl ToolLoop {
@@ -99,7 +105,34 @@ impl ToolLoop {
             parked: std::sync::Mutex::default(),
             skipped: std::sync::Mutex::default(),
             schemas: crate::describe::LoweredSchemas::default(),
+            approver: None,
+            terminal: None,
         }
+    }
+
+    /// Decides on waiting calls with `approver`, in this process: [`run`](Self::run) then
+    /// asks it whenever the run pauses, resumes the run with its decisions, and returns only
+    /// once the run ends. Without one (the default), `run` returns the paused run, to be
+    /// [resumed](Self::resume) by whoever decides, in this process or another.
+    pub fn with_approver(mut self, approver: impl Approver + 'static) -> Self {
+        self.approver = Some(Arc::new(approver));
+        self
+    }
+
+    /// Shows each run at the terminal as it goes (the model, each call and its result, what
+    /// is rolled back, how the run ends) and asks the person there about each call that waits
+    /// for a decision: `Allow pay {"booking":"LIS-2"}? [y/N, or a reason]` (a reason denies,
+    /// and the model reads it). When stdin is not a terminal, no one is asked: the rule
+    /// [`UNATTENDED_RULE`](crate::run::UNATTENDED_RULE) denies, and the output says so.
+    ///
+    /// For programs run at a terminal (examples, command-line agents); a server decides with
+    /// [`with_approver`](Self::with_approver), or returns paused runs to
+    /// [resume](Self::resume) later.
+    pub fn with_terminal(mut self) -> Self {
+        let terminal = Arc::new(Terminal::stdio());
+        self.approver = Some(Arc::clone(&terminal) as Arc<dyn Approver>);
+        self.terminal = Some(terminal);
+        self
     }
 
     /// Keeps each run's record in `store`: compensable successes are written there before the
@@ -225,8 +258,9 @@ impl ToolLoop {
         &self.registry
     }
 
-    /// Runs until the model answers, appending to `conversation`.
-    pub async fn run(&self, conversation: &mut Vec<Message>) -> LoopOutcome {
+    /// Runs until the model answers, appending to `conversation`: the caller's
+    /// (`&mut Vec<Message>`), or one begun from a prompt (`"…"`); see [`Conversation`].
+    pub async fn run<'c>(&self, conversation: impl Into<Conversation<'c>>) -> LoopOutcome {
         self.run_cancellable(conversation, &CancellationToken::new())
             .await
     }
@@ -237,7 +271,39 @@ impl ToolLoop {
     ///
     /// Cancel through the token, not by dropping the future: the token lets the round in
     /// flight drain and what already ran be rolled back.
-    pub async fn run_cancellable(
+    pub async fn run_cancellable<'c>(
+        &self,
+        conversation: impl Into<Conversation<'c>>,
+        cancel: &CancellationToken,
+    ) -> LoopOutcome {
+        let mut conversation = conversation.into();
+        let conversation = conversation.messages_mut();
+        if let Some(terminal) = &self.terminal {
+            terminal.started(&self.model.description(), conversation);
+        }
+        let mut outcome = self.start(conversation, cancel).await;
+        // With an approver, a pause is decided here and the run goes on.
+        while let (Some(approver), LoopStatus::Paused(paused)) = (&self.approver, &outcome.status) {
+            let decisions = approver.decide(paused).await;
+            match self
+                .resume_cancellable(conversation, paused.id(), &decisions, cancel)
+                .await
+            {
+                Ok(next) => outcome = next,
+                Err(error) => {
+                    tracing::error!(run = %paused.id(), error = %error, "the approver's decisions were refused; the run stays paused");
+                    break;
+                }
+            }
+        }
+        if let Some(terminal) = &self.terminal {
+            terminal.ended(&outcome);
+        }
+        outcome
+    }
+
+    /// Begins a run and drives it until it stops.
+    async fn start(
         &self,
         conversation: &mut Vec<Message>,
         cancel: &CancellationToken,
@@ -472,6 +538,9 @@ impl ToolLoop {
                 None => None,
             };
             if let Some(streamed) = streamed {
+                if let Some(terminal) = &self.terminal {
+                    terminal.replied(&streamed.reply);
+                }
                 if streamed.reply.tool_calls.is_empty() {
                     if let Some(error) = streamed.error {
                         return LoopStatus::ModelFailed(error);
@@ -507,6 +576,9 @@ impl ToolLoop {
                 Ok(response) => response.message,
                 Err(error) => return LoopStatus::ModelFailed(error),
             };
+            if let Some(terminal) = &self.terminal {
+                terminal.replied(&reply);
+            }
             if reply.tool_calls.is_empty() {
                 conversation.push(Message::Assistant(reply.clone()));
                 return LoopStatus::Answered(reply);
@@ -629,6 +701,9 @@ impl ToolLoop {
                     |name| tools.get(name),
                     |entry, result| {
                         let error = result.as_ref().err().map(ToString::to_string);
+                        if let Some(terminal) = &self.terminal {
+                            terminal.rolled_back(&entry.call.name, &entry.key, error.as_deref());
+                        }
                         self.emit(&LoopEvent::Compensated {
                             key: entry.key.clone(),
                             name: entry.call.name.clone(),
