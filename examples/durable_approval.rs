@@ -124,9 +124,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             let decisions = decide.build();
             let mut conversation = store.load(CONVERSATION).await?;
             let before = conversation.len();
-            let cancel = tool_sdk::CancellationToken::new();
+            let cancel = tool_sdk::run::CancellationToken::new();
             let outcome = agent
-                .resume_cancellable(&mut conversation, &id, &decisions, &cancel)
+                .resume(&mut conversation, &id, &decisions)
+                .with_cancel(&cancel)
                 .await?;
             store.store(CONVERSATION, &conversation).await?;
             for message in &conversation[before..] {

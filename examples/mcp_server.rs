@@ -20,7 +20,8 @@ use std::sync::{Arc, Mutex};
 use serde::{Deserialize, Serialize};
 use tokio::net::TcpListener;
 use tool_sdk::mcp::McpServer;
-use tool_sdk::{tool, tools, CancellationToken, ToolRegistry};
+use tool_sdk::run::CancellationToken;
+use tool_sdk::{tool, tools, ToolRegistry};
 
 /// Gets the current weather for a city.
 #[tool(read_only)]

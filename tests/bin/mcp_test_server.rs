@@ -47,7 +47,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .register(DivideTool)?
         .register(BoomTool)?
         .register(TransferTool)?;
-    let policy = ConfirmationPolicy::new().confirm_when(|call| {
+    let policy = ConfirmationPolicy::new().with_confirm_when(|call| {
         serde_json::from_str::<serde_json::Value>(&call.arguments)
             .ok()
             .and_then(|arguments| arguments["amount"].as_u64())

@@ -329,10 +329,10 @@ async fn main() {
         .with_store(Arc::new(store))
         .with_lease(Duration::from_secs(2));
     let mut conversation = vec![Message::user("go")];
-    let cancel = tool_sdk::CancellationToken::new();
+    let cancel = tool_sdk::run::CancellationToken::new();
     match mode.as_str() {
         "saga" => {
-            let outcome = agent.run_cancellable(&mut conversation, &cancel).await;
+            let outcome = agent.run(&mut conversation).with_cancel(&cancel).await;
             let rolled_back = matches!(outcome.status, LoopStatus::RolledBack { .. });
             println!("DONE rolled_back={rolled_back}");
         }
@@ -344,7 +344,7 @@ async fn main() {
             Err(error) => println!("FAILED {error}"),
         },
         "pause" => {
-            let outcome = agent.run_cancellable(&mut conversation, &cancel).await;
+            let outcome = agent.run(&mut conversation).with_cancel(&cancel).await;
             let LoopStatus::Paused(paused) = outcome.status else {
                 panic!("expected a pause, got {:?}", outcome.status);
             };
@@ -368,7 +368,8 @@ async fn main() {
             };
             let decisions = paused.decide().allow("x").build();
             match agent
-                .resume_cancellable(&mut conversation, &id, &decisions, &cancel)
+                .resume(&mut conversation, &id, &decisions)
+                .with_cancel(&cancel)
                 .await
             {
                 Ok(outcome) => println!(

@@ -5,12 +5,13 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
+use tool_sdk::run::CancellationToken;
 use tool_sdk::run::{Concurrency, LoopEvent, LoopOptions, LoopStatus, ToolLoop};
 use tool_sdk::{
     define::ToolErrorKind,
     define_tool,
     model::{check_conversation, ToolResultStatus},
-    AssistantMessage, CancellationToken, Message, ScriptedModel, ToolCall, ToolRegistry,
+    AssistantMessage, Message, ScriptedModel, ToolCall, ToolRegistry,
 };
 use tool_sdk_tests::booking::{booking_tools, Timeline};
 use tool_sdk_tests::replies::{answer, calls};
@@ -191,7 +192,7 @@ async fn cancellation_at_every_step_of_a_round_loses_no_compensation() {
             let agent = ToolLoop::new(model, registry)
                 .with_options(LoopOptions::default().with_concurrency(concurrency));
             let mut conversation = vec![Message::user("go")];
-            let outcome = agent.run_cancellable(&mut conversation, &cancel).await;
+            let outcome = agent.run(&mut conversation).with_cancel(&cancel).await;
             assert!(
                 matches!(outcome.status, LoopStatus::Cancelled),
                 "{cancel_at} {concurrency:?}"

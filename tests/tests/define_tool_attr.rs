@@ -5,9 +5,10 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use tool_sdk::run::CancellationToken;
 use tool_sdk::{
     define::{CallId, State, ToolErrorKind, ToolName},
-    tool, CancellationToken, Tool, ToolContext, ToolError, ToolRegistry,
+    tool, Tool, ToolContext, ToolError, ToolRegistry,
 };
 
 /// Adds two numbers.

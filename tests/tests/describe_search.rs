@@ -597,7 +597,7 @@ mod ranking {
             .map(|i| Some(&i) == all.found.first())
             .collect();
         let rest =
-            search.search(&SearchRequest::new("weather in a city", &refs, 7).skipping(&skip));
+            search.search(&SearchRequest::new("weather in a city", &refs, 7).with_skip(&skip));
         // The skipped tool counts as picked already, so what follows it is unchanged.
         assert_eq!(
             rest.found,
@@ -606,7 +606,7 @@ mod ranking {
         );
         // Everything skipped: nothing, not a guess among skipped tools.
         let skip = vec![true; refs.len()];
-        let none = search.search(&SearchRequest::new("weather", &refs, 7).skipping(&skip));
+        let none = search.search(&SearchRequest::new("weather", &refs, 7).with_skip(&skip));
         assert!(none.found.is_empty(), "{none:?}");
     }
 }
@@ -737,10 +737,11 @@ mod hybrid_strategy {
         assert_eq!(all.found[..2], [1, 0], "{all:?}");
         // The forecast tool comes first; skipped, neither side brings it back.
         let skip = [false, true];
-        let rest = search.search(&SearchRequest::new("weather forecast", &refs, 3).skipping(&skip));
+        let rest =
+            search.search(&SearchRequest::new("weather forecast", &refs, 3).with_skip(&skip));
         assert!(!rest.found.contains(&1), "{rest:?}");
         assert_eq!(rest.found[0], 0);
-        let none = search.search(&SearchRequest::new("weather", &refs, 3).skipping(&[true; 3]));
+        let none = search.search(&SearchRequest::new("weather", &refs, 3).with_skip(&[true; 3]));
         assert!(none.found.is_empty(), "{none:?}");
     }
 

@@ -131,9 +131,9 @@ async fn without_calls_needing_decisions_everything_runs_in_order() {
 async fn policies_set_on_the_gate_add_to_what_tools_declare() {
     let runs = Arc::new(AtomicUsize::new(0));
     let registry = registry(&runs);
-    let by_name = Gate::new(ConfirmationPolicy::new().confirm_tool("send_mail"));
+    let by_name = Gate::new(ConfirmationPolicy::new().with_confirmed_tool("send_mail"));
     let by_call = Gate::new(
-        ConfirmationPolicy::new().confirm_when(|call| call.arguments.contains("/secret")),
+        ConfirmationPolicy::new().with_confirm_when(|call| call.arguments.contains("/secret")),
     );
     let mail = reply(vec![ToolCall::new("m", "send_mail", r#"{"to":"x@y"}"#)]);
     let secret = reply(vec![ToolCall::new(

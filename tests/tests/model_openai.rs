@@ -231,8 +231,9 @@ fn user(text: &str) -> Vec<Message> {
 async fn several_rounds_then_a_payment_a_person_allows() {
     let journal = Journal::default();
     let model = Counted::new(fakellm_model("trip-allow"));
-    let agent = ToolLoop::new(Shared(Arc::clone(&model)), travel_tools(&journal))
-        .with_gate(Gate::new(ConfirmationPolicy::new().confirm_tool("pay")));
+    let agent = ToolLoop::new(Shared(Arc::clone(&model)), travel_tools(&journal)).with_gate(
+        Gate::new(ConfirmationPolicy::new().with_confirmed_tool("pay")),
+    );
     let mut conversation = user("scenario:trip Book 2 nights in Lisbon if it is sunny.");
 
     let outcome = agent.run(&mut conversation).await;
@@ -304,8 +305,9 @@ async fn several_rounds_then_a_payment_a_person_allows() {
 #[tokio::test]
 async fn a_denied_payment_goes_back_to_the_model_with_the_persons_words() {
     let journal = Journal::default();
-    let agent = ToolLoop::new(fakellm_model("trip-deny"), travel_tools(&journal))
-        .with_gate(Gate::new(ConfirmationPolicy::new().confirm_tool("pay")));
+    let agent = ToolLoop::new(fakellm_model("trip-deny"), travel_tools(&journal)).with_gate(
+        Gate::new(ConfirmationPolicy::new().with_confirmed_tool("pay")),
+    );
     let mut conversation = user("scenario:trip Book 2 nights in Lisbon if it is sunny.");
     let outcome = agent.run(&mut conversation).await;
     let LoopStatus::Paused(paused) = outcome.status else {

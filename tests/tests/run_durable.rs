@@ -105,11 +105,12 @@ async fn a_run_paused_by_one_loop_is_resumed_by_another_once() {
         transfer_tools(&timeline),
     )
     .with_store(Arc::new(SqliteStore::open(&path).unwrap()));
-    let cancel = tool_sdk::CancellationToken::new();
+    let cancel = tool_sdk::run::CancellationToken::new();
     // Decisions that do not fit are refused, and the run stays paused.
     let wrong = paused.decide().build();
     let refused = second
-        .resume_cancellable(&mut conversation, &id, &wrong, &cancel)
+        .resume(&mut conversation, &id, &wrong)
+        .with_cancel(&cancel)
         .await;
     assert!(
         matches!(refused, Err(ref error) if error.kind() == GateErrorKind::Decisions),
@@ -117,7 +118,8 @@ async fn a_run_paused_by_one_loop_is_resumed_by_another_once() {
     );
     let decisions = paused.decide().allow("x").build();
     let outcome = second
-        .resume_cancellable(&mut conversation, &id, &decisions, &cancel)
+        .resume(&mut conversation, &id, &decisions)
+        .with_cancel(&cancel)
         .await
         .unwrap();
     assert!(matches!(outcome.status, LoopStatus::Answered(_)));
@@ -126,7 +128,8 @@ async fn a_run_paused_by_one_loop_is_resumed_by_another_once() {
 
     // Used up, whoever asks — even with the run in hand.
     let again = second
-        .resume_cancellable(&mut conversation, &id, &decisions, &cancel)
+        .resume(&mut conversation, &id, &decisions)
+        .with_cancel(&cancel)
         .await;
     assert!(
         matches!(&again, Err(GateError::AlreadyDecided { pause }) if pause == paused.pause()),
@@ -138,7 +141,8 @@ async fn a_run_paused_by_one_loop_is_resumed_by_another_once() {
     )
     .with_store(Arc::new(SqliteStore::open(&path).unwrap()));
     let again = third
-        .resume_cancellable(&mut conversation, paused.id(), &decisions, &cancel)
+        .resume(&mut conversation, paused.id(), &decisions)
+        .with_cancel(&cancel)
         .await;
     assert!(
         matches!(again, Err(GateError::AlreadyDecided { .. })),

@@ -6,12 +6,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tool_sdk::gate::{ConfirmationPolicy, Gate};
+use tool_sdk::run::CancellationToken;
 use tool_sdk::{
     define::ToolErrorKind,
     define_tool,
     model::{check_conversation, ToolResultStatus},
     register::DynamicTool,
-    CancellationToken, Message, ScriptedModel, Tool, ToolRegistry,
+    Message, ScriptedModel, Tool, ToolRegistry,
 };
 use tool_sdk::{
     register::{ProviderFuture, ToolProvider},
@@ -195,7 +196,7 @@ async fn cancellation_drains_the_round_starts_nothing_new_and_rolls_back() {
     ]);
     let agent = ToolLoop::new(model, registry);
     let mut conversation = vec![Message::user("go")];
-    let outcome = agent.run_cancellable(&mut conversation, &cancel).await;
+    let outcome = agent.run(&mut conversation).with_cancel(&cancel).await;
     assert!(matches!(outcome.status, LoopStatus::Cancelled));
     assert_eq!(
         *timeline.lock().unwrap(),
@@ -228,7 +229,7 @@ async fn gating_runs_inside_the_loop_paused_out_decisions_in() {
         ]),
         answer("Flight booked; the hotel was refused."),
     ]);
-    let gate = Gate::new(ConfirmationPolicy::new().confirm_tool("book_hotel"));
+    let gate = Gate::new(ConfirmationPolicy::new().with_confirmed_tool("book_hotel"));
     let agent = ToolLoop::new(model, booking_tools(&timeline, &[])).with_gate(gate);
     let mut conversation = vec![Message::user("go")];
     let outcome = agent.run(&mut conversation).await;

@@ -4,7 +4,8 @@
 use std::sync::{Arc, Mutex};
 
 use tool_sdk::run::{LoopStatus, ToolLoop};
-use tool_sdk::{model::check_conversation, store::InMemoryChatMemory, Message};
+use tool_sdk::store::{ChatMemory, InMemoryChatMemory, StoreError, StoreFuture};
+use tool_sdk::{model::check_conversation, Message};
 use tool_sdk_tests::add::{registry, script};
 
 #[tokio::test]
@@ -32,14 +33,74 @@ async fn hooks_see_every_call_before_and_after() {
 async fn a_conversation_lives_in_chat_memory_between_runs() {
     let memory = InMemoryChatMemory::new();
     let agent = ToolLoop::new(script(), registry());
-    let outcome = agent
-        .run_with_memory(&memory, "ana", Message::user("1 + 2?"))
-        .await
-        .unwrap();
+    let outcome = agent.run("1 + 2?").with_memory(&memory, "ana").await;
     assert!(matches!(outcome.status, LoopStatus::Answered(_)));
-    let stored = tool_sdk::store::ChatMemory::load(&memory, "ana")
-        .await
-        .unwrap();
+    assert!(outcome.store_error.is_none());
+    let stored = memory.load("ana").await.unwrap();
     assert_eq!(stored.len(), 4);
     check_conversation(&stored).unwrap();
+
+    // The next run goes on from there; a conversation the caller holds ends as the whole.
+    let agent = ToolLoop::new(script(), registry());
+    let mut held = vec![Message::user("and again?")];
+    let outcome = agent.run(&mut held).with_memory(&memory, "ana").await;
+    assert!(matches!(outcome.status, LoopStatus::Answered(_)));
+    assert_eq!(held.len(), 8);
+    assert_eq!(held[..4], stored[..]);
+    assert_eq!(held[4], Message::user("and again?"));
+    assert_eq!(memory.load("ana").await.unwrap(), held);
+}
+
+/// A memory whose loads or stores fail.
+struct Broken {
+    load: bool,
+}
+
+impl ChatMemory for Broken {
+    fn load<'a>(&'a self, _: &'a str) -> StoreFuture<'a, Vec<Message>> {
+        let failed = self.load;
+        Box::pin(async move {
+            if failed {
+                Err(StoreError::Backend("the disk is gone".into()))
+            } else {
+                Ok(Vec::new())
+            }
+        })
+    }
+
+    fn store<'a>(&'a self, _: &'a str, _: &'a [Message]) -> StoreFuture<'a, ()> {
+        Box::pin(async { Err(StoreError::Backend("the disk is full".into())) })
+    }
+}
+
+#[tokio::test]
+async fn a_memory_that_fails_is_reported_and_loses_nothing() {
+    // Not loaded: nothing runs, and the caller keeps the prompt.
+    let agent = ToolLoop::new(script(), registry());
+    let mut held = vec![Message::user("1 + 2?")];
+    let outcome = agent
+        .run(&mut held)
+        .with_memory(&Broken { load: true }, "ana")
+        .await;
+    assert!(
+        matches!(&outcome.status, LoopStatus::StoreFailed(StoreError::Backend(m)) if m.contains("gone")),
+        "{:?}",
+        outcome.status
+    );
+    assert_eq!(outcome.rounds, 0);
+    assert_eq!(held, [Message::user("1 + 2?")]);
+
+    // Not stored: the run ran, the caller has the whole conversation, and the outcome says
+    // what was not kept.
+    let outcome = agent
+        .run(&mut held)
+        .with_memory(&Broken { load: false }, "ana")
+        .await;
+    assert!(matches!(outcome.status, LoopStatus::Answered(_)));
+    assert!(
+        matches!(&outcome.store_error, Some(StoreError::Backend(m)) if m.contains("full")),
+        "{:?}",
+        outcome.store_error
+    );
+    assert_eq!(held.len(), 4);
 }

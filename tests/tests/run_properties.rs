@@ -1,13 +1,15 @@
 //! Property tests of the loop over random scenarios: rounds × calls × which fail × where
 //! cancellation lands × concurrency on or off × streamed or not.
 
+use std::future::IntoFuture as _;
 use std::sync::{Arc, Mutex};
 
 use proptest::prelude::*;
+use tool_sdk::run::CancellationToken;
 use tool_sdk::run::{Concurrency, LoopOptions, LoopStatus, ToolLoop};
 use tool_sdk::{
-    define_tool, model::check_conversation, AssistantMessage, CancellationToken, Message,
-    ScriptedModel, ToolCall, ToolRegistry,
+    define_tool, model::check_conversation, AssistantMessage, Message, ScriptedModel, ToolCall,
+    ToolRegistry,
 };
 
 #[derive(Debug, Clone)]
@@ -136,7 +138,7 @@ proptest! {
         }
         let agent = ToolLoop::new(model, registry(&log, &cancel)).with_options(options);
         let mut conversation = vec![Message::user("go")];
-        let outcome = runtime.block_on(agent.run_cancellable(&mut conversation, &cancel));
+        let outcome = runtime.block_on(agent.run(&mut conversation).with_cancel(&cancel).into_future());
         let log = log.lock().unwrap();
 
         // Memory is valid for a provider: every call answered once, in call order.

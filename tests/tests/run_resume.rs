@@ -4,11 +4,9 @@
 use std::sync::{Arc, Mutex};
 
 use tool_sdk::gate::GateError;
+use tool_sdk::run::CancellationToken;
 use tool_sdk::store::{InMemoryRunStore, RunStore, SqliteStore, StoreError};
-use tool_sdk::{
-    define_tool, AssistantMessage, CancellationToken, Message, ScriptedModel, ToolCall,
-    ToolRegistry,
-};
+use tool_sdk::{define_tool, AssistantMessage, Message, ScriptedModel, ToolCall, ToolRegistry};
 use tool_sdk::{
     run::{LoopStatus, ToolLoop},
     store::PausedTurn,
@@ -56,7 +54,8 @@ async fn a_refused_resume_leaves_the_run_resumable(store: Arc<dyn RunStore>) {
     let forged = edited(&paused);
     let forged_decisions = forged.decide().allow("t").build();
     let refused = agent
-        .resume_cancellable(&mut conversation, forged.id(), &forged_decisions, &cancel)
+        .resume(&mut conversation, forged.id(), &forged_decisions)
+        .with_cancel(&cancel)
         .await;
     assert!(
         matches!(refused, Err(GateError::ArgumentsChanged { .. })),
@@ -66,7 +65,8 @@ async fn a_refused_resume_leaves_the_run_resumable(store: Arc<dyn RunStore>) {
     // The genuine approval still goes through.
     let decisions = paused.decide().allow("t").build();
     let outcome = agent
-        .resume_cancellable(&mut conversation, paused.id(), &decisions, &cancel)
+        .resume(&mut conversation, paused.id(), &decisions)
+        .with_cancel(&cancel)
         .await
         .unwrap();
     assert!(
@@ -140,7 +140,8 @@ async fn without_a_store_an_edited_copy_runs_no_forged_compensation() {
     let forged: PausedTurn = serde_json::from_str(&text).unwrap();
     let decisions = forged.decide().allow("t").build();
     let outcome = agent
-        .resume_cancellable(&mut conversation, forged.id(), &decisions, &cancel)
+        .resume(&mut conversation, forged.id(), &decisions)
+        .with_cancel(&cancel)
         .await
         .unwrap();
     assert!(matches!(outcome.status, LoopStatus::RolledBack { .. }));
@@ -173,12 +174,14 @@ async fn without_a_store_two_copies_of_a_paused_run_resume_once() {
     let copy: PausedTurn = serde_json::from_str(&serde_json::to_string(&paused).unwrap()).unwrap();
     let decisions = paused.decide().allow("t").build();
     let first = agent
-        .resume_cancellable(&mut conversation, paused.id(), &decisions, &cancel)
+        .resume(&mut conversation, paused.id(), &decisions)
+        .with_cancel(&cancel)
         .await
         .unwrap();
     assert!(matches!(first.status, LoopStatus::Answered(_)));
     let second = agent
-        .resume_cancellable(&mut conversation, copy.id(), &decisions, &cancel)
+        .resume(&mut conversation, copy.id(), &decisions)
+        .with_cancel(&cancel)
         .await;
     assert!(
         matches!(second, Err(GateError::Store(StoreError::UnknownRun(_)))),

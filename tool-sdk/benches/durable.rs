@@ -10,6 +10,7 @@
 //!
 //! Run with `cargo bench -p tool-sdk --bench durable`.
 
+use std::future::IntoFuture as _;
 use std::sync::Arc;
 
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -91,7 +92,7 @@ fn bench(c: &mut Criterion) {
         group.bench_function(*name, |b| {
             b.iter(|| {
                 let mut conversation = vec![Message::user("book room 7")];
-                runtime.block_on(agent.run(&mut conversation))
+                runtime.block_on(agent.run(&mut conversation).into_future())
             })
         });
     }

@@ -17,6 +17,7 @@
 //! done
 //! ```
 
+use std::future::IntoFuture as _;
 use std::hint::black_box;
 
 use tool_sdk::{
@@ -99,13 +100,13 @@ fn main() {
                 runtime.block_on(async { black_box(&mut conversation) });
             }
             "compensable" => {
-                black_box(runtime.block_on(compensable.run(&mut conversation)));
+                black_box(runtime.block_on(compensable.run(&mut conversation).into_future()));
             }
             "durable" => {
-                black_box(runtime.block_on(durable.run(&mut conversation)));
+                black_box(runtime.block_on(durable.run(&mut conversation).into_future()));
             }
             _ => {
-                black_box(runtime.block_on(agent.run(&mut conversation)));
+                black_box(runtime.block_on(agent.run(&mut conversation).into_future()));
             }
         }
     }

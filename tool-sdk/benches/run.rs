@@ -7,6 +7,7 @@
 //!
 //! Run with `cargo bench -p tool-sdk --bench run`.
 
+use std::future::IntoFuture as _;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -62,7 +63,7 @@ fn run(c: &mut Criterion) {
     c.bench_function("loop/round_overhead", |b| {
         b.iter(|| {
             let mut conversation = vec![Message::user("1 + 2?")];
-            runtime.block_on(agent.run(&mut conversation))
+            runtime.block_on(agent.run(&mut conversation).into_future())
         })
     });
 
@@ -80,7 +81,7 @@ fn run(c: &mut Criterion) {
     group.bench_function("32_slow_tools_concurrent", |b| {
         b.iter(|| {
             let mut conversation = vec![Message::user("wait")];
-            runtime.block_on(agent.run(&mut conversation))
+            runtime.block_on(agent.run(&mut conversation).into_future())
         })
     });
     group.finish();

@@ -8,6 +8,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use serde_json::{json, Value};
+use std::future::IntoFuture as _;
 use tool_sdk::describe::search::SEARCH_TOOL_NAME;
 use tool_sdk::run::ToolLoop;
 use tool_sdk::{
@@ -114,7 +115,7 @@ fn search(c: &mut Criterion) {
     group.bench_function("two_searches_1000_deferred", |b| {
         b.iter(|| {
             let mut conversation = vec![Message::user("tidy up")];
-            runtime.block_on(agent.run(&mut conversation))
+            runtime.block_on(agent.run(&mut conversation).into_future())
         })
     });
     group.finish();

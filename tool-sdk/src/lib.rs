@@ -58,7 +58,7 @@
 //! On a parameter: `///` doc comments describe it; `#[arg(rename = "wire_name")]`,
 //! `#[arg(description = "...")]`, `#[arg(default)]` (the type's `Default`) or
 //! `#[arg(default = expr)]`; `#[context]` marks a parameter filled from the call's
-//! [`ToolContext`] ([`CallId`](define::CallId), [`ToolName`](define::ToolName), [`CancellationToken`], [`State<T>`](define::State)) instead of
+//! [`ToolContext`] ([`CallId`](define::CallId), [`ToolName`](define::ToolName), [`CancellationToken`](run::CancellationToken), [`State<T>`](define::State)) instead of
 //! the model's arguments. `Option<T>` parameters are optional; `&str`, `&[T]` and `&T`
 //! parameters are decoded owned and lent to the function.
 //!
@@ -187,12 +187,10 @@ pub mod mcp;
 pub mod __private;
 
 // The names a first program needs; everything else is under its stage.
-pub use define::{Tool, ToolContext, ToolError, ToolOutput};
+pub use define::{Tool, ToolContext, ToolError, ToolErrorKind, ToolOutput};
 pub use model::{AssistantMessage, ChatModel, Message, ScriptedModel, ToolCall};
 pub use register::ToolRegistry;
 pub use run::{LoopStatus, ToolLoop};
-
-pub use tokio_util::sync::CancellationToken;
 
 /// Turns a function into a tool. See the [crate documentation](crate#the-tool-attribute).
 pub use tool_sdk_macros::tool;

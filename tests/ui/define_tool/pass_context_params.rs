@@ -1,6 +1,8 @@
 #![deny(warnings)]
 
-use tool_sdk::{define::{CallId, State, ToolName}, define_tool, CancellationToken, ToolRegistry};
+use tool_sdk::{define::{CallId, State, ToolName}, define_tool, ToolRegistry};
+
+use tool_sdk::run::CancellationToken;
 
 struct Config {
     greeting: String,

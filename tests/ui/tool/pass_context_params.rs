@@ -12,7 +12,7 @@ async fn greet(
     name: String,
     #[context] id: CallId,
     #[context] tool_name: ToolName,
-    #[context] cancel: tool_sdk::CancellationToken,
+    #[context] cancel: tool_sdk::run::CancellationToken,
     #[context] config: State<Config>,
 ) -> String {
     format!(

@@ -21,8 +21,8 @@ type CallPredicate = dyn Fn(&ToolCall) -> bool + Send + Sync;
 /// use tool_sdk::ToolCall;
 ///
 /// let policy = ConfirmationPolicy::new()
-///     .confirm_tool("delete_file")
-///     .confirm_when(|call| call.arguments.contains("\"prod\""));
+///     .with_confirmed_tool("delete_file")
+///     .with_confirm_when(|call| call.arguments.contains("\"prod\""));
 /// assert!(policy.needs_confirmation(&ToolCall::new("1", "delete_file", "{}"), None));
 /// assert!(policy.needs_confirmation(&ToolCall::new("2", "deploy", r#"{"env":"prod"}"#), None));
 /// assert!(!policy.needs_confirmation(&ToolCall::new("3", "deploy", r#"{"env":"dev"}"#), None));
@@ -41,14 +41,14 @@ impl ConfirmationPolicy {
     }
 
     /// Every call of the tool named `name` waits for a decision.
-    pub fn confirm_tool(mut self, name: impl Into<String>) -> Self {
+    pub fn with_confirmed_tool(mut self, name: impl Into<String>) -> Self {
         self.tools.insert(name.into());
         self
     }
 
     /// Calls for which `predicate` answers `true` wait for a decision, in addition to the rest:
     /// called several times, the predicates add up (a call waits when any one of them asks).
-    pub fn confirm_when(
+    pub fn with_confirm_when(
         mut self,
         predicate: impl Fn(&ToolCall) -> bool + Send + Sync + 'static,
     ) -> Self {
@@ -85,8 +85,8 @@ mod tests {
     #[test]
     fn predicates_add_up() {
         let policy = ConfirmationPolicy::new()
-            .confirm_when(|call| call.arguments.contains("prod"))
-            .confirm_when(|call| call.name == "wire_money");
+            .with_confirm_when(|call| call.arguments.contains("prod"))
+            .with_confirm_when(|call| call.name == "wire_money");
         assert!(policy.needs_confirmation(&ToolCall::new("1", "deploy", r#"{"env":"prod"}"#), None));
         assert!(policy.needs_confirmation(&ToolCall::new("2", "wire_money", "{}"), None));
         assert!(!policy.needs_confirmation(&ToolCall::new("3", "deploy", r#"{"env":"dev"}"#), None));

@@ -67,7 +67,8 @@ impl McpServer {
     /// ```no_run
     /// use tokio::net::TcpListener;
     /// use tool_sdk::mcp::McpServer;
-    /// use tool_sdk::{tool, CancellationToken, ToolRegistry};
+    /// use tool_sdk::run::CancellationToken;
+    /// use tool_sdk::{tool, ToolRegistry};
     ///
     /// /// Adds two numbers.
     /// #[tool]
@@ -118,7 +119,8 @@ impl McpServer {
     /// ```no_run
     /// use tokio::net::TcpListener;
     /// use tool_sdk::mcp::{McpServer, StreamableHttpServerConfig};
-    /// use tool_sdk::{CancellationToken, ToolRegistry};
+    /// use tool_sdk::run::CancellationToken;
+    /// use tool_sdk::ToolRegistry;
     ///
     /// # async fn run(server: McpServer) -> Result<(), Box<dyn std::error::Error>> {
     /// let listener = TcpListener::bind("0.0.0.0:8000").await?;

@@ -39,7 +39,7 @@ use crate::register::ToolRegistry;
 ///   saying so, and never runs. MCP hosts ask their user before calling a tool when its
 ///   annotations say it may be destructive; a server cannot know that they did.
 /// - **Cancellation**: a client's `notifications/cancelled` cancels the token tools see in
-///   their context ([`CancellationToken`](crate::CancellationToken)).
+///   their context ([`CancellationToken`](crate::run::CancellationToken)).
 ///
 /// The server reports the application's name and version, given to [`McpServer::builder`].
 /// Options only the loop acts on (`return_direct`, `defer`, compensation) mean nothing to an

@@ -6,6 +6,7 @@
 mod approve;
 mod conversation;
 mod durable;
+mod entry;
 mod events;
 mod options;
 mod recover;
@@ -20,6 +21,7 @@ mod tool_loop;
 
 pub use approve::{Approver, ApproverFuture};
 pub use conversation::Conversation;
+pub use entry::{Resume, Run, RunFuture};
 pub use events::LoopEvent;
 pub use options::{
     Concurrency, ErrorAction, ErrorPolicy, LoopOptions, DEFAULT_DEFER_THRESHOLD, DEFAULT_MAX_ROUNDS,
@@ -29,3 +31,6 @@ pub use recover::RecoveredRun;
 pub use setup::SetupError;
 pub use terminal::UNATTENDED_RULE;
 pub use tool_loop::ToolLoop;
+
+/// Cancels a run ([`Run::with_cancel`]), and is handed to tools in their context.
+pub use tokio_util::sync::CancellationToken;

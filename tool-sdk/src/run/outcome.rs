@@ -17,9 +17,24 @@ pub struct LoopOutcome {
     pub compensations: Vec<CompensationReport>,
     /// The run's id (what a paused run is resumed by, and what idempotency keys start with).
     pub run_id: RunId,
-    /// Set when the store could not record the run's end: until it is recorded, recovery may
-    /// take the run for one that stopped in the middle.
+    /// Set when the store could not record the run's end (until it is recorded, recovery may
+    /// take the run for one that stopped in the middle), or the conversation's memory could
+    /// not keep it ([`Run::with_memory`](crate::run::Run::with_memory)).
     pub store_error: Option<StoreError>,
+}
+
+impl LoopOutcome {
+    /// A run that stopped before anything ran, because its store failed.
+    pub(crate) fn not_started(run_id: RunId, error: StoreError) -> Self {
+        Self {
+            status: LoopStatus::StoreFailed(error),
+            rounds: 0,
+            calls: Vec::new(),
+            compensations: Vec::new(),
+            run_id,
+            store_error: None,
+        }
+    }
 }
 
 /// Why a run stopped.

@@ -15,13 +15,13 @@ use crate::model::{
     AssistantMessage, ChatModel, ChatRequest, Message, OfferedTool, ToolCall, ToolResultStatus,
 };
 use crate::register::{ToolProvider, ToolRegistry};
-use crate::store::{ChatMemory, Heartbeat, PausedTurn, RunId, RunState, RunStore, StoreError};
+use crate::store::{Heartbeat, PausedTurn, RunId, RunState, RunStore, StoreError};
 
 use crate::run::approve::Approver;
 use crate::run::outcome::RoundEnd;
 use crate::run::terminal::Terminal;
 use crate::run::tools::RunTools;
-use crate::run::{durable, Conversation, LoopEvent, LoopOptions, LoopOutcome, LoopStatus};
+use crate::run::{durable, LoopEvent, LoopOptions, LoopOutcome, LoopStatus};
 
 type Listener = dyn Fn(&LoopEvent) + Send + Sync;
 type BeforeHook = dyn Fn(&ToolCall) + Send + Sync;
@@ -225,68 +225,24 @@ impl ToolLoop {
         self
     }
 
-    /// Runs on the conversation `id` of `memory`: loads it, appends `input`, runs, and stores
-    /// the conversation back whatever the outcome (it is valid at every outcome).
-    pub async fn run_with_memory(
-        &self,
-        memory: &dyn ChatMemory,
-        id: &str,
-        input: Message,
-    ) -> Result<LoopOutcome, StoreError> {
-        self.run_with_memory_cancellable(memory, id, input, &CancellationToken::new())
-            .await
-    }
-
-    /// [`run_with_memory`](Self::run_with_memory), until the run ends or `cancel` is cancelled
-    /// (see [`run_cancellable`](Self::run_cancellable)).
-    pub async fn run_with_memory_cancellable(
-        &self,
-        memory: &dyn ChatMemory,
-        id: &str,
-        input: Message,
-        cancel: &CancellationToken,
-    ) -> Result<LoopOutcome, StoreError> {
-        let mut conversation = memory.load(id).await?;
-        conversation.push(input);
-        let outcome = self.run_cancellable(&mut conversation, cancel).await;
-        memory.store(id, &conversation).await?;
-        Ok(outcome)
-    }
-
     /// The loop's registry.
     pub fn registry(&self) -> &ToolRegistry {
         &self.registry
     }
 
-    /// Runs until the model answers, appending to `conversation`: the caller's
-    /// (`&mut Vec<Message>`), or one begun from a prompt (`"…"`); see [`Conversation`].
-    pub async fn run<'c>(&self, conversation: impl Into<Conversation<'c>>) -> LoopOutcome {
-        self.run_cancellable(conversation, &CancellationToken::new())
-            .await
-    }
-
-    /// Runs until the model answers or `cancel` is cancelled.
-    ///
-    /// # Cancel safety
-    ///
-    /// Cancel through the token, not by dropping the future: the token lets the round in
-    /// flight drain and what already ran be rolled back.
-    pub async fn run_cancellable<'c>(
+    /// Asks the approver, if there is one, about each pause of the run, and resumes it with
+    /// its decisions, until the run stops otherwise (or the decisions are refused: the run
+    /// then stays paused, as it stands).
+    pub(super) async fn decide_pauses(
         &self,
-        conversation: impl Into<Conversation<'c>>,
+        conversation: &mut Vec<Message>,
+        mut outcome: LoopOutcome,
         cancel: &CancellationToken,
     ) -> LoopOutcome {
-        let mut conversation = conversation.into();
-        let conversation = conversation.messages_mut();
-        if let Some(terminal) = &self.terminal {
-            terminal.started(&self.model.description(), conversation);
-        }
-        let mut outcome = self.start(conversation, cancel).await;
-        // With an approver, a pause is decided here and the run goes on.
         while let (Some(approver), LoopStatus::Paused(paused)) = (&self.approver, &outcome.status) {
             let decisions = approver.decide(paused).await;
             match self
-                .resume_cancellable(conversation, paused.id(), &decisions, cancel)
+                .resume_decided(conversation, paused.id(), &decisions, cancel)
                 .await
             {
                 Ok(next) => outcome = next,
@@ -296,14 +252,11 @@ impl ToolLoop {
                 }
             }
         }
-        if let Some(terminal) = &self.terminal {
-            terminal.ended(&outcome);
-        }
         outcome
     }
 
     /// Begins a run and drives it until it stops.
-    async fn start(
+    pub(super) async fn start(
         &self,
         conversation: &mut Vec<Message>,
         cancel: &CancellationToken,
@@ -318,41 +271,15 @@ impl ToolLoop {
         if let Some(store) = &self.store {
             if let Err(error) = store.begin(&state.id, self.lease).await {
                 // Nothing ran: there is nothing to roll back or record.
-                return LoopOutcome {
-                    status: LoopStatus::StoreFailed(error),
-                    rounds: 0,
-                    calls: Vec::new(),
-                    compensations: Vec::new(),
-                    run_id: state.id,
-                    store_error: None,
-                };
+                return LoopOutcome::not_started(state.id, error);
             }
         }
         self.drive(conversation, state, tools, None, cancel).await
     }
 
-    /// Resumes the run paused under `id` with decisions: the paused reply and its results are
-    /// appended to `conversation`, and the run goes on. Decisions that do not fit are refused,
-    /// nothing runs, and the run stays paused for corrected ones.
-    ///
-    /// What resumes is the copy this loop kept — in its store, where any process sharing the
-    /// store may resume it, or, without a store, in this loop — and the decisions are checked
-    /// against it before it is taken: a pause resumes once, however many resumes race for it or
-    /// repeat it (the others get [`GateError::AlreadyDecided`], even once the run has paused
-    /// again on the same calls).
-    pub async fn resume(
-        &self,
-        conversation: &mut Vec<Message>,
-        id: &RunId,
-        decisions: &ToolCallDecisions,
-    ) -> Result<LoopOutcome, GateError> {
-        self.resume_cancellable(conversation, id, decisions, &CancellationToken::new())
-            .await
-    }
-
-    /// [`resume`](Self::resume), until the run ends or `cancel` is cancelled (see
-    /// [`run_cancellable`](Self::run_cancellable)).
-    pub async fn resume_cancellable(
+    /// Resumes the run paused under `id` with `decisions`, checked against the copy kept
+    /// (see [`resume`](Self::resume)).
+    pub(super) async fn resume_decided(
         &self,
         conversation: &mut Vec<Message>,
         id: &RunId,

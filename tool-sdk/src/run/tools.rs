@@ -126,7 +126,7 @@ impl<'a> RunTools<'a> {
             deferred.iter().map(|d| found.contains(&d.name)).collect()
         };
         let limit = query.limit.unwrap_or(DEFAULT_SEARCH_LIMIT).clamp(1, 20);
-        let request = SearchRequest::new(&query.query, &deferred, limit).skipping(&skip);
+        let request = SearchRequest::new(&query.query, &deferred, limit).with_skip(&skip);
         let result = self.search.search(&request);
         let hits: Vec<&ToolDefinition> = result
             .found

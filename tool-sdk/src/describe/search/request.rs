@@ -18,7 +18,7 @@ use crate::define::ToolDefinition;
 /// ];
 /// let refs: Vec<&ToolDefinition> = tools.iter().collect();
 /// // The first was found by an earlier search: only the second can come back.
-/// let request = SearchRequest::new("weather in Oslo", &refs, 5).skipping(&[true]);
+/// let request = SearchRequest::new("weather in Oslo", &refs, 5).with_skip(&[true]);
 /// assert_eq!(Bm25Search::new().search(&request).found, [1]);
 /// ```
 #[derive(Debug, Clone, Copy)]
@@ -46,7 +46,7 @@ impl<'a> SearchRequest<'a> {
     }
 
     /// Leaves out `tools[i]` wherever `skip[i]` is true.
-    pub fn skipping(mut self, skip: &'a [bool]) -> Self {
+    pub fn with_skip(mut self, skip: &'a [bool]) -> Self {
         self.skip = skip;
         self
     }

@@ -1,0 +1,247 @@
+//! How a run is started or resumed: one shape for both, `agent.run(…)` or
+//! `agent.resume(…)`, with cancellation and memory as options, awaited for its outcome.
+
+use std::future::{Future, IntoFuture};
+use std::pin::Pin;
+
+use tokio_util::sync::CancellationToken;
+
+use crate::gate::{GateError, ToolCallDecisions};
+use crate::model::Message;
+use crate::run::{Conversation, LoopOutcome, ToolLoop};
+use crate::store::{ChatMemory, RunId, StoreError};
+
+/// The future of a [`Run`] or a [`Resume`]: boxed, since it holds a whole run.
+pub type RunFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+impl ToolLoop {
+    /// A run of the loop on `conversation`, the caller's (`&mut Vec<Message>`, appended to in
+    /// place) or one begun from a prompt (`"…"`); see [`Conversation`]. Await it for the
+    /// [`LoopOutcome`]; before that, [`with_cancel`](Run::with_cancel) and
+    /// [`with_memory`](Run::with_memory) set its options.
+    ///
+    /// ```
+    /// use tool_sdk::{tool, LoopStatus, ToolLoop};
+    ///
+    /// /// Adds two numbers.
+    /// #[tool]
+    /// fn add(a: i64, b: i64) -> i64 { a + b }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), tool_sdk::run::SetupError> {
+    /// let agent = ToolLoop::new(
+    ///     tool_sdk::ScriptedModel::from_script(r#"add {"a": 2, "b": 3}
+    ///         2 + 3 = 5"#)?,
+    ///     (AddTool,).into_registry()?,
+    /// );
+    /// let mut conversation = vec![tool_sdk::Message::user("What is 2 + 3?")];
+    /// let outcome = agent.run(&mut conversation).await;
+    /// assert!(matches!(&outcome.status, LoopStatus::Answered(reply) if reply.text.as_deref() == Some("2 + 3 = 5")));
+    /// assert_eq!(conversation.len(), 4); // user, assistant (call), tool result, assistant (answer)
+    /// # Ok(())
+    /// # }
+    /// # use tool_sdk::register::IntoRegistry as _;
+    /// ```
+    pub fn run<'a>(&'a self, conversation: impl Into<Conversation<'a>>) -> Run<'a> {
+        Run {
+            agent: self,
+            conversation: conversation.into(),
+            options: Options::default(),
+        }
+    }
+
+    /// Resumes the run paused under `run` with `decisions`: the paused reply and its results
+    /// are appended to `conversation`, and the run goes on. Await it for the [`LoopOutcome`];
+    /// before that, [`with_cancel`](Resume::with_cancel) and
+    /// [`with_memory`](Resume::with_memory) set its options.
+    ///
+    /// What resumes is the copy this loop kept — in its store, where any process sharing the
+    /// store may resume it, or, without a store, in this loop — and the decisions are checked
+    /// against it before it is taken: a pause resumes once, however many resumes race for it or
+    /// repeat it (the others get [`GateError::AlreadyDecided`], even once the run has paused
+    /// again on the same calls). Decisions that do not fit are refused, nothing runs, and the
+    /// run stays paused for corrected ones.
+    pub fn resume<'a>(
+        &'a self,
+        conversation: impl Into<Conversation<'a>>,
+        run: &'a RunId,
+        decisions: &'a ToolCallDecisions,
+    ) -> Resume<'a> {
+        Resume {
+            agent: self,
+            conversation: conversation.into(),
+            run,
+            decisions,
+            options: Options::default(),
+        }
+    }
+}
+
+/// A run about to start: set its options, then await it. See [`ToolLoop::run`].
+#[must_use = "a run does nothing until it is awaited"]
+pub struct Run<'a> {
+    agent: &'a ToolLoop,
+    conversation: Conversation<'a>,
+    options: Options<'a>,
+}
+
+/// A paused run about to resume: set its options, then await it. See [`ToolLoop::resume`].
+#[must_use = "a resume does nothing until it is awaited"]
+pub struct Resume<'a> {
+    agent: &'a ToolLoop,
+    conversation: Conversation<'a>,
+    run: &'a RunId,
+    decisions: &'a ToolCallDecisions,
+    options: Options<'a>,
+}
+
+#[derive(Default)]
+struct Options<'a> {
+    cancel: CancellationToken,
+    memory: Option<(&'a dyn ChatMemory, &'a str)>,
+}
+
+/// The setters of [`Run`] and [`Resume`], the same for both.
+macro_rules! run_options {
+    ($builder:ident) => {
+        impl<'a> $builder<'a> {
+            /// Runs until the run ends or `cancel` is cancelled: then no model call or tool
+            /// starts, the round in flight drains, and what already ran is rolled back.
+            ///
+            /// # Cancel safety
+            ///
+            /// Cancel through the token, not by dropping the future: the token lets the round
+            /// in flight drain and what already ran be rolled back.
+            pub fn with_cancel(mut self, cancel: &CancellationToken) -> Self {
+                self.options.cancel = cancel.clone();
+                self
+            }
+
+            /// Runs on the conversation `id` of `memory`: loads it, appends the messages given
+            /// to the run (a prompt, say), runs, and stores the conversation back whatever the
+            /// outcome (it is valid at every outcome). A conversation the caller holds ends as
+            /// the whole conversation.
+            ///
+            /// A conversation that cannot be loaded stops the run before anything runs
+            /// ([`LoopStatus::StoreFailed`](crate::run::LoopStatus::StoreFailed)); one that
+            /// cannot be stored back is reported in [`LoopOutcome::store_error`].
+            pub fn with_memory(mut self, memory: &'a dyn ChatMemory, id: &'a str) -> Self {
+                self.options.memory = Some((memory, id));
+                self
+            }
+        }
+    };
+}
+
+run_options!(Run);
+run_options!(Resume);
+
+impl<'a> IntoFuture for Run<'a> {
+    type Output = LoopOutcome;
+    type IntoFuture = RunFuture<'a, LoopOutcome>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        let Run {
+            agent,
+            mut conversation,
+            options,
+        } = self;
+        Box::pin(async move {
+            let given = conversation.messages_mut();
+            let mut recalled = match recall(&options, given).await {
+                Ok(recalled) => recalled,
+                Err(error) => return LoopOutcome::not_started(RunId::next(), error),
+            };
+            let messages = recalled.as_mut().unwrap_or(given);
+            if let Some(terminal) = &agent.terminal {
+                terminal.started(&agent.model.description(), messages);
+            }
+            let outcome = agent.start(messages, &options.cancel).await;
+            let outcome = agent
+                .decide_pauses(messages, outcome, &options.cancel)
+                .await;
+            keep(agent, &options, given, recalled, outcome).await
+        })
+    }
+}
+
+impl<'a> IntoFuture for Resume<'a> {
+    type Output = Result<LoopOutcome, GateError>;
+    type IntoFuture = RunFuture<'a, Result<LoopOutcome, GateError>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        let Resume {
+            agent,
+            mut conversation,
+            run,
+            decisions,
+            options,
+        } = self;
+        Box::pin(async move {
+            let given = conversation.messages_mut();
+            let mut recalled = recall(&options, given).await?;
+            let messages = recalled.as_mut().unwrap_or(given);
+            let outcome = agent
+                .resume_decided(messages, run, decisions, &options.cancel)
+                .await?;
+            let outcome = agent
+                .decide_pauses(messages, outcome, &options.cancel)
+                .await;
+            Ok(keep(agent, &options, given, recalled, outcome).await)
+        })
+    }
+}
+
+/// With a memory, the conversation the run goes on: the memory's, with the given messages
+/// appended (taken out of `given`, which [`keep`] then fills with the whole conversation).
+/// Without one, the run goes on the given conversation itself, in place.
+async fn recall(
+    options: &Options<'_>,
+    given: &mut Vec<Message>,
+) -> Result<Option<Vec<Message>>, StoreError> {
+    let Some((memory, id)) = options.memory else {
+        return Ok(None);
+    };
+    let mut messages = memory.load(id).await?;
+    messages.append(given);
+    Ok(Some(messages))
+}
+
+/// Stores a recalled conversation back in the memory and hands it to the caller, and shows
+/// how the run ended.
+async fn keep(
+    agent: &ToolLoop,
+    options: &Options<'_>,
+    given: &mut Vec<Message>,
+    recalled: Option<Vec<Message>>,
+    mut outcome: LoopOutcome,
+) -> LoopOutcome {
+    if let (Some((memory, id)), Some(messages)) = (options.memory, recalled) {
+        if let Err(error) = memory.store(id, &messages).await {
+            outcome.store_error.get_or_insert(error);
+        }
+        *given = messages;
+    }
+    if let Some(terminal) = &agent.terminal {
+        terminal.ended(&outcome);
+    }
+    outcome
+}
+
+impl std::fmt::Debug for Run<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Run")
+            .field("conversation", &self.conversation)
+            .field("memory", &self.options.memory.map(|(_, id)| id))
+            .finish_non_exhaustive()
+    }
+}
+
+impl std::fmt::Debug for Resume<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Resume")
+            .field("run", &self.run)
+            .field("memory", &self.options.memory.map(|(_, id)| id))
+            .finish_non_exhaustive()
+    }
+}
