@@ -8,7 +8,7 @@ use crate::model::{
     tool_call_keys, AssistantMessage, ToolCall, ToolResultMessage, ToolResultStatus,
 };
 
-use crate::define::{Tool, ToolContext, ToolError, ToolOutput};
+use crate::define::{Part, Tool, ToolContext, ToolError, ToolOutput, ToolResult};
 use crate::register::ToolRegistry;
 use crate::store::PausedTurn;
 
@@ -89,7 +89,7 @@ pub struct CallOutcome {
 }
 
 /// How a call ended.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum CallResult {
     /// It ran: the tool's output or a classified error.
@@ -105,26 +105,10 @@ pub enum CallResult {
 impl CallOutcome {
     /// The message that answers the call, for the model.
     pub fn to_message(&self) -> ToolResultMessage {
-        let (content, status) = match &self.result {
-            CallResult::Ran(Ok(output)) => (output.content().to_owned(), ToolResultStatus::Success),
-            CallResult::Ran(Err(error)) => (error.model_message(), ToolResultStatus::Error),
-            CallResult::Denied(message) => (message.clone(), ToolResultStatus::Denied),
-            CallResult::NotOffered => (
-                format!(
-                    "Error: the tool `{}` is not available here.",
-                    self.call.name
-                ),
-                ToolResultStatus::Error,
-            ),
-            CallResult::NotStarted => (
-                "Error: this call did not run: the run was cancelled.".to_owned(),
-                ToolResultStatus::Error,
-            ),
-        };
-        let parts = match &self.result {
-            CallResult::Ran(Ok(output)) => output.parts().to_vec(),
-            _ => Vec::new(),
-        };
+        let (content, parts, status) = self
+            .result
+            .clone()
+            .into_answer(&self.call, ToolError::model_message);
         ToolResultMessage {
             call_id: self.call.id.clone(),
             key: self.key.clone(),
@@ -132,6 +116,56 @@ impl CallOutcome {
             content,
             parts,
             status,
+        }
+    }
+}
+
+impl CallResult {
+    /// What the model reads for `call` (the text, the parts, the status), wherever the call
+    /// was decided: `error_text` words a tool's error.
+    pub(crate) fn into_answer(
+        self,
+        call: &ToolCall,
+        error_text: impl FnOnce(&ToolError) -> String,
+    ) -> (String, Vec<Part>, ToolResultStatus) {
+        match self {
+            CallResult::Ran(Ok(output)) => {
+                let (content, parts) = output.into_content_and_parts();
+                (content, parts, ToolResultStatus::Success)
+            }
+            CallResult::Ran(Err(error)) => {
+                (error_text(&error), Vec::new(), ToolResultStatus::Error)
+            }
+            CallResult::Denied(message) => (message, Vec::new(), ToolResultStatus::Denied),
+            CallResult::NotOffered => (
+                format!("Error: the tool `{}` is not available here.", call.name),
+                Vec::new(),
+                ToolResultStatus::Error,
+            ),
+            CallResult::NotStarted => (
+                "Error: this call did not run: the run was cancelled.".to_owned(),
+                Vec::new(),
+                ToolResultStatus::Error,
+            ),
+        }
+    }
+}
+
+impl Resolution {
+    /// Runs a decided call as resolved: the one executor of a decided call, for the gate
+    /// alone and for the loop. `start` runs an allowed call, or gives `None` when it must not
+    /// start (its run was cancelled).
+    pub(crate) async fn run<F>(self, start: impl FnOnce() -> F) -> CallResult
+    where
+        F: std::future::Future<Output = Option<ToolResult>>,
+    {
+        match self {
+            Resolution::Denied(message) => CallResult::Denied(message),
+            Resolution::NotOffered => CallResult::NotOffered,
+            Resolution::Run => match start().await {
+                Some(result) => CallResult::Ran(result),
+                None => CallResult::NotStarted,
+            },
         }
     }
 }
@@ -271,27 +305,26 @@ pub(crate) async fn run_resolved(
     outcomes
 }
 
+/// Runs one call of a reply as resolved, through the registry.
 async fn run(
     registry: &ToolRegistry,
     key: String,
     call: &ToolCall,
     resolution: Resolution,
 ) -> CallOutcome {
-    let result = match resolution {
-        Resolution::Denied(message) => CallResult::Denied(message),
-        Resolution::NotOffered => CallResult::NotOffered,
-        Resolution::Run => {
+    let result = resolution
+        .run(|| async {
             let mut context = ToolContext::new();
             if let Some(id) = &call.id {
                 context = context.with_call_id(id);
             }
-            CallResult::Ran(
+            Some(
                 registry
                     .call_with(&call.name, &call.arguments, context)
                     .await,
             )
-        }
-    };
+        })
+        .await;
     CallOutcome {
         key,
         call: call.clone(),

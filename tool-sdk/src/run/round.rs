@@ -32,15 +32,31 @@ impl ToolLoop {
         cancel: &CancellationToken,
         finished: &WriteAhead<'_>,
     ) -> CallResult {
-        match resolution {
-            Resolution::Denied(message) => return CallResult::Denied(message),
-            Resolution::Run => {}
-            _ => return CallResult::NotOffered,
-        }
-        // Nothing starts once the run is cancelled; what started finishes.
-        if cancel.is_cancelled() {
-            return CallResult::NotStarted;
-        }
+        resolution
+            .run(|| async move {
+                // Nothing starts once the run is cancelled; what started finishes.
+                if cancel.is_cancelled() {
+                    return None;
+                }
+                Some(
+                    self.call_started(tools, call, key, position, cancel, finished)
+                        .await,
+                )
+            })
+            .await
+    }
+
+    /// Runs an allowed call: hooks and events around it, its success recorded when it can be
+    /// rolled back.
+    async fn call_started(
+        &self,
+        tools: &RunTools<'_>,
+        call: ToolCall,
+        key: String,
+        position: usize,
+        cancel: &CancellationToken,
+        finished: &WriteAhead<'_>,
+    ) -> crate::define::ToolResult {
         if let Some(before) = &self.before {
             before(&call);
         }
@@ -97,7 +113,7 @@ impl ToolLoop {
                 finished.push(position, key, call, output).await;
             }
         }
-        CallResult::Ran(result)
+        result
     }
 
     /// Starts a call: a synchronous tool runs to its end here. With a store, on a
@@ -191,51 +207,28 @@ impl ToolLoop {
         let mut failure: Option<(String, String, ToolError)> = None;
         let mut all_direct = true;
         for ((call, key), ended) in reply.tool_calls.iter().zip(&keys).zip(ended) {
-            let mut parts = Vec::new();
-            let (content, status, started) = match ended {
-                CallResult::Ran(Ok(output)) => {
-                    let direct = tools
+            let started = matches!(ended, CallResult::Ran(_));
+            match &ended {
+                CallResult::Ran(Ok(_)) => {
+                    all_direct &= tools
                         .get(&call.name)
                         .is_some_and(|tool| tool.definition().options.return_direct);
-                    all_direct &= direct;
-                    let (content, output_parts) = output.into_content_and_parts();
-                    parts = output_parts;
-                    (content, ToolResultStatus::Success, true)
                 }
                 CallResult::Ran(Err(error)) => {
                     all_direct = false;
-                    let content = match &self.error_handler {
-                        Some(handler) => handler(call, &error),
-                        None => error.model_message(),
-                    };
                     if failure.is_none()
                         && self.options.errors.action(error.kind()) == ErrorAction::RollBack
                     {
-                        failure = Some((key.clone(), call.name.clone(), error));
+                        failure = Some((key.clone(), call.name.clone(), error.clone()));
                     }
-                    (content, ToolResultStatus::Error, true)
                 }
-                CallResult::Denied(message) => {
-                    all_direct = false;
-                    (message, ToolResultStatus::Denied, false)
-                }
-                CallResult::NotOffered => {
-                    all_direct = false;
-                    (
-                        format!("Error: the tool `{}` is not available here.", call.name),
-                        ToolResultStatus::Error,
-                        false,
-                    )
-                }
-                CallResult::NotStarted => {
-                    all_direct = false;
-                    (
-                        "Error: this call did not run: the run was cancelled.".to_owned(),
-                        ToolResultStatus::Error,
-                        false,
-                    )
-                }
-            };
+                _ => all_direct = false,
+            }
+            let (content, parts, status) =
+                ended.into_answer(call, |error| match &self.error_handler {
+                    Some(handler) => handler(call, error),
+                    None => error.model_message(),
+                });
             conversation.push(Message::Tool(ToolResultMessage {
                 call_id: call.id.clone(),
                 key: key.clone(),
