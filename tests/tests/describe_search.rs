@@ -357,8 +357,8 @@ mod in_the_loop {
         let mut conversation = vec![Message::user("book dinner")];
         let outcome = agent.run(&mut conversation).await;
         assert_eq!(
-            outcome.status.awaiting_decision(),
-            ["c2"],
+            outcome.status.paused().map(|paused| paused.awaiting()),
+            Some(&["c2".to_owned()][..]),
             "the found tool still needs a decision"
         );
         let LoopStatus::Paused(paused) = outcome.status else {

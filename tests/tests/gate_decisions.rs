@@ -13,7 +13,7 @@ use tool_sdk::{
         ToolCallDecision, ToolCallDecisions,
     },
     model::tool_call_keys,
-    store::{InMemoryRunStore, PausedTurn, RunId, StoreError},
+    store::{InMemoryRunStore, PausedTurn, RunId},
 };
 
 /// A registry whose tools count their runs: `pay` (declared `confirm = amount > 100`),
@@ -99,8 +99,8 @@ async fn when_one_call_needs_a_decision_no_call_of_the_reply_runs() {
     let outcome = Gate::default()
         .execute(&registry, &offered(&registry), &reply)
         .await;
-    assert!(outcome.is_awaiting_decision());
-    assert_eq!(outcome.awaiting_decision(), ["b", "d"]);
+    let paused = outcome.paused().expect("the reply waits");
+    assert_eq!(paused.awaiting(), ["b", "d"]);
     assert_eq!(
         runs.load(Ordering::SeqCst),
         0,
@@ -637,6 +637,6 @@ async fn a_stored_turn_resumes_once_even_when_two_resumes_race() {
             &decisions
         )
         .await,
-        Err(GateError::Store(StoreError::UnknownRun(_)))
+        Err(GateError::UnknownTurn { id }) if id == unknown
     ));
 }

@@ -233,7 +233,7 @@ async fn gating_runs_inside_the_loop_paused_out_decisions_in() {
     let agent = ToolLoop::new(model, booking_tools(&timeline, &[])).with_gate(gate);
     let mut conversation = vec![Message::user("go")];
     let outcome = agent.run(&mut conversation).await;
-    assert_eq!(outcome.status.awaiting_decision(), ["c2"]);
+    assert_eq!(outcome.status.paused().unwrap().awaiting(), ["c2"]);
     assert!(timeline.lock().unwrap().is_empty(), "nothing ran");
     check_conversation(&conversation).unwrap();
     let LoopStatus::Paused(paused) = outcome.status else {

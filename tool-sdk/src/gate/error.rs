@@ -1,7 +1,7 @@
 //! The one error of the gate: decisions that do not fit, a sealed token refused, or the store
 //! that keeps paused turns failing. Whichever it is, nothing ran.
 
-use crate::store::{PauseId, StoreError};
+use crate::store::{PauseId, RunId, StoreError};
 
 /// Why the gate refused: the decisions do not fit the paused reply, a sealed token was refused,
 /// or the store keeping the turn failed. Nothing ran; [`kind`](Self::kind) says which, and so
@@ -72,7 +72,15 @@ pub enum GateError {
     /// The token was used already.
     #[error("the token was used already")]
     Replayed,
-    /// The store keeping the paused turn failed, or has no such turn (unknown, or used up).
+    /// The store has no turn paused under this id ([`Gate::keep`](crate::gate::Gate::keep)
+    /// kept none, or it was resumed so long ago that it was forgotten). Nothing ran.
+    #[error("no paused turn `{id}` in the store: never kept there, or resumed long ago")]
+    UnknownTurn {
+        /// The id asked for.
+        id: RunId,
+    },
+    /// The store keeping the paused turn failed, or has no such run (of a loop: unknown, or
+    /// finished long ago).
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -108,7 +116,7 @@ impl GateError {
             | Self::BadSignature
             | Self::Expired { .. }
             | Self::Replayed => GateErrorKind::Token,
-            Self::Store(_) => GateErrorKind::Store,
+            Self::UnknownTurn { .. } | Self::Store(_) => GateErrorKind::Store,
         }
     }
 }

@@ -47,7 +47,7 @@ use crate::store::PausedTurn;
 /// ]);
 /// let gate = Gate::default();
 /// let outcome = gate.execute(&registry, registry.names(), &reply).await;
-/// assert_eq!(outcome.awaiting_decision(), ["c2"]);
+/// assert_eq!(outcome.paused().map(|turn| turn.awaiting()), Some(&["c2".to_owned()][..]));
 ///
 /// let GateOutcome::Paused(paused) = outcome else { unreachable!() };
 /// let decisions = paused.decide().deny("c2", "Not today.").allow_rest().build();
@@ -345,16 +345,12 @@ pub enum GateOutcome {
 }
 
 impl GateOutcome {
-    /// The keys of the calls waiting for a decision; empty unless paused.
-    pub fn awaiting_decision(&self) -> &[String] {
+    /// The paused turn, when calls wait for decisions: its
+    /// [`awaiting`](PausedTurn::awaiting) keys name them.
+    pub fn paused(&self) -> Option<&PausedTurn> {
         match self {
-            Self::Paused(turn) => turn.awaiting(),
-            Self::Completed(_) => &[],
+            Self::Paused(turn) => Some(turn),
+            Self::Completed(_) => None,
         }
-    }
-
-    /// Whether the reply is paused, waiting for decisions.
-    pub fn is_awaiting_decision(&self) -> bool {
-        matches!(self, Self::Paused(_))
     }
 }

@@ -68,7 +68,14 @@ impl Gate {
             Kept::Stored { store, id } => {
                 let (turn, resolutions) = self
                     .take_decided(store, id, decisions, DEFAULT_LEASE)
-                    .await?;
+                    .await
+                    .map_err(|error| match error {
+                        // A turn the gate paused alone is no run: say what is missing.
+                        GateError::Store(StoreError::UnknownRun(_)) => {
+                            GateError::UnknownTurn { id: id.clone() }
+                        }
+                        other => other,
+                    })?;
                 let outcomes = run_resolved(registry, turn.reply(), resolutions).await;
                 // The turn is used up either way; a run left unfinished has nothing recorded to
                 // roll back, and recovery only ends it.

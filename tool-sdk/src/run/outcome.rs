@@ -81,17 +81,13 @@ pub enum LoopStatus {
 }
 
 impl LoopStatus {
-    /// The keys of the calls waiting for a decision; empty unless paused.
-    pub fn awaiting_decision(&self) -> &[String] {
+    /// The paused turn, when the run waits for decisions: its
+    /// [`awaiting`](PausedTurn::awaiting) keys name the calls that wait.
+    pub fn paused(&self) -> Option<&PausedTurn> {
         match self {
-            Self::Paused(paused) => paused.awaiting(),
-            _ => &[],
+            Self::Paused(paused) => Some(paused),
+            _ => None,
         }
-    }
-
-    /// Whether the run is paused, waiting for decisions.
-    pub fn is_awaiting_decision(&self) -> bool {
-        matches!(self, Self::Paused(_))
     }
 }
 

@@ -15,7 +15,9 @@ use crate::model::{
     AssistantMessage, ChatModel, ChatRequest, Message, OfferedTool, ToolCall, ToolResultStatus,
 };
 use crate::register::{ToolProvider, ToolRegistry};
-use crate::store::{Heartbeat, PausedTurn, RunId, RunState, RunStore, StoreError};
+use crate::store::{
+    Heartbeat, InMemoryRunStore, PausedTurn, RunId, RunState, RunStore, StoreError,
+};
 
 use crate::run::approve::Approver;
 use crate::run::outcome::RoundEnd;
@@ -72,9 +74,9 @@ pub struct ToolLoop {
     pub(super) store: Option<Arc<dyn RunStore>>,
     pub(super) lease: Duration,
     pub(super) compensation_timeout: Duration,
-    /// Without a store, the runs paused by this loop, by id: what a resume runs is the copy
-    /// kept here, never the value handed back, and each is taken once.
-    pub(super) parked: std::sync::Mutex<std::collections::HashMap<RunId, PausedTurn>>,
+    /// Without a store, where the runs this loop paused wait, by id: what a resume runs is the
+    /// copy kept here, never the value handed back, and each is taken once.
+    pub(super) parked: InMemoryRunStore,
     /// Providers' tools reported as not taken, each once.
     pub(super) skipped: std::sync::Mutex<std::collections::HashSet<String>>,
     /// Each tool's parameters in the model's dialect, lowered once for every run.
@@ -102,7 +104,7 @@ impl ToolLoop {
             store: None,
             lease: crate::store::DEFAULT_LEASE,
             compensation_timeout: crate::compensate::DEFAULT_COMPENSATION_TIMEOUT,
-            parked: std::sync::Mutex::default(),
+            parked: InMemoryRunStore::new(),
             skipped: std::sync::Mutex::default(),
             schemas: crate::describe::LoweredSchemas::default(),
             approver: None,
@@ -293,26 +295,19 @@ impl ToolLoop {
                     .await?
             }
             None => {
-                let mut parked = self.parked();
-                let Some(kept) = parked.get(id) else {
-                    return Err(StoreError::UnknownRun(id.to_string()).into());
-                };
-                let resolutions = self.gate.resolve(kept, decisions)?;
-                match parked.remove(id) {
-                    Some(kept) => (kept, resolutions),
-                    None => return Err(StoreError::UnknownRun(id.to_string()).into()),
-                }
+                let taken = self
+                    .gate
+                    .take_decided(&self.parked, id, decisions, self.lease)
+                    .await?;
+                // The run goes on in this process alone; the store remembers it resumed, so
+                // that a second resume is told it was decided already.
+                self.parked.finish(id).await?;
+                taken
             }
         };
         Ok(self
             .resume_taken(conversation, taken, resolutions, cancel)
             .await)
-    }
-
-    fn parked(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<RunId, PausedTurn>> {
-        self.parked
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// The paused turn, and whatever follows, once taken.
@@ -518,15 +513,16 @@ impl ToolLoop {
                 let mut state = state.clone();
                 state.found = tools.found_names();
                 let paused = PausedTurn::of_run(reply, tools.names(), awaiting, state);
-                match &self.store {
-                    Some(store) => {
-                        if let Err(error) = store.pause(paused.id(), &paused).await {
-                            return LoopStatus::StoreFailed(error);
-                        }
-                    }
-                    None => {
-                        self.parked().insert(paused.id().clone(), paused.clone());
-                    }
+                let kept = match &self.store {
+                    Some(store) => store.pause(paused.id(), &paused).await,
+                    // Without a store, the run is begun in the loop's own, only to pause.
+                    None => match self.parked.begin(paused.id(), self.lease).await {
+                        Ok(()) => self.parked.pause(paused.id(), &paused).await,
+                        Err(error) => Err(error),
+                    },
+                };
+                if let Err(error) = kept {
+                    return LoopStatus::StoreFailed(error);
                 }
                 return LoopStatus::Paused(Box::new(paused));
             }
