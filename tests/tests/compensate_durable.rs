@@ -27,9 +27,11 @@ async fn a_success_that_cannot_be_recorded_stops_the_run_and_is_rolled_back_here
     let mut conversation = vec![Message::user("book")];
     let outcome = agent.run(&mut conversation).await;
     assert!(
-        matches!(&outcome.status, LoopStatus::StoreFailed(StoreError::Backend(m)) if m == "disk full"),
-        "{:?}",
-        outcome.status
+        matches!(outcome.status, LoopStatus::StoreFailed)
+            && matches!(&outcome.store_error, Some(StoreError::Backend(m)) if m == "disk full"),
+        "{:?} {:?}",
+        outcome.status,
+        outcome.store_error
     );
     // The second reply never came: the run did not go on unrecorded.
     assert_eq!(outcome.rounds, 1);

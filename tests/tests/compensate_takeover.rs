@@ -131,9 +131,11 @@ async fn a_call_that_finishes_after_a_takeover_is_rolled_back_by_its_owner(backe
     let recovered = takeover.await.unwrap();
     let run = &outcome.run_id;
     assert!(
-        matches!(outcome.status, LoopStatus::StoreFailed(StoreError::Lost(_))),
-        "{:?}",
-        outcome.status
+        matches!(outcome.status, LoopStatus::StoreFailed)
+            && matches!(outcome.store_error, Some(StoreError::Lost(_))),
+        "{:?} {:?}",
+        outcome.status,
+        outcome.store_error
     );
     // The successor rolled back what was recorded; the owner, the call it could not record.
     assert_eq!(recovered.len(), 1);
@@ -344,10 +346,8 @@ async fn a_local_only_rollback_that_times_out_is_tried_again_in_place() {
     let mut conversation = vec![Message::user("book")];
     let outcome = agent.run(&mut conversation).await;
     assert_eq!(takeover.await.unwrap().len(), 1);
-    assert!(matches!(
-        outcome.status,
-        LoopStatus::StoreFailed(StoreError::Lost(_))
-    ));
+    assert!(matches!(outcome.status, LoopStatus::StoreFailed));
+    assert!(matches!(outcome.store_error, Some(StoreError::Lost(_))));
     assert_eq!(outcome.compensations.len(), 1);
     assert!(matches!(
         outcome.compensations[0].result,

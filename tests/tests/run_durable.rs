@@ -186,9 +186,11 @@ async fn the_heartbeat_keeps_a_long_call_owned_and_a_takeover_stops_the_run_afte
     };
     let (outcome, orphan) = tokio::join!(run, watch);
     assert!(
-        matches!(outcome.status, LoopStatus::StoreFailed(StoreError::Lost(_))),
-        "{:?}",
-        outcome.status
+        matches!(outcome.status, LoopStatus::StoreFailed)
+            && matches!(outcome.store_error, Some(StoreError::Lost(_))),
+        "{:?} {:?}",
+        outcome.status,
+        outcome.store_error
     );
     // The new owner has the record. The call in flight was let finish; the store refused its
     // record, so nobody else knows of it, and the old owner rolled it back itself.

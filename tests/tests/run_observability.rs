@@ -83,9 +83,11 @@ async fn a_memory_that_fails_is_reported_and_loses_nothing() {
         .with_memory(&Broken { load: true }, "ana")
         .await;
     assert!(
-        matches!(&outcome.status, LoopStatus::StoreFailed(StoreError::Backend(m)) if m.contains("gone")),
-        "{:?}",
-        outcome.status
+        matches!(outcome.status, LoopStatus::StoreFailed)
+            && matches!(&outcome.store_error, Some(StoreError::Backend(m)) if m.contains("gone")),
+        "{:?} {:?}",
+        outcome.status,
+        outcome.store_error
     );
     assert_eq!(outcome.rounds, 0);
     assert_eq!(held, [Message::user("1 + 2?")]);

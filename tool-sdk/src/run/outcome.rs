@@ -17,9 +17,11 @@ pub struct LoopOutcome {
     pub compensations: Vec<CompensationReport>,
     /// The run's id (what a paused run is resumed by, and what idempotency keys start with).
     pub run_id: RunId,
-    /// Set when the store could not record the run's end (until it is recorded, recovery may
-    /// take the run for one that stopped in the middle), or the conversation's memory could
-    /// not keep it ([`Run::with_memory`](crate::run::Run::with_memory)).
+    /// The store's first failure in the run, its one report: the failure that stopped it
+    /// ([`LoopStatus::StoreFailed`]); or, once it had ended otherwise, a rollback that could not
+    /// be recorded, the run's end that could not be (until it is, recovery may take the run for
+    /// one that stopped in the middle), or the conversation that its memory could not keep
+    /// ([`Run::with_memory`](crate::run::Run::with_memory)).
     pub store_error: Option<StoreError>,
 }
 
@@ -27,12 +29,12 @@ impl LoopOutcome {
     /// A run that stopped before anything ran, because its store failed.
     pub(crate) fn not_started(run_id: RunId, error: StoreError) -> Self {
         Self {
-            status: LoopStatus::StoreFailed(error),
+            status: LoopStatus::StoreFailed,
             rounds: 0,
             calls: Vec::new(),
             compensations: Vec::new(),
             run_id,
-            store_error: None,
+            store_error: Some(error),
         }
     }
 }
@@ -72,12 +74,13 @@ pub enum LoopStatus {
     /// schema and the rule): the run stopped before a request that would have offered it, and
     /// what was compensable was rolled back.
     DescribeFailed(crate::describe::LoweringError),
-    /// The run's store failed (a success could not be recorded before going on, or the run
-    /// could not pause); what was compensable was rolled back. When the store says the run
-    /// was taken over ([`StoreError::Lost`]), the calls in flight were let finish and only the
-    /// successes the store refused to record were rolled back here: the new owner rolls back
-    /// the recorded ones.
-    StoreFailed(StoreError),
+    /// The run's store failed (the run could not begin, a success could not be recorded
+    /// before going on, or the run could not pause); what was compensable was rolled back. The
+    /// failure is in [`LoopOutcome::store_error`]. When the store says the run was taken over
+    /// ([`StoreError::Lost`]), the calls in flight were let finish and only the successes the
+    /// store refused to record were rolled back here: the new owner rolls back the recorded
+    /// ones.
+    StoreFailed,
 }
 
 impl LoopStatus {

@@ -260,7 +260,8 @@ impl ToolLoop {
         }
 
         if let Some(error) = store_failure {
-            return RoundEnd::Stop(LoopStatus::StoreFailed(error));
+            state.store_error.get_or_insert(error);
+            return RoundEnd::Stop(LoopStatus::StoreFailed);
         }
         if cancel.is_cancelled() {
             return RoundEnd::Stop(LoopStatus::Cancelled);

@@ -115,6 +115,10 @@ impl Terminal {
                 "stopped    `{name}` failed after {rounds} rounds; {} call(s) rolled back, newest first",
                 outcome.compensations.len()
             )),
+            LoopStatus::StoreFailed => match &outcome.store_error {
+                Some(error) => self.line(format_args!("stopped    the run's store failed: {error}")),
+                None => self.line(format_args!("stopped    the run's store failed")),
+            },
             other => self.line(format_args!("stopped    {other:?}")),
         }
     }

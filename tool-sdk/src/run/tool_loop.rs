@@ -383,7 +383,8 @@ impl ToolLoop {
             // run is not running any more: a renewal that met it paused lost nothing (a run taken
             // over before could not have paused).
             if heartbeat.is_lost() && !matches!(status, LoopStatus::Paused(_)) {
-                status = LoopStatus::StoreFailed(StoreError::Lost(state.id.to_string()));
+                state.store_error = Some(StoreError::Lost(state.id.to_string()));
+                status = LoopStatus::StoreFailed;
             }
             self.end_run(conversation, state, &tools, status, heartbeat)
                 .await
@@ -510,9 +511,9 @@ impl ToolLoop {
                 self.emit(&LoopEvent::Paused {
                     awaiting: awaiting.clone(),
                 });
-                let mut state = state.clone();
-                state.found = tools.found_names();
-                let paused = PausedTurn::of_run(reply, tools.names(), awaiting, state);
+                let mut kept_state = state.clone();
+                kept_state.found = tools.found_names();
+                let paused = PausedTurn::of_run(reply, tools.names(), awaiting, kept_state);
                 let kept = match &self.store {
                     Some(store) => store.pause(paused.id(), &paused).await,
                     // Without a store, the run is begun in the loop's own, only to pause.
@@ -522,7 +523,8 @@ impl ToolLoop {
                     },
                 };
                 if let Err(error) = kept {
-                    return LoopStatus::StoreFailed(error);
+                    state.store_error.get_or_insert(error);
+                    return LoopStatus::StoreFailed;
                 }
                 return LoopStatus::Paused(Box::new(paused));
             }
@@ -572,7 +574,8 @@ impl ToolLoop {
         heartbeat: Heartbeat,
     ) -> impl std::future::Future<Output = LoopOutcome> + 'a {
         async move {
-            let taken_over = matches!(status, LoopStatus::StoreFailed(StoreError::Lost(_)));
+            let taken_over = matches!(status, LoopStatus::StoreFailed)
+                && matches!(state.store_error, Some(StoreError::Lost(_)));
             let reason = match &status {
                 LoopStatus::Cancelled => Some("the run was cancelled".to_owned()),
                 LoopStatus::RolledBack { name, error, .. } => Some(format!(
@@ -583,14 +586,17 @@ impl ToolLoop {
                 LoopStatus::DescribeFailed(error) => {
                     Some(format!("a tool cannot be offered to the model: {error}"))
                 }
-                LoopStatus::StoreFailed(StoreError::Lost(_)) => {
+                LoopStatus::StoreFailed if taken_over => {
                     Some("the run was taken over by another process".to_owned())
                 }
-                LoopStatus::StoreFailed(error) => Some(format!("the run's store failed: {error}")),
+                LoopStatus::StoreFailed => Some(match &state.store_error {
+                    Some(error) => format!("the run's store failed: {error}"),
+                    None => "the run's store failed".to_owned(),
+                }),
                 _ => None,
             };
             let mut compensations = Vec::new();
-            let mut store_error = None;
+            let mut store_error = state.store_error.take();
             let mut lost = taken_over;
             let mut unfinished = false;
             if let Some(reason) = reason {
@@ -639,7 +645,9 @@ impl ToolLoop {
                 .await;
                 lost |= end.lost;
                 unfinished = end.unfinished;
-                store_error = end.store_error;
+                if let Some(error) = end.store_error {
+                    store_error.get_or_insert(error);
+                }
                 compensations = end.undone;
             }
             // No renewal may land after the run's end (or release) is recorded.

@@ -139,6 +139,9 @@ pub(crate) struct RunState {
     /// process alone knows of them. A run that pauses has none.
     #[serde(skip)]
     pub(crate) local_only: std::collections::HashSet<String>,
+    /// The store's first failure in the run: reported once, in the run's outcome.
+    #[serde(skip)]
+    pub(crate) store_error: Option<crate::store::StoreError>,
 }
 
 fn is_zero(rounds: &usize) -> bool {
@@ -154,6 +157,7 @@ impl RunState {
             record: CompensationRecord::new(),
             calls: Vec::new(),
             local_only: std::collections::HashSet::new(),
+            store_error: None,
         }
     }
 }
