@@ -5,12 +5,15 @@
 
 mod approve;
 mod conversation;
+mod drive;
 mod durable;
+mod end;
 mod entry;
 mod events;
 mod options;
 mod recover;
 mod round;
+mod rounds;
 mod setup;
 mod stream;
 mod terminal;

@@ -1,0 +1,172 @@
+//! A run from its start, or from a pause, to its end: begun or taken under its lease, driven
+//! round after round, and, with an approver, decided and resumed at each pause.
+
+use tokio_util::sync::CancellationToken;
+
+use crate::gate::{GateError, Resolution, ToolCallDecisions};
+use crate::model::{AssistantMessage, Message};
+use crate::run::outcome::RoundEnd;
+use crate::run::tools::RunTools;
+use crate::run::{LoopOutcome, LoopStatus, ToolLoop};
+use crate::store::{Heartbeat, PausedTurn, RunId, RunState, RunStore as _, StoreError};
+
+impl ToolLoop {
+    /// Asks the approver, if there is one, about each pause of the run, and resumes it with
+    /// its decisions, until the run stops otherwise (or the decisions are refused: the run
+    /// then stays paused, as it stands).
+    pub(super) async fn decide_pauses(
+        &self,
+        conversation: &mut Vec<Message>,
+        mut outcome: LoopOutcome,
+        cancel: &CancellationToken,
+    ) -> LoopOutcome {
+        while let (Some(approver), LoopStatus::Paused(paused)) = (&self.approver, &outcome.status) {
+            let decisions = approver.decide(paused).await;
+            match self
+                .resume_decided(conversation, paused.id(), &decisions, cancel)
+                .await
+            {
+                Ok(next) => outcome = next,
+                Err(error) => {
+                    tracing::error!(run = %paused.id(), error = %error, "the approver's decisions were refused; the run stays paused");
+                    break;
+                }
+            }
+        }
+        outcome
+    }
+
+    /// Begins a run and drives it until it stops.
+    pub(super) async fn start(
+        &self,
+        conversation: &mut Vec<Message>,
+        cancel: &CancellationToken,
+    ) -> LoopOutcome {
+        let state = RunState::new(RunId::next());
+        let tools = RunTools::new(
+            &self.registry,
+            &*self.search,
+            self.options.defer_threshold,
+            state.found.clone(),
+        );
+        if let Some(store) = &self.store {
+            if let Err(error) = store.begin(&state.id, self.lease).await {
+                // Nothing ran: there is nothing to roll back or record.
+                return LoopOutcome::not_started(state.id, error);
+            }
+        }
+        self.drive(conversation, state, tools, None, cancel).await
+    }
+
+    /// Resumes the run paused under `id` with `decisions`, checked against the copy kept
+    /// (see [`resume`](ToolLoop::resume)).
+    pub(super) async fn resume_decided(
+        &self,
+        conversation: &mut Vec<Message>,
+        id: &RunId,
+        decisions: &ToolCallDecisions,
+        cancel: &CancellationToken,
+    ) -> Result<LoopOutcome, GateError> {
+        let (taken, resolutions) = match &self.store {
+            Some(store) => {
+                self.gate
+                    .take_decided(&**store, id, decisions, self.lease)
+                    .await?
+            }
+            None => {
+                let taken = self
+                    .gate
+                    .take_decided(&self.parked, id, decisions, self.lease)
+                    .await?;
+                // The run goes on in this process alone; the store remembers it resumed, so
+                // that a second resume is told it was decided already.
+                self.parked.finish(id).await?;
+                taken
+            }
+        };
+        Ok(self
+            .resume_taken(conversation, taken, resolutions, cancel)
+            .await)
+    }
+
+    /// The paused turn, and whatever follows, once taken.
+    async fn resume_taken(
+        &self,
+        conversation: &mut Vec<Message>,
+        paused: PausedTurn,
+        resolutions: Vec<Resolution>,
+        cancel: &CancellationToken,
+    ) -> LoopOutcome {
+        let reply = paused.reply().clone();
+        let state = paused.run;
+        let mut tools = RunTools::new(
+            &self.registry,
+            &*self.search,
+            self.options.defer_threshold,
+            state.found.clone(),
+        );
+        self.refresh(&mut tools).await;
+        self.drive(
+            conversation,
+            state,
+            tools,
+            Some((reply, resolutions)),
+            cancel,
+        )
+        .await
+    }
+
+    /// Runs a begun or taken run to its end under its lease: the paused reply's round first
+    /// when resuming, then rounds until the run stops, then the rollback if it did not end
+    /// well.
+    ///
+    /// Not an `async fn`: one of those keeps each argument taken by value twice in its future
+    /// (as the argument, and as the local it is moved into), and this future is inside every
+    /// run's.
+    #[allow(clippy::manual_async_fn)]
+    pub(super) fn drive<'a>(
+        &'a self,
+        conversation: &'a mut Vec<Message>,
+        mut state: RunState,
+        mut tools: RunTools<'a>,
+        resumed: Option<(AssistantMessage, Vec<Resolution>)>,
+        cancel: &'a CancellationToken,
+    ) -> impl std::future::Future<Output = LoopOutcome> + 'a {
+        async move {
+            // The run's own token: cancelled by the caller's, or by the heartbeat on a takeover.
+            let run_cancel = cancel.child_token();
+            let heartbeat =
+                Heartbeat::start(self.store.as_ref(), &state.id, self.lease, &run_cancel);
+            let round = match resumed {
+                Some((reply, resolutions)) => {
+                    self.round(
+                        conversation,
+                        &mut state,
+                        &tools,
+                        reply,
+                        resolutions,
+                        &run_cancel,
+                    )
+                    .await
+                }
+                None => RoundEnd::Continue,
+            };
+            let mut status = match round {
+                RoundEnd::Continue => {
+                    self.rounds(conversation, &mut state, &mut tools, &run_cancel)
+                        .await
+                }
+                RoundEnd::Stop(status) => status,
+            };
+            // Whatever the last round gave, a run taken over is the new owner's to end. A paused
+            // run is not running any more: a renewal that met it paused lost nothing (a run taken
+            // over before could not have paused).
+            if heartbeat.is_lost() && !matches!(status, LoopStatus::Paused(_)) {
+                state.store_error = Some(StoreError::Lost(state.id.to_string()));
+                status = LoopStatus::StoreFailed;
+            }
+            self.end_run(conversation, state, &tools, status, heartbeat)
+                .await
+        }
+    }
+}
