@@ -22,9 +22,9 @@ impl ToolLoop {
     ) -> LoopOutcome {
         while let (Some(approver), LoopStatus::Paused(paused)) = (&self.approver, &outcome.status) {
             let decisions = approver.decide(paused).await;
-            match self
-                .resume_decided(conversation, paused.id(), &decisions, cancel)
-                .await
+            // Boxed: only a run with an approver resumes here, and a second run's state held
+            // inline would make every run's future twice as large.
+            match Box::pin(self.resume_decided(conversation, paused.id(), &decisions, cancel)).await
             {
                 Ok(next) => outcome = next,
                 Err(error) => {

@@ -2,7 +2,6 @@
 //! `agent.resume(…)`, with cancellation and memory as options, awaited for its outcome.
 
 use std::future::{Future, IntoFuture};
-use std::pin::Pin;
 
 use tokio_util::sync::CancellationToken;
 
@@ -10,9 +9,6 @@ use crate::gate::{GateError, ToolCallDecisions};
 use crate::model::Message;
 use crate::run::{Conversation, LoopOutcome, ToolLoop};
 use crate::store::{ChatMemory, RunId, StoreError};
-
-/// The future of a [`Run`] or a [`Resume`]: boxed, since it holds a whole run.
-pub type RunFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 impl ToolLoop {
     /// A run of the loop on `conversation`, the caller's (`&mut Vec<Message>`, appended to in
@@ -42,11 +38,14 @@ impl ToolLoop {
     /// # }
     /// # use tool_sdk::register::IntoRegistry as _;
     /// ```
-    pub fn run<'a>(&'a self, conversation: impl Into<Conversation<'a>>) -> Run<'a> {
+    pub fn run<'a>(
+        &'a self,
+        conversation: impl Into<Conversation<'a>>,
+    ) -> Run<'a, impl Start<'a, LoopOutcome>> {
         Run {
-            agent: self,
             conversation: conversation.into(),
-            options: Options::default(),
+            options: RunOptions::default(),
+            start: move |options, conversation| self.start_run(options, conversation),
         }
     }
 
@@ -56,7 +55,7 @@ impl ToolLoop {
     /// [`with_memory`](Resume::with_memory) set its options.
     ///
     /// What resumes is the copy this loop kept — in its store, where any process sharing the
-    /// store may resume it, or, without a store, in this loop — and the decisions are checked
+    /// store may resume it, or, without a store, in this loop's own in-memory run store — and the decisions are checked
     /// against it before it is taken: a pause resumes once, however many resumes race for it or
     /// repeat it (the others get [`GateError::AlreadyDecided`], even once the run has paused
     /// again on the same calls). Decisions that do not fit are refused, nothing runs, and the
@@ -66,37 +65,83 @@ impl ToolLoop {
         conversation: impl Into<Conversation<'a>>,
         run: &'a RunId,
         decisions: &'a ToolCallDecisions,
-    ) -> Resume<'a> {
+    ) -> Resume<'a, impl Start<'a, Result<LoopOutcome, GateError>>> {
         Resume {
-            agent: self,
             conversation: conversation.into(),
-            run,
-            decisions,
-            options: Options::default(),
+            options: RunOptions::default(),
+            start: move |options, conversation| {
+                self.resume_run(options, conversation, run, decisions)
+            },
+        }
+    }
+
+    /// A run, once its options are set. Neither an `async fn` (see `drive`) nor boxed: it is
+    /// every run's future, and a large allocation per run costs more than a whole round.
+    #[allow(clippy::manual_async_fn)]
+    fn start_run<'a>(
+        &'a self,
+        options: RunOptions<'a>,
+        mut conversation: Conversation<'a>,
+    ) -> impl Future<Output = LoopOutcome> + Send + 'a {
+        async move {
+            let given = conversation.messages_mut();
+            let mut recalled = match recall(&options, given).await {
+                Ok(recalled) => recalled,
+                Err(error) => return LoopOutcome::not_started(RunId::next(), error),
+            };
+            let messages = recalled.as_mut().unwrap_or(given);
+            if let Some(terminal) = &self.terminal {
+                terminal.started(&self.model.description(), messages);
+            }
+            let outcome = self.start(messages, &options.cancel).await;
+            let outcome = self.decide_pauses(messages, outcome, &options.cancel).await;
+            keep(self, &options, given, recalled, outcome).await
+        }
+    }
+
+    /// A resume, once its options are set (not an `async fn`, as above).
+    #[allow(clippy::manual_async_fn)]
+    fn resume_run<'a>(
+        &'a self,
+        options: RunOptions<'a>,
+        mut conversation: Conversation<'a>,
+        run: &'a RunId,
+        decisions: &'a ToolCallDecisions,
+    ) -> impl Future<Output = Result<LoopOutcome, GateError>> + Send + 'a {
+        async move {
+            let given = conversation.messages_mut();
+            let mut recalled = recall(&options, given).await?;
+            let messages = recalled.as_mut().unwrap_or(given);
+            let outcome = self
+                .resume_decided(messages, run, decisions, &options.cancel)
+                .await?;
+            let outcome = self.decide_pauses(messages, outcome, &options.cancel).await;
+            Ok(keep(self, &options, given, recalled, outcome).await)
         }
     }
 }
 
-/// A run about to start: set its options, then await it. See [`ToolLoop::run`].
+/// A run about to start: set its options, then await it. See [`ToolLoop::run`]. `S` starts
+/// the run once its options are set (a closure of the loop's, which no caller names).
 #[must_use = "a run does nothing until it is awaited"]
-pub struct Run<'a> {
-    agent: &'a ToolLoop,
+pub struct Run<'a, S> {
     conversation: Conversation<'a>,
-    options: Options<'a>,
+    options: RunOptions<'a>,
+    start: S,
 }
 
-/// A paused run about to resume: set its options, then await it. See [`ToolLoop::resume`].
+/// A paused run about to resume: set its options, then await it. See
+/// [`ToolLoop::resume`]. `S` resumes the run once its options are set.
 #[must_use = "a resume does nothing until it is awaited"]
-pub struct Resume<'a> {
-    agent: &'a ToolLoop,
+pub struct Resume<'a, S> {
     conversation: Conversation<'a>,
-    run: &'a RunId,
-    decisions: &'a ToolCallDecisions,
-    options: Options<'a>,
+    options: RunOptions<'a>,
+    start: S,
 }
 
+/// The options of a [`Run`] or a [`Resume`], set through their `with_*` methods.
 #[derive(Default)]
-struct Options<'a> {
+pub struct RunOptions<'a> {
     cancel: CancellationToken,
     memory: Option<(&'a dyn ChatMemory, &'a str)>,
 }
@@ -104,7 +149,7 @@ struct Options<'a> {
 /// The setters of [`Run`] and [`Resume`], the same for both.
 macro_rules! run_options {
     ($builder:ident) => {
-        impl<'a> $builder<'a> {
+        impl<'a, S> $builder<'a, S> {
             /// Runs until the run ends or `cancel` is cancelled: then no model call or tool
             /// starts, the round in flight drains, and what already ran is rolled back.
             ///
@@ -136,59 +181,44 @@ macro_rules! run_options {
 run_options!(Run);
 run_options!(Resume);
 
-impl<'a> IntoFuture for Run<'a> {
-    type Output = LoopOutcome;
-    type IntoFuture = RunFuture<'a, LoopOutcome>;
+/// How a [`Run`] or a [`Resume`] begins once its options are set: the future of the run,
+/// with `T` its output. [`ToolLoop::run`] and [`ToolLoop::resume`] give it; no caller names or
+/// implements it.
+pub trait Start<'a, T> {
+    /// The run's future.
+    type Future: Future<Output = T> + Send + 'a;
 
-    fn into_future(self) -> Self::IntoFuture {
-        let Run {
-            agent,
-            mut conversation,
-            options,
-        } = self;
-        Box::pin(async move {
-            let given = conversation.messages_mut();
-            let mut recalled = match recall(&options, given).await {
-                Ok(recalled) => recalled,
-                Err(error) => return LoopOutcome::not_started(RunId::next(), error),
-            };
-            let messages = recalled.as_mut().unwrap_or(given);
-            if let Some(terminal) = &agent.terminal {
-                terminal.started(&agent.model.description(), messages);
-            }
-            let outcome = agent.start(messages, &options.cancel).await;
-            let outcome = agent
-                .decide_pauses(messages, outcome, &options.cancel)
-                .await;
-            keep(agent, &options, given, recalled, outcome).await
-        })
+    /// Begins the run.
+    fn start(self, options: RunOptions<'a>, conversation: Conversation<'a>) -> Self::Future;
+}
+
+impl<'a, T, S, F> Start<'a, T> for S
+where
+    S: FnOnce(RunOptions<'a>, Conversation<'a>) -> F,
+    F: Future<Output = T> + Send + 'a,
+{
+    type Future = F;
+
+    fn start(self, options: RunOptions<'a>, conversation: Conversation<'a>) -> F {
+        self(options, conversation)
     }
 }
 
-impl<'a> IntoFuture for Resume<'a> {
-    type Output = Result<LoopOutcome, GateError>;
-    type IntoFuture = RunFuture<'a, Result<LoopOutcome, GateError>>;
+impl<'a, S: Start<'a, LoopOutcome>> IntoFuture for Run<'a, S> {
+    type Output = LoopOutcome;
+    type IntoFuture = S::Future;
 
-    fn into_future(self) -> Self::IntoFuture {
-        let Resume {
-            agent,
-            mut conversation,
-            run,
-            decisions,
-            options,
-        } = self;
-        Box::pin(async move {
-            let given = conversation.messages_mut();
-            let mut recalled = recall(&options, given).await?;
-            let messages = recalled.as_mut().unwrap_or(given);
-            let outcome = agent
-                .resume_decided(messages, run, decisions, &options.cancel)
-                .await?;
-            let outcome = agent
-                .decide_pauses(messages, outcome, &options.cancel)
-                .await;
-            Ok(keep(agent, &options, given, recalled, outcome).await)
-        })
+    fn into_future(self) -> S::Future {
+        self.start.start(self.options, self.conversation)
+    }
+}
+
+impl<'a, S: Start<'a, Result<LoopOutcome, GateError>>> IntoFuture for Resume<'a, S> {
+    type Output = Result<LoopOutcome, GateError>;
+    type IntoFuture = S::Future;
+
+    fn into_future(self) -> S::Future {
+        self.start.start(self.options, self.conversation)
     }
 }
 
@@ -196,7 +226,7 @@ impl<'a> IntoFuture for Resume<'a> {
 /// appended (taken out of `given`, which [`keep`] then fills with the whole conversation).
 /// Without one, the run goes on the given conversation itself, in place.
 async fn recall(
-    options: &Options<'_>,
+    options: &RunOptions<'_>,
     given: &mut Vec<Message>,
 ) -> Result<Option<Vec<Message>>, StoreError> {
     let Some((memory, id)) = options.memory else {
@@ -211,7 +241,7 @@ async fn recall(
 /// how the run ended.
 async fn keep(
     agent: &ToolLoop,
-    options: &Options<'_>,
+    options: &RunOptions<'_>,
     given: &mut Vec<Message>,
     recalled: Option<Vec<Message>>,
     mut outcome: LoopOutcome,
@@ -228,20 +258,29 @@ async fn keep(
     outcome
 }
 
-impl std::fmt::Debug for Run<'_> {
+impl<S> std::fmt::Debug for Run<'_, S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Run")
             .field("conversation", &self.conversation)
-            .field("memory", &self.options.memory.map(|(_, id)| id))
+            .field("options", &self.options)
             .finish_non_exhaustive()
     }
 }
 
-impl std::fmt::Debug for Resume<'_> {
+impl<S> std::fmt::Debug for Resume<'_, S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Resume")
-            .field("run", &self.run)
-            .field("memory", &self.options.memory.map(|(_, id)| id))
+            .field("conversation", &self.conversation)
+            .field("options", &self.options)
             .finish_non_exhaustive()
+    }
+}
+
+impl std::fmt::Debug for RunOptions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RunOptions")
+            .field("cancelled", &self.cancel.is_cancelled())
+            .field("memory", &self.memory.map(|(_, id)| id))
+            .finish()
     }
 }

@@ -24,7 +24,7 @@ mod tool_loop;
 
 pub use approve::{Approver, ApproverFuture};
 pub use conversation::Conversation;
-pub use entry::{Resume, Run, RunFuture};
+pub use entry::{Resume, Run, RunOptions, Start};
 pub use events::LoopEvent;
 pub use options::{
     Concurrency, ErrorAction, ErrorPolicy, LoopOptions, DEFAULT_DEFER_THRESHOLD, DEFAULT_MAX_ROUNDS,
