@@ -93,9 +93,20 @@ impl ToolLoop {
             if let Some(terminal) = &self.terminal {
                 terminal.started(&self.model.description(), messages);
             }
-            let outcome = self.start(messages, &options.cancel).await;
-            let outcome = self.decide_pauses(messages, outcome, &options.cancel).await;
-            keep(self, &options, given, recalled, outcome).await
+            let mut outcome = self.start(messages, &options.cancel).await;
+            if self.approver.is_some() {
+                // Boxed: only a run with an approver goes there, and its state held inline
+                // would make every run's future larger.
+                outcome = Box::pin(self.decide_pauses(messages, outcome, &options.cancel)).await;
+            }
+            if options.memory.is_some() {
+                // Boxed, as above: a run without a memory has nothing to store.
+                outcome = Box::pin(keep(&options, given, recalled, outcome)).await;
+            }
+            if let Some(terminal) = &self.terminal {
+                terminal.ended(&outcome);
+            }
+            outcome
         }
     }
 
@@ -112,11 +123,19 @@ impl ToolLoop {
             let given = conversation.messages_mut();
             let mut recalled = recall(&options, given).await?;
             let messages = recalled.as_mut().unwrap_or(given);
-            let outcome = self
+            let mut outcome = self
                 .resume_decided(messages, run, decisions, &options.cancel)
                 .await?;
-            let outcome = self.decide_pauses(messages, outcome, &options.cancel).await;
-            Ok(keep(self, &options, given, recalled, outcome).await)
+            if self.approver.is_some() {
+                outcome = Box::pin(self.decide_pauses(messages, outcome, &options.cancel)).await;
+            }
+            if options.memory.is_some() {
+                outcome = Box::pin(keep(&options, given, recalled, outcome)).await;
+            }
+            if let Some(terminal) = &self.terminal {
+                terminal.ended(&outcome);
+            }
+            Ok(outcome)
         }
     }
 }
@@ -237,10 +256,8 @@ async fn recall(
     Ok(Some(messages))
 }
 
-/// Stores a recalled conversation back in the memory and hands it to the caller, and shows
-/// how the run ended.
+/// Stores a recalled conversation back in the memory and hands it to the caller.
 async fn keep(
-    agent: &ToolLoop,
     options: &RunOptions<'_>,
     given: &mut Vec<Message>,
     recalled: Option<Vec<Message>>,
@@ -251,9 +268,6 @@ async fn keep(
             outcome.store_error.get_or_insert(error);
         }
         *given = messages;
-    }
-    if let Some(terminal) = &agent.terminal {
-        terminal.ended(&outcome);
     }
     outcome
 }

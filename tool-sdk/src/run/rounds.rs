@@ -8,27 +8,21 @@ use futures_util::future::{select, Either};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument as _;
 
-use crate::compensate::Held;
-use crate::gate::{CallResult, Resolution};
+use crate::gate::Resolution;
 use crate::model::{AssistantMessage, ChatRequest, Message, ModelError, OfferedTool};
 use crate::run::durable::WriteAhead;
 use crate::run::outcome::RoundEnd;
+use crate::run::stream::Streamed;
 use crate::run::tools::RunTools;
 use crate::run::{LoopEvent, LoopStatus, ToolLoop};
-use crate::store::{PausedTurn, RecordEntry, RunState, RunStore as _, StoreError};
+use crate::store::{PausedTurn, RunState, RunStore as _};
 
-/// What a model call gave: the reply, the calls a stream started as they arrived (with what
-/// they recorded), and a stream's error after part of the reply.
-struct Received {
-    reply: AssistantMessage,
-    ran: Option<Ran>,
-    error: Option<ModelError>,
+/// What a model call gave: a reply that streamed in (its calls started as they arrived, with
+/// what they recorded, and the stream's error after part of the reply), or a whole reply.
+enum Received {
+    Streamed(Streamed),
+    Whole(AssistantMessage),
 }
-
-type Ran = (
-    Vec<CallResult>,
-    (Vec<(usize, RecordEntry, Held)>, Option<StoreError>),
-);
 
 impl ToolLoop {
     pub(super) async fn rounds(
@@ -81,25 +75,38 @@ impl ToolLoop {
                 Ok(received) => received,
                 Err(status) => return status,
             };
-            let Received { reply, ran, error } = received;
+            // Each kind of reply ends its round its own way; what a streamed reply holds is
+            // used up before anything waits, so no run's future holds it.
+            let reply = match &received {
+                Received::Streamed(streamed) => &streamed.reply,
+                Received::Whole(reply) => reply,
+            };
             if let Some(terminal) = &self.terminal {
-                terminal.replied(&reply);
+                terminal.replied(reply);
             }
-            if reply.tool_calls.is_empty() {
-                if let Some(error) = error {
-                    return LoopStatus::ModelFailed(error);
+            let end = match received {
+                Received::Streamed(streamed) => {
+                    if streamed.reply.tool_calls.is_empty() {
+                        return self.answered(conversation, streamed.reply, streamed.error, cancel);
+                    }
+                    let end = self.conclude(
+                        conversation,
+                        state,
+                        tools,
+                        streamed.reply,
+                        streamed.ended,
+                        streamed.finished,
+                        cancel,
+                    );
+                    match (end, streamed.error) {
+                        (RoundEnd::Continue, Some(error)) => return LoopStatus::ModelFailed(error),
+                        (end, _) => end,
+                    }
                 }
-                if cancel.is_cancelled() {
-                    return LoopStatus::Cancelled;
-                }
-                conversation.push(Message::Assistant(reply.clone()));
-                return LoopStatus::Answered(reply);
-            }
-            let end = match ran {
-                Some((ended, finished)) => {
-                    self.conclude(conversation, state, tools, reply, ended, finished, cancel)
-                }
-                None => {
+                Received::Whole(reply) => {
+                    if reply.tool_calls.is_empty() {
+                        return self.answered(conversation, reply, None, cancel);
+                    }
                     let awaiting = self.awaiting(tools, &reply);
                     if !awaiting.is_empty() {
                         return self.pause(state, tools, reply, awaiting).await;
@@ -111,12 +118,28 @@ impl ToolLoop {
                         .await
                 }
             };
-            match (end, error) {
-                (RoundEnd::Stop(status), _) => return status,
-                (RoundEnd::Continue, Some(error)) => return LoopStatus::ModelFailed(error),
-                (RoundEnd::Continue, None) => {}
+            if let RoundEnd::Stop(status) = end {
+                return status;
             }
         }
+    }
+
+    /// A reply without calls: the answer, unless the stream failed or the run was cancelled.
+    fn answered(
+        &self,
+        conversation: &mut Vec<Message>,
+        reply: AssistantMessage,
+        error: Option<ModelError>,
+        cancel: &CancellationToken,
+    ) -> LoopStatus {
+        if let Some(error) = error {
+            return LoopStatus::ModelFailed(error);
+        }
+        if cancel.is_cancelled() {
+            return LoopStatus::Cancelled;
+        }
+        conversation.push(Message::Assistant(reply.clone()));
+        LoopStatus::Answered(reply)
     }
 
     /// Asks the model. Streamed when it can stream and no call might need a decision (no call
@@ -146,20 +169,12 @@ impl ToolLoop {
                 .consume_stream(stream, tools, finished, cancel)
                 .instrument(span)
                 .await;
-            return Ok(Received {
-                reply: streamed.reply,
-                ran: Some((streamed.ended, streamed.finished)),
-                error: streamed.error,
-            });
+            return Ok(Received::Streamed(streamed));
         }
         let call = self.model.chat(request).instrument(span);
         match select(pin!(cancel.cancelled()), call).await {
             Either::Left(((), _)) => Err(LoopStatus::Cancelled),
-            Either::Right((Ok(response), _)) => Ok(Received {
-                reply: response.message,
-                ran: None,
-                error: None,
-            }),
+            Either::Right((Ok(response), _)) => Ok(Received::Whole(response.message)),
             Either::Right((Err(error), _)) => Err(LoopStatus::ModelFailed(error)),
         }
     }
