@@ -12,7 +12,7 @@ use crate::store::{Heartbeat, PausedTurn, RunId, RunState, RunStore as _, StoreE
 
 impl ToolLoop {
     /// Asks the approver, if there is one, about each pause of the run, and resumes it with
-    /// its decisions, until the run stops otherwise (or the decisions are refused: the run
+    /// its decisions (its future holds a second run: the caller boxes it), until the run stops otherwise (or the decisions are refused: the run
     /// then stays paused, as it stands).
     pub(super) async fn decide_pauses(
         &self,
@@ -22,9 +22,9 @@ impl ToolLoop {
     ) -> LoopOutcome {
         while let (Some(approver), LoopStatus::Paused(paused)) = (&self.approver, &outcome.status) {
             let decisions = approver.decide(paused).await;
-            // Boxed: only a run with an approver resumes here, and a second run's state held
-            // inline would make every run's future twice as large.
-            match Box::pin(self.resume_decided(conversation, paused.id(), &decisions, cancel)).await
+            match self
+                .resume_decided(conversation, paused.id(), &decisions, cancel)
+                .await
             {
                 Ok(next) => outcome = next,
                 Err(error) => {

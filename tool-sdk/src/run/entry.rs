@@ -94,14 +94,10 @@ impl ToolLoop {
                 terminal.started(&self.model.description(), messages);
             }
             let mut outcome = self.start(messages, &options.cancel).await;
-            if self.approver.is_some() {
-                // Boxed: only a run with an approver goes there, and its state held inline
-                // would make every run's future larger.
-                outcome = Box::pin(self.decide_pauses(messages, outcome, &options.cancel)).await;
-            }
-            if options.memory.is_some() {
-                // Boxed, as above: a run without a memory has nothing to store.
-                outcome = Box::pin(keep(&options, given, recalled, outcome)).await;
+            if self.approver.is_some() || options.memory.is_some() {
+                // Boxed: only a run with an approver or a memory goes there, and its state held
+                // inline would make every run's future larger.
+                outcome = Box::pin(self.settle(&options, given, recalled, outcome)).await;
             }
             if let Some(terminal) = &self.terminal {
                 terminal.ended(&outcome);
@@ -126,11 +122,8 @@ impl ToolLoop {
             let mut outcome = self
                 .resume_decided(messages, run, decisions, &options.cancel)
                 .await?;
-            if self.approver.is_some() {
-                outcome = Box::pin(self.decide_pauses(messages, outcome, &options.cancel)).await;
-            }
-            if options.memory.is_some() {
-                outcome = Box::pin(keep(&options, given, recalled, outcome)).await;
+            if self.approver.is_some() || options.memory.is_some() {
+                outcome = Box::pin(self.settle(&options, given, recalled, outcome)).await;
             }
             if let Some(terminal) = &self.terminal {
                 terminal.ended(&outcome);
@@ -256,20 +249,27 @@ async fn recall(
     Ok(Some(messages))
 }
 
-/// Stores a recalled conversation back in the memory and hands it to the caller.
-async fn keep(
-    options: &RunOptions<'_>,
-    given: &mut Vec<Message>,
-    recalled: Option<Vec<Message>>,
-    mut outcome: LoopOutcome,
-) -> LoopOutcome {
-    if let (Some((memory, id)), Some(messages)) = (options.memory, recalled) {
-        if let Err(error) = memory.store(id, &messages).await {
-            outcome.store_error.get_or_insert(error);
+impl ToolLoop {
+    /// What a run with an approver or a memory does once it stopped: the approver decides each
+    /// pause and the run goes on, then the conversation is stored back in the memory and
+    /// handed to the caller.
+    async fn settle(
+        &self,
+        options: &RunOptions<'_>,
+        given: &mut Vec<Message>,
+        mut recalled: Option<Vec<Message>>,
+        mut outcome: LoopOutcome,
+    ) -> LoopOutcome {
+        let messages = recalled.as_mut().unwrap_or(given);
+        outcome = self.decide_pauses(messages, outcome, &options.cancel).await;
+        if let (Some((memory, id)), Some(messages)) = (options.memory, recalled) {
+            if let Err(error) = memory.store(id, &messages).await {
+                outcome.store_error.get_or_insert(error);
+            }
+            *given = messages;
         }
-        *given = messages;
+        outcome
     }
-    outcome
 }
 
 impl<S> std::fmt::Debug for Run<'_, S> {
