@@ -268,6 +268,81 @@ async fn replicas_recover_a_slow_rollback_once(handles: Vec<Arc<dyn RunStore>>) 
     );
 }
 
+/// A run's own rollback whose compensating action takes four leases, while `handles[1..]`
+/// recover expired orphans every 50 ms, as replicas do: the run keeps its lease during the
+/// action, so no replica takes it, and the run rolls back each call once, itself.
+async fn a_slow_rollback_of_a_run_keeps_its_lease(handles: Vec<Arc<dyn RunStore>>) {
+    const LEASE: Duration = Duration::from_millis(200);
+    let timeline = Timeline::default();
+    let undo_takes = Duration::from_millis(800);
+    let (owner, replicas) = handles.split_first().unwrap();
+    let mut registry = lingering_tools(&timeline, undo_takes);
+    registry.register(booking::fail()).unwrap();
+    let agent = ToolLoop::new(
+        ScriptedModel::new([reply("a", "book"), reply("b", "linger"), reply("c", "fail")]),
+        registry,
+    )
+    .with_store(Arc::clone(owner))
+    .with_lease(LEASE);
+    let running = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let passes = replicas.iter().map(|store| {
+        let replica = ToolLoop::new(
+            ScriptedModel::new([]),
+            lingering_tools(&timeline, undo_takes),
+        )
+        .with_store(Arc::clone(store))
+        .with_lease(LEASE);
+        let running = Arc::clone(&running);
+        tokio::spawn(async move {
+            let mut recovered = Vec::new();
+            while running.load(std::sync::atomic::Ordering::SeqCst) {
+                recovered.extend(replica.recover(Orphans::Expired).await.unwrap());
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            recovered
+        })
+    });
+    let passes: Vec<_> = passes.collect();
+    let mut conversation = vec![Message::user("book")];
+    let outcome = tokio::time::timeout(Duration::from_secs(10), agent.run(&mut conversation))
+        .await
+        .expect("the run ends");
+    running.store(false, std::sync::atomic::Ordering::SeqCst);
+    let mut recovered = Vec::new();
+    for pass in passes {
+        recovered.extend(pass.await.unwrap());
+    }
+    assert!(
+        recovered.is_empty(),
+        "taken over while leased: {recovered:?}"
+    );
+    assert!(
+        matches!(outcome.status, LoopStatus::RolledBack { .. }),
+        "{:?}",
+        outcome.status
+    );
+    let keys: Vec<&str> = outcome
+        .compensations
+        .iter()
+        .map(|c| c.key.as_str())
+        .collect();
+    assert_eq!(keys, ["b", "a"], "newest first");
+    let run = &outcome.run_id;
+    assert_eq!(
+        cancels(&timeline),
+        [format!("cancel {run}:1:a"), format!("cancel {run}:2:b")]
+    );
+}
+
+async fn a_slow_rollback_keeps_its_lease_against_two_replicas(backend: Backend) {
+    let place = place(backend, "slow_own_rollback").await;
+    let mut handles = Vec::new();
+    for _ in 0..3 {
+        handles.push(place.open().await.run_store());
+    }
+    a_slow_rollback_of_a_run_keeps_its_lease(handles).await;
+}
+
 async fn two_replicas_recover_a_slow_rollback_once(backend: Backend) {
     let place = place(backend, "slow_rollback_two").await;
     let mut handles = Vec::new();
@@ -292,6 +367,7 @@ tool_sdk_tests::on_both_stores!(
     a_call_that_finishes_after_a_takeover_is_rolled_back_by_its_owner,
     two_replicas_recover_a_slow_rollback_once,
     three_replicas_recover_a_slow_rollback_once,
+    a_slow_rollback_keeps_its_lease_against_two_replicas,
 );
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -303,6 +379,15 @@ async fn replicas_recover_a_slow_rollback_once_in_memory() {
             .collect();
         replicas_recover_a_slow_rollback_once(handles).await;
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_rollback_keeps_its_lease_against_two_replicas_in_memory() {
+    let store = InMemoryRunStore::new();
+    let handles: Vec<Arc<dyn RunStore>> = (0..3)
+        .map(|_| Arc::new(store.handle()) as Arc<dyn RunStore>)
+        .collect();
+    a_slow_rollback_of_a_run_keeps_its_lease(handles).await;
 }
 
 /// A call that finishes after a takeover is known only to its owner: when its compensation

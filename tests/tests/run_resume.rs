@@ -279,31 +279,40 @@ fn is_already_decided(error: &GateError) -> bool {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn one_approval_runs_one_call_in_memory() {
-    for _ in 0..10 {
-        let store = InMemoryRunStore::new();
-        one_approval_runs_one_call(
-            move || {
-                let handle: Arc<dyn RunStore> = Arc::new(store.handle());
-                Box::pin(async move { handle })
-            },
-            16,
-        )
-        .await;
+    for racers in RACERS {
+        for _ in 0..10 {
+            let store = InMemoryRunStore::new();
+            one_approval_runs_one_call(
+                move || {
+                    let handle: Arc<dyn RunStore> = Arc::new(store.handle());
+                    Box::pin(async move { handle })
+                },
+                racers,
+            )
+            .await;
+        }
     }
 }
 
-/// Ten rounds of racing resumes, each round on a fresh place of `backend`.
+/// How many resumes race for one pause: two, as two replicas would, and sixteen.
+const RACERS: [usize; 2] = [2, 16];
+
+/// Ten rounds of racing resumes for each count of racers, each round on a fresh place of
+/// `backend`.
 async fn one_approval_runs_one_call_on(backend: Backend) {
-    for round in 0..10 {
-        let place = Arc::new(place(backend, &format!("one_approval_{backend:?}_{round}")).await);
-        one_approval_runs_one_call(
-            move || {
-                let place = Arc::clone(&place);
-                Box::pin(async move { place.open().await.run_store() })
-            },
-            16,
-        )
-        .await;
+    for racers in RACERS {
+        for round in 0..10 {
+            let name = format!("one_approval_{backend:?}_{racers}_{round}");
+            let place = Arc::new(place(backend, &name).await);
+            one_approval_runs_one_call(
+                move || {
+                    let place = Arc::clone(&place);
+                    Box::pin(async move { place.open().await.run_store() })
+                },
+                racers,
+            )
+            .await;
+        }
     }
 }
 
