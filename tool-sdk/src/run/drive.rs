@@ -162,7 +162,7 @@ impl ToolLoop {
             // run is not running any more: a renewal that met it paused lost nothing (a run taken
             // over before could not have paused).
             if heartbeat.is_lost() && !matches!(status, LoopStatus::Paused(_)) {
-                state.store_error = Some(StoreError::Lost(state.id.to_string()));
+                state.store_error = Some(Box::new(StoreError::Lost(state.id.to_string())));
                 status = LoopStatus::StoreFailed;
             }
             self.end_run(conversation, state, &tools, status, heartbeat)

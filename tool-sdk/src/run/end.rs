@@ -28,7 +28,7 @@ impl ToolLoop {
     ) -> impl std::future::Future<Output = LoopOutcome> + 'a {
         async move {
             let taken_over = matches!(status, LoopStatus::StoreFailed)
-                && matches!(state.store_error, Some(StoreError::Lost(_)));
+                && matches!(state.store_error.as_deref(), Some(StoreError::Lost(_)));
             let reason = match &status {
                 LoopStatus::Cancelled => Some("the run was cancelled".to_owned()),
                 LoopStatus::RolledBack { name, error, .. } => Some(format!(
@@ -49,7 +49,7 @@ impl ToolLoop {
                 _ => None,
             };
             let mut compensations = Vec::new();
-            let mut store_error = state.store_error.take();
+            let mut store_error = state.store_error.take().map(|error| *error);
             let mut lost = taken_over;
             let mut unfinished = false;
             if let Some(reason) = reason {

@@ -260,7 +260,7 @@ impl ToolLoop {
         }
 
         if let Some(error) = store_failure {
-            state.store_error.get_or_insert(error);
+            state.store_error.get_or_insert(Box::new(error));
             return RoundEnd::Stop(LoopStatus::StoreFailed);
         }
         if cancel.is_cancelled() {

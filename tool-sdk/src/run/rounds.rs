@@ -203,7 +203,7 @@ impl ToolLoop {
             },
         };
         if let Err(error) = kept {
-            state.store_error.get_or_insert(error);
+            state.store_error.get_or_insert(Box::new(error));
             return LoopStatus::StoreFailed;
         }
         LoopStatus::Paused(Box::new(paused))

@@ -139,9 +139,10 @@ pub(crate) struct RunState {
     /// process alone knows of them. A run that pauses has none.
     #[serde(skip)]
     pub(crate) local_only: std::collections::HashSet<String>,
-    /// The store's first failure in the run: reported once, in the run's outcome.
+    /// The store's first failure in the run: reported once, in the run's outcome. Boxed: it
+    /// is rare, and this state is held in every run's future and every paused turn.
     #[serde(skip)]
-    pub(crate) store_error: Option<crate::store::StoreError>,
+    pub(crate) store_error: Option<Box<crate::store::StoreError>>,
 }
 
 fn is_zero(rounds: &usize) -> bool {
