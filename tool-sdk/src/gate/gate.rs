@@ -153,19 +153,23 @@ impl CallResult {
 
 impl Resolution {
     /// Runs a decided call as resolved: the one executor of a decided call, for the gate
-    /// alone and for the loop. `start` runs an allowed call, or gives `None` when it must not
-    /// start (its run was cancelled).
-    pub(crate) async fn run<F>(self, start: impl FnOnce() -> F) -> CallResult
+    /// alone and for the loop. `start` is the allowed call's future, polled only when the call
+    /// runs; it gives `None` when the call must not start (its run was cancelled).
+    ///
+    /// Not an `async fn`: one would hold `start` twice (as its argument, and as what it
+    /// awaits), in the future of every call.
+    pub(crate) fn run<F>(self, start: F) -> impl std::future::Future<Output = CallResult>
     where
         F: std::future::Future<Output = Option<ToolResult>>,
     {
+        use futures_util::future::{ready, Either, FutureExt as _};
         match self {
-            Resolution::Denied(message) => CallResult::Denied(message),
-            Resolution::NotOffered => CallResult::NotOffered,
-            Resolution::Run => match start().await {
+            Resolution::Run => Either::Left(start.map(|started| match started {
                 Some(result) => CallResult::Ran(result),
                 None => CallResult::NotStarted,
-            },
+            })),
+            Resolution::Denied(message) => Either::Right(ready(CallResult::Denied(message))),
+            Resolution::NotOffered => Either::Right(ready(CallResult::NotOffered)),
         }
     }
 }
@@ -313,7 +317,7 @@ async fn run(
     resolution: Resolution,
 ) -> CallOutcome {
     let result = resolution
-        .run(|| async {
+        .run(async {
             let mut context = ToolContext::new();
             if let Some(id) = &call.id {
                 context = context.with_call_id(id);

@@ -137,26 +137,25 @@ impl ToolLoop {
             let run_cancel = cancel.child_token();
             let heartbeat =
                 Heartbeat::start(self.store.as_ref(), &state.id, self.lease, &run_cancel);
-            let round = match resumed {
-                Some((reply, resolutions)) => {
-                    self.round(
-                        conversation,
-                        &mut state,
-                        &tools,
-                        reply,
-                        resolutions,
-                        &run_cancel,
-                    )
-                    .await
-                }
-                None => RoundEnd::Continue,
-            };
-            let mut status = match round {
-                RoundEnd::Continue => {
-                    self.rounds(conversation, &mut state, &mut tools, &run_cancel)
+            // Written so that nothing of the resumed round is held while the rounds run.
+            let mut status = 'run: {
+                if let Some((reply, resolutions)) = resumed {
+                    if let RoundEnd::Stop(status) = self
+                        .round(
+                            conversation,
+                            &mut state,
+                            &tools,
+                            reply,
+                            resolutions,
+                            &run_cancel,
+                        )
                         .await
+                    {
+                        break 'run status;
+                    }
                 }
-                RoundEnd::Stop(status) => status,
+                self.rounds(conversation, &mut state, &mut tools, &run_cancel)
+                    .await
             };
             // Whatever the last round gave, a run taken over is the new owner's to end. A paused
             // run is not running any more: a renewal that met it paused lost nothing (a run taken

@@ -21,33 +21,26 @@ use crate::store::{CallSummary, RecordEntry, RunState, StoreError};
 impl ToolLoop {
     /// Runs one call of a reply, unless it was denied, not offered, or the run is cancelled.
     /// Successes of compensable tools go to `finished` as they happen, before this returns.
+    ///
+    /// Not an `async fn`, and the call's future is not wrapped in another: each would hold the
+    /// call's arguments again, in every call's future of every round.
     #[allow(clippy::too_many_arguments)]
-    pub(crate) async fn run_one(
-        &self,
-        tools: &RunTools<'_>,
+    pub(crate) fn run_one<'s>(
+        &'s self,
+        tools: &'s RunTools<'_>,
         call: ToolCall,
         key: String,
         position: usize,
         resolution: Resolution,
-        cancel: &CancellationToken,
-        finished: &WriteAhead<'_>,
-    ) -> CallResult {
-        resolution
-            .run(|| async move {
-                // Nothing starts once the run is cancelled; what started finishes.
-                if cancel.is_cancelled() {
-                    return None;
-                }
-                Some(
-                    self.call_started(tools, call, key, position, cancel, finished)
-                        .await,
-                )
-            })
-            .await
+        cancel: &'s CancellationToken,
+        finished: &'s WriteAhead<'_>,
+    ) -> impl std::future::Future<Output = CallResult> + 's {
+        resolution.run(self.call_started(tools, call, key, position, cancel, finished))
     }
 
     /// Runs an allowed call: hooks and events around it, its success recorded when it can be
-    /// rolled back.
+    /// rolled back. `None` when the run was cancelled before it started: nothing starts then,
+    /// and what started finishes.
     async fn call_started(
         &self,
         tools: &RunTools<'_>,
@@ -56,7 +49,10 @@ impl ToolLoop {
         position: usize,
         cancel: &CancellationToken,
         finished: &WriteAhead<'_>,
-    ) -> crate::define::ToolResult {
+    ) -> Option<crate::define::ToolResult> {
+        if cancel.is_cancelled() {
+            return None;
+        }
         if let Some(before) = &self.before {
             before(&call);
         }
@@ -113,7 +109,7 @@ impl ToolLoop {
                 finished.push(position, key, call, output).await;
             }
         }
-        result
+        Some(result)
     }
 
     /// Starts a call: a synchronous tool runs to its end here. With a store, on a

@@ -40,87 +40,119 @@ impl ToolLoop {
                 return LoopStatus::MaxRoundsReached;
             }
             self.refresh(tools).await;
-            // Every tool must be describable in the model's dialect before it is offered; a
-            // tool that is not stops the run here, before the provider refuses the request.
-            let dialect = self.model.dialect();
-            if let Err(error) = tools.check_dialect(dialect, &self.schemas) {
-                return LoopStatus::DescribeFailed(error);
-            }
-            let lowered;
-            let offered: Vec<OfferedTool<'_>> = if dialect.takes_canonical() {
-                tools.offered_canonical()
-            } else {
-                lowered = match tools.offered_lowered(dialect, &self.schemas) {
-                    Ok(lowered) => lowered,
-                    Err(error) => return LoopStatus::DescribeFailed(error),
-                };
-                lowered
-                    .iter()
-                    .map(|(definition, lowered)| OfferedTool {
-                        definition,
-                        parameters: lowered.schema(definition),
-                    })
-                    .collect()
-            };
-            state.rounds += 1;
-            self.emit(&LoopEvent::ModelCalled {
-                round: state.rounds,
-            });
-            let request = ChatRequest {
-                messages: conversation,
-                tools: &offered,
-                options: &self.options.chat,
-            };
-            let received = match self.receive(request, state, tools, cancel).await {
+            let received = match self.ask(conversation, state, tools, cancel).await {
                 Ok(received) => received,
                 Err(status) => return status,
             };
-            // Each kind of reply ends its round its own way; what a streamed reply holds is
-            // used up before anything waits, so no run's future holds it.
-            let reply = match &received {
-                Received::Streamed(streamed) => &streamed.reply,
+            // Each kind of reply ends its round its own way. A streamed one is used up here,
+            // before anything waits; what is left of a whole one is its reply alone: the run's
+            // future holds neither the lowered tools nor what was received while the calls run.
+            let reply = match received {
+                Received::Streamed(streamed) => {
+                    match self.ended_streamed(conversation, state, tools, streamed, cancel) {
+                        RoundEnd::Continue => continue,
+                        RoundEnd::Stop(status) => return status,
+                    }
+                }
                 Received::Whole(reply) => reply,
             };
             if let Some(terminal) = &self.terminal {
-                terminal.replied(reply);
+                terminal.replied(&reply);
             }
-            let end = match received {
-                Received::Streamed(streamed) => {
-                    if streamed.reply.tool_calls.is_empty() {
-                        return self.answered(conversation, streamed.reply, streamed.error, cancel);
-                    }
-                    let end = self.conclude(
-                        conversation,
-                        state,
-                        tools,
-                        streamed.reply,
-                        streamed.ended,
-                        streamed.finished,
-                        cancel,
-                    );
-                    match (end, streamed.error) {
-                        (RoundEnd::Continue, Some(error)) => return LoopStatus::ModelFailed(error),
-                        (end, _) => end,
-                    }
-                }
-                Received::Whole(reply) => {
-                    if reply.tool_calls.is_empty() {
-                        return self.answered(conversation, reply, None, cancel);
-                    }
-                    let awaiting = self.awaiting(tools, &reply);
-                    if !awaiting.is_empty() {
-                        return self.pause(state, tools, reply, awaiting).await;
-                    }
-                    // Every tool of the run was offered; a name that is none of them gets
-                    // "unknown tool" with suggestions from the registry.
-                    let resolutions = vec![Resolution::Run; reply.tool_calls.len()];
-                    self.round(conversation, state, tools, reply, resolutions, cancel)
-                        .await
-                }
-            };
-            if let RoundEnd::Stop(status) = end {
+            if reply.tool_calls.is_empty() {
+                return self.answered(conversation, reply, None, cancel);
+            }
+            let awaiting = self.awaiting(tools, &reply);
+            if !awaiting.is_empty() {
+                return self.pause(state, tools, reply, awaiting).await;
+            }
+            // Every tool of the run was offered; a name that is none of them gets "unknown
+            // tool" with suggestions from the registry.
+            let resolutions = vec![Resolution::Run; reply.tool_calls.len()];
+            if let RoundEnd::Stop(status) = self
+                .round(conversation, state, tools, reply, resolutions, cancel)
+                .await
+            {
                 return status;
             }
+        }
+    }
+
+    /// Offers the tools, lowered to the model's dialect, and asks the model: one round's
+    /// request, counted.
+    async fn ask(
+        &self,
+        conversation: &mut Vec<Message>,
+        state: &mut RunState,
+        tools: &mut RunTools<'_>,
+        cancel: &CancellationToken,
+    ) -> Result<Received, LoopStatus> {
+        // Every tool must be describable in the model's dialect before it is offered; a tool
+        // that is not stops the run here, before the provider refuses the request.
+        let dialect = self.model.dialect();
+        tools
+            .check_dialect(dialect, &self.schemas)
+            .map_err(LoopStatus::DescribeFailed)?;
+        let lowered;
+        let offered: Vec<OfferedTool<'_>> = if dialect.takes_canonical() {
+            tools.offered_canonical()
+        } else {
+            lowered = tools
+                .offered_lowered(dialect, &self.schemas)
+                .map_err(LoopStatus::DescribeFailed)?;
+            lowered
+                .iter()
+                .map(|(definition, lowered)| OfferedTool {
+                    definition,
+                    parameters: lowered.schema(definition),
+                })
+                .collect()
+        };
+        state.rounds += 1;
+        self.emit(&LoopEvent::ModelCalled {
+            round: state.rounds,
+        });
+        let request = ChatRequest {
+            messages: conversation,
+            tools: &offered,
+            options: &self.options.chat,
+        };
+        self.receive(request, state, tools, cancel).await
+    }
+
+    /// A streamed reply's round, its calls run already: the answer, or the round concluded
+    /// (the stream's error stops the run once what it started is recorded).
+    fn ended_streamed(
+        &self,
+        conversation: &mut Vec<Message>,
+        state: &mut RunState,
+        tools: &RunTools<'_>,
+        streamed: Streamed,
+        cancel: &CancellationToken,
+    ) -> RoundEnd {
+        if let Some(terminal) = &self.terminal {
+            terminal.replied(&streamed.reply);
+        }
+        if streamed.reply.tool_calls.is_empty() {
+            return RoundEnd::Stop(self.answered(
+                conversation,
+                streamed.reply,
+                streamed.error,
+                cancel,
+            ));
+        }
+        let end = self.conclude(
+            conversation,
+            state,
+            tools,
+            streamed.reply,
+            streamed.ended,
+            streamed.finished,
+            cancel,
+        );
+        match (end, streamed.error) {
+            (RoundEnd::Continue, Some(error)) => RoundEnd::Stop(LoopStatus::ModelFailed(error)),
+            (end, _) => end,
         }
     }
 
