@@ -99,8 +99,14 @@ fn set_flags(flags: HashMap<String, bool>, limits: BTreeMap<String, u32>) -> usi
 }
 
 #[test]
-fn a_map_is_refused_where_every_object_must_be_closed_and_kept_where_maps_are_taken() {
-    for dialect in [Dialect::OpenAiStrict, Dialect::AnthropicStrict] {
+fn a_map_is_refused_where_objects_are_closed_or_open_keys_unsaid_and_kept_elsewhere() {
+    // Gemini's `parameters` is the Developer API's `Schema`, which has no
+    // `additionalProperties`.
+    for dialect in [
+        Dialect::OpenAiStrict,
+        Dialect::AnthropicStrict,
+        Dialect::Gemini,
+    ] {
         let refused = lowered(&SetFlagsTool, dialect).expect_err("no strict map");
         assert_eq!(refused.0, LoweringErrorKind::Unsupported, "{dialect:?}");
         assert!(
@@ -108,7 +114,7 @@ fn a_map_is_refused_where_every_object_must_be_closed_and_kept_where_maps_are_ta
             "{dialect:?}: {refused:?}"
         );
     }
-    let gemini = lowered(&SetFlagsTool, Dialect::Gemini).expect("Gemini takes maps");
+    let gemini = lowered(&SetFlagsTool, Dialect::GeminiJsonSchema).expect("JSON Schema maps");
     assert_eq!(
         gemini["properties"]["flags"]["additionalProperties"]["type"], "boolean",
         "{gemini:#}"

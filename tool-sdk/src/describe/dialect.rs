@@ -17,7 +17,8 @@ pub enum Dialect {
     /// false` on every object.
     AnthropicStrict,
     /// Gemini `parameters`: its `Schema` type, the OpenAPI 3.0 subset (no `type` arrays, no
-    /// `$ref`, `nullable` instead of `null` unions, only its keywords). For the `v1` API.
+    /// `$ref`, no maps, `nullable` instead of `null` unions, only its keywords). For the `v1`
+    /// API.
     Gemini,
     /// Gemini `parametersJsonSchema`: JSON Schema as its `JSONSchema` type has it (`$ref`s,
     /// unions of types, maps, bounds; no `const` or `prefixItems`). For the `v1beta` API.

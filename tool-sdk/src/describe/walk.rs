@@ -11,7 +11,7 @@ use serde_json::{json, Map, Value};
 
 use crate::define::arguments::escape_pointer_token;
 use crate::describe::nullable::nullable;
-use crate::describe::rules::{Others, Refs, Rules, TypeUnions};
+use crate::describe::rules::{Maps, Others, Refs, Rules, TypeUnions};
 use crate::describe::LoweringErrorKind;
 
 /// Why a schema cannot be lowered: the kind, the pointer, the rule.
@@ -206,26 +206,32 @@ impl Walk<'_> {
                     let lowered = self.tuple(value, pointer, &here, depth)?;
                     out.insert(lowered.0, lowered.1);
                 }
-                "additionalProperties" => {
-                    match value {
-                        Value::Bool(false) => {
-                            if rules.closed_marker {
-                                out.insert(key.clone(), value.clone());
-                            }
-                        }
-                        _ if rules.closed_objects => return Err(unsupported(
-                            pointer,
-                            "a map (an object whose keys are open: `additionalProperties`) has \
-                             no equivalent here, where every object must be closed",
-                        )),
-                        Value::Object(_) => {
-                            out.insert(key.clone(), self.node(value, &here, depth + 1, false)?);
-                        }
-                        _ => {
+                "additionalProperties" => match value {
+                    Value::Bool(false) => {
+                        if rules.closed_marker {
                             out.insert(key.clone(), value.clone());
                         }
                     }
-                }
+                    _ => {
+                        if let Maps::Refused { because } = rules.maps {
+                            return Err(unsupported(
+                                pointer,
+                                format!(
+                                    "a map (an object whose keys are open: \
+                                         `additionalProperties`) has no equivalent here, {because}"
+                                ),
+                            ));
+                        }
+                        match value {
+                            Value::Object(_) => {
+                                out.insert(key.clone(), self.node(value, &here, depth + 1, false)?);
+                            }
+                            _ => {
+                                out.insert(key.clone(), value.clone());
+                            }
+                        }
+                    }
+                },
                 "anyOf" | "oneOf" => {
                     let Some(branches) = value.as_array() else {
                         return Err(invalid(&here, format!("`{key}` must be an array")));

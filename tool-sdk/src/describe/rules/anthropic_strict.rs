@@ -4,7 +4,7 @@
 //! count bounds but `minItems` of 0 or 1. What it does not take is told in the description, as
 //! Anthropic's own SDK does (`{minimum: 1, maximum: 10}`), so the model may still follow it.
 
-use super::spec::{Limits, Others, Refs, Rules, TypeUnions};
+use super::spec::{Limits, Maps, Others, Refs, Rules, TypeUnions};
 
 /// Keywords strict tool use accepts.
 const KEYWORDS: &[&str] = &[
@@ -45,6 +45,9 @@ pub(super) const RULES: Rules = Rules {
     others: Others::Described,
     formats: Some(FORMATS),
     closed_objects: true,
+    maps: Maps::Refused {
+        because: "where every object must be closed",
+    },
     closed_marker: true,
     all_required: false,
     refs: Refs::Stay { recursion: false },

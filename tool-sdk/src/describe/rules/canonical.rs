@@ -1,7 +1,7 @@
 //! The dialects that take the canonical schema as it is (OpenAI without `strict`, Anthropic
 //! without `strict`, MCP): JSON Schema 2020-12, its root an object.
 
-use super::spec::{Limits, Others, Refs, Rules, TypeUnions};
+use super::spec::{Limits, Maps, Others, Refs, Rules, TypeUnions};
 
 pub(super) const RULES: Rules = Rules {
     canonical: true,
@@ -9,6 +9,7 @@ pub(super) const RULES: Rules = Rules {
     others: Others::Kept,
     formats: None,
     closed_objects: false,
+    maps: Maps::Kept,
     closed_marker: true,
     all_required: false,
     refs: Refs::Stay { recursion: true },

@@ -1,9 +1,15 @@
 //! Gemini `parameters`: its `Schema` type, an OpenAPI 3.0 subset — one type per schema
-//! (`nullable` for `null`), string enumerations, `anyOf`, maps as `additionalProperties`, no
-//! `$ref` (every reference inlined, so no recursive type), and its own keywords and formats
-//! only.
+//! (`nullable` for `null`), string enumerations, `anyOf`, no `$ref` (every reference inlined, so
+//! no recursive type), no map, and its own keywords and formats only.
+//!
+//! The Developer API's `Schema` (<https://ai.google.dev/api/caching#Schema>) has neither
+//! `additionalProperties` nor `$ref`/`$defs` (Vertex AI's has them), and the `google-genai`
+//! package refuses `additionalProperties` for a Developer API client ("only supported in ...
+//! Agent Platform mode, not in Gemini Developer API mode"): an object whose keys are open (a
+//! map) cannot be said here, where `parametersJsonSchema` ([`super::gemini_json_schema`]) says
+//! it.
 
-use super::spec::{Limits, Others, Refs, Rules, TypeUnions};
+use super::spec::{Limits, Maps, Others, Refs, Rules, TypeUnions};
 
 /// Keywords of Gemini's `Schema`.
 const KEYWORDS: &[&str] = &[
@@ -15,7 +21,6 @@ const KEYWORDS: &[&str] = &[
     "properties",
     "required",
     "items",
-    "additionalProperties",
     "minItems",
     "maxItems",
     "minimum",
@@ -40,6 +45,9 @@ pub(super) const RULES: Rules = Rules {
     others: Others::Dropped,
     formats: Some(FORMATS),
     closed_objects: false,
+    maps: Maps::Refused {
+        because: "where `Schema` has no `additionalProperties` (the Developer API's)",
+    },
     closed_marker: false,
     all_required: false,
     refs: Refs::Inline,

@@ -4,7 +4,7 @@
 //! one-value `enum`), no `prefixItems` (a tuple of one type said as `items` with its length),
 //! and no other keyword.
 
-use super::spec::{Limits, Others, Refs, Rules, TypeUnions};
+use super::spec::{Limits, Maps, Others, Refs, Rules, TypeUnions};
 
 /// Keywords of `google-genai`'s `JSONSchema`.
 const KEYWORDS: &[&str] = &[
@@ -40,6 +40,7 @@ pub(super) const RULES: Rules = Rules {
     others: Others::Dropped,
     formats: None,
     closed_objects: false,
+    maps: Maps::Kept,
     closed_marker: true,
     all_required: false,
     refs: Refs::Stay { recursion: true },

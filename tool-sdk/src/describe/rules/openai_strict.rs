@@ -4,7 +4,7 @@
 //! supported keywords and string formats only, at most 5,000 properties, 10 levels of nesting
 //! and 1,000 enumeration values.
 
-use super::spec::{Limits, Others, Refs, Rules, TypeUnions};
+use super::spec::{Limits, Maps, Others, Refs, Rules, TypeUnions};
 
 /// Most properties strict mode accepts in one schema.
 pub const MAX_PROPERTIES: usize = 5_000;
@@ -57,6 +57,9 @@ pub(super) const RULES: Rules = Rules {
     others: Others::Dropped,
     formats: Some(FORMATS),
     closed_objects: true,
+    maps: Maps::Refused {
+        because: "where every object must be closed",
+    },
     closed_marker: true,
     all_required: true,
     refs: Refs::Stay { recursion: true },

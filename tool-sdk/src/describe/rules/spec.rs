@@ -11,9 +11,11 @@ pub(crate) struct Rules {
     pub(crate) others: Others,
     /// `format`s kept (`None`: every one). A format is a hint: another one is dropped.
     pub(crate) formats: Option<&'static [&'static str]>,
-    /// Every object gets `additionalProperties: false`, so a map (an object whose keys are
-    /// open) cannot be said.
+    /// Every object gets `additionalProperties: false`.
     pub(crate) closed_objects: bool,
+    /// Whether a map (an object whose keys are open: `additionalProperties` other than
+    /// `false`) can be said.
+    pub(crate) maps: Maps,
     /// Whether `additionalProperties: false` is written out (else left to the default).
     pub(crate) closed_marker: bool,
     /// Every property is required; one the schema lets the model leave out becomes nullable.
@@ -48,6 +50,15 @@ pub(crate) enum Others {
     /// Told in the description, as `{minimum: 1, maximum: 10}`, so the model may still follow
     /// it (what Anthropic's own SDK does).
     Described,
+}
+
+/// Whether a dialect can say a map.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Maps {
+    /// Kept, its values' schema lowered.
+    Kept,
+    /// Refused, `because` ending the rule (`"where every object must be closed"`).
+    Refused { because: &'static str },
 }
 
 /// Where a dialect's `$ref`s go.
