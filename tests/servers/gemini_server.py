@@ -51,6 +51,7 @@ from pydantic.alias_generators import to_camel
 # validate_proxy.py beside this file; no __pycache__ left in the work tree for it.
 sys.dont_write_bytecode = True
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gemini_api_schema import json_schema_error  # noqa: E402
 from validate_proxy import RejectionLog, problems, summary  # noqa: E402
 
 # google.rpc status names of the HTTP statuses, as Gemini's error bodies give them.
@@ -111,7 +112,9 @@ class Validator:
       * a part has exactly one of its data members (text, functionCall, functionResponse...);
       * function calls and responses have a name; a declaration's name follows Gemini's rule
         (a letter or underscore, then letters, digits, `_ . : -`, 64 at most), and it gives
-        `parameters` or `parametersJsonSchema`, not both.
+        `parameters` or `parametersJsonSchema`, not both;
+      * `parametersJsonSchema` is what google-genai's `JSONSchema` takes, with `prefixItems`
+        (which the API takes and the type lacks: see gemini_api_schema.py).
     """
 
     def __init__(self) -> None:
@@ -237,13 +240,11 @@ def _rules(body: dict[str, Any]) -> list[tuple[tuple, str]]:
             json_schema = declaration.get("parametersJsonSchema")
             if json_schema is not None:
                 # The declaration's type takes any value here; the package's JSONSchema type
-                # says what the API reads in it, and forbids what it does not.
-                from google.genai import types
-
-                try:
-                    types.JSONSchema.model_validate(json_schema)
-                except pydantic.ValidationError as error:
-                    out.append((loc + ("parametersJsonSchema",), str(error)))
+                # says what the API reads in it, and forbids what it does not, but for
+                # `prefixItems`, which the API takes and the type lacks (gemini_api_schema.py).
+                error = json_schema_error(json_schema)
+                if error is not None:
+                    out.append((loc + ("parametersJsonSchema",), error))
     return out
 
 

@@ -469,15 +469,27 @@ def _() -> None:
     refused(status, body, "tools.0.functionDeclarations.0.parameters.properties.city.minLen")
 
 
-@check("gemini: parametersJsonSchema is a JSONSchema, never beside parameters")
+@check("gemini: parametersJsonSchema is a JSONSchema (with prefixItems), never beside parameters")
 def _() -> None:
     path = "/models/gemini-test:generateContent"
     body = gemini_body(marker("gemini-json-schema"))
     declaration = body["tools"][0]["functionDeclarations"][0]
     declaration["parametersJsonSchema"] = declaration.pop("parameters")
-    declaration["parametersJsonSchema"]["properties"]["city"]["prefixItems"] = []
+    declaration["parametersJsonSchema"]["properties"]["city"]["not"] = {}
     status, _, answer, _ = GEMINI.post(path, body, KEY)
-    refused(status, answer, "parametersJsonSchema", "prefixItems")
+    refused(status, answer, "parametersJsonSchema", "not")
+
+    # `prefixItems`, which the API takes and the package's type lacks: its elements are
+    # checked as schemas.
+    body = gemini_body(marker("gemini-tuple"))
+    declaration = body["tools"][0]["functionDeclarations"][0]
+    declaration["parametersJsonSchema"] = declaration.pop("parameters")
+    declaration["parametersJsonSchema"]["properties"]["city"] = {
+        "type": "array",
+        "prefixItems": [{"type": "string"}, {"type": "number", "minLen": 1}],
+    }
+    status, _, answer, _ = GEMINI.post(path, body, KEY)
+    refused(status, answer, "parametersJsonSchema", "minLen")
 
     body = gemini_body(marker("gemini-both"))
     declaration = body["tools"][0]["functionDeclarations"][0]

@@ -199,6 +199,14 @@ fn a_tuple_of_different_types_is_refused_where_arrays_have_one_item_type() {
             "{dialect:?}"
         );
     }
+    // Gemini's JSON Schema takes `prefixItems`.
+    let schema = lowered(&NamePlaceTool, Dialect::GeminiJsonSchema).expect("tuples kept");
+    assert_eq!(
+        schema["properties"]["place"]["prefixItems"][0]["type"], "string",
+        "{schema:#}"
+    );
+    assert!(accepts(&schema, &json!({"place": ["Oslo", 59.9, 10.7]})));
+    assert!(!accepts(&schema, &json!({"place": [59.9, "Oslo", 10.7]})));
 }
 
 // 5. A documented `serde_json::Value`.

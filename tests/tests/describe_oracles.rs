@@ -117,9 +117,11 @@ fn every_generated_sample_fits_its_canonical_schema() {
         let refused = refusals(&case.schema, &case.sample, false);
         assert!(refused.is_empty(), "{}: {refused:?}", case.name);
     }
-    // The family reaches both verdicts in every dialect.
+    // The family reaches both verdicts in every dialect that refuses some shape of it (maps,
+    // tuples of different types); Gemini's JSON Schema says every shape it has.
     println!("generated family, (dialect, lowered): count: {verdicts:?}");
-    assert_eq!(verdicts.len(), 8, "{verdicts:?}");
+    assert_eq!(verdicts.len(), 7, "{verdicts:?}");
+    assert!(!verdicts.contains_key(&("GeminiJsonSchema".into(), false)));
 }
 
 #[test]

@@ -801,6 +801,40 @@ async fn schema_scenario(json_schema: Option<bool>) -> (Dialect, Vec<Value>) {
     (dialect, bodies)
 }
 
+/// Names a place: its name, latitude and longitude.
+#[tool]
+fn name_place(place: (String, f64, f64)) -> String {
+    place.0
+}
+
+/// A tuple of different types goes in `parametersJsonSchema` as `prefixItems`, which the API
+/// takes (the server checks the rest of the schema against google-genai's `JSONSchema`, whose
+/// type has no field for it).
+#[tokio::test]
+async fn a_tuple_of_different_types_goes_as_prefix_items_in_json_schema() {
+    let (builder, conversation_id) = gemini_conversation("tuple");
+    let model = builder.build().unwrap();
+    assert_eq!(model.dialect(), Dialect::GeminiJsonSchema);
+    let mut tools = ToolRegistry::new();
+    tools.register(NamePlaceTool).unwrap();
+    let agent = ToolLoop::new(model, tools);
+    let mut conversation = user("scenario:tuple Where is Oslo?");
+    let outcome = agent.run(&mut conversation).await;
+    assert!(
+        matches!(outcome.status, LoopStatus::Answered(_)),
+        "{:?}",
+        outcome.status
+    );
+    let bodies = bodies_sent(&conversation_id);
+    let place = &bodies[0]["tools"][0]["functionDeclarations"][0]["parametersJsonSchema"]
+        ["properties"]["place"];
+    assert_eq!(
+        place["prefixItems"],
+        json!([{"type": "string"}, {"type": "number", "format": "double"}, {"type": "number", "format": "double"}]),
+        "{place}"
+    );
+}
+
 /// The declarations of `body`, after checking there is one `tools` entry for all, in order.
 fn declarations(body: &Value) -> &[Value] {
     let tools = body["tools"].as_array().unwrap();

@@ -11,7 +11,7 @@ use serde_json::{json, Map, Value};
 
 use crate::define::arguments::escape_pointer_token;
 use crate::describe::nullable::nullable;
-use crate::describe::rules::{Maps, Others, Refs, Rules, TypeUnions};
+use crate::describe::rules::{Maps, Others, Refs, Rules, Tuples, TypeUnions};
 use crate::describe::LoweringErrorKind;
 
 /// Why a schema cannot be lowered: the kind, the pointer, the rule.
@@ -424,8 +424,8 @@ impl Walk<'_> {
         Ok(())
     }
 
-    /// A tuple (`prefixItems`): kept where JSON Schema is spoken; elsewhere arrays have one item
-    /// type, so a tuple of one type becomes `items` (its length is in `minItems` and
+    /// A tuple (`prefixItems`): kept where the dialect says tuples; elsewhere arrays have one
+    /// item type, so a tuple of one type becomes `items` (its length is in `minItems` and
     /// `maxItems`), and one of different types cannot be said.
     fn tuple(
         &mut self,
@@ -441,7 +441,7 @@ impl Walk<'_> {
         for (i, element) in elements.iter().enumerate() {
             lowered.push(self.node(element, &at(here, &i.to_string()), depth + 1, false)?);
         }
-        if self.rules.canonical {
+        if self.rules.tuples == Tuples::Kept {
             return Ok(("prefixItems".into(), Value::Array(lowered)));
         }
         match lowered.split_first() {

@@ -4,7 +4,7 @@
 //! count bounds but `minItems` of 0 or 1. What it does not take is told in the description, as
 //! Anthropic's own SDK does (`{minimum: 1, maximum: 10}`), so the model may still follow it.
 
-use super::spec::{Limits, Maps, Others, Refs, Rules, TypeUnions};
+use super::spec::{Limits, Maps, Others, Refs, Rules, Tuples, TypeUnions};
 
 /// Keywords strict tool use accepts.
 const KEYWORDS: &[&str] = &[
@@ -50,6 +50,7 @@ pub(super) const RULES: Rules = Rules {
     },
     closed_marker: true,
     all_required: false,
+    tuples: Tuples::OneType,
     refs: Refs::Stay { recursion: false },
     type_unions: TypeUnions::Kept,
     type_required: true,

@@ -1,7 +1,7 @@
 //! The dialects that take the canonical schema as it is (OpenAI without `strict`, Anthropic
 //! without `strict`, MCP): JSON Schema 2020-12, its root an object.
 
-use super::spec::{Limits, Maps, Others, Refs, Rules, TypeUnions};
+use super::spec::{Limits, Maps, Others, Refs, Rules, Tuples, TypeUnions};
 
 pub(super) const RULES: Rules = Rules {
     canonical: true,
@@ -12,6 +12,7 @@ pub(super) const RULES: Rules = Rules {
     maps: Maps::Kept,
     closed_marker: true,
     all_required: false,
+    tuples: Tuples::Kept,
     refs: Refs::Stay { recursion: true },
     type_unions: TypeUnions::Kept,
     type_required: false,

@@ -9,7 +9,7 @@
 //! map) cannot be said here, where `parametersJsonSchema` ([`super::gemini_json_schema`]) says
 //! it.
 
-use super::spec::{Limits, Maps, Others, Refs, Rules, TypeUnions};
+use super::spec::{Limits, Maps, Others, Refs, Rules, Tuples, TypeUnions};
 
 /// Keywords of Gemini's `Schema`.
 const KEYWORDS: &[&str] = &[
@@ -50,6 +50,7 @@ pub(super) const RULES: Rules = Rules {
     },
     closed_marker: false,
     all_required: false,
+    tuples: Tuples::OneType,
     refs: Refs::Inline,
     type_unions: TypeUnions::Nullable,
     type_required: true,

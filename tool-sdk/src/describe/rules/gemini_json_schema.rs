@@ -1,10 +1,15 @@
 //! Gemini `parametersJsonSchema` (the `v1beta` API): JSON Schema, as `google-genai`'s
 //! `JSONSchema` type has it — unions of types, `anyOf` and `oneOf`, `$ref`s to `$defs`, maps as
-//! `additionalProperties`, enumerations of any value, and bounds — but no `const` (said as a
-//! one-value `enum`), no `prefixItems` (a tuple of one type said as `items` with its length),
-//! and no other keyword.
+//! `additionalProperties`, enumerations of any value, and bounds — and tuples as `prefixItems`,
+//! but no `const` (said as a one-value `enum`) and no other keyword.
+//!
+//! `prefixItems` is not in the package's type, but the API takes it: Google lists it among the
+//! JSON Schema keywords the Gemini API supports
+//! (<https://blog.google/technology/developers/gemini-api-structured-outputs/>), as does the
+//! API reference's list of the JSON Schema it reads
+//! (<https://ai.google.dev/api/generate-content#generationconfig>, `responseJsonSchema`).
 
-use super::spec::{Limits, Maps, Others, Refs, Rules, TypeUnions};
+use super::spec::{Limits, Maps, Others, Refs, Rules, Tuples, TypeUnions};
 
 /// Keywords of `google-genai`'s `JSONSchema`.
 const KEYWORDS: &[&str] = &[
@@ -32,6 +37,7 @@ const KEYWORDS: &[&str] = &[
     "$ref",
     "$defs",
     "oneOf",
+    "prefixItems",
 ];
 
 pub(super) const RULES: Rules = Rules {
@@ -43,6 +49,7 @@ pub(super) const RULES: Rules = Rules {
     maps: Maps::Kept,
     closed_marker: true,
     all_required: false,
+    tuples: Tuples::Kept,
     refs: Refs::Stay { recursion: true },
     type_unions: TypeUnions::Kept,
     type_required: true,

@@ -4,7 +4,7 @@
 //! supported keywords and string formats only, at most 5,000 properties, 10 levels of nesting
 //! and 1,000 enumeration values.
 
-use super::spec::{Limits, Maps, Others, Refs, Rules, TypeUnions};
+use super::spec::{Limits, Maps, Others, Refs, Rules, Tuples, TypeUnions};
 
 /// Most properties strict mode accepts in one schema.
 pub const MAX_PROPERTIES: usize = 5_000;
@@ -62,6 +62,7 @@ pub(super) const RULES: Rules = Rules {
     },
     closed_marker: true,
     all_required: true,
+    tuples: Tuples::OneType,
     refs: Refs::Stay { recursion: true },
     type_unions: TypeUnions::Kept,
     type_required: true,

@@ -20,6 +20,8 @@ pub(crate) struct Rules {
     pub(crate) closed_marker: bool,
     /// Every property is required; one the schema lets the model leave out becomes nullable.
     pub(crate) all_required: bool,
+    /// How a tuple (`prefixItems`) is said.
+    pub(crate) tuples: Tuples,
     /// Where `$ref`s go.
     pub(crate) refs: Refs,
     /// How a union of types (`"type": ["string", "null"]`) is said.
@@ -59,6 +61,16 @@ pub(crate) enum Maps {
     Kept,
     /// Refused, `because` ending the rule (`"where every object must be closed"`).
     Refused { because: &'static str },
+}
+
+/// How a dialect says a tuple (`prefixItems`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Tuples {
+    /// As JSON Schema does: `prefixItems`, a schema for each position.
+    Kept,
+    /// Arrays have one item type: a tuple of one type is `items` (its length in `minItems`
+    /// and `maxItems`), one of different types cannot be said.
+    OneType,
 }
 
 /// Where a dialect's `$ref`s go.
