@@ -3,27 +3,13 @@
 //! [`decoder`](super::decoder).
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned, ToTokens};
+use quote::quote;
 use syn::ext::IdentExt;
-use syn::spanned::Spanned;
 
 use crate::expand::decoder::decoder;
-use crate::model::{Argument, DefaultValue, Param, ToolDef};
+use crate::expand::field::{default_fn_ident, field_type};
+use crate::model::{DefaultValue, ToolDef};
 use crate::resolve::path_text;
-
-/// The function that gives the value of `#[arg(default = expr)]` for parameter `name`, an
-/// associated function of the arguments struct.
-pub(crate) fn default_fn_ident(name: &syn::Ident) -> syn::Ident {
-    format_ident!("__tool_default_{}", name)
-}
-
-/// The type a parameter is decoded as: the type itself, or `T::Owned` for `&T`.
-pub(crate) fn field_type(param: &Param, argument: &Argument) -> TokenStream {
-    match &argument.borrowed {
-        Some(inner) => quote_spanned!(inner.span()=> <#inner as ::std::borrow::ToOwned>::Owned),
-        None => param.ty.to_token_stream(),
-    }
-}
 
 /// The arguments struct, its decoder and its default functions.
 ///

@@ -13,7 +13,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 
-use crate::expand::args::{default_fn_ident, field_type};
+use crate::expand::field::{default_fn_ident, field_type};
 use crate::model::{DefaultValue, ToolDef};
 
 /// `impl Deserialize for __ToolArgs`, for the struct [`args_struct`](super::args::args_struct)

@@ -4,6 +4,7 @@ pub(crate) mod args;
 pub(crate) mod decoder;
 pub(crate) mod doc;
 pub(crate) mod fallback;
+pub(crate) mod field;
 pub(crate) mod free;
 pub(crate) mod inline;
 pub(crate) mod set;

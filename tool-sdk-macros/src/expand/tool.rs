@@ -4,7 +4,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 
-use crate::expand::args::field_type;
+use crate::expand::field::field_type;
 use crate::model::{Callee as ModelCallee, DeferMode, Hook, ParamKind, ToolDef};
 use crate::resolve::version_value;
 
