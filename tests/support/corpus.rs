@@ -2,8 +2,9 @@
 //! `value`, with an argument the tool decodes: primitives and their bounds, options, vectors,
 //! nesting from 1 to 12 levels, a struct of 105 fields, maps, `serde_json::Value`, tuples and
 //! fixed arrays, enums in every serde representation, `flatten`, `rename`, `default`, `skip`,
-//! `deny_unknown_fields`, recursion, schemars' `range`, `length` and `regex`, and hand-written
-//! `JsonSchema` impls.
+//! `deny_unknown_fields`, recursion, schemars' `range`, `length` and `regex` (plain, and with
+//! lookaround, backreferences and word boundaries), and hand-written `JsonSchema` impls (one an
+//! `allOf`).
 
 // The types are argument types as users write them: a field without a doc comment is part of
 // the corpus (its schema has no description), and none needs `Debug`.
@@ -138,6 +139,26 @@ pub struct Shipment {
     pub method: Method,
 }
 
+/// How fast to ship.
+#[derive(Deserialize, Serialize, JsonSchema)]
+#[serde(tag = "speed", rename_all = "snake_case")]
+pub enum Speed {
+    /// In days.
+    Slow { days: u32 },
+    /// In hours.
+    Fast { hours: u32 },
+}
+
+/// A delivery: fields beside two flattened enums (schemars says them with `allOf`).
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct Delivery {
+    pub reference: String,
+    #[serde(flatten)]
+    pub method: Method,
+    #[serde(flatten)]
+    pub speed: Speed,
+}
+
 /// Metadata flattened into a record.
 #[derive(Deserialize, Serialize, JsonSchema)]
 pub struct Meta {
@@ -209,6 +230,40 @@ pub struct Bounded {
     pub slug: String,
     #[schemars(length(min = 1, max = 3))]
     pub tags: Vec<String>,
+}
+
+/// Patterns a plain regular expression engine does not run.
+#[derive(Deserialize, Serialize, JsonSchema)]
+pub struct Patterned {
+    /// Eight letters or digits, one a digit (a lookahead).
+    #[schemars(regex(pattern = r"^(?=.*\d)[a-z\d]{8,}$"))]
+    pub code: String,
+    /// A word, a dash, the word again (a backreference).
+    #[schemars(regex(pattern = r"^(\w+)-\1$"))]
+    pub twice: String,
+    /// A whole word (word boundaries).
+    #[schemars(regex(pattern = r"\bcat\b"))]
+    pub word: String,
+}
+
+/// A code that must meet two patterns, with a hand-written schema (`allOf` of two strings).
+#[derive(Deserialize, Serialize)]
+pub struct Code(pub String);
+
+impl JsonSchema for Code {
+    fn schema_name() -> Cow<'static, str> {
+        "Code".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A letter first, a digit last.",
+            "allOf": [
+                { "type": "string", "pattern": "^[a-z]" },
+                { "type": "string", "pattern": "[0-9]$" }
+            ]
+        })
+    }
 }
 
 /// An amount of money as text, with a hand-written schema.
@@ -422,6 +477,7 @@ pub fn corpus() -> Vec<Entry> {
         entry!("adjacent_enum", "enum (adjacently tagged)", Adjacent, {"type": "count", "data": 3}),
         entry!("untagged_enum", "enum (untagged)", Untagged, "word"),
         entry!("flatten_enum", "flattened enum", Shipment, {"reference": "r", "method": "post", "stamps": 2}),
+        entry!("flatten_two_enums", "flattened enums (two)", Delivery, {"reference": "r", "method": "courier", "company": "DHL", "speed": "slow", "days": 3}),
         entry!("flatten_struct", "flattened struct", Record, {"id": "1", "author": "a", "version": 2}),
         entry!("renamed", "rename", Renamed, {"firstName": "Ada", "family": "Lovelace"}),
         entry!("defaults_and_skip", "default and skip", Settings, {"verbose": true}),
@@ -429,6 +485,13 @@ pub fn corpus() -> Vec<Entry> {
         entry!("tree", "recursive", Tree, {"label": "a", "children": [{"label": "b", "children": []}]}),
         entry!("list", "recursive", List, {"value": 1, "next": {"value": 2, "next": null}}),
         entry!("bounded", "schemars range, length, regex", Bounded, {"stars": 5, "nickname": "n", "slug": "abc", "tags": ["t"]}),
+        entry!("patterned", "schemars regex beyond plain", Patterned, {"code": "abc12345", "twice": "ab-ab", "word": "cat"}),
+        entry!(
+            "all_of_strings",
+            "hand-written JsonSchema (allOf)",
+            Code,
+            "b7"
+        ),
         entry!(
             "hand_written",
             "hand-written JsonSchema",

@@ -160,6 +160,47 @@ fn a_flattened_tagged_enum_lowers_to_a_schema_its_values_satisfy() {
     }
 }
 
+/// How fast to ship.
+#[derive(Deserialize, Serialize, JsonSchema)]
+#[serde(tag = "speed", rename_all = "snake_case")]
+enum Speed {
+    Slow { days: u32 },
+    Fast { hours: u32 },
+}
+
+/// A delivery: two flattened enums beside a field, which schemars says with `allOf`.
+#[derive(Deserialize, Serialize, JsonSchema)]
+struct Delivery {
+    reference: String,
+    #[serde(flatten)]
+    method: Method,
+    #[serde(flatten)]
+    speed: Speed,
+}
+
+/// Delivers a parcel.
+#[tool]
+fn deliver(delivery: Delivery) -> String {
+    delivery.reference
+}
+
+#[test]
+fn two_flattened_enums_lower_to_every_combination_of_their_variants() {
+    let fast_post = json!({"delivery": {"reference": "r", "method": "post", "stamps": 2, "speed": "fast", "hours": 4}});
+    let slow_courier = json!({"delivery": {"reference": "r", "method": "courier", "company": "DHL", "speed": "slow", "days": 3}});
+    let mixed = json!({"delivery": {"reference": "r", "method": "post", "stamps": 2, "speed": "fast", "days": 3}});
+    for dialect in Dialect::ALL {
+        let schema = lowered(&DeliverTool, dialect).expect("taken");
+        assert!(accepts(&schema, &fast_post), "{dialect:?}: {schema:#}");
+        assert!(accepts(&schema, &slow_courier), "{dialect:?}: {schema:#}");
+        if matches!(dialect, Dialect::OpenAiStrict | Dialect::AnthropicStrict) {
+            assert!(!accepts(&schema, &mixed), "{dialect:?}: {schema:#}");
+            let text = schema.to_string();
+            assert!(!text.contains("\"allOf\""), "{dialect:?}: {schema:#}");
+        }
+    }
+}
+
 // 4. Tuples.
 
 /// Draws a path.
@@ -239,6 +280,29 @@ fn a_value_of_any_type_is_refused_where_every_schema_needs_a_type() {
     }
     for dialect in [Dialect::OpenAi, Dialect::Anthropic, Dialect::Mcp] {
         lowered(&StoreDocumentTool, dialect).expect("canonical dialects take any value");
+    }
+    // Gemini's JSON Schema needs no `type`.
+    let schema = lowered(&StoreDocumentTool, Dialect::GeminiJsonSchema).expect("any value");
+    assert_eq!(
+        schema["properties"]["document"],
+        json!({"description": "Any JSON document."}),
+        "{schema:#}"
+    );
+    assert!(accepts(&schema, &json!({"document": {"any": [1, "x"]}})));
+}
+
+/// Stores an undocumented value.
+#[tool]
+fn store_value(value: Value) -> String {
+    value.to_string()
+}
+
+#[test]
+fn an_undocumented_value_is_an_empty_schema_where_no_type_is_needed() {
+    let schema = lowered(&StoreValueTool, Dialect::GeminiJsonSchema).expect("any value");
+    assert_eq!(schema["properties"]["value"], json!({}), "{schema:#}");
+    for dialect in [Dialect::OpenAiStrict, Dialect::Gemini] {
+        lowered(&StoreValueTool, dialect).expect_err("a type is needed");
     }
 }
 

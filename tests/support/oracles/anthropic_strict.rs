@@ -7,7 +7,8 @@
 //! - `$ref`, `$defs`, `definitions`, local only;
 //! - `required`, `additionalProperties` (only `false`, required on every object);
 //! - string `format`: date-time, time, date, duration, email, hostname, uri, ipv4, ipv6, uuid;
-//!   `pattern`;
+//!   `pattern`, whose regular expressions may not use backreferences (`\1`), lookahead or
+//!   lookbehind (`(?=...)`, `(?!...)`, `(?<=...)`, `(?<!...)`) or word boundaries (`\b`, `\B`);
 //! - array `minItems` of 0 or 1 only;
 //! - not supported: recursive schemas; numerical constraints (`minimum`, `maximum`,
 //!   `multipleOf`, ...); string length constraints; other array constraints (`maxItems`,
@@ -15,6 +16,9 @@
 //!
 //! Every schema needs a type, an enum, a const or a union (the SDK's own transform refuses one
 //! without).
+//!
+//! Source: <https://platform.claude.com/docs/en/build-with-claude/structured-outputs> ("JSON
+//! Schema limitations"; an unsupported feature is answered with a 400).
 
 use serde_json::Value;
 
@@ -153,6 +157,15 @@ impl Check<'_> {
                 self.broke(&at(pointer, "format"), "a supported string format", true);
             }
         }
+        if let Some(pattern) = object.get("pattern").and_then(Value::as_str) {
+            if let Some(feature) = regex_feature(pattern) {
+                self.broke(
+                    &at(pointer, "pattern"),
+                    &format!("a `pattern` without {feature}"),
+                    true,
+                );
+            }
+        }
         if let Some(min) = object.get("minItems") {
             if min.as_u64().is_none_or(|n| n > 1) {
                 self.broke(&at(pointer, "minItems"), "`minItems` is 0 or 1", true);
@@ -199,4 +212,41 @@ impl Check<'_> {
             }
         }
     }
+}
+
+/// What of the regular expression features strict mode does not support `pattern` uses:
+/// backreferences, lookahead or lookbehind, word boundaries. Read token by token: an escape is
+/// two characters, and a character class (`[...]`) holds none of them.
+fn regex_feature(pattern: &str) -> Option<&'static str> {
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut i = 0;
+    let mut class = false;
+    while i < chars.len() {
+        let next = chars.get(i + 1).copied();
+        match (chars[i], next, class) {
+            ('\\', Some(d), false) if d.is_ascii_digit() && d != '0' => {
+                return Some("backreferences")
+            }
+            ('\\', Some('k'), false) if chars.get(i + 2) == Some(&'<') => {
+                return Some("backreferences")
+            }
+            ('\\', Some('b' | 'B'), false) => return Some("word boundaries"),
+            ('\\', _, _) => i += 1,
+            ('[', _, false) => class = true,
+            (']', _, true) => class = false,
+            ('(', Some('?'), false) => {
+                let after: String = chars.iter().skip(i + 2).take(2).collect();
+                if after.starts_with('=')
+                    || after.starts_with('!')
+                    || after == "<="
+                    || after == "<!"
+                {
+                    return Some("lookahead or lookbehind");
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }

@@ -6,6 +6,7 @@
 //! the pointer; none shares code or tables with `tool_sdk::describe`.
 
 pub mod anthropic_strict;
+pub mod gemini;
 pub mod openai_strict;
 pub mod python;
 

@@ -21,8 +21,8 @@ pub enum Dialect {
     /// API.
     Gemini,
     /// Gemini `parametersJsonSchema`: JSON Schema as its `JSONSchema` type has it (`$ref`s,
-    /// unions of types, maps, bounds; no `const`), and tuples as `prefixItems`. For the
-    /// `v1beta` API.
+    /// unions of types, maps, bounds, values of any type; no `const`), and tuples as
+    /// `prefixItems`. For the `v1beta` API.
     GeminiJsonSchema,
     /// MCP `inputSchema`: the canonical schema, root an object.
     Mcp,

@@ -10,8 +10,10 @@ use std::collections::HashMap;
 use serde_json::{json, Map, Value};
 
 use crate::define::arguments::escape_pointer_token;
+use crate::describe::merge;
 use crate::describe::nullable::nullable;
-use crate::describe::rules::{Maps, Others, Refs, Rules, Tuples, TypeUnions};
+use crate::describe::regex;
+use crate::describe::rules::{Maps, Others, Patterns, Refs, Rules, Tuples, TypeUnions};
 use crate::describe::LoweringErrorKind;
 
 /// Why a schema cannot be lowered: the kind, the pointer, the rule.
@@ -99,6 +101,21 @@ fn def_name(reference: &str) -> Option<&str> {
         .filter(|name| !name.contains('/') && !name.contains('~'))
 }
 
+impl<'a> Walk<'a> {
+    /// The schema a local `reference` points to.
+    fn target(&self, reference: &str, pointer: &str) -> Result<&'a Value, Refusal> {
+        reference
+            .strip_prefix('#')
+            .and_then(|path| self.root.pointer(path))
+            .ok_or_else(|| {
+                invalid(
+                    pointer,
+                    format!("`$ref` `{reference}` does not resolve inside the schema"),
+                )
+            })
+    }
+}
+
 impl Walk<'_> {
     fn node(
         &mut self,
@@ -129,6 +146,10 @@ impl Walk<'_> {
             if self.rules.canonical {
                 return Ok(schema.clone());
             }
+            // `true`, any value, is the empty schema where a schema needs no type.
+            if schema == &Value::Bool(true) && !self.rules.type_required {
+                return Ok(Value::Object(Map::new()));
+            }
             return Err(unsupported(
                 pointer,
                 "a boolean schema (`true`: any value, `false`: none) has no equivalent here",
@@ -140,9 +161,9 @@ impl Walk<'_> {
         if let Some(merged) = self.single_all_of(object, pointer)? {
             return self.node(&Value::Object(merged), pointer, depth, is_root);
         }
-        if self.rules.closed_objects {
-            if let Some(distributed) = self.distribute(object)? {
-                return self.node(&Value::Object(distributed), pointer, depth, is_root);
+        if !self.rules.canonical && self.composes(object) {
+            if let Some(merged) = merge::merged(self.root, object, pointer)? {
+                return self.node(&Value::Object(merged), pointer, depth, is_root);
             }
         }
         self.object(object, pointer, depth, is_root)
@@ -257,14 +278,40 @@ impl Walk<'_> {
                     }
                 }
                 "allOf" => {
-                    // One schema was merged before; several have no equivalent but in JSON Schema.
+                    // One schema, or objects, were merged before; others stay where the
+                    // dialect says `allOf`.
                     let Some(schemas) = value.as_array() else {
                         return Err(invalid(&here, "`allOf` must be an array"));
                     };
-                    for (i, schema) in schemas.iter().enumerate() {
-                        self.node(schema, &at(&here, &i.to_string()), depth, false)?;
+                    if !rules.all_of {
+                        return Err(unsupported(
+                            &here,
+                            "`allOf` with several schemas that are not all objects has no \
+                             equivalent here",
+                        ));
                     }
-                    out.insert(key.clone(), value.clone());
+                    let mut lowered = Vec::with_capacity(schemas.len());
+                    for (i, schema) in schemas.iter().enumerate() {
+                        lowered.push(self.all_of_schema(
+                            schema,
+                            &at(&here, &i.to_string()),
+                            depth,
+                        )?);
+                    }
+                    let kept = if rules.canonical {
+                        value.clone()
+                    } else {
+                        Value::Array(lowered)
+                    };
+                    out.insert(key.clone(), kept);
+                }
+                "pattern"
+                    if rules.patterns == Patterns::Plain
+                        && value
+                            .as_str()
+                            .is_none_or(|pattern| regex::beyond_plain(pattern).is_some()) =>
+                {
+                    self.other(key, value, &mut out, &mut described);
                 }
                 // Definitions are lowered where they are used, and only those.
                 "$defs" | "definitions" if !rules.canonical => {}
@@ -466,15 +513,7 @@ impl Walk<'_> {
         pointer: &str,
         depth: usize,
     ) -> Result<Value, Refusal> {
-        let target = reference
-            .strip_prefix('#')
-            .and_then(|path| self.root.pointer(path))
-            .ok_or_else(|| {
-                invalid(
-                    pointer,
-                    format!("`$ref` `{reference}` does not resolve inside the schema"),
-                )
-            })?;
+        let target = self.target(reference, pointer)?;
         let Refs::Stay { recursion } = self.rules.refs else {
             return self.inline(object, reference, target, pointer, depth);
         };
@@ -573,6 +612,41 @@ impl Walk<'_> {
         lowered
     }
 
+    /// One schema of an `allOf` that stays: a `$ref` among them is inlined (strict dialects
+    /// take no reference there).
+    fn all_of_schema(
+        &mut self,
+        schema: &Value,
+        here: &str,
+        depth: usize,
+    ) -> Result<Value, Refusal> {
+        match schema.as_object() {
+            Some(object) if !self.rules.canonical => {
+                match object.get("$ref").and_then(Value::as_str) {
+                    Some(reference) => {
+                        let target = self.target(reference, here)?;
+                        self.inline(object, reference, target, here, depth)
+                    }
+                    None => self.node(schema, here, depth, false),
+                }
+            }
+            _ => self.node(schema, here, depth, false),
+        }
+    }
+
+    /// Whether `object` composes objects that are merged into one union of whole objects:
+    /// `allOf` with several schemas, or, where every object is closed, properties beside a
+    /// union (a `#[serde(flatten)]` enum).
+    fn composes(&self, object: &Map<String, Value>) -> bool {
+        let several = object
+            .get("allOf")
+            .and_then(Value::as_array)
+            .is_some_and(|schemas| schemas.len() > 1);
+        let beside = object.contains_key("properties")
+            && (object.contains_key("anyOf") || object.contains_key("oneOf"));
+        several || (self.rules.closed_objects && beside)
+    }
+
     /// A schema whose `allOf` holds one schema, merged into one (the keywords beside it over
     /// it); `None` for any other.
     fn single_all_of(
@@ -596,81 +670,8 @@ impl Walk<'_> {
                 }
                 Ok(Some(merged))
             }
-            _ if self.rules.canonical => Ok(None),
-            _ => Err(unsupported(
-                &at(pointer, "allOf"),
-                "`allOf` with several schemas has no equivalent here",
-            )),
+            _ => Ok(None),
         }
-    }
-
-    /// An object with properties beside a union of object branches (a `#[serde(flatten)]`
-    /// enum), as a union of objects each with every property: where every object is closed,
-    /// the outer object and each branch would otherwise forbid each other's keys, and no value
-    /// would fit. `None` for any other schema.
-    fn distribute(
-        &self,
-        object: &Map<String, Value>,
-    ) -> Result<Option<Map<String, Value>>, Refusal> {
-        let Some(outer) = object.get("properties").and_then(Value::as_object) else {
-            return Ok(None);
-        };
-        let Some((union, Value::Array(branches))) = ["anyOf", "oneOf"]
-            .iter()
-            .find_map(|key| object.get(*key).map(|branches| (*key, branches)))
-        else {
-            return Ok(None);
-        };
-        let mut merged = Vec::with_capacity(branches.len());
-        for branch in branches {
-            let branch = match branch.get("$ref").and_then(Value::as_str) {
-                Some(reference) => reference
-                    .strip_prefix('#')
-                    .and_then(|path| self.root.pointer(path))
-                    .unwrap_or(branch),
-                None => branch,
-            };
-            let Some(branch) = branch.as_object().filter(|b| b.contains_key("properties")) else {
-                return Ok(None);
-            };
-            let mut whole = branch.clone();
-            let mut properties = outer.clone();
-            if let Some(own) = branch.get("properties").and_then(Value::as_object) {
-                properties.extend(own.clone());
-            }
-            whole.insert("type".into(), Value::String("object".into()));
-            whole.insert("properties".into(), Value::Object(properties));
-            let mut required: Vec<Value> = object
-                .get("required")
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default();
-            for name in branch
-                .get("required")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                if !required.contains(name) {
-                    required.push(name.clone());
-                }
-            }
-            whole.insert("required".into(), Value::Array(required));
-            whole.remove("additionalProperties");
-            merged.push(Value::Object(whole));
-        }
-        let mut distributed: Map<String, Value> = object
-            .iter()
-            .filter(|(key, _)| {
-                !matches!(
-                    key.as_str(),
-                    "properties" | "required" | "type" | "additionalProperties" | "anyOf" | "oneOf"
-                )
-            })
-            .map(|(key, value)| (key.clone(), value.clone()))
-            .collect();
-        distributed.insert(union.into(), Value::Array(merged));
-        Ok(Some(distributed))
     }
 
     fn count_properties(&mut self, more: usize, here: &str) -> Result<(), Refusal> {

@@ -1,10 +1,13 @@
-//! Anthropic tool use with `strict: true`, after Anthropic's structured outputs documentation:
-//! objects closed (`additionalProperties: false`), `$ref`s to `$defs` but no recursive type,
-//! `anyOf`, enumerations of plain values, a set of string formats, and no numeric, length or
-//! count bounds but `minItems` of 0 or 1. What it does not take is told in the description, as
+//! Anthropic tool use with `strict: true`, after Anthropic's structured outputs documentation
+//! (<https://platform.claude.com/docs/en/build-with-claude/structured-outputs>, "JSON Schema
+//! limitations"): objects closed (`additionalProperties: false`), `$ref`s to `$defs` but no
+//! recursive type, `anyOf`, `allOf` without a `$ref` in it, enumerations of plain values, a set
+//! of string formats, `pattern` without backreferences, lookaround or word boundaries, and no
+//! numeric, length or count bounds but `minItems` of 0 or 1. A schema using what it does not
+//! take is answered 400, so what it does not take is told in the description instead, as
 //! Anthropic's own SDK does (`{minimum: 1, maximum: 10}`), so the model may still follow it.
 
-use super::spec::{Limits, Maps, Others, Refs, Rules, Tuples, TypeUnions};
+use super::spec::{Limits, Maps, Others, Patterns, Refs, Rules, Tuples, TypeUnions};
 
 /// Keywords strict tool use accepts.
 const KEYWORDS: &[&str] = &[
@@ -57,6 +60,8 @@ pub(super) const RULES: Rules = Rules {
     const_as_enum: false,
     string_enums: false,
     one_of_as_any_of: true,
+    patterns: Patterns::Plain,
+    all_of: true,
     max_min_items: Some(1),
     limits: Limits::NONE,
 };

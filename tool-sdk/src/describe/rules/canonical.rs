@@ -1,7 +1,7 @@
 //! The dialects that take the canonical schema as it is (OpenAI without `strict`, Anthropic
 //! without `strict`, MCP): JSON Schema 2020-12, its root an object.
 
-use super::spec::{Limits, Maps, Others, Refs, Rules, Tuples, TypeUnions};
+use super::spec::{Limits, Maps, Others, Patterns, Refs, Rules, Tuples, TypeUnions};
 
 pub(super) const RULES: Rules = Rules {
     canonical: true,
@@ -19,6 +19,8 @@ pub(super) const RULES: Rules = Rules {
     const_as_enum: false,
     string_enums: false,
     one_of_as_any_of: false,
+    patterns: Patterns::Any,
+    all_of: true,
     max_min_items: None,
     limits: Limits::NONE,
 };

@@ -9,7 +9,7 @@
 //! map) cannot be said here, where `parametersJsonSchema` ([`super::gemini_json_schema`]) says
 //! it.
 
-use super::spec::{Limits, Maps, Others, Refs, Rules, Tuples, TypeUnions};
+use super::spec::{Limits, Maps, Others, Patterns, Refs, Rules, Tuples, TypeUnions};
 
 /// Keywords of Gemini's `Schema`.
 const KEYWORDS: &[&str] = &[
@@ -57,6 +57,8 @@ pub(super) const RULES: Rules = Rules {
     const_as_enum: true,
     string_enums: true,
     one_of_as_any_of: true,
+    patterns: Patterns::Any,
+    all_of: false,
     max_min_items: None,
     limits: Limits::NONE,
 };

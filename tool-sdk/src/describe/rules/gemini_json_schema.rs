@@ -1,7 +1,8 @@
 //! Gemini `parametersJsonSchema` (the `v1beta` API): JSON Schema, as `google-genai`'s
 //! `JSONSchema` type has it — unions of types, `anyOf` and `oneOf`, `$ref`s to `$defs`, maps as
-//! `additionalProperties`, enumerations of any value, and bounds — and tuples as `prefixItems`,
-//! but no `const` (said as a one-value `enum`) and no other keyword.
+//! `additionalProperties`, enumerations of any value, bounds, a value of any type (a schema
+//! without `type`; `true` said as `{}`) — and tuples as `prefixItems`, but no `const` (said as a
+//! one-value `enum`) and no other keyword.
 //!
 //! `prefixItems` is not in the package's type, but the API takes it: Google lists it among the
 //! JSON Schema keywords the Gemini API supports
@@ -9,7 +10,7 @@
 //! API reference's list of the JSON Schema it reads
 //! (<https://ai.google.dev/api/generate-content#generationconfig>, `responseJsonSchema`).
 
-use super::spec::{Limits, Maps, Others, Refs, Rules, Tuples, TypeUnions};
+use super::spec::{Limits, Maps, Others, Patterns, Refs, Rules, Tuples, TypeUnions};
 
 /// Keywords of `google-genai`'s `JSONSchema`.
 const KEYWORDS: &[&str] = &[
@@ -52,10 +53,12 @@ pub(super) const RULES: Rules = Rules {
     tuples: Tuples::Kept,
     refs: Refs::Stay { recursion: true },
     type_unions: TypeUnions::Kept,
-    type_required: true,
+    type_required: false,
     const_as_enum: true,
     string_enums: false,
     one_of_as_any_of: false,
+    patterns: Patterns::Any,
+    all_of: false,
     max_min_items: None,
     limits: Limits::NONE,
 };

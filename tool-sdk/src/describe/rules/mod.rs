@@ -10,7 +10,7 @@ mod openai_strict;
 mod spec;
 
 pub use openai_strict::{MAX_DEPTH as OPENAI_MAX_DEPTH, MAX_PROPERTIES as OPENAI_MAX_PROPERTIES};
-pub(crate) use spec::{Maps, Others, Refs, Rules, Tuples, TypeUnions};
+pub(crate) use spec::{Maps, Others, Patterns, Refs, Rules, Tuples, TypeUnions};
 
 use crate::describe::Dialect;
 

@@ -4,7 +4,7 @@
 //! supported keywords and string formats only, at most 5,000 properties, 10 levels of nesting
 //! and 1,000 enumeration values.
 
-use super::spec::{Limits, Maps, Others, Refs, Rules, Tuples, TypeUnions};
+use super::spec::{Limits, Maps, Others, Patterns, Refs, Rules, Tuples, TypeUnions};
 
 /// Most properties strict mode accepts in one schema.
 pub const MAX_PROPERTIES: usize = 5_000;
@@ -69,6 +69,8 @@ pub(super) const RULES: Rules = Rules {
     const_as_enum: false,
     string_enums: false,
     one_of_as_any_of: true,
+    patterns: Patterns::Any,
+    all_of: false,
     max_min_items: None,
     limits: Limits {
         max_depth: Some(MAX_DEPTH),

@@ -27,7 +27,7 @@ pub(crate) struct Rules {
     /// How a union of types (`"type": ["string", "null"]`) is said.
     pub(crate) type_unions: TypeUnions,
     /// Every schema must say its type (or be an enumeration, a union, or a reference): a value
-    /// of any type cannot be said.
+    /// of any type cannot be said. Where it need not, `true` (any value) is said as `{}`.
     pub(crate) type_required: bool,
     /// `const` said as a one-value `enum`.
     pub(crate) const_as_enum: bool,
@@ -36,6 +36,12 @@ pub(crate) struct Rules {
     /// `oneOf` said as `anyOf` (schemars writes `oneOf` for enum variants, which never
     /// overlap).
     pub(crate) one_of_as_any_of: bool,
+    /// Which regular expressions `pattern` may hold; another is treated as a keyword outside
+    /// the set.
+    pub(crate) patterns: Patterns,
+    /// Whether `allOf` with several schemas that are not all objects (which are merged into
+    /// one) is kept, each schema lowered and a `$ref` among them inlined.
+    pub(crate) all_of: bool,
     /// The most `minItems` may say; a larger one is treated as a keyword outside the set.
     pub(crate) max_min_items: Option<u64>,
     /// The limits of the dialect.
@@ -61,6 +67,15 @@ pub(crate) enum Maps {
     Kept,
     /// Refused, `because` ending the rule (`"where every object must be closed"`).
     Refused { because: &'static str },
+}
+
+/// Which regular expressions a dialect's `pattern` may hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Patterns {
+    /// Any.
+    Any,
+    /// None with a backreference, a lookaround or a word boundary.
+    Plain,
 }
 
 /// How a dialect says a tuple (`prefixItems`).
