@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use tool_sdk::describe::{check_lowering, check_schema_lock, lower, Dialect};
+use tool_sdk::describe::{check_lowering, check_schema_lock, lower, Dialect, SchemaLockError};
 use tool_sdk::{tool, Tool, ToolRegistry};
 use tool_sdk_tests::bfcl::load_all;
 use tool_sdk_tests::oracles::{first_difference, openai_strict, python::openai_strict_transform};
@@ -332,7 +332,19 @@ fn the_schema_lock_catches_a_changed_schema() {
     check_schema_lock(&one, &path).unwrap(); // then compared
     let error = check_schema_lock(&sdk_tools(), &path).unwrap_err();
     assert!(
-        error.contains("+ ") && error.contains("count_nodes"),
+        matches!(&error, SchemaLockError::Differs { diff, .. } if diff.contains("+ ") && diff.contains("count_nodes")),
         "{error}"
+    );
+    assert!(
+        error
+            .to_string()
+            .contains("rerun with TOOL_SDK_WRITE_SCHEMA_LOCK=1"),
+        "{error}"
+    );
+    // A lock that is there but cannot be read is said to be so, not written over.
+    let unreadable = check_schema_lock(&one, &dir).unwrap_err();
+    assert!(
+        matches!(unreadable, SchemaLockError::Unreadable { .. }),
+        "{unreadable}"
     );
 }

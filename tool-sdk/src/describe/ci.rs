@@ -1,7 +1,7 @@
 //! Helpers for a user's CI: every tool lowers cleanly, and schema changes are reviewed changes.
 
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 
@@ -61,24 +61,63 @@ pub fn check_lowering(
 /// // In a test of your crate:
 /// tool_sdk::describe::check_schema_lock(&registry(), "tests/tools.schema.lock").unwrap();
 /// ```
-pub fn check_schema_lock(registry: &ToolRegistry, path: impl AsRef<Path>) -> Result<(), String> {
+pub fn check_schema_lock(
+    registry: &ToolRegistry,
+    path: impl AsRef<Path>,
+) -> Result<(), SchemaLockError> {
     let path = path.as_ref();
     let current = lock_text(registry);
     let write = std::env::var_os(WRITE_LOCK_ENV).is_some() || !path.exists();
     if write {
-        return std::fs::write(path, &current)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()));
+        return std::fs::write(path, &current).map_err(|source| SchemaLockError::Unwritable {
+            path: path.to_owned(),
+            source,
+        });
     }
-    let locked = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let locked = std::fs::read_to_string(path).map_err(|source| SchemaLockError::Unreadable {
+        path: path.to_owned(),
+        source,
+    })?;
     if locked == current {
         return Ok(());
     }
-    Err(format!(
-        "the tool schemas differ from {} (rerun with {WRITE_LOCK_ENV}=1 to accept):\n{}",
-        path.display(),
-        line_diff(&locked, &current)
-    ))
+    Err(SchemaLockError::Differs {
+        path: path.to_owned(),
+        diff: line_diff(&locked, &current),
+    })
+}
+
+/// Why [`check_schema_lock`] failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SchemaLockError {
+    /// The tools' schemas are not the ones locked: the diff shows how (`-` locked, `+` now).
+    #[error(
+        "the tool schemas differ from {} (rerun with {WRITE_LOCK_ENV}=1 to accept):\n{diff}",
+        path.display()
+    )]
+    Differs {
+        /// The lock file.
+        path: PathBuf,
+        /// The lines that changed.
+        diff: String,
+    },
+    /// The lock file exists but cannot be read.
+    #[error("cannot read the schema lock {}: {source}", path.display())]
+    Unreadable {
+        /// The lock file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The lock file cannot be written (when it is new, or rewritten on request).
+    #[error("cannot write the schema lock {}: {source}", path.display())]
+    Unwritable {
+        /// The lock file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
 }
 
 fn lock_text(registry: &ToolRegistry) -> String {

@@ -16,7 +16,7 @@ mod rules;
 pub mod search;
 mod walk;
 
-pub use ci::{check_lowering, check_schema_lock, WRITE_LOCK_ENV};
+pub use ci::{check_lowering, check_schema_lock, SchemaLockError, WRITE_LOCK_ENV};
 pub use dialect::Dialect;
 pub use error::{LoweringError, LoweringErrorKind};
 pub use lower::lower;

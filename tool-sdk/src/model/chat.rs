@@ -144,6 +144,16 @@ pub enum ModelError {
     /// A scripted model ran out of replies.
     #[error("the scripted model has no reply left")]
     Exhausted,
+    /// A conversation that no provider takes (see
+    /// [`check_conversation`](crate::model::check_conversation)): a call without its result,
+    /// or a result that answers no call.
+    #[error("message {index} of the conversation: {reason}")]
+    InvalidConversation {
+        /// The message where it goes wrong, counted from 0.
+        index: usize,
+        /// What is wrong there.
+        reason: String,
+    },
     // Setting a model up.
     /// A required environment variable is not set, or blank.
     #[error("the environment variable {name} is not set: {hint}")]
@@ -212,6 +222,8 @@ pub enum ModelErrorKind {
     Malformed,
     /// A scripted model ran out of replies.
     Exhausted,
+    /// The conversation breaks what every provider requires of one; nothing was sent.
+    InvalidConversation,
 }
 
 impl ModelError {
@@ -222,6 +234,7 @@ impl ModelError {
             Self::Unavailable(_) => ModelErrorKind::Unavailable,
             Self::Malformed(_) => ModelErrorKind::Malformed,
             Self::Exhausted => ModelErrorKind::Exhausted,
+            Self::InvalidConversation { .. } => ModelErrorKind::InvalidConversation,
             Self::MissingEnv { .. }
             | Self::InvalidEnv { .. }
             | Self::MissingBaseUrl

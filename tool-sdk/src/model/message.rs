@@ -151,49 +151,6 @@ impl Message {
     }
 }
 
-/// Checks what every provider requires of a conversation: each assistant tool call is answered
-/// by exactly one tool result, right after the assistant message, in call order, and no tool
-/// result answers anything else. Returns the first violation.
-///
-/// # Examples
-///
-/// ```
-/// use tool_sdk::{model::check_conversation, AssistantMessage, Message, ToolCall};
-///
-/// let asked = Message::Assistant(AssistantMessage::with_tool_calls(vec![ToolCall::new("c1", "t", "{}")]));
-/// assert!(check_conversation(&[Message::user("hi"), asked]).is_err(), "c1 is unanswered");
-/// ```
-pub fn check_conversation(messages: &[Message]) -> Result<(), String> {
-    let mut i = 0;
-    while i < messages.len() {
-        match &messages[i] {
-            Message::Assistant(reply) => {
-                for (position, call) in reply.tool_calls.iter().enumerate() {
-                    match messages.get(i + 1 + position) {
-                        Some(Message::Tool(result))
-                            if result.call_id == call.id && result.name == call.name => {}
-                        other => {
-                            return Err(format!(
-                                "message {i}: call {position} ({}) is answered by {other:?}",
-                                call.name
-                            ))
-                        }
-                    }
-                }
-                i += 1 + reply.tool_calls.len();
-            }
-            Message::Tool(result) => {
-                return Err(format!(
-                    "message {i}: a tool result ({}) answers no call",
-                    result.name
-                ))
-            }
-            _ => i += 1,
-        }
-    }
-    Ok(())
-}
-
 /// A successful result of a call `call_id` of `chart` whose output is a caption, a PNG chart,
 /// a PDF report and an SVG (an image type few APIs take), for the tests of each wire format.
 #[cfg(test)]

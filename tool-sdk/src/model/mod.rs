@@ -8,6 +8,7 @@
 #[cfg(feature = "anthropic")]
 pub mod anthropic;
 mod chat;
+mod conversation;
 mod env;
 pub mod gemini;
 #[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
@@ -23,11 +24,10 @@ pub use chat::{
     ChatDelta, ChatModel, ChatOptions, ChatRequest, ChatResponse, ChatStream, ModelError,
     ModelErrorKind, ModelFuture, OfferedTool,
 };
+pub use conversation::check_conversation;
 pub use env::from_env;
 pub use keys::{tool_call_keys, POSITION_KEY_PREFIX};
 #[cfg(test)]
 pub(crate) use message::chart_result;
-pub use message::{
-    check_conversation, AssistantMessage, Message, ToolCall, ToolResultMessage, ToolResultStatus,
-};
+pub use message::{AssistantMessage, Message, ToolCall, ToolResultMessage, ToolResultStatus};
 pub use scripted::{ScriptedModel, SeenRequest};
