@@ -411,10 +411,34 @@ fn deep(top: L1) -> String {
         .value
 }
 
+/// Six levels of arrays of strings.
+type Six = Vec<Vec<Vec<Vec<Vec<Vec<String>>>>>>;
+
+/// Takes twelve levels of arrays.
+#[tool]
+fn deep_arrays(grid: Vec<Vec<Vec<Vec<Vec<Vec<Six>>>>>>) -> usize {
+    grid.len()
+}
+
 #[test]
 fn nesting_through_refs_counts_toward_the_depth_limit() {
     let refused = lowered(&DeepTool, Dialect::OpenAiStrict).expect_err("over ten levels");
     assert_eq!(refused.0, LoweringErrorKind::TooLarge, "{refused:?}");
+}
+
+#[test]
+fn twelve_levels_of_structs_and_of_arrays_are_refused_alike() {
+    let structs = lowered(&DeepTool, Dialect::OpenAiStrict).expect_err("twelve structs");
+    let arrays = lowered(&DeepArraysTool, Dialect::OpenAiStrict).expect_err("twelve arrays");
+    assert_eq!(structs.0, LoweringErrorKind::TooLarge, "{structs:?}");
+    assert_eq!(arrays.0, structs.0, "{arrays:?} and {structs:?}");
+    // Where the limit is passed, both are eleven levels below the parameter.
+    assert_eq!(arrays.1.matches("/items").count(), 10, "{arrays:?}");
+    assert_eq!(
+        structs.1.matches("/properties/inner").count(),
+        10,
+        "{structs:?}"
+    );
 }
 
 #[test]

@@ -801,6 +801,29 @@ async fn schema_scenario(json_schema: Option<bool>) -> (Dialect, Vec<Value>) {
     (dialect, bodies)
 }
 
+/// A base URL of the stable `v1` API, which has no `parametersJsonSchema`, selects Gemini's
+/// OpenAPI subset; `v1beta` (Google's default), JSON Schema; the builder's choice wins.
+#[test]
+fn a_v1_base_url_selects_the_openapi_dialect() {
+    let build = |url: &str, json_schema: Option<bool>| {
+        let builder = GeminiModel::builder()
+            .with_base_url(url)
+            .with_model("gemini-2.5-flash");
+        let builder = match json_schema {
+            Some(json_schema) => builder.with_json_schema(json_schema),
+            None => builder,
+        };
+        builder.build().unwrap().dialect()
+    };
+    let v1 = "https://generativelanguage.googleapis.com/v1";
+    let v1beta = "https://generativelanguage.googleapis.com/v1beta";
+    assert_eq!(build(v1, None), Dialect::Gemini);
+    assert_eq!(build(&format!("{v1}/"), None), Dialect::Gemini);
+    assert_eq!(build(v1beta, None), Dialect::GeminiJsonSchema);
+    assert_eq!(build(v1, Some(true)), Dialect::GeminiJsonSchema);
+    assert_eq!(build(v1beta, Some(false)), Dialect::Gemini);
+}
+
 /// Names a place: its name, latitude and longitude.
 #[tool]
 fn name_place(place: (String, f64, f64)) -> String {
