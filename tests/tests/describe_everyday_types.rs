@@ -411,12 +411,12 @@ fn deep(top: L1) -> String {
         .value
 }
 
-/// Six levels of arrays of strings.
-type Six = Vec<Vec<Vec<Vec<Vec<Vec<String>>>>>>;
+/// Twelve levels of arrays of strings.
+type Twelve = Vec<Vec<Vec<Vec<Vec<Vec<Vec<Vec<Vec<Vec<Vec<Vec<String>>>>>>>>>>>>;
 
 /// Takes twelve levels of arrays.
 #[tool]
-fn deep_arrays(grid: Vec<Vec<Vec<Vec<Vec<Vec<Six>>>>>>) -> usize {
+fn deep_arrays(grid: Twelve) -> usize {
     grid.len()
 }
 
