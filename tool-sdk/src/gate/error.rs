@@ -3,6 +3,9 @@
 
 use crate::store::{PauseId, RunId, StoreError};
 
+/// Shortest sealing key accepted, in bytes: a shorter one is a [`GateError::WeakKey`].
+pub const MIN_KEY_BYTES: usize = 32;
+
 /// Why the gate refused: the decisions do not fit the paused reply, a sealed token was refused,
 /// or the store keeping the turn failed. Nothing ran; [`kind`](Self::kind) says which, and so
 /// what to do next.
@@ -53,8 +56,8 @@ pub enum GateError {
         pause: PauseId,
     },
 
-    /// The key is shorter than [`MIN_KEY_BYTES`](crate::gate::MIN_KEY_BYTES).
-    #[error("a sealing key needs at least {min} bytes, got {0}", min = crate::gate::MIN_KEY_BYTES)]
+    /// The key is shorter than [`MIN_KEY_BYTES`].
+    #[error("a sealing key needs at least {min} bytes, got {0}", min = MIN_KEY_BYTES)]
     WeakKey(usize),
     /// The token is not of the form this sealer writes.
     #[error("the token is malformed: {0}")]

@@ -31,9 +31,9 @@ mod resume;
 mod seal;
 
 pub use decision::{DecisionsBuilder, ToolCallDecision, ToolCallDecisions, Verdict};
-pub use error::{GateError, GateErrorKind};
+pub use error::{GateError, GateErrorKind, MIN_KEY_BYTES};
 pub use fingerprint::{canonical_arguments, fingerprint};
 pub use gate::{CallOutcome, CallResult, Gate, GateOutcome, Resolution};
 pub use policy::ConfirmationPolicy;
 pub use resume::Kept;
-pub use seal::{OpenedTurn, Sealer, MIN_KEY_BYTES};
+pub use seal::{OpenedTurn, Sealer};

@@ -10,16 +10,13 @@ use base64::Engine as _;
 use hmac::Mac;
 use serde::{Deserialize, Serialize};
 
-use crate::gate::GateError;
+use crate::gate::{GateError, MIN_KEY_BYTES};
 use crate::store::{
     unix_seconds, HmacSha256, InMemoryReplayGuard, PausedTurn, ReplayGuard, RowSeal, StoreError,
 };
 
 /// Separates these MACs from any other use of the same key.
 const DOMAIN: &[u8] = b"tool-sdk/paused-turn/v1\n";
-
-/// Shortest key accepted, in bytes.
-pub const MIN_KEY_BYTES: usize = 32;
 
 /// Seals paused replies into tokens and opens them again.
 ///
