@@ -79,13 +79,17 @@ async fn renew_until_stopped(
     let every = (lease / 3).max(Duration::from_millis(10));
     // Renewals start on a fixed beat, not a pause after each one, so the store's latency
     // does not add to the time between them: a renewal that takes a while still leaves the
-    // next one a third of the lease later than the last one started.
-    let mut beat = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
-    beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // next one a third of the lease later than the last one started. One that took longer
+    // than a beat is followed by the next at once, then the beat goes on from there. (A
+    // deadline of its own rather than a `tokio::time::Interval`, which allocates: most runs
+    // end before their first renewal.)
+    let mut next = tokio::time::Instant::now() + every;
     loop {
-        if let Either::Right((_, _)) = select(pin!(beat.tick()), pin!(stop.cancelled())).await {
+        let beat = tokio::time::sleep_until(next);
+        if let Either::Right((_, _)) = select(pin!(beat), pin!(stop.cancelled())).await {
             return;
         }
+        next = (next + every).max(tokio::time::Instant::now());
         match store.renew(&run, lease).await {
             Ok(()) => {}
             Err(StoreError::Lost(_)) => {
