@@ -34,6 +34,10 @@ pub enum LoweringErrorKind {
     TooLarge,
 }
 
+/// Why a schema cannot be lowered, as the walker finds it: the kind, the pointer, the rule
+/// (made a [`LoweringError`] with the tool's name and the dialect).
+pub(crate) type Refusal = (LoweringErrorKind, String, String);
+
 impl LoweringError {
     /// What kind of problem it is.
     pub fn kind(&self) -> LoweringErrorKind {

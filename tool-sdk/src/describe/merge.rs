@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::describe::walk::Refusal;
+use crate::describe::error::Refusal;
 use crate::describe::LoweringErrorKind;
 
 /// Most whole objects one merge makes: each flattened enum multiplies them by its variants.

@@ -14,10 +14,8 @@ use crate::describe::merge;
 use crate::describe::nullable::nullable;
 use crate::describe::regex;
 use crate::describe::rules::{Maps, Others, Patterns, Refs, Rules, Tuples, TypeUnions};
+use crate::describe::error::Refusal;
 use crate::describe::LoweringErrorKind;
-
-/// Why a schema cannot be lowered: the kind, the pointer, the rule.
-pub(crate) type Refusal = (LoweringErrorKind, String, String);
 
 /// Most schemas one lowering visits. Inlining references can multiply a schema (a definition
 /// used twice by one used twice, ...): a hostile one (an MCP server's, say) could otherwise
