@@ -16,7 +16,7 @@ use hyper_util::service::TowerToHyperService;
 use serde_json::json;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
-use tool_sdk::mcp::{McpClient, McpError, McpServer, StreamableHttpServerConfig};
+use tool_sdk::mcp::{McpClient, McpError, McpHttpSettings, McpServer};
 use tool_sdk::{define::ToolErrorKind, tool, ToolRegistry};
 use tool_sdk_tests::mcp::{python, python_client, script, HttpServer};
 
@@ -174,8 +174,7 @@ type Seen = Arc<Mutex<Vec<(Option<String>, Option<String>)>>>;
 /// unless it carries `Authorization: Bearer s3cret`.
 async fn guarded_calculator(shutdown: CancellationToken) -> (String, Seen) {
     let (listener, address) = loopback().await;
-    let config =
-        StreamableHttpServerConfig::default().with_cancellation_token(shutdown.child_token());
+    let config = McpHttpSettings::new().with_cancellation_token(shutdown.child_token());
     let inner = TowerToHyperService::new(calculator().into_http_service(config));
     let seen = Seen::default();
     let recorded = Arc::clone(&seen);
@@ -453,7 +452,7 @@ async fn only_the_hosts_the_settings_allow_are_served() {
     );
 
     let (listener, public_address) = loopback().await;
-    let config = StreamableHttpServerConfig::default().with_allowed_hosts(["tools.example.com"]);
+    let config = McpHttpSettings::new().with_allowed_hosts(["tools.example.com"]);
     tokio::spawn(calculator().serve_http_with(listener, config, shutdown.clone()));
     assert_eq!(
         initialize_status(public_address, "tools.example.com").await,

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
-use tool_sdk::mcp::{McpServer, StreamableHttpServerConfig};
+use tool_sdk::mcp::{McpHttpSettings, McpServer};
 use tool_sdk::{tool, ToolRegistry};
 
 /// Divides two numbers.
@@ -16,9 +16,9 @@ fn divide(a: f64, b: f64) -> f64 {
     a / b
 }
 
-/// A calculator served over HTTP with `config` (rmcp's defaults when `None`) until the
+/// A calculator served over HTTP with `config` (the default settings when `None`) until the
 /// returned token is cancelled.
-async fn serve(config: Option<StreamableHttpServerConfig>) -> (SocketAddr, CancellationToken) {
+async fn serve(config: Option<McpHttpSettings>) -> (SocketAddr, CancellationToken) {
     let mut registry = ToolRegistry::new();
     registry.register(DivideTool).expect("divide registers");
     let server = McpServer::builder("calculator", "2.0.0")
@@ -174,8 +174,9 @@ async fn by_default_only_loopback_origins_are_served() {
 
 #[tokio::test]
 async fn the_allowed_origins_are_configurable() {
-    // rmcp's own defaults, which leave the Origin unchecked, get the same loopback default.
-    let (address, shutdown) = serve(Some(StreamableHttpServerConfig::default())).await;
+    // An empty list, which rmcp would take for no check at all, means the loopback origins.
+    let no_origins = McpHttpSettings::new().with_allowed_origins(Vec::<String>::new());
+    let (address, shutdown) = serve(Some(no_origins)).await;
     let answer = send(
         address,
         "POST",
@@ -185,8 +186,7 @@ async fn the_allowed_origins_are_configurable() {
     .await;
     assert_eq!(answer.status, 403, "{answer:?}");
 
-    let config =
-        StreamableHttpServerConfig::default().with_allowed_origins(["https://app.example.com"]);
+    let config = McpHttpSettings::new().with_allowed_origins(["https://app.example.com"]);
     let (address, shutdown_listed) = serve(Some(config)).await;
     let status = |origin: &'static str| async move {
         send(address, "POST", &[("Origin", origin)], &initialize())

@@ -8,12 +8,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use serde_json::json;
-use tool_sdk::mcp::rmcp::model::{
+use rmcp::model::{
     ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool as McpTool,
 };
-use tool_sdk::mcp::rmcp::service::{RequestContext, RunningService};
-use tool_sdk::mcp::rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use rmcp::service::{RequestContext, RunningService};
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use serde_json::json;
 use tool_sdk::mcp::McpClient;
 use tool_sdk::register::ToolProvider;
 

@@ -13,7 +13,7 @@ use tokio::process::Command;
 use super::listing::{names, LeftOutTool, McpToolListing, RenamedTool, Warned};
 use super::remote::{remote_tool, Shaping};
 use super::tool_list::{ToolList, Watcher};
-use super::McpError;
+use super::{McpError, McpServerInfo};
 use crate::define::{Defer, Tool};
 use crate::register::{DynamicTool, ProviderFuture, ToolProvider, ToolRegistry};
 
@@ -76,7 +76,7 @@ pub struct McpClientBuilder {
     implementation: Implementation,
     shaping: Shaping,
     #[cfg(feature = "mcp-http")]
-    pub(super) http: super::http_settings::HttpSettings,
+    pub(super) http: super::http_client_settings::HttpSettings,
 }
 
 impl McpClient {
@@ -90,7 +90,7 @@ impl McpClient {
                 defer: Defer::Never,
             },
             #[cfg(feature = "mcp-http")]
-            http: super::http_settings::HttpSettings::default(),
+            http: super::http_client_settings::HttpSettings::default(),
         }
     }
 
@@ -149,12 +149,13 @@ impl McpClient {
         Ok(count)
     }
 
-    /// The name and version the server introduced itself with.
-    pub fn server_info(&self) -> Option<Implementation> {
+    /// The name and version the server introduced itself with ([`McpServerInfo`]).
+    pub fn server_info(&self) -> Option<McpServerInfo> {
         self.service
             .peer()
             .peer_info()
             .and_then(|info| info.server_info.clone())
+            .map(McpServerInfo::from_rmcp)
     }
 
     /// Ends the session and waits for it to stop.

@@ -2,14 +2,14 @@
 
 use std::sync::Arc;
 
-use rmcp::model::Tool as McpTool;
+use rmcp::model::Tool as RmcpTool;
 
 use super::annotations::annotations_for;
 use crate::define::ToolDefinition;
 use crate::describe::{lower, Dialect, LoweringError, LoweringErrorKind};
 
 /// The MCP listing of a tool; its schema lowered to the MCP dialect (an object at the root).
-pub(crate) fn describe(definition: &ToolDefinition) -> Result<McpTool, LoweringError> {
+pub(crate) fn describe(definition: &ToolDefinition) -> Result<RmcpTool, LoweringError> {
     let schema = lower(&definition.name, &definition.parameters, Dialect::Mcp)?;
     // `lower` checked that the root is an object; anything else is refused the same way.
     let serde_json::Value::Object(schema) = schema else {
@@ -21,7 +21,7 @@ pub(crate) fn describe(definition: &ToolDefinition) -> Result<McpTool, LoweringE
             rule: "the parameters schema must be an object schema".into(),
         });
     };
-    Ok(McpTool::new(
+    Ok(RmcpTool::new(
         definition.name.clone(),
         definition.description.clone(),
         Arc::new(schema),

@@ -8,14 +8,13 @@ use hyper::service::{service_fn, Service};
 use hyper::Request;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
-use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use super::http_service::McpHttpService;
 use super::idle_body::IdleBody;
-use super::{McpError, McpServer};
+use super::{McpError, McpHttpSettings, McpServer};
 
 /// How long to wait before accepting again after a failure that is not the connection's own.
 const ACCEPT_RETRY: Duration = Duration::from_secs(1);
@@ -28,39 +27,59 @@ impl McpServer {
     /// The server as a tower `Service` answering MCP's streamable HTTP transport (`POST` for
     /// requests, `GET` for the server's stream, `DELETE` to end a session), to mount in a web
     /// framework at the path clients are given, such as `/mcp` (with axum:
-    /// `Router::new().nest_service("/mcp", server.into_http_service(config))`).
+    /// `Router::new().nest_service("/mcp", server.into_http_service(settings))`).
     ///
-    /// `config` is rmcp's: by default it keeps a session per client. Against DNS rebinding,
-    /// as the MCP specification requires, two headers are checked:
+    /// [`settings`](McpHttpSettings) keep a session per client by default. Against DNS
+    /// rebinding, as the MCP specification requires, two headers are checked:
     ///
     /// - **`Host`**: only loopback names by default; a server reachable under other names must
-    ///   list them ([`with_allowed_hosts`](StreamableHttpServerConfig::with_allowed_hosts)).
+    ///   list them ([`with_allowed_hosts`](McpHttpSettings::with_allowed_hosts)).
     /// - **`Origin`** (sent by browsers): a request without one (any client that is not a
-    ///   browser) is served; one with an origin not allowed is refused with `403`. With no
-    ///   list given (rmcp's default, which would check nothing), the allowed origins are the
-    ///   loopback ones, `http` or `https`, any port (`http://localhost:*`, `127.0.0.1`,
-    ///   `[::1]`); a server used from the pages of a site lists them instead
-    ///   ([`with_allowed_origins`](StreamableHttpServerConfig::with_allowed_origins), such as
-    ///   `["https://app.example.com"]`; `:*` matches any port). The list replaces the
+    ///   browser) is served; one with an origin not allowed is refused with `403`. By default
+    ///   the allowed origins are the loopback ones, `http` or `https`, any port
+    ///   (`http://localhost:*`, `127.0.0.1`, `[::1]`); a server used from the pages of a site
+    ///   lists them instead ([`with_allowed_origins`](McpHttpSettings::with_allowed_origins),
+    ///   such as `["https://app.example.com"]`; `:*` matches any port). The list replaces the
     ///   loopback default.
     ///
     /// A body that is not a JSON-RPC message is answered `400` with the JSON-RPC error
     /// (`-32700` for what is not JSON, `-32600` for other JSON, a batch array included, or a
     /// value nested deeper than 127 levels; `"id": null`); a body over
-    /// [`max_request_body_bytes`](StreamableHttpServerConfig::max_request_body_bytes) (4 MiB
-    /// by default) gets `413`. A `DELETE` that ends a session gets `200`.
+    /// [`max_request_body_bytes`](McpHttpSettings::with_max_request_body_bytes) (4 MiB by
+    /// default) gets `413`. A `DELETE` that ends a session gets `200`.
     ///
-    /// Cancelling `config`'s `cancellation_token` ends every session. Every session shares
-    /// this server's registry.
-    pub fn into_http_service(self, config: StreamableHttpServerConfig) -> McpHttpService {
-        McpHttpService::new(self, config)
+    /// Cancelling the settings' [cancellation token](McpHttpSettings::with_cancellation_token)
+    /// ends every session. Every session shares this server's registry.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tool_sdk::mcp::{McpHttpSettings, McpServer};
+    /// use tool_sdk::run::CancellationToken;
+    /// use tool_sdk::ToolRegistry;
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let shutdown = CancellationToken::new();
+    /// let server = McpServer::builder("calculator", "1.0.0").build(ToolRegistry::new())?;
+    /// let service = server.into_http_service(
+    ///     McpHttpSettings::new()
+    ///         .with_allowed_hosts(["tools.example.com"])
+    ///         .with_cancellation_token(shutdown.child_token()),
+    /// );
+    /// // Mount `service` in a web framework, at `/mcp`; cancel `shutdown` to end the sessions.
+    /// # let _ = service;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn into_http_service(self, settings: McpHttpSettings) -> McpHttpService {
+        McpHttpService::new(self, &settings)
     }
 
     /// Serves MCP's streamable HTTP transport (HTTP/1.1, no TLS) on every path of
-    /// `listener`'s connections, with rmcp's default settings (requests must name a loopback
-    /// host, and come from no page or a loopback one; see
-    /// [`into_http_service`](Self::into_http_service)), until `shutdown` is cancelled. See [`serve_http_with`](Self::serve_http_with)
-    /// for other settings.
+    /// `listener`'s connections, with the [default settings](McpHttpSettings::new) (requests
+    /// must name a loopback host, and come from no page or a loopback one; see
+    /// [`into_http_service`](Self::into_http_service)), until `shutdown` is cancelled. See
+    /// [`serve_http_with`](Self::serve_http_with) for other settings.
     ///
     /// # Examples
     ///
@@ -92,17 +111,19 @@ impl McpServer {
         listener: TcpListener,
         shutdown: CancellationToken,
     ) -> Result<(), McpError> {
-        self.serve_http_with(listener, StreamableHttpServerConfig::default(), shutdown)
+        self.serve_http_with(listener, McpHttpSettings::new(), shutdown)
             .await
     }
 
-    /// [`serve_http`](Self::serve_http) with rmcp's settings `config`: the host names
-    /// requests may name ([`with_allowed_hosts`](StreamableHttpServerConfig::with_allowed_hosts),
-    /// for a server reachable under a public name), the origins of the pages that may call it
-    /// ([`with_allowed_origins`](StreamableHttpServerConfig::with_allowed_origins); loopback
-    /// ones when none are listed), stateless mode, the largest request body. What each check
-    /// answers is in [`into_http_service`](Self::into_http_service). Cancelling `config`'s own cancellation token ends every session,
-    /// as `shutdown` does, without closing the listener.
+    /// [`serve_http`](Self::serve_http) with [`settings`](McpHttpSettings): the host names
+    /// requests may name ([`with_allowed_hosts`](McpHttpSettings::with_allowed_hosts), for a
+    /// server reachable under a public name), the origins of the pages that may call it
+    /// ([`with_allowed_origins`](McpHttpSettings::with_allowed_origins); loopback ones when
+    /// none are listed), stateless mode ([`with_sessions`](McpHttpSettings::with_sessions)),
+    /// the largest request body. What each check answers is in
+    /// [`into_http_service`](Self::into_http_service). Cancelling the settings' own
+    /// [cancellation token](McpHttpSettings::with_cancellation_token) ends every session, as
+    /// `shutdown` does, without closing the listener.
     ///
     /// A failure to accept a connection does not end it: a connection reset before it was
     /// accepted is skipped, and any other failure (such as running out of file descriptors
@@ -118,16 +139,15 @@ impl McpServer {
     ///
     /// ```no_run
     /// use tokio::net::TcpListener;
-    /// use tool_sdk::mcp::{McpServer, StreamableHttpServerConfig};
+    /// use tool_sdk::mcp::{McpHttpSettings, McpServer};
     /// use tool_sdk::run::CancellationToken;
-    /// use tool_sdk::ToolRegistry;
     ///
     /// # async fn run(server: McpServer) -> Result<(), Box<dyn std::error::Error>> {
     /// let listener = TcpListener::bind("0.0.0.0:8000").await?;
-    /// let config = StreamableHttpServerConfig::default()
-    ///     .with_allowed_hosts(["tools.example.com", "tools.example.com:8000"]);
+    /// let settings =
+    ///     McpHttpSettings::new().with_allowed_hosts(["tools.example.com", "tools.example.com:8000"]);
     /// server
-    ///     .serve_http_with(listener, config, CancellationToken::new())
+    ///     .serve_http_with(listener, settings, CancellationToken::new())
     ///     .await?;
     /// # Ok(())
     /// # }
@@ -135,12 +155,13 @@ impl McpServer {
     pub async fn serve_http_with(
         self,
         listener: TcpListener,
-        config: StreamableHttpServerConfig,
+        settings: McpHttpSettings,
         shutdown: CancellationToken,
     ) -> Result<(), McpError> {
-        let sessions = config.cancellation_token.child_token();
-        let config = config.with_cancellation_token(sessions.clone());
-        let service = TowerToHyperService::new(self.into_http_service(config));
+        // The sessions end with the settings' token, and with `shutdown` below.
+        let sessions = settings.cancellation_token().child_token();
+        let settings = settings.with_cancellation_token(sessions.clone());
+        let service = TowerToHyperService::new(self.into_http_service(settings));
         let mut http = hyper::server::conn::http1::Builder::new();
         // A client that opens a connection and never finishes its request's headers is cut
         // off after hyper's 30 s (the same as CLIENT_IDLE), rather than holding a descriptor

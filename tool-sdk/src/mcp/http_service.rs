@@ -2,7 +2,7 @@
 //! wrong at the edges put right. A body it cannot read as a JSON-RPC message (malformed
 //! JSON, other JSON, a batch) gets a JSON-RPC error instead of a plain-text `415`; the end
 //! of a session gets `200` instead of `202`, which the Python and TypeScript SDKs take for a
-//! failure; an unset `Origin` list means loopback origins, not no check at all.
+//! failure.
 
 use std::convert::Infallible;
 use std::fmt::{self, Display};
@@ -17,23 +17,12 @@ use http_body_util::{BodyExt, Full};
 use hyper::body::{Body, Bytes};
 use rmcp::model::ClientJsonRpcMessage;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::transport::streamable_http_server::StreamableHttpService;
 
 use super::kept_body::{Kept, KeptBody};
 use super::rejection::reject;
-use super::McpServer;
-
-/// The origins served when the settings list none: a page served from this machine.
-/// Against DNS rebinding, a page of another site, even one whose name resolves to a loopback
-/// address, is refused.
-const LOOPBACK_ORIGINS: &[&str] = &[
-    "http://localhost:*",
-    "https://localhost:*",
-    "http://127.0.0.1:*",
-    "https://127.0.0.1:*",
-    "http://[::1]:*",
-    "https://[::1]:*",
-];
+use super::server::Handler;
+use super::{McpHttpSettings, McpServer};
 
 /// How rmcp's plain-text answer to a body it could not read as a message begins.
 const UNREADABLE_BODY: &[u8] = b"fail to deserialize request body";
@@ -45,20 +34,17 @@ pub type McpHttpResponse = Response<BoxBody<Bytes, Infallible>>;
 /// [`McpServer::into_http_service`].
 #[derive(Clone)]
 pub struct McpHttpService {
-    inner: StreamableHttpService<McpServer, LocalSessionManager>,
+    inner: StreamableHttpService<Handler, LocalSessionManager>,
     max_body: usize,
 }
 
 impl McpHttpService {
-    pub(super) fn new(server: McpServer, config: StreamableHttpServerConfig) -> Self {
-        let config = if config.allowed_origins.is_empty() {
-            config.with_allowed_origins(LOOPBACK_ORIGINS.iter().copied())
-        } else {
-            config
-        };
+    pub(super) fn new(server: McpServer, settings: &McpHttpSettings) -> Self {
+        let config = settings.to_rmcp();
         let max_body = config.max_request_body_bytes;
+        let handler = server.handler();
         let inner = StreamableHttpService::new(
-            move || Ok(server.clone()),
+            move || Ok(handler.clone()),
             Arc::new(LocalSessionManager::default()),
             config,
         );

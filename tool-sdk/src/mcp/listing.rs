@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use std::fmt;
 use std::sync::{Arc, Mutex};
 
-use rmcp::model::Tool as McpTool;
+use rmcp::model::Tool as RmcpTool;
 
 use crate::register::{provider_name, validate_name};
 
@@ -68,7 +68,7 @@ pub struct LeftOutTool {
 /// the provider rule, its [`provider_name`] otherwise. Names that fit as they are are given
 /// first, so that a renamed tool never takes the name of one listed under it; a renamed tool
 /// that lands on a name already given gets `Err` with the reason.
-pub(super) fn names(prefix: &str, tools: &[McpTool]) -> Vec<Result<String, String>> {
+pub(super) fn names(prefix: &str, tools: &[RmcpTool]) -> Vec<Result<String, String>> {
     let wanted: Vec<String> = tools
         .iter()
         .map(|tool| format!("{prefix}{}", tool.name))
@@ -124,10 +124,10 @@ mod tests {
 
     use super::*;
 
-    fn tools(names: &[&str]) -> Vec<McpTool> {
+    fn tools(names: &[&str]) -> Vec<RmcpTool> {
         names
             .iter()
-            .map(|name| McpTool::new(name.to_string(), "", Arc::new(serde_json::Map::new())))
+            .map(|name| RmcpTool::new(name.to_string(), "", Arc::new(serde_json::Map::new())))
             .collect()
     }
 

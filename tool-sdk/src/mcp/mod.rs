@@ -1,6 +1,6 @@
 //! MCP (Model Context Protocol): serve a registry's tools to MCP hosts, and use the tools of
-//! MCP servers. Built on the `rmcp` crate; cargo feature `mcp` (stdio), and `mcp-http` for
-//! streamable HTTP.
+//! MCP servers. Built on the `rmcp` crate, none of whose types this API names; cargo feature
+//! `mcp` (stdio), and `mcp-http` for streamable HTTP.
 //!
 //! # Serve
 //!
@@ -121,6 +121,8 @@ mod http;
 #[cfg(feature = "mcp-http")]
 mod http_client;
 #[cfg(feature = "mcp-http")]
+mod http_client_settings;
+#[cfg(feature = "mcp-http")]
 mod http_service;
 #[cfg(feature = "mcp-http")]
 mod http_settings;
@@ -128,24 +130,25 @@ mod http_settings;
 mod idle_body;
 #[cfg(feature = "mcp-http")]
 mod kept_body;
+mod listed_tool;
 mod listing;
 mod rejection;
 mod remote;
 mod result;
 mod server;
+mod server_info;
+mod tool_annotations;
 mod tool_list;
 
 pub use client::{McpClient, McpClientBuilder};
 pub use error::{McpError, McpErrorKind};
 #[cfg(feature = "mcp-http")]
 pub use http_service::{McpHttpResponse, McpHttpService};
+#[cfg(feature = "mcp-http")]
+pub use http_settings::McpHttpSettings;
+pub use listed_tool::McpTool;
 pub use listing::{LeftOutTool, McpToolListing, RenamedTool};
 pub use result::STRUCTURED_RESULT_KEY;
-/// rmcp's settings of the streamable HTTP server, taken by
-/// [`McpServer::serve_http_with`] and [`McpServer::into_http_service`].
-#[cfg(feature = "mcp-http")]
-pub use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 pub use server::{McpServer, McpServerBuilder};
-
-/// The `rmcp` crate this module is built on, for its protocol types.
-pub use rmcp;
+pub use server_info::McpServerInfo;
+pub use tool_annotations::McpToolAnnotations;

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use rmcp::model::{CallToolRequestParams, Tool as McpTool};
+use rmcp::model::{CallToolRequestParams, Tool as RmcpTool};
 use rmcp::service::Peer;
 use rmcp::RoleClient;
 use serde_json::Value;
@@ -26,7 +26,7 @@ pub(crate) struct Shaping {
 /// the tool is gone) makes `list` list the server again.
 pub(crate) fn remote_tool(
     peer: &Peer<RoleClient>,
-    tool: McpTool,
+    tool: RmcpTool,
     name: String,
     shaping: &Shaping,
     list: &Arc<ToolList>,

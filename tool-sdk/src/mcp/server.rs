@@ -6,7 +6,7 @@ use std::sync::Arc;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ErrorCode,
     Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
-    Tool as McpTool,
+    Tool as RmcpTool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -16,7 +16,7 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use super::describe::describe;
 use super::framing;
 use super::result::{refusal, to_call_result};
-use super::McpError;
+use super::{McpError, McpServerInfo, McpTool};
 use crate::define::ToolContext;
 use crate::gate::ConfirmationPolicy;
 use crate::model::ToolCall;
@@ -77,7 +77,9 @@ pub struct McpServer {
 struct Inner {
     registry: Arc<ToolRegistry>,
     /// The listing, built once: schemas are lowered and checked when the server is built.
-    tools: Vec<McpTool>,
+    tools: Vec<RmcpTool>,
+    /// The same listing as users read it.
+    listed: Vec<McpTool>,
     implementation: Implementation,
     instructions: Option<String>,
     policy: ConfirmationPolicy,
@@ -127,7 +129,7 @@ impl McpServer {
         W: AsyncWrite + Send + Unpin + 'static,
     {
         let (transport, writer) = framing::transport(reader, writer, self.inner.line_limit);
-        let running = ServiceExt::serve(self, transport)
+        let running = ServiceExt::serve(self.handler(), transport)
             .await
             .map_err(|error| McpError::Initialize(Box::new(error)));
         let stopped = match running {
@@ -143,9 +145,34 @@ impl McpServer {
         stopped
     }
 
-    /// The tools as `tools/list` gives them.
+    /// The tools as `tools/list` gives them, in the registry's order (see [`McpTool`]).
     pub fn listed_tools(&self) -> &[McpTool] {
-        &self.inner.tools
+        &self.inner.listed
+    }
+
+    /// The name and version the server introduces itself with.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use tool_sdk::mcp::McpServer;
+    /// use tool_sdk::ToolRegistry;
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let server = McpServer::builder("dictionary", "1.2.0").build(ToolRegistry::new())?;
+    /// assert_eq!(server.info().name, "dictionary");
+    /// assert_eq!(server.info().version, "1.2.0");
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn info(&self) -> McpServerInfo {
+        McpServerInfo::from_rmcp(self.inner.implementation.clone())
+    }
+
+    /// What rmcp serves: the server under a type of the crate's own, so that rmcp's handler
+    /// trait is no part of [`McpServer`]'s public API.
+    pub(super) fn handler(&self) -> Handler {
+        Handler(self.clone())
     }
 }
 
@@ -179,10 +206,12 @@ impl McpServerBuilder {
             .definitions()
             .map(describe)
             .collect::<Result<Vec<_>, _>>()?;
+        let listed = tools.iter().map(McpTool::from_rmcp).collect();
         Ok(McpServer {
             inner: Arc::new(Inner {
                 registry,
                 tools,
+                listed,
                 implementation: self.implementation,
                 instructions: self.instructions,
                 policy: self.policy,
@@ -192,11 +221,15 @@ impl McpServerBuilder {
     }
 }
 
-impl ServerHandler for McpServer {
+/// An [`McpServer`] as rmcp serves it.
+#[derive(Clone)]
+pub(super) struct Handler(McpServer);
+
+impl ServerHandler for Handler {
     fn get_info(&self) -> ServerConfig {
         let config = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(self.inner.implementation.clone());
-        match &self.inner.instructions {
+            .with_server_info(self.0.inner.implementation.clone());
+        match &self.0.inner.instructions {
             Some(instructions) => config.with_instructions(instructions.clone()),
             None => config,
         }
@@ -207,7 +240,7 @@ impl ServerHandler for McpServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(self.inner.tools.clone()))
+        Ok(ListToolsResult::with_all_items(self.0.inner.tools.clone()))
     }
 
     async fn call_tool(
@@ -215,7 +248,7 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let registry = &self.inner.registry;
+        let registry = &self.0.inner.registry;
         let name = request.name.as_ref();
         let Some(tool) = registry.get(name) else {
             let error = registry.unknown_tool(name);
@@ -225,6 +258,7 @@ impl ServerHandler for McpServer {
         let call_id = context.id.to_string();
         let call = ToolCall::new(call_id.as_str(), name, arguments.as_str());
         if self
+            .0
             .inner
             .policy
             .needs_confirmation(&call, Some(tool.as_ref()))
@@ -279,7 +313,7 @@ fn needs_decision(tool: &str) -> String {
 impl fmt::Debug for McpServer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("McpServer")
-            .field("implementation", &self.inner.implementation)
+            .field("info", &self.info())
             .field("registry", &self.inner.registry)
             .field("policy", &self.inner.policy)
             .finish_non_exhaustive()
