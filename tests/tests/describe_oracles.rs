@@ -12,8 +12,11 @@
 //! Where a reference and the lowering disagree, the failure names the tool, the pointer and the
 //! rule. Each lowered schema must also take the sample arguments its tool decodes.
 //!
-//! On top of the corpus, a property-generated family (`tool_sdk_tests::shapes`): 256 random
-//! shapes of Rust types, rendered as schemars renders them, go through the same checks.
+//! On top of the corpus, two families (`tool_sdk_tests::shapes`) go through the same checks, in
+//! every dialect: 256 property-generated shapes of Rust types, rendered as schemars renders
+//! them, and real schemars schemas of Rust types a macro composes from the corpus' types. The
+//! dialects that take the canonical schema keep every schema of them, refusing only one no
+//! dialect takes.
 
 use jsonschema::error::ValidationErrorKind;
 use proptest::strategy::{Strategy as _, ValueTree as _};
@@ -26,6 +29,7 @@ use tool_sdk_tests::oracles::python::{gemini_schema_errors, openai_strict_transf
 use tool_sdk_tests::oracles::{
     anthropic_strict, first_difference, gemini, openai_strict, Violation,
 };
+use tool_sdk_tests::shapes::real::family;
 use tool_sdk_tests::shapes::{shape, tool_schema};
 
 fn canonical(entry: &Entry) -> Value {
@@ -42,7 +46,7 @@ struct Case {
 /// How many shapes the generated family has.
 const GENERATED: usize = 256;
 
-/// The corpus, then the generated family (the same shapes in every run).
+/// The corpus, the generated family (the same shapes in every run), then the real family.
 fn cases() -> Vec<Case> {
     let mut cases: Vec<Case> = corpus()
         .iter()
@@ -60,6 +64,13 @@ fn cases() -> Vec<Case> {
             name: format!("generated #{i}: {shape:?}"),
             schema,
             sample,
+        });
+    }
+    for real in family() {
+        cases.push(Case {
+            name: format!("real `{}`", real.rust),
+            schema: real.tool.definition().parameters.clone(),
+            sample: real.sample,
         });
     }
     cases
@@ -99,31 +110,60 @@ async fn the_corpus_has_forty_types_and_each_tool_takes_its_sample() {
     }
 }
 
+/// Each tool of the real family decodes its sample, made by the type's constructors.
+#[tokio::test]
+async fn the_real_family_has_sixty_types_and_each_tool_takes_its_sample() {
+    let family = family();
+    assert!(family.len() >= 60, "{} types", family.len());
+    for real in family {
+        let mut registry = ToolRegistry::new();
+        registry.register_arc(real.tool.clone()).unwrap();
+        registry
+            .call("real", &real.sample.to_string())
+            .await
+            .unwrap_or_else(|error| panic!("real `{}`: {error}", real.rust));
+    }
+}
+
 #[test]
-fn every_generated_sample_fits_its_canonical_schema() {
+fn every_generated_and_real_sample_fits_its_canonical_schema() {
     let cases = cases();
-    let generated = cases
+    let families = cases
         .iter()
-        .filter(|case| case.name.starts_with("generated"));
-    let mut verdicts = std::collections::BTreeMap::<(String, bool), usize>::new();
-    for case in generated {
-        for dialect in [
-            Dialect::OpenAiStrict,
-            Dialect::AnthropicStrict,
-            Dialect::Gemini,
-            Dialect::GeminiJsonSchema,
-        ] {
+        .filter(|case| case.name.starts_with("generated") || case.name.starts_with("real"));
+    let mut verdicts = std::collections::BTreeMap::<(String, String, bool), usize>::new();
+    for case in families {
+        let family = case.name.split(' ').next().unwrap_or_default().to_owned();
+        for dialect in Dialect::ALL {
             let taken = lower("t", &case.schema, dialect).is_ok();
-            *verdicts.entry((format!("{dialect:?}"), taken)).or_default() += 1;
+            *verdicts
+                .entry((family.clone(), format!("{dialect:?}"), taken))
+                .or_default() += 1;
         }
         let refused = refusals(&case.schema, &case.sample, false);
         assert!(refused.is_empty(), "{}: {refused:?}", case.name);
     }
-    // The family reaches both verdicts in every dialect that refuses some shape of it (maps,
-    // tuples of different types); Gemini's JSON Schema says every shape it has.
-    println!("generated family, (dialect, lowered): count: {verdicts:?}");
-    assert_eq!(verdicts.len(), 7, "{verdicts:?}");
-    assert!(!verdicts.contains_key(&("GeminiJsonSchema".into(), false)));
+    // Each family reaches both verdicts in every dialect that refuses some shape of it (maps,
+    // tuples of different types); Gemini's JSON Schema and the dialects that take the canonical
+    // schema say every shape they have.
+    println!("families, (family, dialect, lowered): count: {verdicts:?}");
+    for family in ["generated", "real"] {
+        let of = |dialect: &str, taken: bool| {
+            verdicts.contains_key(&(family.to_owned(), dialect.to_owned(), taken))
+        };
+        for dialect in ["OpenAiStrict", "AnthropicStrict", "Gemini"] {
+            assert!(
+                of(dialect, true) && of(dialect, false),
+                "{family}: {verdicts:?}"
+            );
+        }
+        for dialect in ["GeminiJsonSchema", "OpenAi", "Anthropic", "Mcp"] {
+            assert!(
+                of(dialect, true) && !of(dialect, false),
+                "{family}: {verdicts:?}"
+            );
+        }
+    }
 }
 
 #[test]
@@ -372,6 +412,47 @@ fn what_every_provider_takes_every_dialect_takes() {
         for dialect in Dialect::ALL {
             if let Err(error) = lower(entry.name, &canonical(entry), dialect) {
                 panic!("{} ({}) is refused: {error}", entry.name, entry.shape);
+            }
+        }
+    }
+}
+
+/// Over the corpus and both families: the dialects that take the canonical schema keep it, and
+/// it takes its sample; a schema they refuse is one no dialect takes (invalid).
+#[test]
+fn the_canonical_dialects_keep_every_schema_or_refuse_one_no_dialect_takes() {
+    for case in cases() {
+        for dialect in Dialect::ALL
+            .into_iter()
+            .filter(|dialect| dialect.takes_canonical())
+        {
+            match lower("t", &case.schema, dialect) {
+                Ok(kept) => {
+                    assert_eq!(kept, case.schema, "{}: {dialect:?} rewrote it", case.name);
+                    let refused = refusals(&kept, &case.sample, false);
+                    assert!(
+                        refused.is_empty(),
+                        "{}: the {dialect:?} schema refuses its sample: {refused:?}",
+                        case.name
+                    );
+                }
+                Err(error) => {
+                    assert_eq!(
+                        error.kind,
+                        LoweringErrorKind::Invalid,
+                        "{}: {error}",
+                        case.name
+                    );
+                    for other in Dialect::ALL {
+                        let verdict = lower("t", &case.schema, other).map_err(|e| e.kind);
+                        assert_eq!(
+                            verdict.err(),
+                            Some(LoweringErrorKind::Invalid),
+                            "{}: {dialect:?} refuses it as invalid ({error}), {other:?} does not",
+                            case.name
+                        );
+                    }
+                }
             }
         }
     }
