@@ -10,11 +10,11 @@ use std::collections::HashMap;
 use serde_json::{json, Map, Value};
 
 use crate::define::arguments::escape_pointer_token;
+use crate::describe::error::Refusal;
 use crate::describe::merge;
 use crate::describe::nullable::nullable;
 use crate::describe::regex;
 use crate::describe::rules::{Maps, Others, Patterns, Refs, Rules, Tuples, TypeUnions};
-use crate::describe::error::Refusal;
 use crate::describe::LoweringErrorKind;
 
 /// Most schemas one lowering visits. Inlining references can multiply a schema (a definition
