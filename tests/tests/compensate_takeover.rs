@@ -190,11 +190,23 @@ fn lingering_tools(timeline: &Timeline, undo_takes: Duration) -> ToolRegistry {
     registry
 }
 
+/// The lease of the runs whose compensating action outlasts it four times.
+const LEASE: Duration = Duration::from_millis(200);
+
+/// A replica over `store`, with the lingering tools, as a process that recovers orphans.
+fn replica(store: &Arc<dyn RunStore>, timeline: &Timeline, undo_takes: Duration) -> ToolLoop {
+    ToolLoop::new(
+        ScriptedModel::new([]),
+        lingering_tools(timeline, undo_takes),
+    )
+    .with_store(Arc::clone(store))
+    .with_lease(LEASE)
+}
+
 /// A process crashes after `book` and `linger` succeeded; `handles` (each its own owner) then
 /// recover expired orphans every 50 ms for 3 s, as replicas do, with a 200 ms lease, while
 /// cancelling `linger` takes 800 ms. Each pass ends, and each call is rolled back once.
 async fn replicas_recover_a_slow_rollback_once(handles: Vec<Arc<dyn RunStore>>) {
-    const LEASE: Duration = Duration::from_millis(200);
     let timeline = Timeline::default();
     let undo_takes = Duration::from_millis(800);
     let (crashed, replicas) = handles.split_first().unwrap();
@@ -214,12 +226,7 @@ async fn replicas_recover_a_slow_rollback_once(handles: Vec<Arc<dyn RunStore>>) 
     assert!(stopped.await.is_err(), "the run stalls");
 
     let passes = replicas.iter().map(|store| {
-        let replica = ToolLoop::new(
-            ScriptedModel::new([]),
-            lingering_tools(&timeline, undo_takes),
-        )
-        .with_store(Arc::clone(store))
-        .with_lease(LEASE);
+        let replica = replica(store, &timeline, undo_takes);
         tokio::spawn(async move {
             let mut recovered = Vec::new();
             let until = tokio::time::Instant::now() + Duration::from_secs(3);
@@ -272,7 +279,6 @@ async fn replicas_recover_a_slow_rollback_once(handles: Vec<Arc<dyn RunStore>>) 
 /// recover expired orphans every 50 ms, as replicas do: the run keeps its lease during the
 /// action, so no replica takes it, and the run rolls back each call once, itself.
 async fn a_slow_rollback_of_a_run_keeps_its_lease(handles: Vec<Arc<dyn RunStore>>) {
-    const LEASE: Duration = Duration::from_millis(200);
     let timeline = Timeline::default();
     let undo_takes = Duration::from_millis(800);
     let (owner, replicas) = handles.split_first().unwrap();
@@ -286,12 +292,7 @@ async fn a_slow_rollback_of_a_run_keeps_its_lease(handles: Vec<Arc<dyn RunStore>
     .with_lease(LEASE);
     let running = Arc::new(std::sync::atomic::AtomicBool::new(true));
     let passes = replicas.iter().map(|store| {
-        let replica = ToolLoop::new(
-            ScriptedModel::new([]),
-            lingering_tools(&timeline, undo_takes),
-        )
-        .with_store(Arc::clone(store))
-        .with_lease(LEASE);
+        let replica = replica(store, &timeline, undo_takes);
         let running = Arc::clone(&running);
         tokio::spawn(async move {
             let mut recovered = Vec::new();
