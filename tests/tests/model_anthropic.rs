@@ -9,7 +9,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use futures_util::StreamExt as _;
 use serde_json::{json, Value};
 use tool_sdk::describe::{lower, Dialect};
-use tool_sdk::model::anthropic::{AnthropicBuilder, AnthropicModel};
+use tool_sdk::model::anthropic::{Anthropic, AnthropicModel};
+use tool_sdk::model::http::HttpModelBuilder;
 use tool_sdk::model::{ChatDelta, ChatOptions, ChatRequest, ModelError, OfferedTool};
 use tool_sdk::run::LoopStatus;
 use tool_sdk::{tool, ChatModel, Message, Tool as _, ToolLoop, ToolRegistry};
@@ -30,7 +31,7 @@ fn base_url() -> String {
 }
 
 /// A builder for a model on fakellm, in a conversation of its own, and the conversation's id.
-fn fakellm(test: &str) -> (AnthropicBuilder, String) {
+fn fakellm(test: &str) -> (HttpModelBuilder<Anthropic>, String) {
     static RUN: AtomicUsize = AtomicUsize::new(0);
     let nanos = SystemTime::now()
         .duration_since(UNIX_EPOCH)

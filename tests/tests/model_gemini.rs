@@ -19,7 +19,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use futures_util::StreamExt as _;
 use serde_json::{json, Value};
 use tool_sdk::describe::{lower, Dialect};
-use tool_sdk::model::gemini::{GeminiBuilder, GeminiModel};
+use tool_sdk::model::gemini::{Gemini, GeminiModel};
+use tool_sdk::model::http::HttpModelBuilder;
 use tool_sdk::run::{Concurrency, LoopOptions, LoopStatus, ToolLoop};
 use tool_sdk::{
     define::ToolErrorKind,
@@ -61,7 +62,7 @@ fn conversation_id(test: &str) -> String {
 
 /// A builder for a model on the Gemini server, in a conversation of its own (the server counts
 /// turns per conversation), retrying quickly; and the conversation's id.
-fn gemini_conversation(test: &str) -> (GeminiBuilder, String) {
+fn gemini_conversation(test: &str) -> (HttpModelBuilder<Gemini>, String) {
     let conversation = conversation_id(test);
     let builder = GeminiModel::builder()
         .with_base_url(gemini_url())
@@ -73,7 +74,7 @@ fn gemini_conversation(test: &str) -> (GeminiBuilder, String) {
     (builder, conversation)
 }
 
-fn gemini_builder(test: &str) -> GeminiBuilder {
+fn gemini_builder(test: &str) -> HttpModelBuilder<Gemini> {
     gemini_conversation(test).0
 }
 
@@ -808,6 +809,7 @@ fn a_v1_base_url_selects_the_openapi_dialect() {
     let build = |url: &str, json_schema: Option<bool>| {
         let builder = GeminiModel::builder()
             .with_base_url(url)
+            .with_api_key("AIza-test")
             .with_model("gemini-2.5-flash");
         let builder = match json_schema {
             Some(json_schema) => builder.with_json_schema(json_schema),

@@ -11,6 +11,7 @@ use std::net::TcpListener;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use tool_sdk::model::http::HttpModelBuilder;
 
 use futures_util::StreamExt as _;
 use serde_json::Value;
@@ -49,12 +50,17 @@ fn fakellm_model(test: &str) -> OpenAiCompatibleModel {
         .expect("the fakellm model builds")
 }
 
-fn fakellm_builder(test: &str) -> tool_sdk::model::openai::OpenAiCompatibleBuilder {
+fn fakellm_builder(test: &str) -> HttpModelBuilder<tool_sdk::model::openai::OpenAiCompatible> {
     fakellm_conversation(test).0
 }
 
 /// A builder for a model on the fakellm server, and the id of its conversation.
-fn fakellm_conversation(test: &str) -> (tool_sdk::model::openai::OpenAiCompatibleBuilder, String) {
+fn fakellm_conversation(
+    test: &str,
+) -> (
+    HttpModelBuilder<tool_sdk::model::openai::OpenAiCompatible>,
+    String,
+) {
     static RUN: AtomicUsize = AtomicUsize::new(0);
     let nanos = SystemTime::now()
         .duration_since(UNIX_EPOCH)

@@ -108,7 +108,7 @@ impl Media {
 ///
 /// A model whose API takes images or files in a tool result gets them there; one whose API
 /// takes text only reads [`placeholder`](Part::placeholder)s instead, or gets the media another
-/// way its model client documents (see `OpenAiCompatibleBuilder::with_media_fallback`).
+/// way its model client documents (see `model::openai::MediaFallback`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]

@@ -169,16 +169,15 @@ pub enum ModelError {
         /// The variable.
         name: &'static str,
     },
-    /// No base URL was given.
-    #[error(
-        "no base URL: set one with `with_base_url`, such as \"https://api.openai.com/v1\", or \"http://localhost:11434/v1\" for Ollama"
-    )]
-    MissingBaseUrl,
     /// No model was given.
-    #[error(
-        "no model: set one with `with_model`, such as \"gpt-4o-mini\", or \"qwen2.5\" on Ollama"
-    )]
+    #[error("no model: set one with `with_model`, the model's name as the server knows it")]
     MissingModel,
+    /// No API key was given for a provider's own API, which takes no request without one.
+    #[error("no API key: set one with `with_api_key`, or set {variable}")]
+    MissingApiKey {
+        /// The variable a model read from the environment takes its key from.
+        variable: &'static str,
+    },
     /// The base URL is not an `http` or `https` URL a request can be sent to.
     #[error("the base URL `{url}` is not usable: {reason}")]
     InvalidBaseUrl {
@@ -237,7 +236,7 @@ impl ModelError {
             Self::InvalidConversation { .. } => ModelErrorKind::InvalidConversation,
             Self::MissingEnv { .. }
             | Self::InvalidEnv { .. }
-            | Self::MissingBaseUrl
+            | Self::MissingApiKey { .. }
             | Self::MissingModel
             | Self::InvalidBaseUrl { .. }
             | Self::InvalidHeader { .. }

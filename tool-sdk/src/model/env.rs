@@ -30,25 +30,31 @@ use crate::model::{ChatModel, ModelError};
 /// ```
 pub fn from_env() -> Result<Option<Box<dyn ChatModel>>, ModelError> {
     #[cfg(feature = "openai")]
-    if is_set(crate::model::openai::ENV_BASE_URL) {
-        let model = crate::model::openai::OpenAiCompatibleModel::from_env()?;
-        return Ok(Some(Box::new(model)));
+    if let Some(model) = named::<crate::model::openai::OpenAiCompatible>(|env| env.base_url)? {
+        return Ok(Some(model));
     }
     #[cfg(feature = "anthropic")]
-    if is_set(crate::model::anthropic::ENV_API_KEY) {
-        let model = crate::model::anthropic::AnthropicModel::from_env()?;
-        return Ok(Some(Box::new(model)));
+    if let Some(model) = named::<crate::model::anthropic::Anthropic>(|env| env.api_key)? {
+        return Ok(Some(model));
     }
     #[cfg(feature = "gemini")]
-    if is_set(crate::model::gemini::ENV_API_KEY) {
-        let model = crate::model::gemini::GeminiModel::from_env()?;
-        return Ok(Some(Box::new(model)));
+    if let Some(model) = named::<crate::model::gemini::Gemini>(|env| env.api_key)? {
+        return Ok(Some(model));
     }
     Ok(None)
 }
 
-/// Whether the variable is set to something other than blanks.
+/// The model of provider `P`, read from its variables, when the one `marker` picks is set to
+/// something other than blanks.
 #[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
-fn is_set(name: &str) -> bool {
-    std::env::var_os(name).is_some_and(|value| !value.to_string_lossy().trim().is_empty())
+fn named<P: crate::model::http::Provider>(
+    marker: fn(&crate::model::http::Env) -> &'static str,
+) -> Result<Option<Box<dyn ChatModel>>, ModelError> {
+    use crate::model::http::HttpModel;
+    let set = std::env::var_os(marker(&P::ENV))
+        .is_some_and(|value| !value.to_string_lossy().trim().is_empty());
+    if !set {
+        return Ok(None);
+    }
+    Ok(Some(Box::new(HttpModel::<P>::from_env()?)))
 }

@@ -12,7 +12,7 @@ mod conversation;
 mod env;
 pub mod gemini;
 #[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
-mod http;
+pub mod http;
 mod keys;
 mod message;
 pub mod openai;

@@ -1,8 +1,8 @@
-//! A [`ChatModel`] over Anthropic's Messages API.
+//! A [`ChatModel`](crate::model::ChatModel) over Anthropic's Messages API.
 //!
 //! [`AnthropicModel`] sends `POST {base URL}/v1/messages` with `x-api-key` and
-//! `anthropic-version`, whole ([`ChatModel::chat`]) or streamed as server-sent events
-//! ([`ChatModel::chat_stream`], which the [`ToolLoop`](crate::run::ToolLoop) uses by default:
+//! `anthropic-version`, whole ([`ChatModel::chat`](crate::model::ChatModel::chat)) or streamed as server-sent events
+//! ([`ChatModel::chat_stream`](crate::model::ChatModel::chat_stream), which the [`ToolLoop`](crate::run::ToolLoop) uses by default:
 //! each tool call is handed to the loop as soon as its `tool_use` block stops, while the rest
 //! of the reply still arrives). It needs the `anthropic` feature, on by default.
 //!
@@ -11,7 +11,7 @@
 //! call the conversation holds without an id gets a stable generated one. Tools are sent with
 //! their schemas in the [`Anthropic`](crate::describe::Dialect::Anthropic) dialect, or
 //! [`AnthropicStrict`](crate::describe::Dialect::AnthropicStrict) with `"strict": true` when
-//! built [strict](AnthropicBuilder::with_strict).
+//! built [strict](HttpModelBuilder::with_strict).
 //!
 //! # Examples
 //!
@@ -48,7 +48,7 @@
 //!
 //! # Errors, retries and timeouts
 //!
-//! As for the [OpenAI-compatible model](crate::model::openai#errors): a 4xx other than 408 and
+//! As for every [HTTP model](crate::model::http#errors): a 4xx other than 408 and
 //! 429 is [`ModelError::Refused`] with the message of Anthropic's error body; 408, 429, 5xx
 //! (529 `overloaded_error` included), timeouts and connection failures are retried with
 //! backoff, or after the server's `retry-after`, then [`ModelError::Unavailable`]; an `error`
@@ -58,68 +58,131 @@
 
 #![cfg(feature = "anthropic")]
 
-mod client;
-mod config;
 mod sse;
 mod wire;
 
-use std::fmt;
+use reqwest::header::HeaderName;
+use reqwest::Url;
 
-pub use config::{
-    AnthropicBuilder, ANTHROPIC_BASE_URL, DEFAULT_API_VERSION, DEFAULT_CONNECT_TIMEOUT,
-    DEFAULT_INITIAL_BACKOFF, DEFAULT_MAX_BACKOFF, DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_AFTER,
-    DEFAULT_MAX_TOKENS, DEFAULT_TIMEOUT, ENV_API_KEY, ENV_BASE_URL, ENV_MODEL,
-};
 pub use wire::UNREADABLE_ARGUMENTS_KEY;
 
 use crate::describe::Dialect;
-use crate::model::http::HttpClient;
-use crate::model::{ChatModel, ChatRequest, ChatResponse, ChatStream, ModelError, ModelFuture};
+use crate::model::http::{decode, wire::Wire, BaseUrl, Endpoints, Env, ErrorBody};
+use crate::model::http::{HttpModel, HttpModelBuilder};
+use crate::model::{AssistantMessage, ChatRequest, ModelError};
 
-/// A chat model over Anthropic's Messages API. Cheap to clone: clones share one connection
-/// pool.
-#[derive(Clone)]
-pub struct AnthropicModel {
-    client: HttpClient,
-    endpoint: reqwest::Url,
-    base_url: String,
-    model: String,
+/// The base URL of Anthropic's API, where a builder starts; requests go to
+/// `{base URL}/v1/messages`.
+pub const ANTHROPIC_BASE_URL: &str = "https://api.anthropic.com";
+/// The API version sent in `anthropic-version` by default.
+pub const DEFAULT_API_VERSION: &str = "2023-06-01";
+/// The `max_tokens` of a request whose options set none: the API requires one.
+pub const DEFAULT_MAX_TOKENS: u32 = 4096;
+
+/// A chat model over Anthropic's Messages API. See the [module documentation](self) for the
+/// wire mapping, and [`HttpModel`] for what every HTTP model does.
+///
+/// # Examples
+///
+/// ```
+/// use std::time::Duration;
+/// use tool_sdk::model::anthropic::AnthropicModel;
+///
+/// let model = AnthropicModel::builder()
+///     .with_api_key("sk-ant-...")
+///     .with_model("claude-sonnet-4-5")
+///     .with_max_tokens(2048)
+///     .with_timeout(Duration::from_secs(120))
+///     .build()?;
+/// assert_eq!(model.base_url(), "https://api.anthropic.com");
+/// # Ok::<(), tool_sdk::model::ModelError>(())
+/// ```
+pub type AnthropicModel = HttpModel<Anthropic>;
+
+/// Anthropic's Messages API: the [`Provider`](crate::model::http::Provider) of an
+/// [`AnthropicModel`], with its own settings, [`with_version`](HttpModelBuilder::with_version),
+/// [`with_max_tokens`](HttpModelBuilder::with_max_tokens) and
+/// [`with_strict`](HttpModelBuilder::with_strict).
+#[derive(Debug, Clone)]
+pub struct Anthropic {
+    version: String,
     max_tokens: u32,
     strict: bool,
 }
 
-impl AnthropicModel {
-    /// A builder; an [API key](AnthropicBuilder::with_api_key) and a
-    /// [model](AnthropicBuilder::with_model) are required.
-    pub fn builder() -> AnthropicBuilder {
-        AnthropicBuilder::new()
-    }
-
-    /// A model configured from the environment: `ANTHROPIC_API_KEY` and `ANTHROPIC_MODEL`
-    /// (required), `ANTHROPIC_BASE_URL` (default [`ANTHROPIC_BASE_URL`]).
-    ///
-    /// # Errors
-    ///
-    /// [`ModelError::MissingEnv`] naming the variable that is missing, or another
-    /// [`ModelError`] when a value is not usable.
-    pub fn from_env() -> Result<Self, ModelError> {
-        AnthropicBuilder::from_env()?.build()
-    }
-
-    /// The base URL, without a trailing `/`.
-    pub fn base_url(&self) -> &str {
-        &self.base_url
-    }
-
-    /// The model's name.
-    pub fn model(&self) -> &str {
-        &self.model
+impl Default for Anthropic {
+    fn default() -> Self {
+        Self {
+            version: DEFAULT_API_VERSION.to_owned(),
+            max_tokens: DEFAULT_MAX_TOKENS,
+            strict: false,
+        }
     }
 }
 
-impl ChatModel for AnthropicModel {
-    /// [`Dialect::AnthropicStrict`] when built [strict](AnthropicBuilder::with_strict), else
-    /// [`Dialect::Anthropic`].
+impl HttpModelBuilder<Anthropic> {
+    /// The `anthropic-version` header (default [`DEFAULT_API_VERSION`]).
+    pub fn with_version(mut self, version: impl Into<String>) -> Self {
+        self.provider.version = version.into();
+        self
+    }
+
+    /// The `max_tokens` of requests whose [`ChatOptions`](crate::model::ChatOptions) set none
+    /// (default [`DEFAULT_MAX_TOKENS`]).
+    pub fn with_max_tokens(mut self, tokens: u32) -> Self {
+        self.provider.max_tokens = tokens;
+        self
+    }
+
+    /// Strict tool use (default off): every tool's schema is sent lowered to the Anthropic
+    /// strict dialect ([`Dialect::AnthropicStrict`]) with `"strict": true`. A tool strict mode
+    /// cannot describe stops a run before the first request, naming the tool, the place and
+    /// the rule.
+    pub fn with_strict(mut self, strict: bool) -> Self {
+        self.provider.strict = strict;
+        self
+    }
+}
+
+impl Wire for Anthropic {
+    const NAME: &'static str = "Anthropic";
+    const ENV: Env = Env {
+        base_url: "ANTHROPIC_BASE_URL",
+        api_key: "ANTHROPIC_API_KEY",
+        model: "ANTHROPIC_MODEL",
+        model_hint: "set it to the model's name, such as claude-sonnet-4-5",
+        key_hint: "set it to an Anthropic API key (sk-ant-...)",
+    };
+    const BASE_URL: &'static str = ANTHROPIC_BASE_URL;
+    const ENDPOINT_HINT: &'static str =
+        "give the base URL, without /v1/messages (such as https://api.anthropic.com)";
+    const ERRORS: ErrorBody = ErrorBody::MESSAGE;
+    type Body<'a> = wire::Request<'a>;
+    type Assembler = sse::Assembler;
+
+    fn is_endpoint(path: &str) -> bool {
+        path.ends_with("/messages")
+    }
+
+    fn endpoints(base: &BaseUrl, _model: &str) -> Result<Endpoints, ModelError> {
+        base.endpoint(["v1", "messages"]).map(Endpoints::one)
+    }
+
+    fn key_header(key: &str) -> (HeaderName, String) {
+        (HeaderName::from_static("x-api-key"), key.to_owned())
+    }
+
+    fn needs_key(base: &Url) -> bool {
+        base.host_str() == Some("api.anthropic.com")
+    }
+
+    fn headers(&self) -> Vec<(String, String)> {
+        vec![(
+            "anthropic-version".to_owned(),
+            self.version.trim().to_owned(),
+        )]
+    }
+
     fn dialect(&self) -> Dialect {
         if self.strict {
             Dialect::AnthropicStrict
@@ -128,37 +191,16 @@ impl ChatModel for AnthropicModel {
         }
     }
 
-    fn description(&self) -> String {
-        format!(
-            "Anthropic model {} at {}{}",
-            self.model,
-            self.base_url,
-            if self.strict { " (strict)" } else { "" }
-        )
+    fn body<'a>(
+        &'a self,
+        model: &'a str,
+        request: ChatRequest<'a>,
+        stream: bool,
+    ) -> wire::Request<'a> {
+        wire::request(model, self.max_tokens, request, stream, self.strict)
     }
 
-    fn chat<'a>(&'a self, request: ChatRequest<'a>) -> ModelFuture<'a> {
-        Box::pin(async move {
-            let body = wire::request(&self.model, self.max_tokens, request, false, self.strict);
-            self.complete(&body).await.map(ChatResponse::new)
-        })
-    }
-
-    fn chat_stream<'a>(&'a self, request: ChatRequest<'a>) -> Option<ChatStream<'a>> {
-        let body = wire::request(&self.model, self.max_tokens, request, true, self.strict);
-        Some(self.stream(body))
-    }
-}
-
-impl fmt::Debug for AnthropicModel {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("AnthropicModel")
-            .field("base_url", &self.base_url)
-            .field("model", &self.model)
-            .field("api_key", &"<redacted>")
-            .field("timeout", &self.client.timeout)
-            .field("max_retries", &self.client.retry.max_retries)
-            .field("strict", &self.strict)
-            .finish_non_exhaustive()
+    fn reply(bytes: &[u8]) -> Result<AssistantMessage, ModelError> {
+        wire::reply(decode(bytes, "the answer")?)
     }
 }

@@ -4,12 +4,9 @@
 use std::collections::BTreeMap;
 
 use crate::model::anthropic::wire::{self, decode};
-use crate::model::http::{too_large, Assemble, Event, SseParser, MAX_STREAM_BYTES};
+use crate::model::http::{too_large, Assemble, Event, MAX_STREAM_BYTES};
 use crate::model::wire::anthropic::{AnswerBlock, BlockDelta, StreamEvent};
 use crate::model::{ChatDelta, ModelError, ToolCall};
-
-/// Reads a streamed Messages answer.
-pub(super) type StreamParser = SseParser<Assembler>;
 
 /// A `tool_use` block whose input is still arriving.
 #[derive(Debug)]
@@ -24,7 +21,7 @@ struct PartialCall {
 
 /// Builds the reply from events: text deltas as they come, each call when its block stops.
 #[derive(Debug, Default)]
-pub(super) struct Assembler {
+pub struct Assembler {
     /// The `tool_use` blocks begun and not stopped, by index.
     calls: BTreeMap<usize, PartialCall>,
     /// A `message_delta` said why the reply ends.
@@ -167,6 +164,8 @@ fn finish(call: PartialCall) -> ToolCall {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    type StreamParser = crate::model::http::SseParser<Assembler>;
 
     fn event(kind: &str, data: &str) -> String {
         format!("event: {kind}\ndata: {data}\n\n")

@@ -5,8 +5,8 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
+pub(super) use crate::model::http::decode;
 use crate::model::http::{call_ids, result_id};
-pub(super) use crate::model::http::{decode, error_message};
 pub(super) use crate::model::wire::anthropic::{Answer, Request};
 use crate::model::wire::anthropic::{
     AnswerBlock, ContentBlock, RequestMessage, Role, Tool, ToolResult, ToolUse,
@@ -185,6 +185,7 @@ mod tests {
 
     use super::*;
     use crate::define::ToolDefinition;
+    use crate::model::http::error_message;
     use crate::model::{ChatOptions, OfferedTool, ToolResultMessage, ToolResultStatus};
 
     fn result(

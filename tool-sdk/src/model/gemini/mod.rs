@@ -1,8 +1,8 @@
-//! A [`ChatModel`] over Google's Gemini API, in its own wire format (`generateContent`).
+//! A [`ChatModel`](crate::model::ChatModel) over Google's Gemini API, in its own wire format (`generateContent`).
 //!
 //! [`GeminiModel`] sends `POST {base URL}/models/{model}:generateContent`, whole
-//! ([`ChatModel::chat`]), or `:streamGenerateContent?alt=sse`, streamed as server-sent events
-//! ([`ChatModel::chat_stream`], which the [`ToolLoop`](crate::run::ToolLoop) uses by default,
+//! ([`ChatModel::chat`](crate::model::ChatModel::chat)), or `:streamGenerateContent?alt=sse`, streamed as server-sent events
+//! ([`ChatModel::chat_stream`](crate::model::ChatModel::chat_stream), which the [`ToolLoop`](crate::run::ToolLoop) uses by default,
 //! starting each function call as soon as its chunk arrives). The key goes in the
 //! `x-goog-api-key` header; the base URL is Google's
 //! (`https://generativelanguage.googleapis.com/v1beta`) unless another is set. It needs the
@@ -11,7 +11,7 @@
 //! On the `v1beta` API (the default), the model speaks [`Dialect::GeminiJsonSchema`]: the loop
 //! offers it every tool with its parameters as JSON Schema, sent in `parametersJsonSchema`
 //! (`$ref`s kept, unions of types, maps). On the `v1` API, or built
-//! [`with_json_schema(false)`](GeminiBuilder::with_json_schema), it speaks [`Dialect::Gemini`]:
+//! [`with_json_schema(false)`](HttpModelBuilder::with_json_schema), it speaks [`Dialect::Gemini`]:
 //! parameters in Gemini's OpenAPI subset (`$ref`s inlined, `nullable` for `null` unions), sent
 //! in `parameters`. Either is checked before the first request.
 //!
@@ -73,7 +73,7 @@
 //!
 //! # Errors
 //!
-//! Every failure is a [`ModelError`]:
+//! Every failure is a [`ModelError`], as for every [HTTP model](crate::model::http#errors):
 //!
 //! - [`ModelError::Refused`]: the server answered with a 4xx other than 408 and 429 (a wrong
 //!   key, an unknown model, a request it rejects), with the `error.message` of its body; not
@@ -91,39 +91,28 @@
 //!
 //! A reply cut at `MAX_TOKENS` with text or calls in it is the reply, as the model wrote it.
 //!
-//! # Retries and timeouts
-//!
-//! A request answered with 408, 429 or 5xx, or that failed to connect or timed out, is tried
-//! again up to [`max_retries`](GeminiBuilder::with_max_retries) times (default
-//! [`DEFAULT_MAX_RETRIES`]), after an exponential backoff with jitter, or after the time the
-//! server asks for: in `Retry-After`, else in the `google.rpc.RetryInfo` of its error body
-//! (Gemini's way on a 429), capped by [`max_retry_after`](GeminiBuilder::with_max_retry_after).
-//! A stream is retried only until its first byte. The
-//! [`timeout`](GeminiBuilder::with_timeout) (default [`DEFAULT_TIMEOUT`]) bounds each attempt
-//! of a whole answer; for a stream, the wait for it to start and each wait between two pieces.
+//! A wait Gemini asks for in the `google.rpc.RetryInfo` of an error body (its way on a 429)
+//! counts as a `Retry-After` does.
 
 #![cfg(feature = "gemini")]
 
-mod client;
-mod config;
 mod sse;
 mod wire;
 
-use std::fmt;
+use reqwest::header::HeaderName;
+use reqwest::Url;
 
 use crate::describe::Dialect;
-use crate::model::http::HttpClient;
-use crate::model::{ChatModel, ChatRequest, ChatResponse, ChatStream, ModelError, ModelFuture};
+use crate::model::http::{decode, wire::Wire, BaseUrl, Endpoints, Env, ErrorBody};
+use crate::model::http::{HttpModel, HttpModelBuilder};
+use crate::model::{AssistantMessage, ChatRequest, ModelError};
 
-pub use config::{
-    GeminiBuilder, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_AFTER,
-    DEFAULT_TIMEOUT, ENV_API_KEY, ENV_BASE_URL, ENV_MODEL, GEMINI_BASE_URL,
-};
+/// The base URL of Google's Gemini API, where a builder starts.
+pub const GEMINI_BASE_URL: &str = "https://generativelanguage.googleapis.com/v1beta";
 
 /// A chat model served over Gemini's `generateContent` API. See the
-/// [module documentation](self) for the wire mapping, errors, retries and timeouts.
-///
-/// Cheap to clone: clones share one connection pool.
+/// [module documentation](self) for the wire mapping, and [`HttpModel`] for what every HTTP
+/// model does.
 ///
 /// # Examples
 ///
@@ -144,90 +133,154 @@ pub use config::{
 /// );
 /// # Ok::<(), tool_sdk::model::ModelError>(())
 /// ```
-#[derive(Clone)]
-pub struct GeminiModel {
-    client: HttpClient,
-    generate_url: reqwest::Url,
-    stream_url: reqwest::Url,
-    base_url: String,
-    model: String,
-    has_api_key: bool,
-    /// [`Dialect::GeminiJsonSchema`] or [`Dialect::Gemini`].
-    dialect: Dialect,
+pub type GeminiModel = HttpModel<Gemini>;
+
+/// Google's Gemini API: the [`Provider`](crate::model::http::Provider) of a [`GeminiModel`],
+/// with its own setting, [`with_json_schema`](HttpModelBuilder::with_json_schema).
+#[derive(Debug, Clone, Default)]
+pub struct Gemini {
+    /// Set by the builder, else settled from the base URL when the model is built.
+    json_schema: Option<bool>,
 }
 
-impl GeminiModel {
-    /// A builder; [`model`](GeminiBuilder::with_model) is required, and Google's API needs
-    /// [`api_key`](GeminiBuilder::with_api_key).
-    pub fn builder() -> GeminiBuilder {
-        GeminiBuilder::new()
-    }
-
-    /// A model configured from the environment: `GEMINI_API_KEY` (required), `GEMINI_MODEL`
-    /// (required) and `GEMINI_BASE_URL` (default Google's). See [`GeminiBuilder::from_env`] to
-    /// change other settings too.
-    ///
-    /// # Errors
-    ///
-    /// [`ModelError::MissingEnv`] naming the variable that is missing, or another
-    /// [`ModelError`] when a value is not usable.
-    ///
-    /// # Examples
-    ///
-    /// ```no_run
-    /// // GEMINI_API_KEY=AIza... GEMINI_MODEL=gemini-2.5-flash
-    /// let model = tool_sdk::model::gemini::GeminiModel::from_env()?;
-    /// println!("using {} at {}", model.model(), model.base_url());
-    /// # Ok::<(), tool_sdk::model::ModelError>(())
-    /// ```
-    pub fn from_env() -> Result<Self, ModelError> {
-        GeminiBuilder::from_env()?.build()
-    }
-
-    /// The base URL, without a trailing `/`
-    /// (`https://generativelanguage.googleapis.com/v1beta`).
-    pub fn base_url(&self) -> &str {
-        &self.base_url
-    }
-
-    /// The model's name, as given (`gemini-2.5-flash`).
-    pub fn model(&self) -> &str {
-        &self.model
+impl HttpModelBuilder<Gemini> {
+    /// Whether tools are declared with `parametersJsonSchema` (JSON Schema,
+    /// [`Dialect::GeminiJsonSchema`]) or with `parameters` (the OpenAPI subset,
+    /// [`Dialect::Gemini`]). By default JSON Schema, which the `v1beta` API (Google's default
+    /// base URL) takes; the OpenAPI subset when the base URL is the `v1` API, which has no
+    /// `parametersJsonSchema`, or for a server that only knows `parameters`.
+    pub fn with_json_schema(mut self, json_schema: bool) -> Self {
+        self.provider.json_schema = Some(json_schema);
+        self
     }
 }
 
-impl ChatModel for GeminiModel {
-    /// [`Dialect::GeminiJsonSchema`] (tools sent with `parametersJsonSchema`), unless the API is
-    /// `v1` or the model was built [without it](GeminiBuilder::with_json_schema): then
-    /// [`Dialect::Gemini`] (`parameters`, the OpenAPI subset).
+impl Wire for Gemini {
+    const NAME: &'static str = "Gemini";
+    const ENV: Env = Env {
+        base_url: "GEMINI_BASE_URL",
+        api_key: "GEMINI_API_KEY",
+        model: "GEMINI_MODEL",
+        model_hint: "set it to the model's name, such as gemini-2.5-flash",
+        key_hint: "set it to a Gemini API key, from https://aistudio.google.com/apikey",
+    };
+    const BASE_URL: &'static str = GEMINI_BASE_URL;
+    const ENDPOINT_HINT: &'static str = "give the base URL, without /models/... (such as https://generativelanguage.googleapis.com/v1beta)";
+    const ERRORS: ErrorBody = wire::ERRORS;
+    type Body<'a> = wire::Request<'a>;
+    type Assembler = sse::Assembler;
+
+    fn is_endpoint(path: &str) -> bool {
+        path.ends_with("/models") || path.contains("/models/") || path.contains(':')
+    }
+
+    /// `generateContent` and `streamGenerateContent?alt=sse` of `model`: a name goes under
+    /// `models/`, a path (`tunedModels/NAME`) as it is.
+    fn endpoints(base: &BaseUrl, model: &str) -> Result<Endpoints, ModelError> {
+        let path = if model.contains('/') {
+            model.to_owned()
+        } else {
+            format!("models/{model}")
+        };
+        let url = |method: &str| {
+            let (parents, name) = path.rsplit_once('/').unwrap_or(("", path.as_str()));
+            let last = format!("{name}:{method}");
+            base.endpoint(
+                parents
+                    .split('/')
+                    .filter(|segment| !segment.is_empty())
+                    .chain([last.as_str()]),
+            )
+        };
+        let whole = url("generateContent")?;
+        let mut stream = url("streamGenerateContent")?;
+        stream.query_pairs_mut().append_pair("alt", "sse");
+        Ok(Endpoints { whole, stream })
+    }
+
+    fn key_header(key: &str) -> (HeaderName, String) {
+        (HeaderName::from_static("x-goog-api-key"), key.to_owned())
+    }
+
+    fn needs_key(base: &Url) -> bool {
+        base.host_str() == Some("generativelanguage.googleapis.com")
+    }
+
+    /// The `v1` API declares tools with `parameters` only.
+    fn settle(&mut self, base: &BaseUrl) {
+        let stable_api = base.shown.trim_end_matches('/').ends_with("/v1");
+        self.json_schema.get_or_insert(!stable_api);
+    }
+
     fn dialect(&self) -> Dialect {
-        self.dialect
+        if self.json_schema.unwrap_or(true) {
+            Dialect::GeminiJsonSchema
+        } else {
+            Dialect::Gemini
+        }
     }
 
-    fn description(&self) -> String {
-        format!("Gemini model {} at {}", self.model, self.base_url)
+    fn body<'a>(
+        &'a self,
+        _model: &'a str,
+        request: ChatRequest<'a>,
+        _stream: bool,
+    ) -> wire::Request<'a> {
+        wire::request(request, self.dialect())
     }
 
-    fn chat<'a>(&'a self, request: ChatRequest<'a>) -> ModelFuture<'a> {
-        Box::pin(async move {
-            let body = wire::request(request, self.dialect);
-            self.complete(&body).await.map(ChatResponse::new)
-        })
+    fn reply(bytes: &[u8]) -> Result<AssistantMessage, ModelError> {
+        wire::reply(decode(bytes, "the answer")?)
     }
 
-    fn chat_stream<'a>(&'a self, request: ChatRequest<'a>) -> Option<ChatStream<'a>> {
-        Some(self.stream(wire::request(request, self.dialect)))
+    fn unstreamed_reply(bytes: &[u8]) -> Result<AssistantMessage, ModelError> {
+        sse::whole(bytes)
     }
 }
 
-impl fmt::Debug for GeminiModel {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("GeminiModel")
-            .field("base_url", &self.base_url)
-            .field("model", &self.model)
-            .field("api_key", &self.has_api_key.then_some("<redacted>"))
-            .field("timeout", &self.client.timeout)
-            .field("max_retries", &self.client.retry.max_retries)
-            .finish_non_exhaustive()
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn model_names_and_paths_make_the_endpoints() {
+        let endpoint = |model: &str| {
+            GeminiModel::builder()
+                .with_base_url("https://gateway.example/gemini/v1beta?tenant=t")
+                .with_model(model)
+                .build()
+                .map(|model| {
+                    let Endpoints { whole, stream } = model.endpoints;
+                    (whole.to_string(), stream.to_string())
+                })
+        };
+        assert_eq!(
+            endpoint("gemini-2.5-pro").unwrap(),
+            (
+                "https://gateway.example/gemini/v1beta/models/gemini-2.5-pro:generateContent?tenant=t"
+                    .to_owned(),
+                "https://gateway.example/gemini/v1beta/models/gemini-2.5-pro:streamGenerateContent?tenant=t&alt=sse"
+                    .to_owned()
+            )
+        );
+        assert_eq!(
+            endpoint("models/gemini-2.5-pro").unwrap(),
+            endpoint("gemini-2.5-pro").unwrap()
+        );
+        assert_eq!(
+            endpoint("tunedModels/my-model").unwrap().0,
+            "https://gateway.example/gemini/v1beta/tunedModels/my-model:generateContent?tenant=t"
+        );
+        assert_eq!(
+            endpoint("a model?#").unwrap().0,
+            "https://gateway.example/gemini/v1beta/models/a%20model%3F%23:generateContent?tenant=t",
+            "a name is one path segment, escaped"
+        );
+        let model = GeminiModel::builder()
+            .with_base_url("https://gateway.example/v1beta")
+            .with_model("m")
+            .build()
+            .unwrap();
+        assert!(!model.has_api_key, "a gateway may add the key itself");
     }
 }

@@ -3,17 +3,12 @@
 //! a call across chunks).
 
 use crate::model::gemini::wire::{self, GenerateContentResponse};
-use crate::model::http::{
-    decode, mid_stream_error, too_large, Assemble, Event, SseParser, MAX_STREAM_BYTES,
-};
+use crate::model::http::{decode, mid_stream_error, too_large, Assemble, Event, MAX_STREAM_BYTES};
 use crate::model::{AssistantMessage, ChatDelta, ModelError};
-
-/// Reads a streamed `generateContent` answer.
-pub(super) type StreamParser = SseParser<Assembler>;
 
 /// Builds the reply from chunks.
 #[derive(Debug, Default)]
-pub(super) struct Assembler {
+pub struct Assembler {
     /// Calls handed out so far.
     calls: usize,
     /// Text or a call was handed out.
@@ -147,6 +142,8 @@ pub(super) fn whole(bytes: &[u8]) -> Result<AssistantMessage, ModelError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    type StreamParser = crate::model::http::SseParser<Assembler>;
     use crate::model::ToolCall;
 
     /// Feeds `pieces` one by one, then ends the stream.

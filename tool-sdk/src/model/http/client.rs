@@ -7,6 +7,7 @@ use std::time::Duration;
 use reqwest::header::CONTENT_TYPE;
 use reqwest::{RequestBuilder, Response, StatusCode};
 
+use crate::model::http::body::error_message;
 use crate::model::http::retry::{retry_after, RetryPolicy};
 use crate::model::http::sse::MAX_STREAM_BYTES;
 use crate::model::ModelError;
@@ -41,9 +42,6 @@ pub(crate) struct HttpClient {
     pub(crate) retry: RetryPolicy,
 }
 
-/// Reads the message a provider put in an error body.
-pub(crate) type ErrorMessage = fn(&[u8]) -> Option<String>;
-
 /// A `reqwest` client builder whose TLS can start: reqwest is built without a crypto provider
 /// of its own, so ring is installed as the process default first, unless the application
 /// installed a provider already (then that one is used, and this changes nothing).
@@ -56,9 +54,18 @@ pub(crate) fn client_builder() -> reqwest::ClientBuilder {
 /// How a provider's error bodies are read: their message, and the wait they ask for before a
 /// retry (Gemini's `RetryInfo`), which counts when no `Retry-After` header gives one.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct ErrorBody {
-    pub(crate) message: ErrorMessage,
+pub struct ErrorBody {
+    pub(crate) message: fn(&[u8]) -> Option<String>,
     pub(crate) retry_delay: fn(&[u8]) -> Option<Duration>,
+}
+
+impl ErrorBody {
+    /// Error bodies whose message is read as [`error_message`] reads it, and that ask for no
+    /// wait of their own.
+    pub(crate) const MESSAGE: Self = Self {
+        message: error_message,
+        retry_delay: |_| None,
+    };
 }
 
 impl HttpClient {
@@ -93,23 +100,10 @@ impl HttpClient {
         }
     }
 
-    /// One attempt: the response when its status is a success, else the failure it means.
-    /// `whole` bounds the whole exchange by the timeout; else (a stream) only its start.
+    /// One attempt: the response when its status is a success, else the failure it means,
+    /// read from the error body as `errors` says. `whole` bounds the whole exchange by the
+    /// timeout; else (a stream) only its start.
     pub(crate) async fn send(
-        &self,
-        request: RequestBuilder,
-        whole: bool,
-        error_message: ErrorMessage,
-    ) -> Result<Response, Failure> {
-        let errors = ErrorBody {
-            message: error_message,
-            retry_delay: |_| None,
-        };
-        self.send_reading(request, whole, errors).await
-    }
-
-    /// [`send`](Self::send), reading error bodies as `errors` says.
-    pub(crate) async fn send_reading(
         &self,
         request: RequestBuilder,
         whole: bool,

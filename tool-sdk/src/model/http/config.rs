@@ -24,7 +24,7 @@ pub(crate) fn env_var(
 
 /// A base URL checked and parsed, and shown as given (no trailing `/`).
 #[derive(Debug, Clone)]
-pub(crate) struct BaseUrl {
+pub struct BaseUrl {
     /// As the model's `base_url()` shows it.
     pub(crate) shown: String,
     /// The URL the endpoints are built under.

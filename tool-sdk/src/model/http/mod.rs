@@ -1,19 +1,57 @@
-//! What the HTTP models share: one attempt and what its failure means, retries with backoff and
+//! The HTTP core every provider's model shares: [`HttpModel`] over a [`Provider`], set up by
+//! one [`HttpModelBuilder`]; one attempt and what its failure means, retries with backoff and
 //! the server's `Retry-After`, bodies read within bounds, and streamed answers read as
-//! server-sent events.
+//! server-sent events. A provider brings only its wire format.
+//!
+//! # Errors
+//!
+//! Every failure is a [`ModelError`](crate::model::ModelError):
+//!
+//! - [`Refused`](crate::model::ModelError::Refused): the server answered with a 4xx status
+//!   other than 408 and 429 (a wrong key, an unknown model, a request it rejects), with the
+//!   message it gave, taken from its JSON error body. Not retried: the same request would be
+//!   refused again.
+//! - [`Unavailable`](crate::model::ModelError::Unavailable): the server could not be reached,
+//!   timed out, or kept answering 408, 429 or 5xx after the retries; or a stream broke off or
+//!   reported an error.
+//! - [`Malformed`](crate::model::ModelError::Malformed): the answer could not be read in the
+//!   provider's format (saying where), or a tool call in it has no name.
+//!
+//! # Retries and timeouts
+//!
+//! A request answered with 408, 429 or 5xx, or that failed to connect or timed out, is tried
+//! again up to [`with_max_retries`](HttpModelBuilder::with_max_retries) times (default
+//! [`DEFAULT_MAX_RETRIES`]), after an exponential backoff with jitter, or after the time the
+//! server asks for (`Retry-After` in seconds, `retry-after-ms`, or Gemini's `RetryInfo`),
+//! capped by [`with_max_retry_after`](HttpModelBuilder::with_max_retry_after). A stream is
+//! retried only until its first byte: once part of a reply arrived, a failure ends it.
+//!
+//! The [`with_timeout`](HttpModelBuilder::with_timeout) (default [`DEFAULT_TIMEOUT`]) bounds
+//! each attempt of a whole answer; for a stream, the wait for the answer to start and each wait
+//! between two pieces of it, so a long reply that keeps coming is never cut.
 
 mod body;
+mod builder;
 mod client;
 mod config;
 mod ids;
+mod model;
+mod provider;
 mod retry;
 mod sse;
 mod stream;
 
 pub(crate) use body::{decode, error_message};
+pub use builder::{
+    HttpModelBuilder, DEFAULT_CONNECT_TIMEOUT, DEFAULT_INITIAL_BACKOFF, DEFAULT_MAX_BACKOFF,
+    DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_AFTER, DEFAULT_TIMEOUT,
+};
 pub(crate) use client::{client_builder, describe, is_json, ErrorBody, HttpClient};
 pub(crate) use config::{client, env_var, headers, BaseUrl};
 pub(crate) use ids::{call_ids, result_id};
+pub use model::HttpModel;
+pub use provider::Provider;
+pub(crate) use provider::{wire, Endpoints, Env};
 pub(crate) use retry::RetryPolicy;
 pub(crate) use sse::{mid_stream_error, too_large, Assemble, Event, SseParser, MAX_STREAM_BYTES};
 pub(crate) use stream::{event_stream, Opened};

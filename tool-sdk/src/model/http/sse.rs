@@ -7,7 +7,7 @@ use crate::model::{ChatDelta, ModelError};
 pub(crate) const MAX_STREAM_BYTES: usize = 32 * 1024 * 1024;
 
 /// What a provider makes of its events: deltas of the reply.
-pub(crate) trait Assemble {
+pub trait Assemble {
     /// Reads one event, appending the deltas it completes to `out`; `Ok(true)` when the
     /// answer is complete: nothing after it is read.
     fn event(&mut self, event: &Event, out: &mut Vec<ChatDelta>) -> Result<bool, ModelError>;
@@ -59,7 +59,7 @@ impl<A: Assemble> SseParser<A> {
 
 /// One server-sent event.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Event {
+pub struct Event {
     /// Its `event:` field, when it has one.
     pub(crate) kind: Option<String>,
     /// Its `data:` lines, joined with `\n`.

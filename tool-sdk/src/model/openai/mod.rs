@@ -1,8 +1,8 @@
-//! A [`ChatModel`] over HTTP for every server that speaks OpenAI's Chat Completions API:
+//! A [`ChatModel`](crate::model::ChatModel) over HTTP for every server that speaks OpenAI's Chat Completions API:
 //! OpenAI itself, and local servers such as Ollama, vLLM and llama.cpp.
 //!
 //! [`OpenAiCompatibleModel`] sends `POST {base URL}/chat/completions`, whole
-//! ([`ChatModel::chat`]) or streamed as server-sent events ([`ChatModel::chat_stream`], which the
+//! ([`ChatModel::chat`](crate::model::ChatModel::chat)) or streamed as server-sent events ([`ChatModel::chat_stream`](crate::model::ChatModel::chat_stream), which the
 //! [`ToolLoop`](crate::run::ToolLoop) uses by default, starting each tool call as soon as it is
 //! complete in the stream). It needs the `openai` feature, on by default.
 //!
@@ -51,126 +51,120 @@
 //! # }
 //! ```
 //!
-//! # Errors
+//! # Errors, retries and timeouts
 //!
-//! Every failure is a [`ModelError`]:
-//!
-//! - [`ModelError::Refused`]: the server answered with a 4xx status other than 408 and 429
-//!   (a wrong key, an unknown model, a request it rejects), with the message it gave, taken
-//!   from its JSON error body. Not retried: the same request would be refused again.
-//! - [`ModelError::Unavailable`]: the server could not be reached, timed out, or kept
-//!   answering 408, 429 or 5xx after the retries; or a stream broke off or reported an error.
-//! - [`ModelError::Malformed`]: the answer could not be read as a Chat Completions answer
-//!   (saying where), or a tool call in it has no name.
-//!
-//! # Retries and timeouts
-//!
-//! A request answered with 408, 429 or 5xx, or that failed to connect or timed out, is tried
-//! again up to [`max_retries`](OpenAiCompatibleBuilder::with_max_retries) times (default
-//! [`DEFAULT_MAX_RETRIES`]), after an exponential backoff with jitter, or after the time the
-//! server asks for in `Retry-After` (seconds) or `retry-after-ms`, capped by
-//! [`max_retry_after`](OpenAiCompatibleBuilder::with_max_retry_after). A stream is retried only
-//! until its first byte: once part of a reply arrived, a failure ends it.
-//!
-//! The [`timeout`](OpenAiCompatibleBuilder::with_timeout) (default [`DEFAULT_TIMEOUT`]) bounds each
-//! attempt of a whole answer; for a stream, the wait for the answer to start and each wait
-//! between two pieces of it, so a long reply that keeps coming is never cut.
+//! As for every [HTTP model](crate::model::http#errors): a 4xx other than 408 and 429 is
+//! [`ModelError::Refused`] with the message of the JSON
+//! error body; 408, 429, 5xx, timeouts and connection failures are retried with backoff, or
+//! after the server's `Retry-After` or `retry-after-ms`. A tool call without a name is
+//! [`Malformed`](crate::model::ModelError::Malformed).
 
 #![cfg(feature = "openai")]
 
-mod client;
-mod config;
 mod media;
 mod sse;
 mod wire;
 
-use std::fmt;
+use reqwest::header::AUTHORIZATION;
+use reqwest::Url;
 
 use crate::describe::Dialect;
-use crate::model::http::HttpClient;
-use crate::model::{ChatModel, ChatRequest, ChatResponse, ChatStream, ModelError, ModelFuture};
+use crate::model::http::{decode, HttpModelBuilder};
+use crate::model::http::{wire::Wire, BaseUrl, Endpoints, Env, ErrorBody, HttpModel};
+use crate::model::{AssistantMessage, ChatRequest, ModelError};
 
-pub use config::{
-    OpenAiCompatibleBuilder, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_AFTER,
-    DEFAULT_TIMEOUT, ENV_API_KEY, ENV_BASE_URL, ENV_MODEL, OPENAI_BASE_URL,
-};
 pub use media::MediaFallback;
 
+/// The base URL of OpenAI's own API, where a builder starts.
+pub const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
+
 /// A chat model served over OpenAI's Chat Completions API. See the
-/// [module documentation](self) for servers, errors, retries and timeouts.
-///
-/// Cheap to clone: clones share one connection pool.
+/// [module documentation](self) for servers, and [`HttpModel`] for what every HTTP model does.
 ///
 /// # Examples
 ///
 /// ```
 /// use std::time::Duration;
+/// use tool_sdk::describe::Dialect;
 /// use tool_sdk::model::openai::OpenAiCompatibleModel;
+/// use tool_sdk::ChatModel;
 ///
 /// let model = OpenAiCompatibleModel::builder()
 ///     .with_base_url("http://localhost:8000/v1/") // vLLM
 ///     .with_model("Qwen/Qwen2.5-7B-Instruct")
 ///     .with_timeout(Duration::from_secs(60))
 ///     .with_max_retries(3)
+///     .with_strict(true)
 ///     .build()?;
 /// assert_eq!(model.base_url(), "http://localhost:8000/v1");
 /// assert_eq!(model.model(), "Qwen/Qwen2.5-7B-Instruct");
+/// assert_eq!(model.dialect(), Dialect::OpenAiStrict);
 /// # Ok::<(), tool_sdk::model::ModelError>(())
 /// ```
-#[derive(Clone)]
-pub struct OpenAiCompatibleModel {
-    client: HttpClient,
-    endpoint: reqwest::Url,
-    base_url: String,
-    model: String,
-    has_api_key: bool,
+pub type OpenAiCompatibleModel = HttpModel<OpenAiCompatible>;
+
+/// OpenAI's Chat Completions API, as spoken by OpenAI and by local servers: the
+/// [`Provider`](crate::model::http::Provider) of an [`OpenAiCompatibleModel`], with its own
+/// settings, [`with_strict`](HttpModelBuilder::with_strict) and
+/// [`with_media_fallback`](HttpModelBuilder::with_media_fallback).
+#[derive(Debug, Clone, Default)]
+pub struct OpenAiCompatible {
     strict: bool,
     media: MediaFallback,
 }
 
-impl OpenAiCompatibleModel {
-    /// A builder; [`base_url`](OpenAiCompatibleBuilder::with_base_url) and
-    /// [`model`](OpenAiCompatibleBuilder::with_model) are required.
-    pub fn builder() -> OpenAiCompatibleBuilder {
-        OpenAiCompatibleBuilder::new()
+impl HttpModelBuilder<OpenAiCompatible> {
+    /// Strict function calling (default off): every tool's parameters are sent lowered to the
+    /// OpenAI strict dialect ([`Dialect::OpenAiStrict`]) with `"strict": true`, so the model's
+    /// arguments always match the schema. An optional parameter becomes required and nullable
+    /// there; the `null` a model sends for it decodes as left out. A tool strict mode cannot
+    /// describe (a map with free keys, say) stops a run before the first request, naming the
+    /// tool, the place and the rule.
+    pub fn with_strict(mut self, strict: bool) -> Self {
+        self.provider.strict = strict;
+        self
     }
 
-    /// A model configured from the environment: `OPENAI_BASE_URL` (default
-    /// `https://api.openai.com/v1`), `OPENAI_MODEL` (required) and `OPENAI_API_KEY` (required
-    /// for OpenAI's own API, optional for other servers). See
-    /// [`OpenAiCompatibleBuilder::from_env`] to change other settings too.
-    ///
-    /// # Errors
-    ///
-    /// [`ModelError::MissingEnv`] naming the variable that is missing, or another
-    /// [`ModelError`] when a value is not usable.
-    ///
-    /// # Examples
-    ///
-    /// ```no_run
-    /// // OPENAI_BASE_URL=http://localhost:11434/v1 OPENAI_MODEL=qwen2.5
-    /// let model = tool_sdk::model::openai::OpenAiCompatibleModel::from_env()?;
-    /// println!("using {} at {}", model.model(), model.base_url());
-    /// # Ok::<(), tool_sdk::model::ModelError>(())
-    /// ```
-    pub fn from_env() -> Result<Self, ModelError> {
-        OpenAiCompatibleBuilder::from_env()?.build()
-    }
-
-    /// The base URL, without a trailing `/` (`http://localhost:11434/v1`).
-    pub fn base_url(&self) -> &str {
-        &self.base_url
-    }
-
-    /// The model's name as the server knows it.
-    pub fn model(&self) -> &str {
-        &self.model
+    /// How tool results' images and files are sent (default [`MediaFallback::Placeholder`]):
+    /// Chat Completions tool messages take text only.
+    pub fn with_media_fallback(mut self, fallback: MediaFallback) -> Self {
+        self.provider.media = fallback;
+        self
     }
 }
 
-impl ChatModel for OpenAiCompatibleModel {
-    /// [`Dialect::OpenAiStrict`] when built [strict](OpenAiCompatibleBuilder::with_strict),
-    /// else [`Dialect::OpenAi`].
+impl Wire for OpenAiCompatible {
+    const NAME: &'static str = "OpenAI-compatible";
+    const ENV: Env = Env {
+        base_url: "OPENAI_BASE_URL",
+        api_key: "OPENAI_API_KEY",
+        model: "OPENAI_MODEL",
+        model_hint: "set it to the model's name as the server knows it, such as gpt-4o-mini, or qwen2.5 on Ollama",
+        key_hint: "OpenAI's API needs a key; for another server set OPENAI_BASE_URL, such as http://localhost:11434/v1 for Ollama",
+    };
+    const BASE_URL: &'static str = OPENAI_BASE_URL;
+    const ENDPOINT_HINT: &'static str =
+        "give the base URL, without /chat/completions (such as http://localhost:11434/v1)";
+    const ERRORS: ErrorBody = ErrorBody::MESSAGE;
+    type Body<'a> = wire::Request<'a>;
+    type Assembler = sse::Assembler;
+
+    fn is_endpoint(path: &str) -> bool {
+        path.ends_with("/chat/completions")
+    }
+
+    fn endpoints(base: &BaseUrl, _model: &str) -> Result<Endpoints, ModelError> {
+        base.endpoint(["chat", "completions"]).map(Endpoints::one)
+    }
+
+    fn key_header(key: &str) -> (reqwest::header::HeaderName, String) {
+        (AUTHORIZATION, format!("Bearer {key}"))
+    }
+
+    fn needs_key(base: &Url) -> bool {
+        base.host_str() == Some("api.openai.com")
+    }
+
     fn dialect(&self) -> Dialect {
         if self.strict {
             Dialect::OpenAiStrict
@@ -179,43 +173,16 @@ impl ChatModel for OpenAiCompatibleModel {
         }
     }
 
-    fn description(&self) -> String {
-        format!(
-            "OpenAI-compatible model {} at {}{}",
-            self.model,
-            self.base_url,
-            if self.strict { " (strict)" } else { "" }
-        )
+    fn body<'a>(
+        &'a self,
+        model: &'a str,
+        request: ChatRequest<'a>,
+        stream: bool,
+    ) -> wire::Request<'a> {
+        wire::request(model, request, stream, self.strict, self.media)
     }
 
-    fn chat<'a>(&'a self, request: ChatRequest<'a>) -> ModelFuture<'a> {
-        Box::pin(async move {
-            let body = wire::request(&self.model, request, false, self.strict, self.media);
-            self.complete(&body).await.map(ChatResponse::new)
-        })
-    }
-
-    fn chat_stream<'a>(&'a self, request: ChatRequest<'a>) -> Option<ChatStream<'a>> {
-        Some(self.stream(wire::request(
-            &self.model,
-            request,
-            true,
-            self.strict,
-            self.media,
-        )))
-    }
-}
-
-impl fmt::Debug for OpenAiCompatibleModel {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("OpenAiCompatibleModel")
-            .field("base_url", &self.base_url)
-            .field("model", &self.model)
-            .field("api_key", &self.has_api_key.then_some("<redacted>"))
-            .field("timeout", &self.client.timeout)
-            .field("max_retries", &self.client.retry.max_retries)
-            .field("strict", &self.strict)
-            .field("media", &self.media)
-            .finish_non_exhaustive()
+    fn reply(bytes: &[u8]) -> Result<AssistantMessage, ModelError> {
+        wire::reply(decode(bytes, "the answer")?)
     }
 }

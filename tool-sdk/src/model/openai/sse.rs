@@ -5,9 +5,6 @@ use crate::model::http::{mid_stream_error, too_large, Assemble, Event, MAX_STREA
 use crate::model::openai::wire::{self, AnswerToolCall, Chunk};
 use crate::model::{ChatDelta, ModelError, ToolCall};
 
-/// Reads a streamed Chat Completions answer.
-pub(super) type StreamParser = crate::model::http::SseParser<Assembler>;
-
 /// A tool call whose deltas are still arriving.
 #[derive(Debug)]
 struct PartialCall {
@@ -20,7 +17,7 @@ struct PartialCall {
 /// Builds the reply from chunks: text as it comes, each tool call once it is complete, that
 /// is when the next call starts, when the choice finishes, or at `[DONE]`.
 #[derive(Debug, Default)]
-pub(super) struct Assembler {
+pub struct Assembler {
     current: Option<PartialCall>,
     /// Indexes of the calls handed out.
     completed: Vec<usize>,
@@ -35,7 +32,7 @@ impl Assemble for Assembler {
     fn event(&mut self, event: &Event, out: &mut Vec<ChatDelta>) -> Result<bool, ModelError> {
         if event.kind.as_deref() == Some("error") {
             return Err(mid_stream_error(
-                wire::error_message(event.data.as_bytes()).as_deref(),
+                crate::model::http::error_message(event.data.as_bytes()).as_deref(),
             ));
         }
         let data = event.data.trim();
@@ -50,7 +47,7 @@ impl Assemble for Assembler {
         let chunk: Chunk = wire::decode(data.as_bytes(), "a chunk of the streamed answer")?;
         if let Some(error) = chunk.error {
             return Err(mid_stream_error(
-                wire::error_message(error.to_string().as_bytes()).as_deref(),
+                crate::model::http::error_message(error.to_string().as_bytes()).as_deref(),
             ));
         }
         // One reply is asked for: the first choice.
@@ -171,6 +168,8 @@ impl Assembler {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    type StreamParser = crate::model::http::SseParser<Assembler>;
 
     /// Feeds `pieces` one by one, then ends the stream.
     fn parse(pieces: &[&str]) -> (Vec<ChatDelta>, Result<(), ModelError>) {

@@ -3,8 +3,8 @@
 
 use std::borrow::Cow;
 
+pub(super) use crate::model::http::decode;
 use crate::model::http::{call_ids, result_id};
-pub(super) use crate::model::http::{decode, error_message};
 use crate::model::openai::MediaFallback;
 pub(super) use crate::model::wire::openai_chat::{AnswerToolCall, Chunk, Completion, Request};
 use crate::model::wire::openai_chat::{RequestMessage, Tool, ToolCallPart, UserContent, UserPart};
@@ -171,6 +171,7 @@ mod tests {
 
     use super::*;
     use crate::define::ToolDefinition;
+    use crate::model::http::error_message;
     use serde_json::Value;
 
     use crate::model::{ChatOptions, OfferedTool, ToolResultMessage, ToolResultStatus};

@@ -1,0 +1,108 @@
+//! What a provider is to the HTTP model: where its requests go and with which key, the body it
+//! takes for a conversation, and how its answers, whole or streamed, are read. Everything else
+//! (settings, retries, timeouts, streaming, errors) is the [`HttpModel`](super::HttpModel)'s,
+//! the same for every provider.
+
+use std::fmt;
+
+use reqwest::header::HeaderName;
+use reqwest::Url;
+
+use crate::describe::Dialect;
+use crate::model::http::{Assemble, BaseUrl, ErrorBody};
+use crate::model::{AssistantMessage, ChatRequest, ModelError};
+
+/// An API an [`HttpModel`](super::HttpModel) speaks, with the settings of its own:
+/// [`OpenAiCompatible`](crate::model::openai::OpenAiCompatible),
+/// [`Anthropic`](crate::model::anthropic::Anthropic) or
+/// [`Gemini`](crate::model::gemini::Gemini). Sealed: the HTTP model knows each one's wire
+/// format.
+pub trait Provider: wire::Wire + Clone + fmt::Debug + Default + Send + Sync + 'static {}
+
+impl<P: wire::Wire + Clone + fmt::Debug + Default + Send + Sync + 'static> Provider for P {}
+
+/// The environment variables a provider's model is read from, and what to tell a user who
+/// left one out.
+#[derive(Debug, Clone, Copy)]
+pub struct Env {
+    pub(crate) base_url: &'static str,
+    pub(crate) api_key: &'static str,
+    pub(crate) model: &'static str,
+    /// What to set the model's variable to.
+    pub(crate) model_hint: &'static str,
+    /// What to set the key's variable to.
+    pub(crate) key_hint: &'static str,
+}
+
+/// Where a model's requests go: a whole answer, and a streamed one.
+#[derive(Debug, Clone)]
+pub struct Endpoints {
+    pub(crate) whole: Url,
+    pub(crate) stream: Url,
+}
+
+impl Endpoints {
+    /// The same endpoint for both (the body asks for a stream).
+    pub(crate) fn one(url: Url) -> Self {
+        Self {
+            whole: url.clone(),
+            stream: url,
+        }
+    }
+}
+
+pub(crate) mod wire {
+    use super::*;
+
+    /// What a provider supplies; in a private module, so that no other crate can implement
+    /// [`Provider`](super::Provider) or call these.
+    pub trait Wire: Sized {
+        /// How its models are named in their description (`OpenAI-compatible`).
+        const NAME: &'static str;
+        /// The variables [`from_env`](crate::model::http::HttpModelBuilder::from_env) reads.
+        const ENV: Env;
+        /// The base URL of the provider's own API, which a builder starts with.
+        const BASE_URL: &'static str;
+        /// Why a base URL that names an endpoint is refused, and what to give instead.
+        const ENDPOINT_HINT: &'static str;
+        /// How its error bodies are read.
+        const ERRORS: ErrorBody;
+
+        /// The body of a request.
+        type Body<'a>: serde::Serialize + Send + Sync
+        where
+            Self: 'a;
+        /// What it makes of a streamed answer's events.
+        type Assembler: Assemble + Default + Send;
+
+        /// Whether a base URL's path (without a trailing `/`) already names an endpoint.
+        fn is_endpoint(path: &str) -> bool;
+        /// Where the requests for `model` go under `base`.
+        fn endpoints(base: &BaseUrl, model: &str) -> Result<Endpoints, ModelError>;
+        /// The header the API key goes in, and its value.
+        fn key_header(key: &str) -> (HeaderName, String);
+        /// Whether the API at `base` takes no request without a key.
+        fn needs_key(base: &Url) -> bool;
+        /// Headers of its own, sent before the caller's.
+        fn headers(&self) -> Vec<(String, String)> {
+            Vec::new()
+        }
+        /// Settles what the base URL decides (Gemini's dialect), once, when the model is built.
+        fn settle(&mut self, _base: &BaseUrl) {}
+        /// The schema dialect its tools are lowered to.
+        fn dialect(&self) -> Dialect;
+        /// The body for `request` to `model`; `stream` asks for server-sent events.
+        fn body<'a>(
+            &'a self,
+            model: &'a str,
+            request: ChatRequest<'a>,
+            stream: bool,
+        ) -> Self::Body<'a>;
+        /// The reply in a whole answer's bytes.
+        fn reply(bytes: &[u8]) -> Result<AssistantMessage, ModelError>;
+        /// The reply in a stream request's answer that came as JSON, not as events.
+        fn unstreamed_reply(bytes: &[u8]) -> Result<AssistantMessage, ModelError> {
+            Self::reply(bytes)
+        }
+    }
+}
