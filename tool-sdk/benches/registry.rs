@@ -3,8 +3,8 @@
 //!
 //! - `registry/list_1000`: the definitions of 1,000 registered tools, in order (each schema is
 //!   computed once, at registration; listing lends them).
-//! - `registry/encode_1000_openai`: the same, encoded as the `tools` of a Chat Completions
-//!   request (lowering and JSON), i.e. what sending them all on every request costs.
+//! - `registry/encode_1000_openai`: the same, lowered to the OpenAI dialect and written as the
+//!   `tools` of a Chat Completions request, i.e. what sending them all on every request costs.
 //! - `registry/unknown_misspelled_1000`: a call to a misspelled name among 1,000 tools, answered
 //!   with the closest names (the edit-distance search).
 //! - `registry/unknown_1mib_name_1000`: a call to an unknown name of 1 MiB from a hostile
@@ -16,8 +16,8 @@
 mod poll;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use serde_json::json;
-use tool_sdk::model::wire::openai_chat;
+use serde_json::{json, Value};
+use tool_sdk::describe::{lower, Dialect};
 use tool_sdk::{register::DynamicTool, ToolRegistry};
 
 /// Tools with schemas of realistic size: three parameters, one optional enum.
@@ -54,9 +54,18 @@ fn bench(c: &mut Criterion) {
     });
     group.bench_function("encode_1000_openai", |b| {
         b.iter(|| {
-            let encoded: Vec<openai_chat::Tool> = tools
+            let encoded: Vec<Value> = tools
                 .definitions()
-                .map(|d| openai_chat::Tool::from_definition(d, false).expect("lowers"))
+                .map(|definition| {
+                    let parameters =
+                        lower(&definition.name, &definition.parameters, Dialect::OpenAi)
+                            .expect("lowers");
+                    json!({"type": "function", "function": {
+                        "name": definition.name,
+                        "description": definition.description,
+                        "parameters": parameters,
+                    }})
+                })
                 .collect();
             serde_json::to_string(&encoded).expect("encodes")
         })

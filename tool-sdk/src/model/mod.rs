@@ -1,5 +1,5 @@
 //! Model: the [`ChatModel`] seam the loop talks to, the messages of a conversation, the keys of
-//! a reply's calls, a [`ScriptedModel`] for tests and offline runs, the providers' wire formats,
+//! a reply's calls, a [`ScriptedModel`] for tests and offline runs,
 //! the model the environment names ([`from_env`]), and the HTTP models: OpenAI-compatible
 //! (feature `openai`), Anthropic (feature `anthropic`) and Gemini (feature `gemini`), over one
 //! shared HTTP core.
@@ -10,6 +10,13 @@ pub mod anthropic;
 mod chat;
 mod conversation;
 mod env;
+/// Built for the fuzz targets alone.
+#[cfg(all(
+    any(fuzzing, test),
+    any(feature = "openai", feature = "anthropic", feature = "gemini")
+))]
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod gemini;
 #[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
 pub mod http;
@@ -18,7 +25,6 @@ mod message;
 pub mod openai;
 mod script;
 mod scripted;
-pub mod wire;
 
 pub use chat::{
     ChatDelta, ChatModel, ChatOptions, ChatRequest, ChatResponse, ChatStream, ModelError,

@@ -58,16 +58,15 @@
 
 #![cfg(feature = "anthropic")]
 
+mod api;
+mod convert;
 mod sse;
-mod wire;
 
 use reqwest::header::HeaderName;
 use reqwest::Url;
 
-pub use wire::UNREADABLE_ARGUMENTS_KEY;
-
 use crate::describe::Dialect;
-use crate::model::http::{decode, wire::Wire, BaseUrl, Endpoints, Env, ErrorBody};
+use crate::model::http::{decode, sealed::ProviderApi, BaseUrl, Endpoints, Env, ErrorBody};
 use crate::model::http::{HttpModel, HttpModelBuilder};
 use crate::model::{AssistantMessage, ChatRequest, ModelError};
 
@@ -144,7 +143,7 @@ impl HttpModelBuilder<Anthropic> {
     }
 }
 
-impl Wire for Anthropic {
+impl ProviderApi for Anthropic {
     const NAME: &'static str = "Anthropic";
     const ENV: Env = Env {
         base_url: "ANTHROPIC_BASE_URL",
@@ -157,7 +156,7 @@ impl Wire for Anthropic {
     const ENDPOINT_HINT: &'static str =
         "give the base URL, without /v1/messages (such as https://api.anthropic.com)";
     const ERRORS: ErrorBody = ErrorBody::MESSAGE;
-    type Body<'a> = wire::Request<'a>;
+    type Body<'a> = convert::Request<'a>;
     type Assembler = sse::Assembler;
 
     fn is_endpoint(path: &str) -> bool {
@@ -196,11 +195,11 @@ impl Wire for Anthropic {
         model: &'a str,
         request: ChatRequest<'a>,
         stream: bool,
-    ) -> wire::Request<'a> {
-        wire::request(model, self.max_tokens, request, stream, self.strict)
+    ) -> convert::Request<'a> {
+        convert::request(model, self.max_tokens, request, stream, self.strict)
     }
 
     fn reply(bytes: &[u8]) -> Result<AssistantMessage, ModelError> {
-        wire::reply(decode(bytes, "the answer")?)
+        convert::reply(decode(bytes, "the answer")?)
     }
 }

@@ -57,7 +57,7 @@
 //!   text and a `functionCall` part per call, whose `args` are the call's arguments as a JSON
 //!   object. Arguments that are not one (text that is not JSON, an array) cannot be `args`:
 //!   they go as the text they are under the key `unreadable_arguments`
-//!   ([`UNREADABLE_ARGUMENTS_KEY`](crate::model::wire::gemini::UNREADABLE_ARGUMENTS_KEY)), so
+//!   ([`UNREADABLE_ARGUMENTS_KEY`](crate::model::http::UNREADABLE_ARGUMENTS_KEY)), so
 //!   the model reads what it sent beside the error its result carries. Blank arguments are
 //!   `{}`.
 //! - The results of a reply are one `user` content of `functionResponse` parts, in the order
@@ -96,14 +96,15 @@
 
 #![cfg(feature = "gemini")]
 
+mod api;
+mod convert;
 mod sse;
-mod wire;
 
 use reqwest::header::HeaderName;
 use reqwest::Url;
 
 use crate::describe::Dialect;
-use crate::model::http::{decode, wire::Wire, BaseUrl, Endpoints, Env, ErrorBody};
+use crate::model::http::{decode, sealed::ProviderApi, BaseUrl, Endpoints, Env, ErrorBody};
 use crate::model::http::{HttpModel, HttpModelBuilder};
 use crate::model::{AssistantMessage, ChatRequest, ModelError};
 
@@ -155,7 +156,7 @@ impl HttpModelBuilder<Gemini> {
     }
 }
 
-impl Wire for Gemini {
+impl ProviderApi for Gemini {
     const NAME: &'static str = "Gemini";
     const ENV: Env = Env {
         base_url: "GEMINI_BASE_URL",
@@ -166,8 +167,8 @@ impl Wire for Gemini {
     };
     const BASE_URL: &'static str = GEMINI_BASE_URL;
     const ENDPOINT_HINT: &'static str = "give the base URL, without /models/... (such as https://generativelanguage.googleapis.com/v1beta)";
-    const ERRORS: ErrorBody = wire::ERRORS;
-    type Body<'a> = wire::Request<'a>;
+    const ERRORS: ErrorBody = convert::ERRORS;
+    type Body<'a> = convert::Request<'a>;
     type Assembler = sse::Assembler;
 
     fn is_endpoint(path: &str) -> bool {
@@ -225,12 +226,12 @@ impl Wire for Gemini {
         _model: &'a str,
         request: ChatRequest<'a>,
         _stream: bool,
-    ) -> wire::Request<'a> {
-        wire::request(request, self.dialect())
+    ) -> convert::Request<'a> {
+        convert::request(request, self.dialect())
     }
 
     fn reply(bytes: &[u8]) -> Result<AssistantMessage, ModelError> {
-        wire::reply(decode(bytes, "the answer")?)
+        convert::reply(decode(bytes, "the answer")?)
     }
 
     fn unstreamed_reply(bytes: &[u8]) -> Result<AssistantMessage, ModelError> {

@@ -2,7 +2,7 @@
 //! chunk, its text handed out as it comes and each function call at once (Gemini never splits
 //! a call across chunks).
 
-use crate::model::gemini::wire::{self, GenerateContentResponse};
+use crate::model::gemini::convert::{self, GenerateContentResponse};
 use crate::model::http::{decode, mid_stream_error, too_large, Assemble, Event, MAX_STREAM_BYTES};
 use crate::model::{AssistantMessage, ChatDelta, ModelError};
 
@@ -25,7 +25,7 @@ impl Assemble for Assembler {
     fn event(&mut self, event: &Event, out: &mut Vec<ChatDelta>) -> Result<bool, ModelError> {
         if event.kind.as_deref() == Some("error") {
             return Err(mid_stream_error(
-                wire::error_message(event.data.as_bytes()).as_deref(),
+                convert::error_message(event.data.as_bytes()).as_deref(),
             ));
         }
         let data = event.data.trim();
@@ -66,7 +66,7 @@ impl Assembler {
             .find(|candidate| candidate.index.unwrap_or(0) == 0)
         else {
             // A chunk of usage alone passes; a blocked prompt has no candidate at all.
-            return match wire::blocked(chunk.prompt_feedback.as_ref()) {
+            return match convert::blocked(chunk.prompt_feedback.as_ref()) {
                 Some(refused) => Err(refused),
                 None => Ok(()),
             };
@@ -76,7 +76,7 @@ impl Assembler {
             .map(|content| content.parts)
             .unwrap_or_default()
         {
-            match wire::delta(part, self.calls)? {
+            match convert::delta(part, self.calls)? {
                 Some(ChatDelta::Text(text)) => {
                     self.grow(text.len())?;
                     self.produced = true;
@@ -92,7 +92,7 @@ impl Assembler {
             }
         }
         if candidate.finish_reason.is_some() {
-            wire::finished(
+            convert::finished(
                 candidate.finish_reason.as_deref(),
                 candidate.finish_message.as_deref(),
                 self.produced,
@@ -285,7 +285,7 @@ mod tests {
         );
         assert_eq!(
             parse(&[nameless]),
-            (vec![call("a", "{}")], Err(wire::no_name(1)))
+            (vec![call("a", "{}")], Err(convert::no_name(1)))
         );
     }
 

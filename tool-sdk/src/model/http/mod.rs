@@ -30,6 +30,7 @@
 //! each attempt of a whole answer; for a stream, the wait for the answer to start and each wait
 //! between two pieces of it, so a long reply that keeps coming is never cut.
 
+mod arguments;
 mod body;
 mod builder;
 mod client;
@@ -41,7 +42,11 @@ mod retry;
 mod sse;
 mod stream;
 
+pub(crate) use arguments::arguments_object;
+pub use arguments::UNREADABLE_ARGUMENTS_KEY;
 pub(crate) use body::{decode, error_message};
+#[cfg(test)]
+pub(crate) use body::{reference_sample, round_trip};
 pub use builder::{
     HttpModelBuilder, DEFAULT_CONNECT_TIMEOUT, DEFAULT_INITIAL_BACKOFF, DEFAULT_MAX_BACKOFF,
     DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_AFTER, DEFAULT_TIMEOUT,
@@ -51,7 +56,7 @@ pub(crate) use config::{client, env_var, headers, BaseUrl};
 pub(crate) use ids::{call_ids, result_id};
 pub use model::HttpModel;
 pub use provider::Provider;
-pub(crate) use provider::{wire, Endpoints, Env};
+pub(crate) use provider::{sealed, Endpoints, Env};
 pub(crate) use retry::RetryPolicy;
 pub(crate) use sse::{mid_stream_error, too_large, Assemble, Event, SseParser, MAX_STREAM_BYTES};
 pub(crate) use stream::{event_stream, Opened};

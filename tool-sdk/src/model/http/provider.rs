@@ -17,9 +17,12 @@ use crate::model::{AssistantMessage, ChatRequest, ModelError};
 /// [`Anthropic`](crate::model::anthropic::Anthropic) or
 /// [`Gemini`](crate::model::gemini::Gemini). Sealed: the HTTP model knows each one's wire
 /// format.
-pub trait Provider: wire::Wire + Clone + fmt::Debug + Default + Send + Sync + 'static {}
+pub trait Provider:
+    sealed::ProviderApi + Clone + fmt::Debug + Default + Send + Sync + 'static
+{
+}
 
-impl<P: wire::Wire + Clone + fmt::Debug + Default + Send + Sync + 'static> Provider for P {}
+impl<P: sealed::ProviderApi + Clone + fmt::Debug + Default + Send + Sync + 'static> Provider for P {}
 
 /// The environment variables a provider's model is read from, and what to tell a user who
 /// left one out.
@@ -51,12 +54,12 @@ impl Endpoints {
     }
 }
 
-pub(crate) mod wire {
+pub(crate) mod sealed {
     use super::*;
 
     /// What a provider supplies; in a private module, so that no other crate can implement
     /// [`Provider`](super::Provider) or call these.
-    pub trait Wire: Sized {
+    pub trait ProviderApi: Sized {
         /// How its models are named in their description (`OpenAI-compatible`).
         const NAME: &'static str;
         /// The variables [`from_env`](crate::model::http::HttpModelBuilder::from_env) reads.

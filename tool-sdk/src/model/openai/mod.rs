@@ -61,16 +61,17 @@
 
 #![cfg(feature = "openai")]
 
+mod api;
+mod convert;
 mod media;
 mod sse;
-mod wire;
 
 use reqwest::header::AUTHORIZATION;
 use reqwest::Url;
 
 use crate::describe::Dialect;
 use crate::model::http::{decode, HttpModelBuilder};
-use crate::model::http::{wire::Wire, BaseUrl, Endpoints, Env, ErrorBody, HttpModel};
+use crate::model::http::{sealed::ProviderApi, BaseUrl, Endpoints, Env, ErrorBody, HttpModel};
 use crate::model::{AssistantMessage, ChatRequest, ModelError};
 
 pub use media::MediaFallback;
@@ -133,7 +134,7 @@ impl HttpModelBuilder<OpenAiCompatible> {
     }
 }
 
-impl Wire for OpenAiCompatible {
+impl ProviderApi for OpenAiCompatible {
     const NAME: &'static str = "OpenAI-compatible";
     const ENV: Env = Env {
         base_url: "OPENAI_BASE_URL",
@@ -146,7 +147,7 @@ impl Wire for OpenAiCompatible {
     const ENDPOINT_HINT: &'static str =
         "give the base URL, without /chat/completions (such as http://localhost:11434/v1)";
     const ERRORS: ErrorBody = ErrorBody::MESSAGE;
-    type Body<'a> = wire::Request<'a>;
+    type Body<'a> = convert::Request<'a>;
     type Assembler = sse::Assembler;
 
     fn is_endpoint(path: &str) -> bool {
@@ -178,11 +179,11 @@ impl Wire for OpenAiCompatible {
         model: &'a str,
         request: ChatRequest<'a>,
         stream: bool,
-    ) -> wire::Request<'a> {
-        wire::request(model, request, stream, self.strict, self.media)
+    ) -> convert::Request<'a> {
+        convert::request(model, request, stream, self.strict, self.media)
     }
 
     fn reply(bytes: &[u8]) -> Result<AssistantMessage, ModelError> {
-        wire::reply(decode(bytes, "the answer")?)
+        convert::reply(decode(bytes, "the answer")?)
     }
 }

@@ -2,7 +2,7 @@
 //! from its deltas and handed out once complete.
 
 use crate::model::http::{mid_stream_error, too_large, Assemble, Event, MAX_STREAM_BYTES};
-use crate::model::openai::wire::{self, AnswerToolCall, Chunk};
+use crate::model::openai::convert::{self, AnswerToolCall, Chunk};
 use crate::model::{ChatDelta, ModelError, ToolCall};
 
 /// A tool call whose deltas are still arriving.
@@ -44,7 +44,7 @@ impl Assemble for Assembler {
         if data.is_empty() {
             return Ok(false);
         }
-        let chunk: Chunk = wire::decode(data.as_bytes(), "a chunk of the streamed answer")?;
+        let chunk: Chunk = convert::decode(data.as_bytes(), "a chunk of the streamed answer")?;
         if let Some(error) = chunk.error {
             return Err(mid_stream_error(
                 crate::model::http::error_message(error.to_string().as_bytes()).as_deref(),
@@ -145,7 +145,7 @@ impl Assembler {
             return Ok(());
         };
         if call.name.is_empty() {
-            return Err(wire::no_name(call.index));
+            return Err(convert::no_name(call.index));
         }
         self.completed.push(call.index);
         out.push(ChatDelta::ToolCall(ToolCall {
@@ -418,7 +418,7 @@ mod tests {
         let (_, result) = parse(&[
             "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{}\"}}]},\"finish_reason\":\"tool_calls\"}]}\n\n",
         ]);
-        assert_eq!(result, Err(wire::no_name(0)));
+        assert_eq!(result, Err(convert::no_name(0)));
         let (_, result) = parse(&[concat!(
             "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"a\",\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}]}}]}\n\n",
             "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":1,\"id\":\"b\",\"function\":{\"name\":\"g\",\"arguments\":\"{}\"}}]}}]}\n\n",

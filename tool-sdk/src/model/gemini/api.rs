@@ -13,16 +13,12 @@ use std::borrow::Cow;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use crate::define::{self, ToolDefinition};
-use crate::describe::{lower, Dialect, LoweringError};
+use crate::describe::Dialect;
+use crate::model::http::arguments_object;
 use crate::model::{ToolCall, ToolResultMessage};
-
-/// The key under which a call's arguments go, as the text they are, when they are not a JSON
-/// object: Gemini's `args` must be one (see [`FunctionCall::from_call`]). The Anthropic model
-/// uses the same key for the same reason.
-pub const UNREADABLE_ARGUMENTS_KEY: &str = "unreadable_arguments";
 
 /// The body of `POST {base URL}/models/{model}:generateContent` (and of
 /// `:streamGenerateContent`).
@@ -30,33 +26,33 @@ pub const UNREADABLE_ARGUMENTS_KEY: &str = "unreadable_arguments";
 #[serde(rename_all = "camelCase")]
 pub struct Request<'a> {
     /// The conversation, oldest first, without its system instructions.
-    pub contents: Vec<Content<'a>>,
+    pub(crate) contents: Vec<Content<'a>>,
     /// The tools the model may call: one entry holding every declaration.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub tools: Vec<Tool<'a>>,
+    pub(crate) tools: Vec<Tool<'a>>,
     /// The system instructions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub system_instruction: Option<Content<'a>>,
+    pub(crate) system_instruction: Option<Content<'a>>,
     /// Sampling and length options.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub generation_config: Option<GenerationConfig>,
+    pub(crate) generation_config: Option<GenerationConfig>,
 }
 
 /// A turn of the conversation: who speaks, and the parts of what they say.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct Content<'a> {
+pub(crate) struct Content<'a> {
     /// `user` or `model`; left out in system instructions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub role: Option<Role>,
+    pub(crate) role: Option<Role>,
     /// What is said.
     #[serde(default)]
-    pub parts: Vec<Part<'a>>,
+    pub(crate) parts: Vec<Part<'a>>,
 }
 
 /// Who speaks in a [`Content`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Role {
+pub(crate) enum Role {
     /// The user, and the results of the model's calls.
     User,
     /// The model.
@@ -67,27 +63,27 @@ pub enum Role {
 /// one of them). Parts of other kinds (images, code) are read as parts with none of them.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Part<'a> {
+pub(crate) struct Part<'a> {
     /// Text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub text: Option<Cow<'a, str>>,
+    pub(crate) text: Option<Cow<'a, str>>,
     /// `true` when the text is a summary of the model's thinking, not part of its reply.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub thought: Option<bool>,
+    pub(crate) thought: Option<bool>,
     /// The opaque signature of the model's thinking that led to this part.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub thought_signature: Option<Cow<'a, str>>,
+    pub(crate) thought_signature: Option<Cow<'a, str>>,
     /// A call the model makes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub function_call: Option<FunctionCall>,
+    pub(crate) function_call: Option<FunctionCall>,
     /// The response to a call.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub function_response: Option<FunctionResponse>,
+    pub(crate) function_response: Option<FunctionResponse>,
 }
 
 impl<'a> Part<'a> {
     /// A text part.
-    pub fn text(text: impl Into<Cow<'a, str>>) -> Self {
+    pub(crate) fn text(text: impl Into<Cow<'a, str>>) -> Self {
         Self {
             text: Some(text.into()),
             ..Self::default()
@@ -95,7 +91,7 @@ impl<'a> Part<'a> {
     }
 
     /// A part holding a call.
-    pub fn function_call(call: FunctionCall) -> Self {
+    pub(crate) fn function_call(call: FunctionCall) -> Self {
         Self {
             function_call: Some(call),
             ..Self::default()
@@ -103,7 +99,7 @@ impl<'a> Part<'a> {
     }
 
     /// A part holding a call's response.
-    pub fn function_response(response: FunctionResponse) -> Self {
+    pub(crate) fn function_response(response: FunctionResponse) -> Self {
         Self {
             function_response: Some(response),
             ..Self::default()
@@ -114,35 +110,35 @@ impl<'a> Part<'a> {
 /// `generationConfig`: the options of [`ChatOptions`](crate::model::ChatOptions) Gemini has.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct GenerationConfig {
+pub(crate) struct GenerationConfig {
     /// Sampling temperature.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub temperature: Option<f32>,
+    pub(crate) temperature: Option<f32>,
     /// Most tokens to generate.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_output_tokens: Option<u32>,
+    pub(crate) max_output_tokens: Option<u32>,
 }
 
 /// An entry of `tools`: a group of function declarations.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Tool<'a> {
+pub(crate) struct Tool<'a> {
     /// The declarations.
-    pub function_declarations: Vec<FunctionDeclaration<'a>>,
+    pub(crate) function_declarations: Vec<FunctionDeclaration<'a>>,
 }
 
 /// One function the model may call.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct FunctionDeclaration<'a> {
+pub(crate) struct FunctionDeclaration<'a> {
     /// The tool's name.
-    pub name: Cow<'a, str>,
+    pub(crate) name: Cow<'a, str>,
     /// What it does.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<Cow<'a, str>>,
+    pub(crate) description: Option<Cow<'a, str>>,
     /// The arguments, in Gemini's OpenAPI subset ([`Dialect::Gemini`]); left out for a tool
     /// without any, or sent as [`parameters_json_schema`](Self::parameters_json_schema).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub parameters: Option<Cow<'a, Value>>,
+    pub(crate) parameters: Option<Cow<'a, Value>>,
     /// The arguments as JSON Schema ([`Dialect::GeminiJsonSchema`], `v1beta`); never beside
     /// `parameters`.
     #[serde(
@@ -150,76 +146,60 @@ pub struct FunctionDeclaration<'a> {
         rename = "parametersJsonSchema",
         skip_serializing_if = "Option::is_none"
     )]
-    pub parameters_json_schema: Option<Cow<'a, Value>>,
-}
-
-/// A part holding a `functionCall`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct FunctionCallPart {
-    /// The call.
-    pub function_call: FunctionCall,
+    pub(crate) parameters_json_schema: Option<Cow<'a, Value>>,
 }
 
 /// A function call; Gemini often gives no id.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct FunctionCall {
+pub(crate) struct FunctionCall {
     /// The call's id, when given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub id: Option<String>,
+    pub(crate) id: Option<String>,
     /// The tool's name.
-    pub name: String,
+    pub(crate) name: String,
     /// The arguments, as a JSON object.
     #[serde(default)]
-    pub args: Value,
-}
-
-/// A part holding a `functionResponse`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct FunctionResponsePart {
-    /// The response.
-    pub function_response: FunctionResponse,
+    pub(crate) args: Value,
 }
 
 /// The answer to one call, matched by name (and id when the call had one).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct FunctionResponse {
+pub(crate) struct FunctionResponse {
     /// The call's id, when it had one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub id: Option<String>,
+    pub(crate) id: Option<String>,
     /// The tool's name.
-    pub name: String,
+    pub(crate) name: String,
     /// The result, as a JSON object.
-    pub response: Value,
+    pub(crate) response: Value,
     /// The result's images and files, in order (Gemini 3 reads them).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub parts: Vec<ResponsePart>,
+    pub(crate) parts: Vec<ResponsePart>,
 }
 
 /// A part of a [`FunctionResponse`]: media given inline.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ResponsePart {
+pub(crate) struct ResponsePart {
     /// The media.
-    pub inline_data: ResponseBlob,
+    pub(crate) inline_data: ResponseBlob,
 }
 
 /// Media of a [`ResponsePart`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ResponseBlob {
+pub(crate) struct ResponseBlob {
     /// The media type.
-    pub mime_type: String,
+    pub(crate) mime_type: String,
     /// The content, base64-encoded.
-    pub data: String,
+    pub(crate) data: String,
     /// Its name (a file name, say).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub display_name: Option<String>,
+    pub(crate) display_name: Option<String>,
 }
 
 /// The media types a function response takes inline.
-pub const RESPONSE_MEDIA_TYPES: [&str; 5] = [
+pub(crate) const RESPONSE_MEDIA_TYPES: [&str; 5] = [
     "image/png",
     "image/jpeg",
     "image/webp",
@@ -233,7 +213,11 @@ impl<'a> FunctionDeclaration<'a> {
     /// `parameters`). A schema without properties is left out: Gemini refuses an `OBJECT` that
     /// has none ("should be non-empty for OBJECT type"), and a function declared without
     /// parameters is called with none.
-    pub fn new(definition: &'a ToolDefinition, parameters: &'a Value, dialect: Dialect) -> Self {
+    pub(crate) fn new(
+        definition: &'a ToolDefinition,
+        parameters: &'a Value,
+        dialect: Dialect,
+    ) -> Self {
         Self::declare(
             Cow::Borrowed(&definition.name),
             (!definition.description.is_empty())
@@ -263,24 +247,6 @@ impl<'a> FunctionDeclaration<'a> {
     }
 }
 
-impl FunctionDeclaration<'static> {
-    /// The definition as Gemini wants it, its schema lowered here to `dialect`
-    /// ([`Dialect::Gemini`] or [`Dialect::GeminiJsonSchema`]), and left out when it has no
-    /// properties, as [`new`](Self::new) says.
-    pub fn from_definition(
-        definition: &ToolDefinition,
-        dialect: Dialect,
-    ) -> Result<Self, LoweringError> {
-        let parameters = lower(&definition.name, &definition.parameters, dialect)?;
-        Ok(Self::declare(
-            Cow::Owned(definition.name.clone()),
-            Some(Cow::Owned(definition.description.clone())),
-            Cow::Owned(parameters),
-            dialect,
-        ))
-    }
-}
-
 fn has_properties(schema: &Value) -> bool {
     schema
         .get("properties")
@@ -291,26 +257,15 @@ fn has_properties(schema: &Value) -> bool {
 impl FunctionCall {
     /// `call` as Gemini writes it. Its arguments are JSON text and `args` must be a JSON
     /// object: an object is sent as it is, blank arguments as `{}`, and anything else (text
-    /// that is not JSON, an array, a number) under [`UNREADABLE_ARGUMENTS_KEY`] as the text it
+    /// that is not JSON, an array, a number) under [`UNREADABLE_ARGUMENTS_KEY`](crate::model::http::UNREADABLE_ARGUMENTS_KEY) as the text it
     /// is, so the model reads what was sent and the result that refused it. An empty id is
     /// left out.
-    pub fn from_call(call: &ToolCall) -> Self {
+    pub(crate) fn from_call(call: &ToolCall) -> Self {
         Self {
             id: call.id.clone().filter(|id| !id.is_empty()),
             name: call.name.clone(),
             args: arguments_object(&call.arguments),
         }
-    }
-}
-
-/// The arguments' text as a JSON object (see [`FunctionCall::from_call`]).
-fn arguments_object(arguments: &str) -> Value {
-    if arguments.trim().is_empty() {
-        return Value::Object(Map::new());
-    }
-    match serde_json::from_str::<Value>(arguments) {
-        Ok(object @ Value::Object(_)) => object,
-        _ => json!({ UNREADABLE_ARGUMENTS_KEY: arguments }),
     }
 }
 
@@ -329,17 +284,11 @@ impl From<FunctionCall> for ToolCall {
     }
 }
 
-impl From<FunctionCallPart> for ToolCall {
-    fn from(part: FunctionCallPart) -> Self {
-        part.function_call.into()
-    }
-}
-
 impl FunctionResponse {
     /// The result as Gemini reads it, as `google-genai`'s own function calling writes it: a
     /// result that failed (an error, a denial, a rollback) as `{"error": content}`; a success
     /// whose content is a JSON object as that object, any other as `{"result": content}`.
-    pub fn from_result(result: &ToolResultMessage) -> Self {
+    pub(crate) fn from_result(result: &ToolResultMessage) -> Self {
         let (text, parts) = if result.parts.is_empty() {
             (Cow::Borrowed(result.content.as_str()), Vec::new())
         } else {
@@ -390,90 +339,81 @@ fn split_parts(parts: &[define::Part]) -> (Cow<'_, str>, Vec<ResponsePart>) {
     (Cow::Owned(text), inline)
 }
 
-impl FunctionResponsePart {
-    /// The result as a part (see [`FunctionResponse::from_result`]).
-    pub fn from_result(result: &ToolResultMessage) -> Self {
-        Self {
-            function_response: FunctionResponse::from_result(result),
-        }
-    }
-}
-
 /// An answer, or one chunk of a streamed answer (one `data:` event).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct GenerateContentResponse {
+pub(crate) struct GenerateContentResponse {
     /// The replies; one is asked for.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub candidates: Vec<Candidate>,
+    pub(crate) candidates: Vec<Candidate>,
     /// Why the prompt was blocked, when it was (there are no candidates then).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub prompt_feedback: Option<PromptFeedback>,
+    pub(crate) prompt_feedback: Option<PromptFeedback>,
     /// Token counts, as Gemini gives them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub usage_metadata: Option<Value>,
+    pub(crate) usage_metadata: Option<Value>,
     /// A failure after a stream began comes as a chunk holding only this.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error: Option<ErrorStatus>,
+    pub(crate) error: Option<ErrorStatus>,
 }
 
 /// A reply of a [`GenerateContentResponse`].
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Candidate {
+pub(crate) struct Candidate {
     /// What the model said (in a stream, what this chunk adds).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub content: Option<Content<'static>>,
+    pub(crate) content: Option<Content<'static>>,
     /// Why the reply ended (`STOP`, `MAX_TOKENS`, `SAFETY`, ...): on its last chunk.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub finish_reason: Option<String>,
+    pub(crate) finish_reason: Option<String>,
     /// More about the finish reason, sometimes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub finish_message: Option<String>,
+    pub(crate) finish_message: Option<String>,
     /// Its index.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub index: Option<u32>,
+    pub(crate) index: Option<u32>,
 }
 
 /// Why a prompt was blocked.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct PromptFeedback {
+pub(crate) struct PromptFeedback {
     /// `SAFETY`, `OTHER`, `BLOCKLIST`, `PROHIBITED_CONTENT`, ...; none when not blocked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub block_reason: Option<String>,
+    pub(crate) block_reason: Option<String>,
     /// More about it, sometimes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub block_reason_message: Option<String>,
+    pub(crate) block_reason_message: Option<String>,
 }
 
 /// The body of an error answer: `{"error": {"code", "message", "status", "details"}}`.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct ErrorBody {
+pub(crate) struct ErrorBody {
     /// The error.
-    pub error: ErrorStatus,
+    pub(crate) error: ErrorStatus,
 }
 
 /// An error, as `google.rpc.Status`.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct ErrorStatus {
+pub(crate) struct ErrorStatus {
     /// The HTTP status.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub code: Option<i64>,
+    pub(crate) code: Option<i64>,
     /// What went wrong.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
+    pub(crate) message: Option<String>,
     /// The status's name (`INVALID_ARGUMENT`, `RESOURCE_EXHAUSTED`, ...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status: Option<String>,
+    pub(crate) status: Option<String>,
     /// Typed details (`@type`), such as `google.rpc.RetryInfo`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub details: Vec<Value>,
+    pub(crate) details: Vec<Value>,
 }
 
 impl ErrorStatus {
     /// Its message, else its status's name, when either is not blank.
-    pub fn text(&self) -> Option<&str> {
+    pub(crate) fn text(&self) -> Option<&str> {
         [self.message.as_deref(), self.status.as_deref()]
             .into_iter()
             .flatten()
@@ -483,7 +423,7 @@ impl ErrorStatus {
 
     /// The wait a `google.rpc.RetryInfo` detail asks for before trying again
     /// (`"retryDelay": "24s"`), when there is one.
-    pub fn retry_delay(&self) -> Option<Duration> {
+    pub(crate) fn retry_delay(&self) -> Option<Duration> {
         self.details
             .iter()
             .filter(|detail| {
@@ -508,6 +448,7 @@ impl ErrorStatus {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::http::UNREADABLE_ARGUMENTS_KEY;
 
     #[test]
     fn a_result_of_parts_sends_its_media_inline_and_its_text_as_the_response() {

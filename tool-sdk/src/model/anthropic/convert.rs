@@ -1,24 +1,19 @@
-//! The Messages wire format: the body sent for a conversation, and the reply read from an
+//! The Messages mapping: the body sent for a conversation, and the reply read from an
 //! answer.
 
 use std::borrow::Cow;
 
-use serde_json::{Map, Value};
-
-pub(super) use crate::model::http::decode;
-use crate::model::http::{call_ids, result_id};
-pub(super) use crate::model::wire::anthropic::{Answer, Request};
-use crate::model::wire::anthropic::{
+pub(super) use crate::model::anthropic::api::{Answer, Request};
+use crate::model::anthropic::api::{
     AnswerBlock, ContentBlock, RequestMessage, Role, Tool, ToolResult, ToolUse,
 };
+use crate::model::http::arguments_object;
+pub(super) use crate::model::http::decode;
+use crate::model::http::{call_ids, result_id};
 use crate::model::{AssistantMessage, ChatRequest, Message, ModelError, ToolCall};
 
 /// What the ids made for calls without a usable one start with.
 const CALL_ID_PREFIX: &str = "toolu_tool_sdk";
-
-/// The key a call's arguments go under when they are not a JSON object: the API takes only an
-/// object as a `tool_use` input, and the model should see what it sent, not `{}`.
-pub const UNREADABLE_ARGUMENTS_KEY: &str = "unreadable_arguments";
 
 /// The body of `POST /v1/messages` for `request` to `model`, with `max_tokens` unless the
 /// request's options set it; `stream` asks for server-sent events, `strict` marks each tool's
@@ -85,7 +80,7 @@ fn messages(conversation: &[Message]) -> (Option<Cow<'_, str>>, Vec<RequestMessa
                     content.push(ContentBlock::ToolUse(ToolUse {
                         id: id.clone(),
                         name: Cow::Borrowed(&call.name),
-                        input: input_of(call),
+                        input: arguments_object(&call.arguments),
                     }));
                 }
                 // A reply with neither text nor calls says nothing the API can take.
@@ -119,26 +114,6 @@ fn text_block(text: &str) -> Option<ContentBlock<'_>> {
     (!text.is_empty()).then(|| ContentBlock::Text {
         text: Cow::Borrowed(text),
     })
-}
-
-/// A call's input: its arguments when they are a JSON object; empty arguments as `{}`; else
-/// the text the model sent under [`UNREADABLE_ARGUMENTS_KEY`].
-fn input_of(call: &ToolCall) -> Value {
-    let text = call.arguments.trim();
-    if text.is_empty() {
-        return Value::Object(Map::new());
-    }
-    match serde_json::from_str::<Value>(text) {
-        Ok(object @ Value::Object(_)) => object,
-        _ => {
-            let mut wrapped = Map::new();
-            wrapped.insert(
-                UNREADABLE_ARGUMENTS_KEY.to_owned(),
-                Value::String(call.arguments.clone()),
-            );
-            Value::Object(wrapped)
-        }
-    }
 }
 
 /// The reply an answer holds: its text blocks joined, its `tool_use` blocks as calls.
@@ -181,7 +156,7 @@ pub(super) fn no_name(position: usize) -> ModelError {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     use super::*;
     use crate::define::ToolDefinition;
@@ -353,5 +328,82 @@ mod tests {
         let body =
             br#"{"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}"#;
         assert_eq!(error_message(body).as_deref(), Some("Overloaded"));
+    }
+
+    /// Gets the weather.
+    #[crate::tool]
+    fn get_weather(
+        /// The city.
+        location: String,
+        days: Option<u8>,
+    ) -> String {
+        format!("{location} {days:?}")
+    }
+
+    /// The samples of Anthropic's API reference read into these types and back unchanged; a
+    /// `tool_use` block in an answer is read as a call, and written back the same in the next
+    /// request, with its failed result marked as an error.
+    #[test]
+    fn the_api_references_samples_are_read_and_written_alike() {
+        use crate::model::anthropic::api::{ContentBlock, Tool};
+        use crate::model::http::{reference_sample, round_trip};
+        use crate::Tool as _;
+
+        let sample = reference_sample("anthropic");
+        let _: Vec<Tool> = round_trip(&sample["tools"]);
+        let _: ContentBlock = round_trip(&sample["tool_use"]);
+        let _: ContentBlock = round_trip(&sample["tool_result"]);
+        let _: ContentBlock = round_trip(&sample["tool_result_blocks"]);
+
+        let answer = json!({"content": [sample["tool_use"]], "stop_reason": "tool_use"});
+        let reply = reply(serde_json::from_value(answer).unwrap()).unwrap();
+        assert_eq!(reply.tool_calls.len(), 1);
+        let call = &reply.tool_calls[0];
+        assert_eq!(
+            serde_json::from_str::<Value>(&call.arguments).unwrap(),
+            json!({"location": "San Francisco, CA"})
+        );
+        let conversation = [
+            Message::user("Weather?"),
+            Message::Assistant(reply.clone()),
+            result(
+                call.id.as_deref(),
+                "toolu_01A09q90qw90lq917835lq9",
+                "Error: no station",
+                ToolResultStatus::Error,
+            ),
+        ];
+        let body = encode(&conversation, &[], &ChatOptions::default());
+        assert_eq!(body["messages"][1]["content"][0], sample["tool_use"]);
+        assert_eq!(
+            body["messages"][2]["content"][0],
+            json!({"type": "tool_result", "tool_use_id": "toolu_01A09q90qw90lq917835lq9",
+                   "content": "Error: no station", "is_error": true})
+        );
+
+        let definition = GetWeatherTool.definition();
+        let strict = crate::describe::lower(
+            &definition.name,
+            &definition.parameters,
+            crate::describe::Dialect::AnthropicStrict,
+        )
+        .unwrap();
+        assert_eq!(strict["additionalProperties"], false);
+        assert!(
+            strict["properties"]["days"].get("maximum").is_none(),
+            "no bounds in strict mode"
+        );
+        let offered = [OfferedTool {
+            definition,
+            parameters: &strict,
+        }];
+        let chat = ChatRequest {
+            messages: &conversation,
+            tools: &offered,
+            options: &ChatOptions::default(),
+        };
+        let body = serde_json::to_value(request("claude", 1024, chat, false, true)).unwrap();
+        assert_eq!(body["tools"][0]["strict"], true);
+        assert_eq!(body["tools"][0]["input_schema"], strict);
     }
 }

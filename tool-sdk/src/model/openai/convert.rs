@@ -1,13 +1,13 @@
-//! The Chat Completions wire format: the request sent, the answer and the stream chunks read,
-//! and the mapping between them and this crate's messages.
+//! The Chat Completions mapping: a conversation written as the request body, and the reply
+//! read from an answer.
 
 use std::borrow::Cow;
 
 pub(super) use crate::model::http::decode;
 use crate::model::http::{call_ids, result_id};
+pub(super) use crate::model::openai::api::{AnswerToolCall, Chunk, Completion, Request};
+use crate::model::openai::api::{RequestMessage, Tool, ToolCallPart, UserContent, UserPart};
 use crate::model::openai::MediaFallback;
-pub(super) use crate::model::wire::openai_chat::{AnswerToolCall, Chunk, Completion, Request};
-use crate::model::wire::openai_chat::{RequestMessage, Tool, ToolCallPart, UserContent, UserPart};
 use crate::model::{
     AssistantMessage, ChatRequest, Message, ModelError, ToolCall, ToolResultMessage,
 };
@@ -495,5 +495,80 @@ mod tests {
         let long = "x".repeat(5_000);
         let short = error_message(long.as_bytes()).unwrap();
         assert_eq!(short.chars().count(), 1_001);
+    }
+
+    /// Gets the weather.
+    #[crate::tool]
+    fn get_weather(
+        /// The city.
+        location: String,
+        days: Option<u8>,
+    ) -> String {
+        format!("{location} {days:?}")
+    }
+
+    /// The samples of OpenAI's API reference read into these types and back unchanged; a call
+    /// in an answer is read as the sample writes it, and written back the same in the next
+    /// request, with its result as the sample's tool message.
+    #[test]
+    fn the_api_references_samples_are_read_and_written_alike() {
+        use crate::model::http::{reference_sample, round_trip};
+        use crate::model::openai::api::{RequestMessage, Tool, ToolCallPart};
+        use crate::Tool as _;
+
+        let sample = reference_sample("openai_chat");
+        let _: Vec<Tool> = round_trip(&sample["tools"]);
+        let _: Vec<ToolCallPart> = round_trip(&sample["tool_calls"]);
+        let _: RequestMessage = round_trip(&sample["tool_message"]);
+
+        let answer = json!({"choices": [{"index": 0, "message": {
+            "role": "assistant", "content": null, "tool_calls": sample["tool_calls"]}}]});
+        let reply = super::reply(serde_json::from_value(answer).unwrap()).unwrap();
+        assert_eq!(
+            reply.tool_calls,
+            [ToolCall::new(
+                "call_12345xyz",
+                "get_weather",
+                r#"{"location":"Paris, France"}"#
+            )]
+        );
+        let conversation = [
+            Message::user("Weather in Paris?"),
+            Message::Assistant(reply),
+            result(Some("call_12345xyz"), "call_12345xyz", "get_weather", "14"),
+        ];
+        let definition = GetWeatherTool.definition();
+        let strict = crate::describe::lower(
+            &definition.name,
+            &definition.parameters,
+            crate::describe::Dialect::OpenAiStrict,
+        )
+        .unwrap();
+        let options = ChatOptions::default();
+        let offered = [OfferedTool {
+            definition,
+            parameters: &strict,
+        }];
+        let request = ChatRequest {
+            messages: &conversation,
+            tools: &offered,
+            options: &options,
+        };
+        let body = serde_json::to_value(super::request(
+            "m",
+            request,
+            false,
+            true,
+            MediaFallback::Placeholder,
+        ))
+        .unwrap();
+        assert_eq!(body["messages"][1]["tool_calls"], sample["tool_calls"]);
+        assert_eq!(body["messages"][2], sample["tool_message"]);
+        let function = &body["tools"][0]["function"];
+        assert_eq!(function["strict"], true);
+        assert_eq!(
+            function["parameters"]["required"],
+            json!(["location", "days"])
+        );
     }
 }

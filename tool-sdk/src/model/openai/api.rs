@@ -12,34 +12,33 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::define::{Part, ToolDefinition};
-use crate::describe::{lower, Dialect, LoweringError};
-use crate::model::{ToolCall, ToolResultMessage};
+use crate::model::ToolCall;
 
 /// The body of `POST /chat/completions`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Request<'a> {
     /// The model's name.
-    pub model: Cow<'a, str>,
+    pub(crate) model: Cow<'a, str>,
     /// The conversation, oldest first.
-    pub messages: Vec<RequestMessage<'a>>,
+    pub(crate) messages: Vec<RequestMessage<'a>>,
     /// The tools the model may call.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub tools: Vec<Tool<'a>>,
+    pub(crate) tools: Vec<Tool<'a>>,
     /// Sampling temperature.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub temperature: Option<f32>,
+    pub(crate) temperature: Option<f32>,
     /// Most tokens to generate.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_tokens: Option<u32>,
+    pub(crate) max_tokens: Option<u32>,
     /// Whether the answer comes as server-sent events.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub stream: bool,
+    pub(crate) stream: bool,
 }
 
 /// A message of [`Request::messages`], by its `role`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "role", rename_all = "lowercase")]
-pub enum RequestMessage<'a> {
+pub(crate) enum RequestMessage<'a> {
     /// Instructions.
     System {
         /// The text.
@@ -70,7 +69,7 @@ pub enum RequestMessage<'a> {
 /// The content of a user message: text, or parts (text, images, files).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
-pub enum UserContent<'a> {
+pub(crate) enum UserContent<'a> {
     /// Text.
     Text(Cow<'a, str>),
     /// Content parts.
@@ -80,7 +79,7 @@ pub enum UserContent<'a> {
 /// A part of a [`UserContent`], by its `type`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
-pub enum UserPart<'a> {
+pub(crate) enum UserPart<'a> {
     /// Text.
     Text {
         /// The text.
@@ -100,25 +99,25 @@ pub enum UserPart<'a> {
 
 /// The image of a [`UserPart::ImageUrl`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ImageUrl<'a> {
+pub(crate) struct ImageUrl<'a> {
     /// An `https:` or `data:` URL.
-    pub url: Cow<'a, str>,
+    pub(crate) url: Cow<'a, str>,
 }
 
 /// The file of a [`UserPart::File`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FileData<'a> {
+pub(crate) struct FileData<'a> {
     /// The content as a `data:` URL (`data:application/pdf;base64,...`).
-    pub file_data: Cow<'a, str>,
+    pub(crate) file_data: Cow<'a, str>,
     /// The file's name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub filename: Option<Cow<'a, str>>,
+    pub(crate) filename: Option<Cow<'a, str>>,
 }
 
 impl<'a> UserPart<'a> {
     /// `part` as a user message part: an image as an `image_url` with its data URL, a file as a
     /// `file` with its data, text and JSON as text.
-    pub fn from_part(part: &'a Part) -> Self {
+    pub(crate) fn from_part(part: &'a Part) -> Self {
         match part {
             Part::Image(media) => Self::ImageUrl {
                 image_url: ImageUrl {
@@ -140,55 +139,55 @@ impl<'a> UserPart<'a> {
 
 /// An entry of `tools`: `{"type": "function", "function": {...}}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Tool<'a> {
+pub(crate) struct Tool<'a> {
     /// Always `"function"`.
     #[serde(rename = "type")]
-    pub kind: Cow<'a, str>,
+    pub(crate) kind: Cow<'a, str>,
     /// The function.
-    pub function: Function<'a>,
+    pub(crate) function: Function<'a>,
 }
 
 /// The function of a [`Tool`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Function<'a> {
+pub(crate) struct Function<'a> {
     /// The tool's name.
-    pub name: Cow<'a, str>,
+    pub(crate) name: Cow<'a, str>,
     /// What it does.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<Cow<'a, str>>,
+    pub(crate) description: Option<Cow<'a, str>>,
     /// JSON Schema of the arguments.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub parameters: Option<Cow<'a, Value>>,
+    pub(crate) parameters: Option<Cow<'a, Value>>,
     /// Structured Outputs for the arguments: the schema must be in the OpenAI strict dialect.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub strict: Option<bool>,
+    pub(crate) strict: Option<bool>,
 }
 
 /// An entry of an assistant message's `tool_calls`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ToolCallPart<'a> {
+pub(crate) struct ToolCallPart<'a> {
     /// The call's id.
-    pub id: Cow<'a, str>,
+    pub(crate) id: Cow<'a, str>,
     /// Always `"function"`.
     #[serde(rename = "type")]
-    pub kind: Cow<'a, str>,
+    pub(crate) kind: Cow<'a, str>,
     /// The function called.
-    pub function: FunctionCall<'a>,
+    pub(crate) function: FunctionCall<'a>,
 }
 
 /// The function of a [`ToolCallPart`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FunctionCall<'a> {
+pub(crate) struct FunctionCall<'a> {
     /// The tool's name.
-    pub name: Cow<'a, str>,
+    pub(crate) name: Cow<'a, str>,
     /// The arguments as JSON text.
-    pub arguments: Cow<'a, str>,
+    pub(crate) arguments: Cow<'a, str>,
 }
 
 impl<'a> Tool<'a> {
     /// `definition` offered with `parameters`, a schema already in the dialect meant: `strict`
     /// when it is the OpenAI strict one.
-    pub fn new(definition: &'a ToolDefinition, parameters: &'a Value, strict: bool) -> Self {
+    pub(crate) fn new(definition: &'a ToolDefinition, parameters: &'a Value, strict: bool) -> Self {
         Self {
             kind: Cow::Borrowed("function"),
             function: Function {
@@ -202,48 +201,10 @@ impl<'a> Tool<'a> {
     }
 }
 
-impl Tool<'static> {
-    /// The definition as Chat Completions wants it, its schema lowered here; `strict` lowers
-    /// to OpenAI strict mode.
-    pub fn from_definition(
-        definition: &ToolDefinition,
-        strict: bool,
-    ) -> Result<Self, LoweringError> {
-        let dialect = if strict {
-            Dialect::OpenAiStrict
-        } else {
-            Dialect::OpenAi
-        };
-        Ok(Self {
-            kind: Cow::Borrowed("function"),
-            function: Function {
-                name: Cow::Owned(definition.name.clone()),
-                description: Some(Cow::Owned(definition.description.clone())),
-                parameters: Some(Cow::Owned(lower(
-                    &definition.name,
-                    &definition.parameters,
-                    dialect,
-                )?)),
-                strict: strict.then_some(true),
-            },
-        })
-    }
-}
-
-impl From<ToolCallPart<'_>> for ToolCall {
-    fn from(part: ToolCallPart<'_>) -> Self {
-        ToolCall {
-            id: Some(part.id.into_owned()),
-            name: part.function.name.into_owned(),
-            arguments: part.function.arguments.into_owned(),
-        }
-    }
-}
-
 impl<'a> ToolCallPart<'a> {
     /// `call` as Chat Completions writes it, under `id`. Empty arguments are sent as `{}`,
     /// which every server takes.
-    pub fn new(call: &'a ToolCall, id: Cow<'a, str>) -> Self {
+    pub(crate) fn new(call: &'a ToolCall, id: Cow<'a, str>) -> Self {
         let arguments = if call.arguments.trim().is_empty() {
             "{}"
         } else {
@@ -258,92 +219,74 @@ impl<'a> ToolCallPart<'a> {
             },
         }
     }
-
-    /// The call as Chat Completions writes it; a call without an id gets `fallback_id`.
-    pub fn from_call(call: &'a ToolCall, fallback_id: &'a str) -> Self {
-        Self::new(
-            call,
-            Cow::Borrowed(call.id.as_deref().unwrap_or(fallback_id)),
-        )
-    }
-}
-
-impl<'a> RequestMessage<'a> {
-    /// The result as a tool message; a call without an id is answered under `fallback_id`.
-    pub fn from_result(result: &'a ToolResultMessage, fallback_id: &'a str) -> Self {
-        Self::Tool {
-            tool_call_id: Cow::Borrowed(result.call_id.as_deref().unwrap_or(fallback_id)),
-            content: Cow::Borrowed(&result.content),
-        }
-    }
 }
 
 /// A non-streamed answer.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct Completion {
+pub(crate) struct Completion {
     /// The choices; the loop reads the one of lowest index.
     #[serde(default)]
-    pub choices: Vec<Choice>,
+    pub(crate) choices: Vec<Choice>,
 }
 
 /// A choice of a [`Completion`].
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct Choice {
+pub(crate) struct Choice {
     /// Its index.
     #[serde(default)]
-    pub index: u32,
+    pub(crate) index: u32,
     /// The reply.
     #[serde(default)]
-    pub message: Option<AnswerMessage>,
+    pub(crate) message: Option<AnswerMessage>,
     /// Why the reply ended (`stop`, `tool_calls`, `length`, ...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub finish_reason: Option<String>,
+    pub(crate) finish_reason: Option<String>,
 }
 
 /// The reply of a [`Choice`].
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct AnswerMessage {
+pub(crate) struct AnswerMessage {
     /// Its text.
     #[serde(default)]
-    pub content: Option<String>,
+    pub(crate) content: Option<String>,
     /// A refusal, in place of text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub refusal: Option<String>,
+    pub(crate) refusal: Option<String>,
     /// Its calls.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tool_calls: Option<Vec<AnswerToolCall>>,
+    pub(crate) tool_calls: Option<Vec<AnswerToolCall>>,
 }
 
 /// A call of an [`AnswerMessage`], or a piece of one in a stream chunk.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct AnswerToolCall {
+pub(crate) struct AnswerToolCall {
     /// Which call of the reply a stream chunk continues.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub index: Option<usize>,
+    pub(crate) index: Option<usize>,
     /// The call's id.
     #[serde(default)]
-    pub id: Option<String>,
+    pub(crate) id: Option<String>,
     /// The function called.
     #[serde(default)]
-    pub function: Option<AnswerFunction>,
+    pub(crate) function: Option<AnswerFunction>,
 }
 
 /// The function of an [`AnswerToolCall`].
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct AnswerFunction {
+pub(crate) struct AnswerFunction {
     /// The tool's name.
     #[serde(default)]
-    pub name: Option<String>,
+    pub(crate) name: Option<String>,
     /// The arguments, or a piece of them in a stream chunk.
     #[serde(default)]
-    pub arguments: Option<Arguments>,
+    pub(crate) arguments: Option<Arguments>,
 }
 
 /// Arguments as the API sends them (JSON text in a string), or as a JSON value, which some
 /// servers send instead.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
-pub enum Arguments {
+pub(crate) enum Arguments {
     /// JSON text, or a piece of it in a stream.
     Text(String),
     /// A JSON value.
@@ -352,7 +295,7 @@ pub enum Arguments {
 
 impl Arguments {
     /// Appends the arguments' text to `text`.
-    pub fn append_to(self, text: &mut String) {
+    pub(crate) fn append_to(self, text: &mut String) {
         match self {
             Self::Text(piece) => text.push_str(&piece),
             Self::Value(value) => text.push_str(&value.to_string()),
@@ -362,25 +305,25 @@ impl Arguments {
 
 /// One chunk of a streamed answer (one `data:` event).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct Chunk {
+pub(crate) struct Chunk {
     /// What each choice adds.
     #[serde(default)]
-    pub choices: Vec<ChunkChoice>,
+    pub(crate) choices: Vec<ChunkChoice>,
     /// Some servers report a failure mid-stream as a chunk with an `error` member.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error: Option<Value>,
+    pub(crate) error: Option<Value>,
 }
 
 /// A choice of a [`Chunk`].
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct ChunkChoice {
+pub(crate) struct ChunkChoice {
     /// Its index.
     #[serde(default)]
-    pub index: u32,
+    pub(crate) index: u32,
     /// What it adds.
     #[serde(default)]
-    pub delta: Option<AnswerMessage>,
+    pub(crate) delta: Option<AnswerMessage>,
     /// Set on its last chunk.
     #[serde(default)]
-    pub finish_reason: Option<String>,
+    pub(crate) finish_reason: Option<String>,
 }

@@ -14,45 +14,44 @@ use serde_json::Value;
 use base64::Engine as _;
 
 use crate::define::{Part, ToolDefinition};
-use crate::describe::{lower, Dialect, LoweringError};
 use crate::model::{ToolCall, ToolResultMessage, ToolResultStatus};
 
 /// The body of `POST /v1/messages`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Request<'a> {
     /// The model's name.
-    pub model: Cow<'a, str>,
+    pub(crate) model: Cow<'a, str>,
     /// Most tokens to generate (required by the API).
-    pub max_tokens: u32,
+    pub(crate) max_tokens: u32,
     /// The system prompt.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub system: Option<Cow<'a, str>>,
+    pub(crate) system: Option<Cow<'a, str>>,
     /// The conversation, oldest first, `user` and `assistant` turns.
-    pub messages: Vec<RequestMessage<'a>>,
+    pub(crate) messages: Vec<RequestMessage<'a>>,
     /// The tools the model may call.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub tools: Vec<Tool<'a>>,
+    pub(crate) tools: Vec<Tool<'a>>,
     /// Sampling temperature.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub temperature: Option<f32>,
+    pub(crate) temperature: Option<f32>,
     /// Whether the answer comes as server-sent events.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub stream: bool,
+    pub(crate) stream: bool,
 }
 
 /// A turn of [`Request::messages`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RequestMessage<'a> {
+pub(crate) struct RequestMessage<'a> {
     /// Who speaks.
-    pub role: Role,
+    pub(crate) role: Role,
     /// What is said.
-    pub content: Vec<ContentBlock<'a>>,
+    pub(crate) content: Vec<ContentBlock<'a>>,
 }
 
 /// The speaker of a [`RequestMessage`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Role {
+pub(crate) enum Role {
     /// The user, and the results of tool calls.
     User,
     /// The model.
@@ -62,7 +61,7 @@ pub enum Role {
 /// A content block of a request's message, by its `type`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
-pub enum ContentBlock<'a> {
+pub(crate) enum ContentBlock<'a> {
     /// Text.
     Text {
         /// The text (the API refuses it empty).
@@ -76,31 +75,31 @@ pub enum ContentBlock<'a> {
 
 /// A `tool_use` block: a call of the model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ToolUse<'a> {
+pub(crate) struct ToolUse<'a> {
     /// The call's id (`toolu_...`).
-    pub id: Cow<'a, str>,
+    pub(crate) id: Cow<'a, str>,
     /// The tool's name.
-    pub name: Cow<'a, str>,
+    pub(crate) name: Cow<'a, str>,
     /// The input, a JSON object (not text).
-    pub input: Value,
+    pub(crate) input: Value,
 }
 
 /// A `tool_result` block: what a call gave.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ToolResult<'a> {
+pub(crate) struct ToolResult<'a> {
     /// The id of the `tool_use` it answers.
-    pub tool_use_id: Cow<'a, str>,
+    pub(crate) tool_use_id: Cow<'a, str>,
     /// The result: text, or content blocks.
-    pub content: ToolResultContent<'a>,
+    pub(crate) content: ToolResultContent<'a>,
     /// Whether the result is an error.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub is_error: Option<bool>,
+    pub(crate) is_error: Option<bool>,
 }
 
 /// The content of a [`ToolResult`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
-pub enum ToolResultContent<'a> {
+pub(crate) enum ToolResultContent<'a> {
     /// Text.
     Text(Cow<'a, str>),
     /// Content blocks: text, images, documents.
@@ -110,7 +109,7 @@ pub enum ToolResultContent<'a> {
 /// A block of a [`ToolResultContent`], by its `type`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
-pub enum ResultBlock<'a> {
+pub(crate) enum ResultBlock<'a> {
     /// Text (the API refuses it empty).
     Text {
         /// The text.
@@ -134,7 +133,7 @@ pub enum ResultBlock<'a> {
 /// The `source` of an image or a document block, by its `type`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
-pub enum Source<'a> {
+pub(crate) enum Source<'a> {
     /// Base64 data.
     Base64 {
         /// The media type.
@@ -152,14 +151,14 @@ pub enum Source<'a> {
 }
 
 /// The image types an `image` block takes.
-pub const IMAGE_TYPES: [&str; 4] = ["image/jpeg", "image/png", "image/gif", "image/webp"];
+pub(crate) const IMAGE_TYPES: [&str; 4] = ["image/jpeg", "image/png", "image/gif", "image/webp"];
 
 impl<'a> ResultBlock<'a> {
     /// `part` as a block: text and JSON as text, an image of a type the API takes as an
     /// image, a PDF as a document, a `text/plain` file as a text document; anything else (an
     /// SVG, audio, a spreadsheet) as its placeholder text, which the model can read. `None`
     /// for empty text, which the API refuses.
-    pub fn from_part(part: &'a Part) -> Option<Self> {
+    pub(crate) fn from_part(part: &'a Part) -> Option<Self> {
         let text = |text: Cow<'a, str>| (!text.is_empty()).then_some(Self::Text { text });
         match part {
             Part::Image(media) if IMAGE_TYPES.contains(&media.media_type()) => Some(Self::Image {
@@ -201,23 +200,27 @@ impl<'a> ResultBlock<'a> {
 
 /// An entry of `tools`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Tool<'a> {
+pub(crate) struct Tool<'a> {
     /// The tool's name.
-    pub name: Cow<'a, str>,
+    pub(crate) name: Cow<'a, str>,
     /// What it does.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<Cow<'a, str>>,
+    pub(crate) description: Option<Cow<'a, str>>,
     /// JSON Schema of the input.
-    pub input_schema: Cow<'a, Value>,
+    pub(crate) input_schema: Cow<'a, Value>,
     /// Strict tool use: the schema must be in the Anthropic strict dialect.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub strict: Option<bool>,
+    pub(crate) strict: Option<bool>,
 }
 
 impl<'a> Tool<'a> {
     /// `definition` offered with `input_schema`, a schema already in the dialect meant:
     /// `strict` when it is the Anthropic strict one.
-    pub fn new(definition: &'a ToolDefinition, input_schema: &'a Value, strict: bool) -> Self {
+    pub(crate) fn new(
+        definition: &'a ToolDefinition,
+        input_schema: &'a Value,
+        strict: bool,
+    ) -> Self {
         Self {
             name: Cow::Borrowed(&definition.name),
             description: (!definition.description.is_empty())
@@ -225,27 +228,6 @@ impl<'a> Tool<'a> {
             input_schema: Cow::Borrowed(input_schema),
             strict: strict.then_some(true),
         }
-    }
-}
-
-impl Tool<'static> {
-    /// The definition as Anthropic wants it, its schema lowered here; `strict` lowers to its
-    /// strict subset.
-    pub fn from_definition(
-        definition: &ToolDefinition,
-        strict: bool,
-    ) -> Result<Self, LoweringError> {
-        let dialect = if strict {
-            Dialect::AnthropicStrict
-        } else {
-            Dialect::Anthropic
-        };
-        Ok(Self {
-            name: Cow::Owned(definition.name.clone()),
-            description: Some(Cow::Owned(definition.description.clone())),
-            input_schema: Cow::Owned(lower(&definition.name, &definition.parameters, dialect)?),
-            strict: strict.then_some(true),
-        })
     }
 }
 
@@ -260,17 +242,9 @@ impl From<ToolUse<'_>> for ToolCall {
 }
 
 impl<'a> ToolResult<'a> {
-    /// The result as a block; a call without an id is answered under `fallback_id`.
-    pub fn from_result(result: &'a ToolResultMessage, fallback_id: &'a str) -> Self {
-        Self::answering(
-            result,
-            Cow::Borrowed(result.call_id.as_deref().unwrap_or(fallback_id)),
-        )
-    }
-
     /// The result as a block answering the call `tool_use_id`; an error result is marked so.
     /// A result of parts goes as blocks (see [`ResultBlock::from_part`]).
-    pub fn answering(result: &'a ToolResultMessage, tool_use_id: Cow<'a, str>) -> Self {
+    pub(crate) fn answering(result: &'a ToolResultMessage, tool_use_id: Cow<'a, str>) -> Self {
         Self {
             tool_use_id,
             content: content_of(result),
@@ -295,20 +269,20 @@ fn content_of(result: &ToolResultMessage) -> ToolResultContent<'_> {
 
 /// A non-streamed answer.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct Answer {
+pub(crate) struct Answer {
     /// The reply's blocks, in order.
     #[serde(default)]
-    pub content: Vec<AnswerBlock>,
+    pub(crate) content: Vec<AnswerBlock>,
     /// Why the reply ended: `end_turn`, `tool_use`, `max_tokens`, `stop_sequence`,
     /// `pause_turn`, `refusal`.
     #[serde(default)]
-    pub stop_reason: Option<String>,
+    pub(crate) stop_reason: Option<String>,
 }
 
 /// A block of an [`Answer`] (or the start of one in a stream), by its `type`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
-pub enum AnswerBlock {
+pub(crate) enum AnswerBlock {
     /// Text.
     Text {
         /// The text (empty at the start of a streamed block).
@@ -333,7 +307,7 @@ pub enum AnswerBlock {
 /// One event of a streamed answer, by its `type`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
-pub enum StreamEvent {
+pub(crate) enum StreamEvent {
     /// The answer begins.
     MessageStart,
     /// A block begins at `index`.
@@ -377,7 +351,7 @@ pub enum StreamEvent {
 /// What a `content_block_delta` adds, by its `type`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
-pub enum BlockDelta {
+pub(crate) enum BlockDelta {
     /// More text.
     TextDelta {
         /// The text.
@@ -395,21 +369,21 @@ pub enum BlockDelta {
 
 /// The body of a `message_delta` event.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct MessageDelta {
+pub(crate) struct MessageDelta {
     /// Why the reply ends.
     #[serde(default)]
-    pub stop_reason: Option<String>,
+    pub(crate) stop_reason: Option<String>,
 }
 
 /// An error the API reports: `{"type": "error", "error": {"type", "message"}}`.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct ErrorDetail {
+pub(crate) struct ErrorDetail {
     /// Its class (`overloaded_error`, `invalid_request_error`, ...).
     #[serde(default, rename = "type")]
-    pub kind: String,
+    pub(crate) kind: String,
     /// What went wrong.
     #[serde(default)]
-    pub message: String,
+    pub(crate) message: String,
 }
 
 #[cfg(test)]
@@ -421,7 +395,8 @@ mod tests {
     #[test]
     fn a_result_of_parts_goes_as_blocks_each_in_the_kind_the_api_takes() {
         let result = crate::model::chart_result("toolu_1");
-        let block = serde_json::to_value(ToolResult::from_result(&result, "unused")).unwrap();
+        let block =
+            serde_json::to_value(ToolResult::answering(&result, Cow::Borrowed("toolu_1"))).unwrap();
         assert_eq!(
             block,
             json!({

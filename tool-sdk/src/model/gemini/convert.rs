@@ -1,16 +1,16 @@
-//! The `generateContent` wire format as this model uses it: a conversation mapped to the
-//! request body, the answer read into a reply, what a finish reason means, and error bodies.
+//! The `generateContent` mapping: a conversation written as the request body, the answer read
+//! into a reply, what a finish reason means, and error bodies.
 
 use std::borrow::Cow;
 use std::time::Duration;
 
 use crate::describe::Dialect;
-use crate::model::http::{self, ErrorBody};
-use crate::model::wire::gemini::{
+use crate::model::gemini::api::{
     self as gemini, Content, FunctionCall, FunctionDeclaration, FunctionResponse, GenerationConfig,
     Part, PromptFeedback, Role, Tool,
 };
-pub(super) use crate::model::wire::gemini::{GenerateContentResponse, Request};
+pub(super) use crate::model::gemini::api::{GenerateContentResponse, Request};
+use crate::model::http::{self, ErrorBody};
 use crate::model::{
     AssistantMessage, ChatDelta, ChatOptions, ChatRequest, Message, ModelError, OfferedTool,
     ToolCall, ToolResultMessage, POSITION_KEY_PREFIX,
@@ -750,5 +750,95 @@ mod tests {
             Some("<html>Bad Gateway</html>")
         );
         assert_eq!(error_message(b""), None);
+    }
+
+    /// Gets the weather.
+    #[crate::tool]
+    fn get_weather(
+        /// The city.
+        location: String,
+        days: Option<u8>,
+    ) -> String {
+        format!("{location} {days:?}")
+    }
+
+    /// The samples of Gemini's API reference read into these types and back unchanged; a
+    /// `functionCall` in an answer is read as a call without an id, and written back the same
+    /// in the next request, with its result as a `functionResponse`.
+    #[test]
+    fn the_api_references_samples_are_read_and_written_alike() {
+        use crate::model::gemini::api::{FunctionResponse, Tool};
+        use crate::model::http::{reference_sample, round_trip};
+        use crate::Tool as _;
+
+        let sample = reference_sample("gemini");
+        let _: Vec<Tool> = round_trip(&sample["tools"]);
+        let _: FunctionResponse = round_trip(&sample["function_response"]["functionResponse"]);
+
+        let reply = answer(json!({"candidates": [{"content": {"role": "model",
+            "parts": [sample["function_call"]]}, "finishReason": "STOP"}]}))
+        .unwrap();
+        assert_eq!(reply.tool_calls.len(), 1);
+        assert_eq!(reply.tool_calls[0].id, None, "Gemini gives calls no id");
+        let conversation = [
+            Message::user("Temperature in London?"),
+            Message::Assistant(reply),
+            result(
+                None,
+                "#0",
+                "get_current_temperature",
+                r#"{"temperature":12,"unit":"celsius"}"#,
+            ),
+            Message::Assistant(AssistantMessage::with_tool_calls(vec![ToolCall::new(
+                "c",
+                "get_current_temperature",
+                "{}",
+            )])),
+            result(Some("c"), "c", "get_current_temperature", "sunny"),
+        ];
+
+        let definition = GetWeatherTool.definition();
+        let openapi =
+            crate::describe::lower(&definition.name, &definition.parameters, Dialect::Gemini)
+                .unwrap();
+        let body = encode(&conversation, &[(definition, &openapi)]);
+        assert_eq!(body["contents"][1]["parts"][0], sample["function_call"]);
+        assert_eq!(body["contents"][2]["parts"][0], sample["function_response"]);
+        assert_eq!(
+            body["contents"][4]["parts"][0]["functionResponse"]["response"],
+            json!({"result": "sunny"})
+        );
+        let declaration = &body["tools"][0]["functionDeclarations"][0];
+        assert!(declaration.get("parametersJsonSchema").is_none());
+        let days = &declaration["parameters"]["properties"]["days"];
+        assert_eq!(
+            (days["type"].as_str(), days["nullable"].as_bool()),
+            (Some("integer"), Some(true))
+        );
+        // With JSON Schema (the `v1beta` API), the schema goes in `parametersJsonSchema` instead,
+        // a union with `null` as JSON Schema says it.
+        let json_schema = crate::describe::lower(
+            &definition.name,
+            &definition.parameters,
+            Dialect::GeminiJsonSchema,
+        )
+        .unwrap();
+        let offered = [OfferedTool {
+            definition,
+            parameters: &json_schema,
+        }];
+        let options = ChatOptions::default();
+        let chat = ChatRequest {
+            messages: &conversation,
+            tools: &offered,
+            options: &options,
+        };
+        let body = serde_json::to_value(super::request(chat, Dialect::GeminiJsonSchema)).unwrap();
+        let declaration = &body["tools"][0]["functionDeclarations"][0];
+        assert!(declaration.get("parameters").is_none());
+        assert_eq!(
+            declaration["parametersJsonSchema"]["properties"]["days"]["type"],
+            json!(["integer", "null"])
+        );
     }
 }
