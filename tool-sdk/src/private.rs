@@ -349,7 +349,9 @@ impl ReadyTag {
     }
 }
 
-pub use crate::define::InlineTool;
+pub use crate::define::inline::{
+    inline_tool, inline_with_compensate, inline_with_confirm, InlineTool,
+};
 
 /// The signature of an inline tool's call adapter.
 pub type InlineCall =

@@ -64,7 +64,7 @@ fn inline_tool(def: &ToolDef, private: &TokenStream, closure: &syn::ExprClosure)
                 (
                     quote_spanned!(span=> let __confirm = #value;),
                     quote_spanned! {span=>
-                        let __tool = __tool.__with_confirm(move |__arguments: &str| #check);
+                        let __tool = #private::inline_with_confirm(__tool, move |__arguments: &str| #check);
                     },
                 )
             }
@@ -86,7 +86,7 @@ fn inline_tool(def: &ToolDef, private: &TokenStream, closure: &syn::ExprClosure)
                 (
                     quote_spanned!(span=> let __compensate = #private::Arc::new(#value);),
                     quote! {
-                        let __tool = __tool.__with_compensate(move |__arguments, __output, __context| {
+                        let __tool = #private::inline_with_compensate(__tool, move |__arguments, __output, __context| {
                             let _ = &__context;
                             let __compensate = #private::Arc::clone(&__compensate);
                             #body
@@ -110,7 +110,7 @@ fn inline_tool(def: &ToolDef, private: &TokenStream, closure: &syn::ExprClosure)
             #private::definition::<#args>(__TOOL_NAME, #description, #options)
         }
         let __definition = #private::cached_definition(&__DEFINITION, __build);
-        let __tool = #private::InlineTool::__new(__definition, move |__arguments, __context| {
+        let __tool = #private::inline_tool(__definition, move |__arguments, __context| {
             let _ = &__context;
             #call
         });

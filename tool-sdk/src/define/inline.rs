@@ -41,40 +41,38 @@ pub struct InlineTool<C> {
     compensate: Option<Box<CompensateFn>>,
 }
 
-impl<C> InlineTool<C>
+/// The tool `define_tool!` wrote around `call`, without hooks (through `__private`).
+pub fn inline_tool<C>(definition: &'static ToolDefinition, call: C) -> InlineTool<C>
 where
     C: for<'a> Fn(&'a str, ToolContext<'a>) -> ToolFuture<'a> + Send + Sync,
 {
-    #[doc(hidden)]
-    pub fn __new(definition: &'static ToolDefinition, call: C) -> Self {
-        Self {
-            definition,
-            call,
-            confirm: None,
-            compensate: None,
-        }
+    InlineTool {
+        definition,
+        call,
+        confirm: None,
+        compensate: None,
     }
+}
 
-    #[doc(hidden)]
-    pub fn __with_confirm(
-        mut self,
-        confirm: impl Fn(&str) -> bool + Send + Sync + 'static,
-    ) -> Self {
-        self.confirm = Some(Box::new(confirm));
-        self
-    }
+/// `tool` asking for a person's decision when `confirm` says so (through `__private`).
+pub fn inline_with_confirm<C>(
+    mut tool: InlineTool<C>,
+    confirm: impl Fn(&str) -> bool + Send + Sync + 'static,
+) -> InlineTool<C> {
+    tool.confirm = Some(Box::new(confirm));
+    tool
+}
 
-    #[doc(hidden)]
-    pub fn __with_compensate<U>(mut self, compensate: U) -> Self
-    where
-        U: for<'a> Fn(&'a str, &'a ToolOutput, ToolContext<'a>) -> ToolFuture<'a>
-            + Send
-            + Sync
-            + 'static,
-    {
-        self.compensate = Some(Box::new(compensate));
-        self
-    }
+/// `tool` undone by `compensate` when a later step fails (through `__private`).
+pub fn inline_with_compensate<C, U>(mut tool: InlineTool<C>, compensate: U) -> InlineTool<C>
+where
+    U: for<'a> Fn(&'a str, &'a ToolOutput, ToolContext<'a>) -> ToolFuture<'a>
+        + Send
+        + Sync
+        + 'static,
+{
+    tool.compensate = Some(Box::new(compensate));
+    tool
 }
 
 impl<C> Tool for InlineTool<C>

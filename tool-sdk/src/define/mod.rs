@@ -10,7 +10,7 @@ mod catch;
 mod context;
 mod definition;
 mod error;
-mod inline;
+pub(crate) mod inline;
 mod output;
 mod part;
 mod schema;
