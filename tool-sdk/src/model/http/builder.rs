@@ -242,6 +242,35 @@ impl<P: Provider> HttpModelBuilder<P> {
     }
 }
 
+impl<P: Provider> HttpModel<P> {
+    /// A builder, at the provider's own API with the default timeouts and retries;
+    /// [`with_model`](HttpModelBuilder::with_model) is required, and the provider's own API
+    /// needs [`with_api_key`](HttpModelBuilder::with_api_key).
+    pub fn builder() -> HttpModelBuilder<P> {
+        HttpModelBuilder::new()
+    }
+
+    /// A model configured from the provider's environment variables, as
+    /// [`HttpModelBuilder::from_env`] reads them.
+    ///
+    /// # Errors
+    ///
+    /// [`ModelError::MissingEnv`] naming the variable that is missing, or another
+    /// [`ModelError`] when a value is not usable.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// // OPENAI_BASE_URL=http://localhost:11434/v1 OPENAI_MODEL=qwen2.5
+    /// let model = tool_sdk::model::openai::OpenAiCompatibleModel::from_env()?;
+    /// println!("using {} at {}", model.model(), model.base_url());
+    /// # Ok::<(), tool_sdk::model::ModelError>(())
+    /// ```
+    pub fn from_env() -> Result<Self, ModelError> {
+        HttpModelBuilder::from_env()?.build()
+    }
+}
+
 impl<P: Provider> fmt::Debug for HttpModelBuilder<P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let header_names: Vec<_> = self.headers.iter().map(|(name, _)| name).collect();

@@ -5,7 +5,7 @@ use std::fmt;
 
 use crate::describe::Dialect;
 use crate::model::http::{event_stream, is_json, Endpoints, HttpClient, Opened};
-use crate::model::http::{HttpModelBuilder, Provider, SseParser};
+use crate::model::http::{Provider, SseParser};
 use crate::model::{
     AssistantMessage, ChatModel, ChatRequest, ChatResponse, ChatStream, ModelError, ModelFuture,
 };
@@ -31,33 +31,6 @@ pub struct HttpModel<P> {
 }
 
 impl<P: Provider> HttpModel<P> {
-    /// A builder, at the provider's own API with the default timeouts and retries;
-    /// [`with_model`](HttpModelBuilder::with_model) is required, and the provider's own API
-    /// needs [`with_api_key`](HttpModelBuilder::with_api_key).
-    pub fn builder() -> HttpModelBuilder<P> {
-        HttpModelBuilder::new()
-    }
-
-    /// A model configured from the provider's environment variables, as
-    /// [`HttpModelBuilder::from_env`] reads them.
-    ///
-    /// # Errors
-    ///
-    /// [`ModelError::MissingEnv`] naming the variable that is missing, or another
-    /// [`ModelError`] when a value is not usable.
-    ///
-    /// # Examples
-    ///
-    /// ```no_run
-    /// // OPENAI_BASE_URL=http://localhost:11434/v1 OPENAI_MODEL=qwen2.5
-    /// let model = tool_sdk::model::openai::OpenAiCompatibleModel::from_env()?;
-    /// println!("using {} at {}", model.model(), model.base_url());
-    /// # Ok::<(), tool_sdk::model::ModelError>(())
-    /// ```
-    pub fn from_env() -> Result<Self, ModelError> {
-        HttpModelBuilder::from_env()?.build()
-    }
-
     /// The base URL, as given without a trailing `/` (`http://localhost:11434/v1`).
     pub fn base_url(&self) -> &str {
         &self.base_url
