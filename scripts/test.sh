@@ -207,4 +207,7 @@ for rejections in "$SERVER_LOGS"/*.rejections; do
   cat "$rejections" >&2
   status=1
 done
+# The public API, item by item, against tool-sdk/public-api.txt (after the tests: rustdoc's
+# JSON output needs RUSTC_BOOTSTRAP, which the tests' builds would otherwise be redone for).
+./scripts/public_api.sh || status=1
 exit "$status"
