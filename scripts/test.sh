@@ -192,7 +192,9 @@ UI_SUMMARY="${CARGO_TARGET_DIR:-target}/tests/ui-summary.txt"
 rm -f "$UI_SUMMARY"
 
 status=0
+tests_started=$SECONDS
 cargo test --workspace --no-fail-fast || status=$?
+echo "cargo test: $((SECONDS - tests_started)) s (the whole script so far: $SECONDS s)"
 if [ -f "$UI_SUMMARY" ]; then
   cat "$UI_SUMMARY"
 else

@@ -1,4 +1,4 @@
-//! An MCP server for the protocol tests of `tests/tests/mcp_protocol.rs`: a slow tool (for a
+//! An MCP server for the protocol tests of `tests/tests/mcp/protocol.rs`: a slow tool (for a
 //! client that leaves in the middle of a call), a failing one, a panicking one, and one that
 //! a confirmation policy gates for large amounts. Serves over stdio.
 

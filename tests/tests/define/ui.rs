@@ -14,7 +14,7 @@
 //!   between releases ([`tool_sdk_tests::ui_expect`]).
 //!
 //! After a deliberate change of a message, regenerate the `.stderr` files with
-//! `TRYBUILD=overwrite cargo test -p tool-sdk-tests --test define_ui` and review the diff; edit a
+//! `TRYBUILD=overwrite cargo test -p tool-sdk-tests --test define ui` and review the diff; edit a
 //! `.expect` by hand. `TOOL_SDK_UI=<text>` runs only the cases whose path (such as
 //! `ui/tool/fail_generic_fn.rs`) contains the text. The test writes how many cases of each
 //! kind ran to `target/tests/ui-summary.txt`, which the test script prints.

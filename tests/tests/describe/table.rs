@@ -13,7 +13,7 @@ const GUIDE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../tool-sdk/src/describe/dialects.md"
 );
-const BEGIN: &str = "<!-- table: built by tests/tests/describe_table.rs -->";
+const BEGIN: &str = "<!-- table: built by tests/tests/describe/table.rs -->";
 const END: &str = "<!-- end of table -->";
 
 /// One thing a lowering did to a schema, found by comparing the canonical schema with the

@@ -1,0 +1,11 @@
+//! Stage `describe`: the schema dialects held against the providers' references, the schema
+//! snapshots and lock, and tool search on real data.
+//!
+//! One test binary for the stage: each file of this folder is a module of it.
+
+mod dialects;
+mod everyday_types;
+mod oracles;
+mod schema_snapshots;
+mod search;
+mod table;

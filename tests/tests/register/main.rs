@@ -1,0 +1,8 @@
+//! Stage `register`: dispatch by name, dynamic tools, hostile input, and every BFCL function.
+//!
+//! One test binary for the stage: each file of this folder is a module of it.
+
+mod adversarial;
+mod bfcl_dispatch;
+mod call;
+mod dynamic;

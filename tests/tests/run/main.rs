@@ -1,0 +1,14 @@
+//! Stage `run`: the tool loop: rounds, streaming, dialects, observability, durable runs, resuming
+//! and crashes, and property tests.
+//!
+//! One test binary for the stage: each file of this folder is a module of it.
+
+mod dialects;
+mod durable;
+mod observability;
+mod properties;
+mod resume;
+mod resume_crash;
+mod spans;
+mod streaming;
+mod tool_loop;
