@@ -330,23 +330,13 @@ mod tests {
         assert_eq!(error_message(body).as_deref(), Some("Overloaded"));
     }
 
-    /// Gets the weather.
-    #[crate::tool]
-    fn get_weather(
-        /// The city.
-        location: String,
-        days: Option<u8>,
-    ) -> String {
-        format!("{location} {days:?}")
-    }
-
     /// The samples of Anthropic's API reference read into these types and back unchanged; a
     /// `tool_use` block in an answer is read as a call, and written back the same in the next
     /// request, with its failed result marked as an error.
     #[test]
     fn the_api_references_samples_are_read_and_written_alike() {
         use crate::model::anthropic::api::{ContentBlock, Tool};
-        use crate::model::http::{reference_sample, round_trip};
+        use crate::model::http::samples::{reference_sample, round_trip, GetWeatherTool};
         use crate::Tool as _;
 
         let sample = reference_sample("anthropic");

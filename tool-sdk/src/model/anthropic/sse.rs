@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::model::anthropic::api::{AnswerBlock, BlockDelta, StreamEvent};
 use crate::model::anthropic::convert::{self, decode};
-use crate::model::http::{too_large, Assemble, Event, MAX_STREAM_BYTES};
+use crate::model::http::{Assemble, Budget, Event};
 use crate::model::{ChatDelta, ModelError, ToolCall};
 
 /// A `tool_use` block whose input is still arriving.
@@ -27,7 +27,7 @@ pub struct Assembler {
     /// A `message_delta` said why the reply ends.
     stopping: bool,
     /// Bytes of text and input read so far.
-    size: usize,
+    budget: Budget,
 }
 
 impl Assemble for Assembler {
@@ -53,7 +53,7 @@ impl Assemble for Assembler {
                         serde_json::Value::Null => String::new(),
                         other => other.to_string(),
                     };
-                    self.grow(id.len() + name.len() + initial.len())?;
+                    self.budget.spend(id.len() + name.len() + initial.len())?;
                     self.calls.insert(
                         index,
                         PartialCall {
@@ -69,7 +69,7 @@ impl Assemble for Assembler {
             StreamEvent::ContentBlockDelta { index, delta } => match delta {
                 BlockDelta::TextDelta { text } => self.text(text, out)?,
                 BlockDelta::InputJsonDelta { partial_json } => {
-                    self.grow(partial_json.len())?;
+                    self.budget.spend(partial_json.len())?;
                     match self.calls.get_mut(&index) {
                         Some(call) => call.input.push_str(&partial_json),
                         None => {
@@ -129,16 +129,8 @@ impl Assemble for Assembler {
 impl Assembler {
     fn text(&mut self, text: String, out: &mut Vec<ChatDelta>) -> Result<(), ModelError> {
         if !text.is_empty() {
-            self.grow(text.len())?;
+            self.budget.spend(text.len())?;
             out.push(ChatDelta::Text(text));
-        }
-        Ok(())
-    }
-
-    fn grow(&mut self, bytes: usize) -> Result<(), ModelError> {
-        self.size = self.size.saturating_add(bytes);
-        if self.size > MAX_STREAM_BYTES {
-            return Err(too_large());
         }
         Ok(())
     }
@@ -165,25 +157,12 @@ fn finish(call: PartialCall) -> ToolCall {
 mod tests {
     use super::*;
 
-    type StreamParser = crate::model::http::SseParser<Assembler>;
-
     fn event(kind: &str, data: &str) -> String {
         format!("event: {kind}\ndata: {data}\n\n")
     }
 
-    /// Feeds `text` split at every byte, then ends the stream.
     fn parse(text: &str) -> (Vec<ChatDelta>, Result<(), ModelError>) {
-        let mut parser = StreamParser::default();
-        let mut out = Vec::new();
-        for byte in text.as_bytes() {
-            match parser.push(std::slice::from_ref(byte), &mut out) {
-                Ok(true) => return (out, Ok(())),
-                Ok(false) => {}
-                Err(error) => return (out, Err(error)),
-            }
-        }
-        let end = parser.end(&mut out);
-        (out, end)
+        crate::model::http::parse_bytewise::<Assembler>(text)
     }
 
     fn stream_of_two_calls() -> String {
@@ -208,7 +187,7 @@ mod tests {
 
     #[test]
     fn text_streams_and_each_call_is_whole_when_its_block_stops() {
-        let mut parser = StreamParser::default();
+        let mut parser = crate::model::http::SseParser::<Assembler>::default();
         let mut out = Vec::new();
         let text = stream_of_two_calls();
         // Up to the first call's stop, the first call is out and the second is not begun.

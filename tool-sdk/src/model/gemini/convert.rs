@@ -752,23 +752,13 @@ mod tests {
         assert_eq!(error_message(b""), None);
     }
 
-    /// Gets the weather.
-    #[crate::tool]
-    fn get_weather(
-        /// The city.
-        location: String,
-        days: Option<u8>,
-    ) -> String {
-        format!("{location} {days:?}")
-    }
-
     /// The samples of Gemini's API reference read into these types and back unchanged; a
     /// `functionCall` in an answer is read as a call without an id, and written back the same
     /// in the next request, with its result as a `functionResponse`.
     #[test]
     fn the_api_references_samples_are_read_and_written_alike() {
         use crate::model::gemini::api::{FunctionResponse, Tool};
-        use crate::model::http::{reference_sample, round_trip};
+        use crate::model::http::samples::{reference_sample, round_trip, GetWeatherTool};
         use crate::Tool as _;
 
         let sample = reference_sample("gemini");

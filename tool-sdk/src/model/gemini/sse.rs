@@ -3,7 +3,7 @@
 //! a call across chunks).
 
 use crate::model::gemini::convert::{self, GenerateContentResponse};
-use crate::model::http::{decode, mid_stream_error, too_large, Assemble, Event, MAX_STREAM_BYTES};
+use crate::model::http::{decode, mid_stream_error, Assemble, Budget, Event};
 use crate::model::{AssistantMessage, ChatDelta, ModelError};
 
 /// Builds the reply from chunks.
@@ -16,7 +16,7 @@ pub struct Assembler {
     /// A finish reason was read.
     finished: bool,
     /// Bytes of text and arguments read so far.
-    size: usize,
+    budget: Budget,
 }
 
 impl Assemble for Assembler {
@@ -78,12 +78,12 @@ impl Assembler {
         {
             match convert::delta(part, self.calls)? {
                 Some(ChatDelta::Text(text)) => {
-                    self.grow(text.len())?;
+                    self.budget.spend(text.len())?;
                     self.produced = true;
                     out.push(ChatDelta::Text(text));
                 }
                 Some(ChatDelta::ToolCall(call)) => {
-                    self.grow(call.name.len() + call.arguments.len())?;
+                    self.budget.spend(call.name.len() + call.arguments.len())?;
                     self.calls += 1;
                     self.produced = true;
                     out.push(ChatDelta::ToolCall(call));
@@ -98,14 +98,6 @@ impl Assembler {
                 self.produced,
             )?;
             self.finished = true;
-        }
-        Ok(())
-    }
-
-    fn grow(&mut self, bytes: usize) -> Result<(), ModelError> {
-        self.size = self.size.saturating_add(bytes);
-        if self.size > MAX_STREAM_BYTES {
-            return Err(too_large());
         }
         Ok(())
     }
@@ -143,20 +135,10 @@ pub(super) fn whole(bytes: &[u8]) -> Result<AssistantMessage, ModelError> {
 mod tests {
     use super::*;
 
-    type StreamParser = crate::model::http::SseParser<Assembler>;
     use crate::model::ToolCall;
 
-    /// Feeds `pieces` one by one, then ends the stream.
     fn parse(pieces: &[&str]) -> (Vec<ChatDelta>, Result<(), ModelError>) {
-        let mut parser = StreamParser::default();
-        let mut out = Vec::new();
-        for piece in pieces {
-            if let Err(error) = parser.push(piece.as_bytes(), &mut out) {
-                return (out, Err(error));
-            }
-        }
-        let end = parser.end(&mut out);
-        (out, end)
+        crate::model::http::parse_pieces::<Assembler>(pieces)
     }
 
     fn text(text: &str) -> ChatDelta {
@@ -193,7 +175,7 @@ mod tests {
     #[test]
     fn a_call_is_handed_out_with_its_own_chunk() {
         let events: Vec<&str> = GEMINI_STREAM.split_inclusive("\r\n\r\n").collect();
-        let mut parser = StreamParser::default();
+        let mut parser = crate::model::http::SseParser::<Assembler>::default();
         let mut out = Vec::new();
         for event in &events[..3] {
             parser.push(event.as_bytes(), &mut out).unwrap();
@@ -324,7 +306,7 @@ mod tests {
 
     #[test]
     fn an_endless_line_is_refused() {
-        let mut parser = StreamParser::default();
+        let mut parser = crate::model::http::SseParser::<Assembler>::default();
         let block = vec![b'x'; 1024 * 1024];
         let mut result = Ok(false);
         for _ in 0..40 {
@@ -333,6 +315,6 @@ mod tests {
                 break;
             }
         }
-        assert_eq!(result, Err(too_large()));
+        assert_eq!(result, Err(crate::model::http::too_large()));
     }
 }

@@ -53,23 +53,3 @@ pub(crate) fn error_message(body: &[u8]) -> Option<String> {
     }
     Some(short)
 }
-
-/// A sample of a provider's wire format, in the shape its API reference shows
-/// (`tests/samples/wire/NAME.json`).
-#[cfg(test)]
-pub(crate) fn reference_sample(name: &str) -> serde_json::Value {
-    let path = format!(
-        "{}/../tests/samples/wire/{name}.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{path}: {error}"));
-    serde_json::from_str(&text).unwrap_or_else(|error| panic!("{path}: {error}"))
-}
-
-/// Decodes `value` as `T` and encodes it again: nothing may be lost or added.
-#[cfg(test)]
-pub(crate) fn round_trip<T: DeserializeOwned + serde::Serialize>(value: &Value) -> T {
-    let typed: T = serde_json::from_value(value.clone()).unwrap();
-    assert_eq!(&serde_json::to_value(&typed).unwrap(), value);
-    typed
-}

@@ -39,14 +39,14 @@ mod ids;
 mod model;
 mod provider;
 mod retry;
+#[cfg(test)]
+pub(crate) mod samples;
 mod sse;
 mod stream;
 
 pub(crate) use arguments::arguments_object;
 pub use arguments::UNREADABLE_ARGUMENTS_KEY;
 pub(crate) use body::{decode, error_message};
-#[cfg(test)]
-pub(crate) use body::{reference_sample, round_trip};
 pub use builder::{
     HttpModelBuilder, DEFAULT_CONNECT_TIMEOUT, DEFAULT_INITIAL_BACKOFF, DEFAULT_MAX_BACKOFF,
     DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_AFTER, DEFAULT_TIMEOUT,
@@ -58,5 +58,7 @@ pub use model::HttpModel;
 pub use provider::Provider;
 pub(crate) use provider::{sealed, Endpoints, Env};
 pub(crate) use retry::RetryPolicy;
-pub(crate) use sse::{mid_stream_error, too_large, Assemble, Event, SseParser, MAX_STREAM_BYTES};
+pub(crate) use sse::{mid_stream_error, Assemble, Budget, Event, SseParser};
+#[cfg(test)]
+pub(crate) use sse::{parse_bytewise, parse_pieces, too_large};
 pub(crate) use stream::{event_stream, Opened};

@@ -160,6 +160,24 @@ impl EventDecoder {
     }
 }
 
+/// The bytes of text and arguments a streamed reply has grown to, refused past
+/// [`MAX_STREAM_BYTES`].
+#[derive(Debug, Default)]
+pub(crate) struct Budget {
+    spent: usize,
+}
+
+impl Budget {
+    /// Counts `bytes` more; too large once past the limit.
+    pub(crate) fn spend(&mut self, bytes: usize) -> Result<(), ModelError> {
+        self.spent = self.spent.saturating_add(bytes);
+        if self.spent > MAX_STREAM_BYTES {
+            return Err(too_large());
+        }
+        Ok(())
+    }
+}
+
 pub(crate) fn too_large() -> ModelError {
     ModelError::Malformed(format!(
         "the streamed answer is larger than {MAX_STREAM_BYTES} bytes"
@@ -173,4 +191,37 @@ pub(crate) fn mid_stream_error(message: Option<&str>) -> ModelError {
         "the provider reported an error mid-stream: {}",
         message.unwrap_or("no message")
     ))
+}
+
+/// Feeds `pieces` to an `A` one by one, then ends the stream: the deltas, and how it ended.
+#[cfg(test)]
+pub(crate) fn parse_pieces<A: Assemble + Default>(
+    pieces: &[&str],
+) -> (Vec<ChatDelta>, Result<(), ModelError>) {
+    feed::<A>(pieces.iter().map(|piece| piece.as_bytes()))
+}
+
+/// [`parse_pieces`] with `text` split at every byte, so every boundary case is crossed.
+#[cfg(test)]
+pub(crate) fn parse_bytewise<A: Assemble + Default>(
+    text: &str,
+) -> (Vec<ChatDelta>, Result<(), ModelError>) {
+    feed::<A>(text.as_bytes().iter().map(std::slice::from_ref))
+}
+
+#[cfg(test)]
+fn feed<'b, A: Assemble + Default>(
+    pieces: impl IntoIterator<Item = &'b [u8]>,
+) -> (Vec<ChatDelta>, Result<(), ModelError>) {
+    let mut parser = SseParser::<A>::default();
+    let mut out = Vec::new();
+    for piece in pieces {
+        match parser.push(piece, &mut out) {
+            Ok(true) => return (out, Ok(())),
+            Ok(false) => {}
+            Err(error) => return (out, Err(error)),
+        }
+    }
+    let end = parser.end(&mut out);
+    (out, end)
 }

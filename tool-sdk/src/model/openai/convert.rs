@@ -497,22 +497,12 @@ mod tests {
         assert_eq!(short.chars().count(), 1_001);
     }
 
-    /// Gets the weather.
-    #[crate::tool]
-    fn get_weather(
-        /// The city.
-        location: String,
-        days: Option<u8>,
-    ) -> String {
-        format!("{location} {days:?}")
-    }
-
     /// The samples of OpenAI's API reference read into these types and back unchanged; a call
     /// in an answer is read as the sample writes it, and written back the same in the next
     /// request, with its result as the sample's tool message.
     #[test]
     fn the_api_references_samples_are_read_and_written_alike() {
-        use crate::model::http::{reference_sample, round_trip};
+        use crate::model::http::samples::{reference_sample, round_trip, GetWeatherTool};
         use crate::model::openai::api::{RequestMessage, Tool, ToolCallPart};
         use crate::Tool as _;
 

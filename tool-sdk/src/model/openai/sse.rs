@@ -1,7 +1,7 @@
 //! Reading a streamed Chat Completions answer: each event a chunk, each tool call assembled
 //! from its deltas and handed out once complete.
 
-use crate::model::http::{mid_stream_error, too_large, Assemble, Event, MAX_STREAM_BYTES};
+use crate::model::http::{mid_stream_error, Assemble, Budget, Event};
 use crate::model::openai::convert::{self, AnswerToolCall, Chunk};
 use crate::model::{ChatDelta, ModelError, ToolCall};
 
@@ -24,7 +24,7 @@ pub struct Assembler {
     /// A `finish_reason` or `[DONE]` was read.
     finished: bool,
     /// Bytes of text and arguments read so far.
-    size: usize,
+    budget: Budget,
 }
 
 impl Assemble for Assembler {
@@ -55,7 +55,7 @@ impl Assemble for Assembler {
             if let Some(delta) = choice.delta {
                 for text in [delta.content, delta.refusal].into_iter().flatten() {
                     if !text.is_empty() {
-                        self.grow(text.len())?;
+                        self.budget.spend(text.len())?;
                         out.push(ChatDelta::Text(text));
                     }
                 }
@@ -136,7 +136,7 @@ impl Assembler {
             arguments.append_to(&mut current.arguments);
             grown += current.arguments.len() - before;
         }
-        self.grow(grown)
+        self.budget.spend(grown)
     }
 
     /// Hands out the call in progress, if any.
@@ -155,50 +155,18 @@ impl Assembler {
         }));
         Ok(())
     }
-
-    fn grow(&mut self, bytes: usize) -> Result<(), ModelError> {
-        self.size = self.size.saturating_add(bytes);
-        if self.size > MAX_STREAM_BYTES {
-            return Err(too_large());
-        }
-        Ok(())
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    type StreamParser = crate::model::http::SseParser<Assembler>;
-
-    /// Feeds `pieces` one by one, then ends the stream.
     fn parse(pieces: &[&str]) -> (Vec<ChatDelta>, Result<(), ModelError>) {
-        let mut parser = StreamParser::default();
-        let mut out = Vec::new();
-        for piece in pieces {
-            match parser.push(piece.as_bytes(), &mut out) {
-                Ok(true) => return (out, Ok(())),
-                Ok(false) => {}
-                Err(error) => return (out, Err(error)),
-            }
-        }
-        let end = parser.end(&mut out);
-        (out, end)
+        crate::model::http::parse_pieces::<Assembler>(pieces)
     }
 
-    /// Feeds `text` split at every byte, so every boundary case is crossed.
     fn parse_bytewise(text: &str) -> (Vec<ChatDelta>, Result<(), ModelError>) {
-        let mut parser = StreamParser::default();
-        let mut out = Vec::new();
-        for byte in text.as_bytes() {
-            match parser.push(std::slice::from_ref(byte), &mut out) {
-                Ok(true) => return (out, Ok(())),
-                Ok(false) => {}
-                Err(error) => return (out, Err(error)),
-            }
-        }
-        let end = parser.end(&mut out);
-        (out, end)
+        crate::model::http::parse_bytewise::<Assembler>(text)
     }
 
     fn call(id: Option<&str>, name: &str, arguments: &str) -> ChatDelta {
@@ -237,7 +205,7 @@ mod tests {
     #[test]
     fn each_call_is_handed_out_as_soon_as_the_next_one_starts() {
         let events: Vec<&str> = OPENAI_PARALLEL.split_inclusive("\n\n").collect();
-        let mut parser = StreamParser::default();
+        let mut parser = crate::model::http::SseParser::<Assembler>::default();
         let mut out = Vec::new();
         for event in &events[..3] {
             parser.push(event.as_bytes(), &mut out).unwrap();
@@ -430,7 +398,7 @@ mod tests {
                 "the stream went back to tool call 0 after a later call began".into()
             ))
         );
-        let mut parser = StreamParser::default();
+        let mut parser = crate::model::http::SseParser::<Assembler>::default();
         let result = parser.push(b"data: \xff\xfe\n\n", &mut Vec::new());
         assert_eq!(
             result,
@@ -440,7 +408,7 @@ mod tests {
 
     #[test]
     fn an_endless_line_is_refused() {
-        let mut parser = StreamParser::default();
+        let mut parser = crate::model::http::SseParser::<Assembler>::default();
         let block = vec![b'x'; 1024 * 1024];
         let mut result = Ok(false);
         for _ in 0..40 {
@@ -449,7 +417,7 @@ mod tests {
                 break;
             }
         }
-        assert_eq!(result, Err(too_large()));
+        assert_eq!(result, Err(crate::model::http::too_large()));
     }
 
     #[test]
