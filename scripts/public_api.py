@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Lists the public API of a crate from its rustdoc JSON, one item a line, sorted.
 
-Each line is an item users can name: a module, type, trait, function, constant, macro, a
-struct's public field, an enum's variant, a trait's item, an inherent method, and the traits a
-type implements (not auto traits, not blanket impls), with functions' signatures, so that any
-change to the API shows as a changed line in review.
+Each line is an item users can name: a module, type, trait (with its supertraits), function,
+constant, macro, a struct's public field, an enum's variant (with its fields), a trait's item,
+an inherent method (named with its impl's type), and the traits a type implements (`Send` and
+`Sync` of the auto traits, no blanket impls), with signatures, `where` clauses and the
+attributes that change what a user may do (`#[non_exhaustive]`), so that any change to the API
+shows as a changed line in review.
 
 Usage: public_api.py TARGET/doc/CRATE.json
 """
@@ -149,6 +151,23 @@ def render_fn(name, function):
     )
 
 
+# Attributes that change what a user may do with an item.
+ATTRS = ("non_exhaustive", "must_use")
+
+
+def render_where(generics):
+    """A `where` clause's predicates, as Rust writes them."""
+    out = []
+    for predicate in generics.get("where_predicates", []):
+        if "bound_predicate" in predicate:
+            bound = predicate["bound_predicate"]
+            out.append(f"{render_type(bound['type'])}: {render_bounds(bound.get('bounds', []))}")
+        elif "lifetime_predicate" in predicate:
+            lifetime = predicate["lifetime_predicate"]
+            out.append(f"{lifetime['lifetime']}: {' + '.join(lifetime.get('outlives', []))}")
+    return " where " + ", ".join(out) if out else ""
+
+
 class Lister:
     def __init__(self, doc):
         self.index = doc["index"]
@@ -180,6 +199,9 @@ class Lister:
 
     def emit(self, item, path):
         inner = item["inner"]
+        marks = "".join(f"#[{attr}] " for attr in item.get("attrs", []) if attr in ATTRS)
+        if item.get("deprecation"):
+            marks += "#[deprecated] "
         (kind, value), = inner.items()
         key = (item["id"], path)
         if key in self.seen:
@@ -189,7 +211,11 @@ class Lister:
             self.lines.add(f"mod {path}")
             self.module(value, path)
         elif kind == "struct":
-            self.lines.add(f"struct {path}{render_generics(value['generics'])}")
+            stripped = isinstance(value["kind"], dict) and value["kind"].get("plain", {}).get("has_stripped_fields")
+            self.lines.add(
+                f"{marks}struct {path}{render_generics(value['generics'])}{render_where(value['generics'])}"
+                + (" { .. }" if stripped else "")
+            )
             fields = value["kind"].get("plain", {}).get("fields", []) if isinstance(value["kind"], dict) else []
             for field_id in fields:
                 field = self.item(field_id)
@@ -202,43 +228,63 @@ class Lister:
                         self.lines.add(f"field {path}.{position}: {render_type(field['inner']['struct_field'])}")
             self.impls(value["impls"], path)
         elif kind == "enum":
-            self.lines.add(f"enum {path}{render_generics(value['generics'])}")
+            self.lines.add(f"{marks}enum {path}{render_generics(value['generics'])}")
             for variant_id in value["variants"]:
                 variant = self.item(variant_id)
                 if variant:
-                    self.lines.add(f"variant {path}::{variant['name']}")
+                    self.lines.add(f"variant {path}::{variant['name']}{self.variant_fields(variant)}")
             self.impls(value["impls"], path)
         elif kind == "union":
             self.lines.add(f"union {path}")
             self.impls(value["impls"], path)
         elif kind == "trait":
-            self.lines.add(f"trait {path}{render_generics(value['generics'])}")
+            supertraits = render_bounds(value.get("bounds", []))
+            self.lines.add(
+                f"trait {path}{render_generics(value['generics'])}"
+                + (f": {supertraits}" if supertraits else "")
+                + render_where(value["generics"])
+            )
             for member_id in value["items"]:
                 member = self.item(member_id)
                 if member:
-                    self.member(member, path)
+                    self.member(member, path, in_trait=True)
         elif kind == "function":
-            self.lines.add(f"{render_fn(path, value)}")
+            self.lines.add(f"{marks}{render_fn(path, value)}")
         elif kind == "constant":
             self.lines.add(f"const {path}: {render_type(value['type'])}")
         elif kind == "static":
             self.lines.add(f"static {path}: {render_type(value['type'])}")
         elif kind == "type_alias":
-            self.lines.add(f"type {path} = {render_type(value['type'])}")
+            self.lines.add(f"type {path}{render_generics(value['generics'])} = {render_type(value['type'])}")
         elif kind in ("macro", "proc_macro"):
             self.lines.add(f"macro {path}")
         else:
             self.lines.add(f"{kind} {path}")
 
-    def member(self, member, path):
+    def member(self, member, path, in_trait=False):
         (kind, value), = member["inner"].items()
         name = f"{path}::{member['name']}"
         if kind == "function":
-            self.lines.add(render_fn(name, value))
+            provided = " { provided }" if in_trait and value.get("has_body") else ""
+            self.lines.add(render_fn(name, value) + render_where(value.get("generics", {})) + provided)
         elif kind == "assoc_type":
-            self.lines.add(f"type {name}")
+            bounds = render_bounds(value.get("bounds", []))
+            self.lines.add(f"type {name}" + (f": {bounds}" if bounds else ""))
         elif kind == "assoc_const":
             self.lines.add(f"const {name}: {render_type(value['type'])}")
+
+    def variant_fields(self, variant):
+        kind = variant["inner"]["variant"]["kind"]
+        if kind == "plain":
+            return ""
+        if "tuple" in kind:
+            fields = [self.item(field) for field in kind["tuple"] if field is not None]
+            return "(" + ", ".join(render_type(field["inner"]["struct_field"]) for field in fields if field) + ")"
+        fields = [self.item(field) for field in kind["struct"]["fields"]]
+        rendered = ", ".join(
+            f"{field['name']}: {render_type(field['inner']['struct_field'])}" for field in fields if field
+        )
+        return " { " + rendered + (", .." if kind["struct"].get("has_stripped_fields") else "") + " }"
 
     def impls(self, impl_ids, path):
         for impl_id in impl_ids:
@@ -246,19 +292,28 @@ class Lister:
             if impl_item is None:
                 continue
             impl = impl_item["inner"]["impl"]
-            if impl.get("is_synthetic") or impl.get("blanket_impl") is not None:
-                continue
             trait = impl.get("trait")
+            if impl.get("blanket_impl") is not None:
+                continue
+            # Of the auto traits, whether a type can cross or be shared between threads.
+            if impl.get("is_synthetic") and (trait or {}).get("path") not in ("Send", "Sync"):
+                continue
+            generics = render_generics(impl.get("generics", {}))
+            where = render_where(impl.get("generics", {}))
             if trait is not None:
                 negative = "!" if impl.get("is_negative") else ""
                 self.lines.add(
-                    f"impl {negative}{trait['path']}{render_args(trait.get('args'))} for {render_type(impl['for'])}"
+                    f"impl{generics} {negative}{trait['path']}{render_args(trait.get('args'))} for {render_type(impl['for'])}{where}"
                 )
                 continue
+            # Methods are named with the module path and the impl's own type, so that
+            # `impl Builder<A> { fn f }` and `impl Builder<B> { fn f }` are two lines.
+            for_type = impl["for"].get("resolved_path", {})
+            owner = path + render_args(for_type.get("args"))
             for member_id in impl["items"]:
                 member = self.item(member_id)
                 if member and member.get("visibility") == "public":
-                    self.member(member, path)
+                    self.member(member, owner)
 
 
 def main():

@@ -8,14 +8,15 @@ cd "$(dirname "$0")/.."
 
 RUSTC_BOOTSTRAP=1 cargo rustdoc --quiet -p tool-sdk --lib --all-features \
   -- -Z unstable-options --output-format json
-python3 scripts/public_api.py target/doc/tool_sdk.json > target/public-api.txt
+target="${CARGO_TARGET_DIR:-target}"
+python3 scripts/public_api.py "$target/doc/tool_sdk.json" > "$target/public-api.txt"
 if [ "${1:-}" = "--bless" ]; then
-  cp target/public-api.txt tool-sdk/public-api.txt
+  cp "$target/public-api.txt" tool-sdk/public-api.txt
   echo "wrote tool-sdk/public-api.txt ($(wc -l < tool-sdk/public-api.txt) items)"
   exit 0
 fi
-if ! diff -u tool-sdk/public-api.txt target/public-api.txt; then
+if ! diff -u tool-sdk/public-api.txt "$target/public-api.txt"; then
   echo "error: the public API of tool-sdk is not what tool-sdk/public-api.txt says (above: - the file, + the code); if the change is meant, run scripts/public_api.sh --bless and commit the file" >&2
   exit 1
 fi
-echo "the public API matches tool-sdk/public-api.txt ($(wc -l < target/public-api.txt) items)"
+echo "the public API matches tool-sdk/public-api.txt ($(wc -l < "$target/public-api.txt") items)"

@@ -173,7 +173,7 @@ pub enum ModelError {
     #[error("no model: set one with `with_model`, the model's name as the server knows it")]
     MissingModel,
     /// No API key was given for a provider's own API, which takes no request without one.
-    #[error("no API key: set one with `with_api_key`, or set {variable}")]
+    #[error("no API key: set one with `with_api_key` (a model read from the environment takes it from {variable})")]
     MissingApiKey {
         /// The variable a model read from the environment takes its key from.
         variable: &'static str,

@@ -5,13 +5,15 @@ use crate::model::{ChatModel, ModelError};
 
 /// The model the environment names, the first of:
 ///
-/// 1. `OPENAI_BASE_URL` set: an [`OpenAiCompatibleModel`](crate::model::openai::OpenAiCompatibleModel)
-///    from `OPENAI_BASE_URL`, `OPENAI_MODEL` and `OPENAI_API_KEY` (feature `openai`);
-/// 2. `ANTHROPIC_API_KEY` set: an [`AnthropicModel`](crate::model::anthropic::AnthropicModel)
-///    from `ANTHROPIC_API_KEY`, `ANTHROPIC_MODEL` and `ANTHROPIC_BASE_URL` (feature
-///    `anthropic`);
-/// 3. `GEMINI_API_KEY` set: a [`GeminiModel`](crate::model::gemini::GeminiModel) from
-///    `GEMINI_API_KEY`, `GEMINI_MODEL` and `GEMINI_BASE_URL` (feature `gemini`);
+/// 1. `OPENAI_BASE_URL` set: an
+///    [`OpenAiCompatibleModel`](crate::model::openai::OpenAiCompatibleModel) from
+///    `OPENAI_BASE_URL`, `OPENAI_MODEL` and `OPENAI_API_KEY` (feature `openai`);
+/// 2. `ANTHROPIC_API_KEY` or `ANTHROPIC_BASE_URL` set: an
+///    [`AnthropicModel`](crate::model::anthropic::AnthropicModel) from `ANTHROPIC_API_KEY`,
+///    `ANTHROPIC_MODEL` and `ANTHROPIC_BASE_URL` (feature `anthropic`);
+/// 3. `GEMINI_API_KEY` or `GEMINI_BASE_URL` set: a
+///    [`GeminiModel`](crate::model::gemini::GeminiModel) from `GEMINI_API_KEY`,
+///    `GEMINI_MODEL` and `GEMINI_BASE_URL` (feature `gemini`);
 ///
 /// `None` when no model is configured. A configuration that is there but unusable
 /// (`OPENAI_BASE_URL` without `OPENAI_MODEL`, say) is an error, never a silent fallback.
@@ -29,32 +31,134 @@ use crate::model::{ChatModel, ModelError};
 /// # }
 /// ```
 pub fn from_env() -> Result<Option<Box<dyn ChatModel>>, ModelError> {
+    from_lookup(&|name| std::env::var(name))
+}
+
+/// [`from_env`] over the variables `lookup` finds.
+#[cfg_attr(
+    not(any(feature = "openai", feature = "anthropic", feature = "gemini")),
+    allow(unused_variables)
+)]
+fn from_lookup(lookup: &Lookup<'_>) -> Result<Option<Box<dyn ChatModel>>, ModelError> {
     #[cfg(feature = "openai")]
-    if let Some(model) = named::<crate::model::openai::OpenAiCompatible>(|env| env.base_url)? {
+    if let Some(model) =
+        named::<crate::model::openai::OpenAiCompatible, 1>(lookup, |env| [env.base_url])?
+    {
         return Ok(Some(model));
     }
     #[cfg(feature = "anthropic")]
-    if let Some(model) = named::<crate::model::anthropic::Anthropic>(|env| env.api_key)? {
+    if let Some(model) =
+        named::<crate::model::anthropic::Anthropic, 2>(lookup, |env| [env.api_key, env.base_url])?
+    {
         return Ok(Some(model));
     }
     #[cfg(feature = "gemini")]
-    if let Some(model) = named::<crate::model::gemini::Gemini>(|env| env.api_key)? {
+    if let Some(model) =
+        named::<crate::model::gemini::Gemini, 2>(lookup, |env| [env.api_key, env.base_url])?
+    {
         return Ok(Some(model));
     }
     Ok(None)
 }
 
-/// The model of provider `P`, read from its variables, when the one `marker` picks is set to
-/// something other than blanks.
+/// How a variable is read: `std::env::var`, or a table in the tests.
+type Lookup<'a> = dyn Fn(&str) -> Result<String, std::env::VarError> + 'a;
+
+/// The model of provider `P`, read from its variables, when one of the variables `markers`
+/// picks is set to something other than blanks.
 #[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
-fn named<P: crate::model::http::Provider>(
-    marker: fn(&crate::model::http::Env) -> &'static str,
+fn named<P: crate::model::http::Provider, const N: usize>(
+    lookup: &Lookup<'_>,
+    markers: fn(&crate::model::http::Env) -> [&'static str; N],
 ) -> Result<Option<Box<dyn ChatModel>>, ModelError> {
-    use crate::model::http::HttpModel;
-    let set = std::env::var_os(marker(&P::ENV))
-        .is_some_and(|value| !value.to_string_lossy().trim().is_empty());
+    use crate::model::http::HttpModelBuilder;
+    let set = markers(&P::ENV)
+        .into_iter()
+        .any(|name| lookup(name).is_ok_and(|value| !value.trim().is_empty()));
     if !set {
         return Ok(None);
     }
-    Ok(Some(Box::new(HttpModel::<P>::from_env()?)))
+    let model = HttpModelBuilder::<P>::from_lookup(lookup)?.build()?;
+    Ok(Some(Box::new(model)))
+}
+
+#[cfg(all(test, feature = "openai", feature = "anthropic", feature = "gemini"))]
+mod tests {
+    use std::env::VarError;
+
+    use super::*;
+
+    fn described(vars: &[(&str, &str)]) -> Result<Option<String>, ModelError> {
+        let lookup = |name: &str| {
+            vars.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| (*v).to_owned())
+                .ok_or(VarError::NotPresent)
+        };
+        Ok(from_lookup(&lookup)?.map(|model| model.description()))
+    }
+
+    #[test]
+    fn the_first_provider_the_environment_names_is_used() {
+        assert_eq!(described(&[]).unwrap(), None);
+        assert_eq!(
+            described(&[
+                ("OPENAI_BASE_URL", "http://localhost:11434/v1"),
+                ("OPENAI_MODEL", "m")
+            ])
+            .unwrap()
+            .as_deref(),
+            Some("OpenAI-compatible model m at http://localhost:11434/v1")
+        );
+        assert_eq!(
+            described(&[("ANTHROPIC_API_KEY", "k"), ("ANTHROPIC_MODEL", "claude")])
+                .unwrap()
+                .as_deref(),
+            Some("Anthropic model claude at https://api.anthropic.com")
+        );
+        assert_eq!(
+            described(&[("GEMINI_API_KEY", "k"), ("GEMINI_MODEL", "gemini")])
+                .unwrap()
+                .as_deref(),
+            Some("Gemini model gemini at https://generativelanguage.googleapis.com/v1beta")
+        );
+    }
+
+    /// A gateway that adds the key itself is named by its base URL alone.
+    #[test]
+    fn a_keyless_gateway_is_named_by_its_base_url() {
+        assert_eq!(
+            described(&[
+                ("ANTHROPIC_BASE_URL", "http://gw/anthropic"),
+                ("ANTHROPIC_MODEL", "c")
+            ])
+            .unwrap()
+            .as_deref(),
+            Some("Anthropic model c at http://gw/anthropic")
+        );
+        assert_eq!(
+            described(&[
+                ("GEMINI_BASE_URL", "http://gw/v1beta"),
+                ("GEMINI_MODEL", "g")
+            ])
+            .unwrap()
+            .as_deref(),
+            Some("Gemini model g at http://gw/v1beta")
+        );
+    }
+
+    /// A configuration that is there but unusable is an error, never a fallback to the next.
+    #[test]
+    fn an_unusable_configuration_is_an_error() {
+        assert!(matches!(
+            described(&[
+                ("OPENAI_BASE_URL", "http://h/v1"),
+                ("ANTHROPIC_API_KEY", "k")
+            ]),
+            Err(ModelError::MissingEnv {
+                name: "OPENAI_MODEL",
+                ..
+            })
+        ));
+    }
 }

@@ -11,7 +11,7 @@
 //! call the conversation holds without an id gets a stable generated one. Tools are sent with
 //! their schemas in the [`Anthropic`](crate::describe::Dialect::Anthropic) dialect, or
 //! [`AnthropicStrict`](crate::describe::Dialect::AnthropicStrict) with `"strict": true` when
-//! built [strict](HttpModelBuilder::with_strict).
+//! built strict (`with_strict(true)` on its builder).
 //!
 //! # Examples
 //!
@@ -101,7 +101,7 @@ pub type AnthropicModel = HttpModel<Anthropic>;
 /// Anthropic's Messages API: the [`Provider`](crate::model::http::Provider) of an
 /// [`AnthropicModel`], with its own settings, [`with_version`](HttpModelBuilder::with_version),
 /// [`with_max_tokens`](HttpModelBuilder::with_max_tokens) and
-/// [`with_strict`](HttpModelBuilder::with_strict).
+/// and `with_strict`.
 #[derive(Debug, Clone)]
 pub struct Anthropic {
     version: String,

@@ -209,7 +209,7 @@ impl ProviderApi for Gemini {
 
     /// The `v1` API declares tools with `parameters` only.
     fn settle(&mut self, base: &BaseUrl) {
-        let stable_api = base.shown.trim_end_matches('/').ends_with("/v1");
+        let stable_api = base.url.path().trim_end_matches('/').ends_with("/v1");
         self.json_schema.get_or_insert(!stable_api);
     }
 
@@ -283,5 +283,20 @@ mod tests {
             .build()
             .unwrap();
         assert!(!model.has_api_key, "a gateway may add the key itself");
+    }
+
+    /// The API's version is read from the base URL's path, not from its query.
+    #[test]
+    fn the_v1_api_is_known_by_its_path() {
+        let dialect = |url: &str| {
+            let model = GeminiModel::builder().with_base_url(url).with_model("m");
+            crate::model::ChatModel::dialect(&model.build().unwrap())
+        };
+        assert_eq!(dialect("https://gw.example/v1?tenant=t"), Dialect::Gemini);
+        assert_eq!(dialect("https://gw.example/v1/"), Dialect::Gemini);
+        assert_eq!(
+            dialect("https://gw.example/v1beta?tenant=t"),
+            Dialect::GeminiJsonSchema
+        );
     }
 }

@@ -57,8 +57,9 @@ impl Endpoints {
 pub(crate) mod sealed {
     use super::*;
 
-    /// What a provider supplies; in a private module, so that no other crate can implement
-    /// [`Provider`](super::Provider) or call these.
+    /// What a provider supplies; in a private module, so that no other crate can name it or
+    /// implement [`Provider`](super::Provider). (Through a `P: Provider` bound its items can
+    /// still be reached; they are not part of the documented API.)
     pub trait ProviderApi: Sized {
         /// How its models are named in their description (`OpenAI-compatible`).
         const NAME: &'static str;

@@ -27,7 +27,9 @@ impl RetryPolicy {
             .saturating_mul(factor)
             .min(self.max_backoff);
         let random = f64::from(getrandom::u32().unwrap_or(0)) / f64::from(u32::MAX);
-        backoff.mul_f64(1.0 - 0.25 * random)
+        // A backoff near `Duration::MAX` (a setting) cannot be scaled: it is waited as it is.
+        Duration::try_from_secs_f64(backoff.as_secs_f64() * (1.0 - 0.25 * random))
+            .unwrap_or(backoff)
     }
 }
 

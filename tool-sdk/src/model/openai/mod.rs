@@ -32,7 +32,7 @@
 //!
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! // A local Ollama; for OpenAI: with_base_url("https://api.openai.com/v1") and with_api_key(...).
+//! // A local Ollama; for OpenAI, leave the base URL out and give with_api_key(...).
 //! let model = OpenAiCompatibleModel::builder()
 //!     .with_base_url("http://localhost:11434/v1")
 //!     .with_model("qwen2.5")
