@@ -3,6 +3,7 @@
 //! the official `anthropic` package's `MessageCreateParams`. `./scripts/test.sh` starts both
 //! and sets `TOOL_SDK_FAKELLM_URL`; these tests fail without them.
 
+use super::fixtures::{ForecastTool, GetWeatherTool};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -13,7 +14,7 @@ use tool_sdk::model::anthropic::{Anthropic, AnthropicModel};
 use tool_sdk::model::http::HttpModelBuilder;
 use tool_sdk::model::{ChatDelta, ChatOptions, ChatRequest, ModelError, OfferedTool};
 use tool_sdk::run::LoopStatus;
-use tool_sdk::{tool, ChatModel, Message, Tool as _, ToolLoop, ToolRegistry};
+use tool_sdk::{ChatModel, Message, Tool as _, ToolLoop, ToolRegistry};
 use tool_sdk_tests::saga_over_http::run_gated_saga;
 
 /// The base URL of the proxy before fakellm: Anthropic's paths (`/v1/messages`) are under its
@@ -71,30 +72,6 @@ fn bodies_sent(conversation: &str) -> Vec<Value> {
     assert!(head.starts_with("HTTP/1.1 200"), "{head}");
     let listing: Value = serde_json::from_str(body).unwrap();
     listing["requests"].as_array().cloned().unwrap_or_default()
-}
-
-/// Gets the current weather for a city.
-#[tool]
-fn get_weather(
-    /// The city, such as "Lisbon".
-    city: String,
-) -> String {
-    format!("{city}: sunny, 21 °C")
-}
-
-/// Forecasts the weather.
-#[tool]
-fn forecast(
-    /// The city.
-    city: String,
-    /// How many days ahead (default 1).
-    days: Option<u8>,
-) -> String {
-    let days = days.unwrap_or(1);
-    format!(
-        "{city}: sunny for {days} day{}",
-        if days == 1 { "" } else { "s" }
-    )
 }
 
 #[tokio::test]

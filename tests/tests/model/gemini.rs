@@ -10,10 +10,13 @@
 //! rollback after a failing booking, retries of 503 and 429, refusals carrying Gemini's
 //! message, a missing key, and the Gemini lowering of each tool's schema in the bodies sent.
 
+use super::fixtures::{
+    answer_text, bookings, results, user, Counted, ForecastTool, GetWeatherTool, Journal, Shared,
+};
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::net::TcpListener;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use futures_util::StreamExt as _;
@@ -26,14 +29,11 @@ use tool_sdk::{
     define::ToolErrorKind,
     define_tool,
     model::{
-        check_conversation, ChatDelta, ChatOptions, ChatRequest, ChatStream, ModelError,
-        ModelFuture, OfferedTool, ToolResultStatus,
+        check_conversation, ChatDelta, ChatOptions, ChatRequest, ModelError, OfferedTool,
+        ToolResultStatus,
     },
     tool, AssistantMessage, ChatModel, Message, Tool as _, ToolCall, ToolRegistry,
 };
-
-/// What the tools did, in order.
-type Journal = Arc<Mutex<Vec<String>>>;
 
 /// The base URL (up to `/v1beta`) of the Gemini server that `./scripts/test.sh` started.
 fn gemini_url() -> String {
@@ -121,15 +121,6 @@ fn bodies_sent(conversation: &str) -> Vec<Value> {
         .collect()
 }
 
-/// Gets the current weather for a city.
-#[tool]
-fn get_weather(
-    /// The city, such as "Lisbon".
-    city: String,
-) -> String {
-    format!("{city}: sunny, 21 °C")
-}
-
 /// The travel tools: the weather (`#[tool]`), compensable bookings, and a payment a person
 /// approves (`confirm`).
 fn travel_tools(journal: &Journal) -> ToolRegistry {
@@ -149,123 +140,6 @@ fn travel_tools(journal: &Journal) -> ToolRegistry {
         ))
         .unwrap();
     registry
-}
-
-/// The weather and the compensable bookings: no tool of them waits for a person, so the loop
-/// streams.
-fn bookings(journal: &Journal) -> ToolRegistry {
-    let mut registry = ToolRegistry::new();
-    registry.register(GetWeatherTool).unwrap();
-
-    let (log, undo) = (Arc::clone(journal), Arc::clone(journal));
-    registry
-        .register(define_tool!(
-            /// Books a flight and returns its reference.
-            #[tool(name = "book_flight", compensate = move |args, booking: String| -> Result<(), String> {
-                let to: String = args.to;
-                undo.lock().unwrap().push(format!("cancel flight to {to} ({booking})"));
-                Ok(())
-            })]
-            move |
-                /// Where to fly to.
-                to: String,
-            | -> Result<String, String> {
-                log.lock().unwrap().push(format!("flight to {to}"));
-                Ok(format!("flight booked: FL-{to}"))
-            }
-        ))
-        .unwrap();
-
-    let (log, undo) = (Arc::clone(journal), Arc::clone(journal));
-    registry
-        .register(define_tool!(
-            /// Books a hotel and returns its reference.
-            #[tool(name = "book_hotel", compensate = move |args, booking: String| -> Result<(), String> {
-                let (city, nights): (String, u32) = (args.city, args.nights);
-                undo.lock().unwrap().push(format!("cancel hotel in {city} for {nights} ({booking})"));
-                Ok(())
-            })]
-            move |
-                /// The city.
-                city: String,
-                /// How many nights.
-                nights: u32,
-            | -> Result<String, String> {
-                if city == "Atlantis" {
-                    log.lock().unwrap().push(format!("no hotel in {city}"));
-                    return Err(format!("no hotel in {city}"));
-                }
-                log.lock().unwrap().push(format!("hotel in {city} for {nights}"));
-                Ok(format!("hotel booked: HT-{city}-{nights}"))
-            }
-        ))
-        .unwrap();
-    registry
-}
-
-/// A model that counts how its requests went: whole or streamed.
-struct Counted {
-    inner: GeminiModel,
-    whole: AtomicUsize,
-    streamed: AtomicUsize,
-}
-
-impl Counted {
-    fn new(inner: GeminiModel) -> Arc<Self> {
-        Arc::new(Self {
-            inner,
-            whole: AtomicUsize::new(0),
-            streamed: AtomicUsize::new(0),
-        })
-    }
-
-    fn counts(&self) -> (usize, usize) {
-        (
-            self.whole.load(Ordering::Relaxed),
-            self.streamed.load(Ordering::Relaxed),
-        )
-    }
-}
-
-struct Shared(Arc<Counted>);
-
-impl ChatModel for Shared {
-    fn dialect(&self) -> Dialect {
-        self.0.inner.dialect()
-    }
-
-    fn chat<'a>(&'a self, request: ChatRequest<'a>) -> ModelFuture<'a> {
-        self.0.whole.fetch_add(1, Ordering::Relaxed);
-        self.0.inner.chat(request)
-    }
-
-    fn chat_stream<'a>(&'a self, request: ChatRequest<'a>) -> Option<ChatStream<'a>> {
-        self.0.streamed.fetch_add(1, Ordering::Relaxed);
-        self.0.inner.chat_stream(request)
-    }
-}
-
-fn answer_text(status: &LoopStatus) -> &str {
-    match status {
-        LoopStatus::Answered(reply) => reply.text.as_deref().unwrap_or_default(),
-        other => panic!("the run did not answer: {other:?}"),
-    }
-}
-
-fn results(conversation: &[Message]) -> Vec<(&str, ToolResultStatus, &str)> {
-    conversation
-        .iter()
-        .filter_map(|message| match message {
-            Message::Tool(result) => {
-                Some((result.name.as_str(), result.status, result.content.as_str()))
-            }
-            _ => None,
-        })
-        .collect()
-}
-
-fn user(text: &str) -> Vec<Message> {
-    vec![Message::user(text)]
 }
 
 async fn chat(
@@ -752,21 +626,6 @@ async fn a_missing_api_key_is_refused_by_the_server_and_not_retried() {
         .filter(|request| request["headers"]["x-fakellm-conversation-id"] == conversation.as_str())
         .count();
     assert_eq!(sent, 1, "a refusal is not retried");
-}
-
-/// Forecasts the weather.
-#[tool]
-fn forecast(
-    /// The city.
-    city: String,
-    /// How many days ahead (default 1).
-    days: Option<u8>,
-) -> String {
-    let days = days.unwrap_or(1);
-    format!(
-        "{city}: sunny for {days} day{}",
-        if days == 1 { "" } else { "s" }
-    )
 }
 
 /// Runs the `schema` scenario on a model built `with_json_schema(json_schema)` (unset: the

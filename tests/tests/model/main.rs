@@ -4,5 +4,6 @@
 //! One test binary for the stage: each file of this folder is a module of it.
 
 mod anthropic;
+mod fixtures;
 mod gemini;
 mod openai;

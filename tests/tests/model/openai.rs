@@ -9,9 +9,13 @@
 
 use std::net::TcpListener;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tool_sdk::model::http::HttpModelBuilder;
+
+use super::fixtures::{
+    answer_text, results, travel_tools, user, Counted, ForecastTool, Journal, Shared,
+};
 
 use futures_util::StreamExt as _;
 use serde_json::Value;
@@ -20,16 +24,12 @@ use tool_sdk::model::openai::OpenAiCompatibleModel;
 use tool_sdk::run::{Concurrency, LoopOptions, LoopStatus, ToolLoop};
 use tool_sdk::{
     define::ToolErrorKind,
-    define_tool,
     model::{
-        check_conversation, ChatDelta, ChatOptions, ChatRequest, ChatStream, ModelError,
-        ModelFuture, OfferedTool, ToolResultStatus,
+        check_conversation, ChatDelta, ChatOptions, ChatRequest, ModelError, OfferedTool,
+        ToolResultStatus,
     },
-    tool, AssistantMessage, ChatModel, Message, Tool as _, ToolRegistry,
+    AssistantMessage, ChatModel, Message, Tool as _, ToolRegistry,
 };
-
-/// What the tools did, in order.
-type Journal = Arc<Mutex<Vec<String>>>;
 
 /// The base URL of the fakellm server that `./scripts/test.sh` started.
 fn fakellm_url() -> String {
@@ -104,135 +104,6 @@ fn bodies_sent(conversation: &str) -> Vec<Value> {
     listing["requests"].as_array().cloned().unwrap_or_default()
 }
 
-/// Gets the current weather for a city.
-#[tool]
-fn get_weather(
-    /// The city, such as "Lisbon".
-    city: String,
-) -> String {
-    format!("{city}: sunny, 21 °C")
-}
-
-/// The travel tools: the weather (`#[tool]`), compensable bookings, and a payment.
-fn travel_tools(journal: &Journal) -> ToolRegistry {
-    let mut registry = ToolRegistry::new();
-    registry.register(GetWeatherTool).unwrap();
-
-    let (log, undo) = (Arc::clone(journal), Arc::clone(journal));
-    registry
-        .register(define_tool!(
-            /// Books a flight and returns its reference.
-            #[tool(name = "book_flight", compensate = move |args, booking: String| -> Result<(), String> {
-                let to: String = args.to;
-                undo.lock().unwrap().push(format!("cancel flight to {to} ({booking})"));
-                Ok(())
-            })]
-            move |
-                /// Where to fly to.
-                to: String,
-            | -> Result<String, String> {
-                log.lock().unwrap().push(format!("flight to {to}"));
-                Ok(format!("flight booked: FL-{to}"))
-            }
-        ))
-        .unwrap();
-
-    let (log, undo) = (Arc::clone(journal), Arc::clone(journal));
-    registry
-        .register(define_tool!(
-            /// Books a hotel and returns its reference.
-            #[tool(name = "book_hotel", compensate = move |args, booking: String| -> Result<(), String> {
-                let (city, nights): (String, u32) = (args.city, args.nights);
-                undo.lock().unwrap().push(format!("cancel hotel in {city} for {nights} ({booking})"));
-                Ok(())
-            })]
-            move |
-                /// The city.
-                city: String,
-                /// How many nights.
-                nights: u32,
-            | -> Result<String, String> {
-                if city == "Atlantis" {
-                    log.lock().unwrap().push(format!("no hotel in {city}"));
-                    return Err(format!("no hotel in {city}"));
-                }
-                log.lock().unwrap().push(format!("hotel in {city} for {nights}"));
-                Ok(format!("hotel booked: HT-{city}-{nights}"))
-            }
-        ))
-        .unwrap();
-
-    let log = Arc::clone(journal);
-    registry
-        .register(define_tool!(
-            /// Pays an amount in euros.
-            #[tool(name = "pay")]
-            move |
-                /// Euros.
-                amount: u32,
-            | -> String {
-                log.lock().unwrap().push(format!("paid {amount}"));
-                format!("paid {amount}")
-            }
-        ))
-        .unwrap();
-    registry
-}
-
-/// A model that counts how its requests went: whole or streamed.
-struct Counted {
-    inner: OpenAiCompatibleModel,
-    whole: AtomicUsize,
-    streamed: AtomicUsize,
-}
-
-impl Counted {
-    fn new(inner: OpenAiCompatibleModel) -> Arc<Self> {
-        Arc::new(Self {
-            inner,
-            whole: AtomicUsize::new(0),
-            streamed: AtomicUsize::new(0),
-        })
-    }
-}
-
-struct Shared(Arc<Counted>);
-
-impl ChatModel for Shared {
-    fn chat<'a>(&'a self, request: ChatRequest<'a>) -> ModelFuture<'a> {
-        self.0.whole.fetch_add(1, Ordering::Relaxed);
-        self.0.inner.chat(request)
-    }
-
-    fn chat_stream<'a>(&'a self, request: ChatRequest<'a>) -> Option<ChatStream<'a>> {
-        self.0.streamed.fetch_add(1, Ordering::Relaxed);
-        self.0.inner.chat_stream(request)
-    }
-}
-
-fn answer_text(status: &LoopStatus) -> &str {
-    match status {
-        LoopStatus::Answered(reply) => reply.text.as_deref().unwrap_or_default(),
-        other => panic!("the run did not answer: {other:?}"),
-    }
-}
-
-fn results(conversation: &[Message]) -> Vec<(&str, ToolResultStatus, &str)> {
-    conversation
-        .iter()
-        .filter_map(|message| match message {
-            Message::Tool(result) => {
-                Some((result.name.as_str(), result.status, result.content.as_str()))
-            }
-            _ => None,
-        })
-        .collect()
-}
-
-fn user(text: &str) -> Vec<Message> {
-    vec![Message::user(text)]
-}
-
 #[tokio::test]
 async fn several_rounds_then_a_payment_a_person_allows() {
     let journal = Journal::default();
@@ -299,10 +170,7 @@ async fn several_rounds_then_a_payment_a_person_allows() {
     );
     assert_eq!(conversation.len(), 9);
     assert_eq!(
-        (
-            model.whole.load(Ordering::Relaxed),
-            model.streamed.load(Ordering::Relaxed)
-        ),
+        model.counts(),
         (4, 0),
         "a gated run asks for whole replies, since no call may run before all are known"
     );
@@ -367,14 +235,7 @@ async fn a_failing_booking_rolls_back_the_streamed_run() {
     check_conversation(&conversation).unwrap();
     let results = results(&conversation);
     assert_eq!(results[0].1, ToolResultStatus::RolledBack, "{results:?}");
-    assert_eq!(
-        (
-            model.whole.load(Ordering::Relaxed),
-            model.streamed.load(Ordering::Relaxed)
-        ),
-        (0, 2),
-        "both replies were streamed"
-    );
+    assert_eq!(model.counts(), (0, 2), "both replies were streamed");
 }
 
 #[tokio::test]
@@ -441,8 +302,7 @@ async fn a_streamed_run_runs_parallel_calls_and_assembles_the_streamed_answer() 
             ),
         ]
     );
-    assert_eq!(model.streamed.load(Ordering::Relaxed), 2);
-    assert_eq!(model.whole.load(Ordering::Relaxed), 0);
+    assert_eq!(model.counts(), (0, 2));
 }
 
 #[tokio::test]
@@ -626,21 +486,6 @@ async fn chat(
         options: &options,
     };
     model.chat(request).await.map(|response| response.message)
-}
-
-/// Forecasts the weather.
-#[tool]
-fn forecast(
-    /// The city.
-    city: String,
-    /// How many days ahead (default 1).
-    days: Option<u8>,
-) -> String {
-    let days = days.unwrap_or(1);
-    format!(
-        "{city}: sunny for {days} day{}",
-        if days == 1 { "" } else { "s" }
-    )
 }
 
 #[tokio::test]
