@@ -16,7 +16,8 @@
 mod poll;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
+use tool_sdk::define::ToolDefinition;
 use tool_sdk::describe::{lower, Dialect};
 use tool_sdk::{register::DynamicTool, ToolRegistry};
 
@@ -45,6 +46,22 @@ fn registry(count: usize) -> ToolRegistry {
     registry
 }
 
+/// `definition` as a Chat Completions `tools` entry, its lowered `parameters` moved in (not
+/// copied through `json!`, which would serialize them into a new value).
+fn chat_completions_tool(definition: &ToolDefinition, parameters: Value) -> Value {
+    let mut function = Map::new();
+    function.insert("name".into(), Value::String(definition.name.clone()));
+    function.insert(
+        "description".into(),
+        Value::String(definition.description.clone()),
+    );
+    function.insert("parameters".into(), parameters);
+    let mut tool = Map::new();
+    tool.insert("type".into(), Value::String("function".into()));
+    tool.insert("function".into(), Value::Object(function));
+    Value::Object(tool)
+}
+
 fn bench(c: &mut Criterion) {
     let tools = registry(1_000);
 
@@ -60,11 +77,7 @@ fn bench(c: &mut Criterion) {
                     let parameters =
                         lower(&definition.name, &definition.parameters, Dialect::OpenAi)
                             .expect("lowers");
-                    json!({"type": "function", "function": {
-                        "name": definition.name,
-                        "description": definition.description,
-                        "parameters": parameters,
-                    }})
+                    chat_completions_tool(definition, parameters)
                 })
                 .collect();
             serde_json::to_string(&encoded).expect("encodes")
