@@ -338,18 +338,8 @@ mod tests {
     use super::*;
     use crate::define::ToolDefinition;
     use crate::model::http::decode;
+    use crate::model::http::samples::result;
     use crate::model::ToolResultStatus;
-
-    fn result(call_id: Option<&str>, key: &str, name: &str, content: &str) -> Message {
-        Message::Tool(ToolResultMessage {
-            call_id: call_id.map(str::to_owned),
-            key: key.to_owned(),
-            name: name.to_owned(),
-            content: content.to_owned(),
-            parts: Vec::new(),
-            status: ToolResultStatus::Success,
-        })
-    }
 
     fn encode(messages: &[Message], tools: &[(&ToolDefinition, &Value)]) -> Value {
         encode_with(messages, tools, &ChatOptions::default())

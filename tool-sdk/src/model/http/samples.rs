@@ -4,6 +4,8 @@
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use crate::model::{Message, ToolResultMessage, ToolResultStatus};
+
 /// A sample of a provider's wire format, in the shape its API reference shows
 /// (`tests/samples/wire/NAME.json`).
 pub(crate) fn reference_sample(name: &str) -> serde_json::Value {
@@ -30,4 +32,16 @@ pub(crate) fn get_weather(
     days: Option<u8>,
 ) -> String {
     format!("{location} {days:?}")
+}
+
+/// A successful result of the call `call_id` (none: a call without an id), under `key`.
+pub(crate) fn result(call_id: Option<&str>, key: &str, name: &str, content: &str) -> Message {
+    Message::Tool(ToolResultMessage {
+        call_id: call_id.map(str::to_owned),
+        key: key.to_owned(),
+        name: name.to_owned(),
+        content: content.to_owned(),
+        parts: Vec::new(),
+        status: ToolResultStatus::Success,
+    })
 }

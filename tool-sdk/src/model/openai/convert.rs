@@ -172,20 +172,10 @@ mod tests {
     use super::*;
     use crate::define::ToolDefinition;
     use crate::model::http::error_message;
+    use crate::model::http::samples::result;
     use serde_json::Value;
 
-    use crate::model::{ChatOptions, OfferedTool, ToolResultMessage, ToolResultStatus};
-
-    fn result(call_id: Option<&str>, key: &str, name: &str, content: &str) -> Message {
-        Message::Tool(ToolResultMessage {
-            call_id: call_id.map(str::to_owned),
-            key: key.to_owned(),
-            name: name.to_owned(),
-            content: content.to_owned(),
-            parts: Vec::new(),
-            status: ToolResultStatus::Success,
-        })
-    }
+    use crate::model::{ChatOptions, OfferedTool};
 
     fn encode(messages: &[Message], tools: &[&ToolDefinition], stream: bool) -> Value {
         let options = ChatOptions::default();
