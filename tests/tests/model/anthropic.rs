@@ -1,112 +1,130 @@
-//! `AnthropicModel` against a real HTTP server: fakellm's Messages API (PyPI), answering from
-//! the rules of `tests/fakellm/openai.yaml`, behind the proxy that checks every body against
-//! the official `anthropic` package's `MessageCreateParams`. `./scripts/test.sh` starts both
-//! and sets `TOOL_SDK_FAKELLM_URL`; these tests fail without them.
+//! `AnthropicModel` against fakellm's Messages API, behind the proxy that checks every body
+//! against the official `anthropic` package's `MessageCreateParams`: how its bodies carry the
+//! contract's scenarios (`contract.rs`), and what is the API's own: the system prompt and
+//! strict tool use.
 
-use super::fixtures::{ForecastTool, GetWeatherTool};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
-
-use futures_util::StreamExt as _;
+use base64::{engine::general_purpose::STANDARD, Engine as _};
 use serde_json::{json, Value};
 use tool_sdk::describe::{lower, Dialect};
-use tool_sdk::model::anthropic::{Anthropic, AnthropicModel};
-use tool_sdk::model::http::HttpModelBuilder;
-use tool_sdk::model::{ChatDelta, ChatOptions, ChatRequest, ModelError, OfferedTool};
+use tool_sdk::model::anthropic::Anthropic;
 use tool_sdk::run::LoopStatus;
-use tool_sdk::{ChatModel, Message, Tool as _, ToolLoop, ToolRegistry};
-use tool_sdk_tests::saga_over_http::run_gated_saga;
+use tool_sdk::{ChatModel as _, Message, Tool as _, ToolLoop, ToolRegistry};
+use tool_sdk_tests::media::{CAPTION, PDF, PNG};
 
-/// The base URL of the proxy before fakellm: Anthropic's paths (`/v1/messages`) are under its
-/// root.
-fn base_url() -> String {
-    match std::env::var("TOOL_SDK_FAKELLM_URL") {
-        Ok(url) if !url.trim().is_empty() => {
-            url.trim_end_matches('/').trim_end_matches("/v1").to_owned()
+use super::fixtures::{ForecastTool, GetWeatherTool};
+use super::servers::{fakellm_url, proxy_bodies, Scenario, Server, Session};
+
+/// The Anthropic Messages API of fakellm.
+pub(crate) struct AnthropicServer;
+
+impl Server for AnthropicServer {
+    type Provider = Anthropic;
+    const NAME: &'static str = "anthropic";
+    const MODEL: &'static str = "claude-test";
+    const CALL_ID_PREFIX: Option<&'static str> = Some("toolu_");
+    const RATE_LIMITED: &'static str = "Rate limit reached for requests.";
+    const DOWN: &'static str = "The engine is currently overloaded, please try again later.";
+    const REFUSED: &'static str = "Invalid 'messages[1].tool_call_id': no tool call with this id.";
+    const STREAMS_ERRORS: bool = false;
+    const API_PATH: &'static str = "";
+
+    /// Anthropic's paths (`/v1/messages`) are under the proxy's root.
+    fn base_url() -> String {
+        fakellm_url()
+            .trim_end_matches('/')
+            .trim_end_matches("/v1")
+            .to_owned()
+    }
+
+    fn bodies_sent(conversation: &str) -> Vec<Value> {
+        proxy_bodies(conversation)
+    }
+
+    fn check_sent(scenario: Scenario, conversation: &str) {
+        let bodies = Self::bodies_sent(conversation);
+        let last = bodies.last().expect("a body was sent");
+        let text = |content: &str| json!(content);
+        match scenario {
+            Scenario::TripAllowed => {
+                assert_eq!(answered(last), [("pay", text("paid 420"), false)]);
+            }
+            Scenario::TripDenied => {
+                assert_eq!(answered(last), [("pay", text("Not this month."), true)]);
+            }
+            Scenario::Parallel => {
+                assert_eq!(
+                    answered(last),
+                    [
+                        ("get_weather", text("Lisbon: sunny, 21 °C"), false),
+                        ("get_weather", text("Oslo: sunny, 21 °C"), false),
+                    ],
+                    "one user turn, the results in the order of the calls"
+                );
+            }
+            Scenario::Flaky => {}
+            Scenario::Refused => assert_eq!(bodies.len(), 1, "not retried"),
+            Scenario::Saga => {
+                assert_eq!(
+                    answered(last),
+                    [("book_flight", text("flight booked: FL-Lisbon"), false)]
+                );
+            }
+            Scenario::Chart => {
+                assert_eq!(
+                    answered(last),
+                    [(
+                        "chart",
+                        json!([
+                            {"type": "text", "text": CAPTION},
+                            {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": STANDARD.encode(PNG)}},
+                            {"type": "document", "source": {"type": "base64", "media_type": "application/pdf", "data": STANDARD.encode(PDF)}, "title": "Q1.pdf"},
+                        ]),
+                        false
+                    )]
+                );
+            }
         }
-        _ => panic!(
-            "TOOL_SDK_FAKELLM_URL is not set: these tests need the fakellm server that \
-             ./scripts/test.sh installs and starts; run ./scripts/test.sh"
-        ),
     }
 }
 
-/// A builder for a model on fakellm, in a conversation of its own, and the conversation's id.
-fn fakellm(test: &str) -> (HttpModelBuilder<Anthropic>, String) {
-    static RUN: AtomicUsize = AtomicUsize::new(0);
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or_default();
-    let conversation = format!(
-        "anthropic-{test}-{}-{nanos}-{}",
-        std::process::id(),
-        RUN.fetch_add(1, Ordering::Relaxed)
-    );
-    let builder = AnthropicModel::builder()
-        .with_base_url(base_url())
-        .with_api_key("not-a-real-key")
-        .with_model("claude-test")
-        .with_timeout(Duration::from_secs(30))
-        .with_retry_backoff(Duration::from_millis(10), Duration::from_millis(50))
-        .with_header("X-Fakellm-Conversation-Id", &conversation);
-    (builder, conversation)
-}
-
-/// The bodies of `conversation` the validating proxy let through.
-fn bodies_sent(conversation: &str) -> Vec<Value> {
-    use std::io::{Read as _, Write as _};
-    let authority = base_url()
-        .strip_prefix("http://")
-        .map(str::to_owned)
-        .expect("an http:// URL");
-    let mut stream = std::net::TcpStream::connect(&authority).expect("the proxy is up");
-    write!(
-        stream,
-        "GET /_proxy/requests?conversation={conversation} HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).unwrap();
-    let (head, body) = answer.split_once("\r\n\r\n").expect("an HTTP answer");
-    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
-    let listing: Value = serde_json::from_str(body).unwrap();
-    listing["requests"].as_array().cloned().unwrap_or_default()
-}
-
-#[tokio::test]
-async fn the_gated_compensating_saga_runs_over_the_messages_api() {
-    let (builder, conversation) = fakellm("saga");
-    run_gated_saga(builder.build().unwrap()).await;
-    let bodies = bodies_sent(&conversation);
+/// The `tool_result` blocks of the user turn that ends `body`, each with the name of the
+/// `tool_use` it answers (by id, in the assistant turn before), its content and whether it
+/// is an error.
+fn answered(body: &Value) -> Vec<(&str, Value, bool)> {
+    let turns = body["messages"].as_array().expect("messages");
+    let [.., call, result] = turns.as_slice() else {
+        panic!("a reply and its results: {turns:#?}");
+    };
     assert_eq!(
-        bodies.len(),
-        2,
-        "two rounds; the rollback asks nothing: {bodies:#?}"
+        (&call["role"], &result["role"]),
+        (&json!("assistant"), &json!("user"))
     );
-    // The second request answers the flight's call, by its id, in a user turn.
-    let turns = bodies[1]["messages"].as_array().unwrap();
-    let (call, result) = (&turns[turns.len() - 2], &turns[turns.len() - 1]);
-    assert_eq!(call["role"], "assistant");
-    // fakellm's reply carries a made-up text before the call.
-    let tool_use = call["content"]
+    let uses = call["content"].as_array().expect("the reply's blocks");
+    result["content"]
         .as_array()
-        .unwrap()
+        .expect("the results' blocks")
         .iter()
-        .find(|block| block["type"] == "tool_use")
-        .expect("the reply's call");
-    assert_eq!(result["role"], "user");
-    assert_eq!(result["content"][0]["type"], "tool_result");
-    assert_eq!(result["content"][0]["tool_use_id"], tool_use["id"]);
-    assert_eq!(result["content"][0]["content"], "flight booked: FL-Lisbon");
+        .map(|block| {
+            assert_eq!(block["type"], "tool_result", "{block}");
+            let called = uses
+                .iter()
+                .find(|used| used["type"] == "tool_use" && used["id"] == block["tool_use_id"])
+                .unwrap_or_else(|| panic!("no tool_use answered by {block}"));
+            (
+                called["name"].as_str().unwrap(),
+                block["content"].clone(),
+                block.get("is_error") == Some(&json!(true)),
+            )
+        })
+        .collect()
 }
 
 #[tokio::test]
 async fn several_rounds_of_calls_with_a_system_prompt_answer() {
-    let (builder, conversation) = fakellm("parallel");
+    let session = Session::<AnthropicServer>::new("parallel");
     let mut tools = ToolRegistry::new();
     tools.register(GetWeatherTool).unwrap();
-    let agent = ToolLoop::new(builder.build().unwrap(), tools);
+    let agent = ToolLoop::new(session.builder().build().unwrap(), tools);
     let mut chat = vec![
         Message::system("Answer in one sentence."),
         Message::user("scenario:parallel Weather in Lisbon and Oslo?"),
@@ -117,7 +135,7 @@ async fn several_rounds_of_calls_with_a_system_prompt_answer() {
     };
     assert_eq!(reply.text.as_deref(), Some("Sunny in Lisbon and in Oslo."));
     assert_eq!(outcome.rounds, 2);
-    let bodies = bodies_sent(&conversation);
+    let bodies = session.bodies_sent();
     assert_eq!(bodies[0]["system"], "Answer in one sentence.");
     assert_eq!(bodies[0]["stream"], true, "the loop streams by default");
     assert_eq!(
@@ -127,50 +145,9 @@ async fn several_rounds_of_calls_with_a_system_prompt_answer() {
 }
 
 #[tokio::test]
-async fn streamed_calls_arrive_whole_with_their_ids() {
-    let (builder, _) = fakellm("stream");
-    let model = builder.build().unwrap();
-    let conversation = vec![Message::user(
-        "scenario:parallel Weather in Lisbon and Oslo?",
-    )];
-    let definition = GetWeatherTool.definition();
-    let offered = [OfferedTool::canonical(definition)];
-    let options = ChatOptions::default();
-    let request = ChatRequest {
-        messages: &conversation,
-        tools: &offered,
-        options: &options,
-    };
-    let deltas: Vec<ChatDelta> = model
-        .chat_stream(request)
-        .expect("the model streams")
-        .map(|delta| delta.expect("a delta"))
-        .collect()
-        .await;
-    let calls: Vec<_> = deltas
-        .iter()
-        .filter_map(|delta| match delta {
-            ChatDelta::ToolCall(call) => Some(call),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(calls.len(), 2, "{deltas:?}");
-    for (call, city) in calls.iter().zip(["Lisbon", "Oslo"]) {
-        assert!(
-            call.id
-                .as_deref()
-                .is_some_and(|id| id.starts_with("toolu_")),
-            "{call:?}"
-        );
-        let arguments: Value = serde_json::from_str(&call.arguments).unwrap();
-        assert_eq!(arguments, json!({"city": city}));
-    }
-}
-
-#[tokio::test]
 async fn a_strict_model_sends_the_strict_lowering() {
-    let (builder, conversation) = fakellm("strict");
-    let model = builder.with_strict(true).build().unwrap();
+    let session = Session::<AnthropicServer>::new("strict");
+    let model = session.builder().with_strict(true).build().unwrap();
     assert_eq!(model.dialect(), Dialect::AnthropicStrict);
     let mut tools = ToolRegistry::new();
     tools.register(ForecastTool).unwrap();
@@ -181,7 +158,7 @@ async fn a_strict_model_sends_the_strict_lowering() {
         panic!("{:?}", outcome.status);
     };
     assert_eq!(reply.text.as_deref(), Some("Sunny in Lisbon tomorrow."));
-    let bodies = bodies_sent(&conversation);
+    let bodies = session.bodies_sent();
     let tool = &bodies[0]["tools"][0];
     assert_eq!(tool["strict"], true);
     assert_eq!(
@@ -192,74 +169,5 @@ async fn a_strict_model_sends_the_strict_lowering() {
             Dialect::AnthropicStrict
         )
         .unwrap()
-    );
-}
-
-#[tokio::test]
-async fn errors_are_retried_or_refused_with_the_providers_message() {
-    let (builder, _) = fakellm("flaky");
-    let mut tools = ToolRegistry::new();
-    tools.register(GetWeatherTool).unwrap();
-    let agent = ToolLoop::new(builder.build().unwrap(), tools);
-    let outcome = agent
-        .run(&mut vec![Message::user(
-            "scenario:flaky Weather in Lisbon?",
-        )])
-        .await;
-    assert!(
-        matches!(outcome.status, LoopStatus::Answered(_)),
-        "{:?}",
-        outcome.status
-    );
-
-    let (builder, _) = fakellm("refused");
-    let model = builder.build().unwrap();
-    let conversation = vec![Message::user("scenario:refused hello?")];
-    let options = ChatOptions::default();
-    let request = ChatRequest {
-        messages: &conversation,
-        tools: &[],
-        options: &options,
-    };
-    assert_eq!(
-        model.chat(request).await.map(|r| r.message),
-        Err(ModelError::Refused {
-            status: 400,
-            message: "Invalid 'messages[1].tool_call_id': no tool call with this id.".into(),
-        })
-    );
-
-    let (builder, _) = fakellm("down");
-    let model = builder.with_max_retries(1).build().unwrap();
-    let conversation = vec![Message::user("scenario:down hello?")];
-    let request = ChatRequest {
-        messages: &conversation,
-        tools: &[],
-        options: &options,
-    };
-    assert!(matches!(
-        model.chat(request).await,
-        Err(ModelError::Unavailable(message)) if message.contains("HTTP 503") && message.contains("2 attempts")
-    ));
-}
-
-#[tokio::test]
-async fn a_results_image_and_pdf_go_back_as_image_and_document_blocks() {
-    use base64::{engine::general_purpose::STANDARD, Engine as _};
-    use tool_sdk_tests::media::{run_chart, CAPTION, PDF, PNG};
-
-    let (builder, conversation) = fakellm("chart");
-    run_chart(builder.build().unwrap()).await;
-    let bodies = bodies_sent(&conversation);
-    let turns = bodies[1]["messages"].as_array().unwrap();
-    let result = &turns.last().unwrap()["content"][0];
-    assert_eq!(result["type"], "tool_result");
-    assert_eq!(
-        result["content"],
-        json!([
-            {"type": "text", "text": CAPTION},
-            {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": STANDARD.encode(PNG)}},
-            {"type": "document", "source": {"type": "base64", "media_type": "application/pdf", "data": STANDARD.encode(PDF)}, "title": "Q1.pdf"},
-        ])
     );
 }

@@ -1,314 +1,111 @@
-//! `OpenAiCompatibleModel` against a real HTTP server: fakellm (PyPI), answering from the rules
-//! of `tests/fakellm/openai.yaml`. `./scripts/test.sh` installs it, starts it and sets
-//! `TOOL_SDK_FAKELLM_URL`; these tests fail without it.
-//!
-//! The whole `ToolLoop` runs over HTTP: several rounds, a payment a person must allow (the
-//! gate), compensable bookings rolled back when a later one fails, streamed replies with
-//! parallel calls, arguments that are not JSON going back to the model, retries of 500 and
-//! 429, and refusals carrying the provider's message.
+//! `OpenAiCompatibleModel` against fakellm's Chat Completions API, behind the proxy that checks
+//! every body against the official `openai` package's request types: how its bodies carry the
+//! contract's scenarios (`contract.rs`), and what is the API's own: arguments that are not
+//! JSON, strict mode, and the media fallback of tool messages.
 
-use std::net::TcpListener;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
-use tool_sdk::model::http::HttpModelBuilder;
-
-use super::fixtures::{
-    answer_text, results, travel_tools, user, Counted, ForecastTool, Journal, Shared,
-};
-
-use futures_util::StreamExt as _;
 use serde_json::Value;
-use tool_sdk::gate::{ConfirmationPolicy, Gate};
-use tool_sdk::model::openai::OpenAiCompatibleModel;
-use tool_sdk::run::{Concurrency, LoopOptions, LoopStatus, ToolLoop};
-use tool_sdk::{
-    define::ToolErrorKind,
-    model::{
-        check_conversation, ChatDelta, ChatOptions, ChatRequest, ModelError, OfferedTool,
-        ToolResultStatus,
-    },
-    AssistantMessage, ChatModel, Message, Tool as _, ToolRegistry,
-};
+use tool_sdk::model::openai::{MediaFallback, OpenAiCompatible};
+use tool_sdk::model::{check_conversation, ToolResultStatus};
+use tool_sdk::run::ToolLoop;
+use tool_sdk::{AssistantMessage, ChatModel as _, Message, Tool as _, ToolRegistry};
 
-/// The base URL of the fakellm server that `./scripts/test.sh` started.
-fn fakellm_url() -> String {
-    match std::env::var("TOOL_SDK_FAKELLM_URL") {
-        Ok(url) if !url.trim().is_empty() => url,
-        _ => panic!(
-            "TOOL_SDK_FAKELLM_URL is not set: these tests need the fakellm server that \
-             ./scripts/test.sh installs and starts; run ./scripts/test.sh"
-        ),
+use tool_sdk_tests::media::CAPTION;
+
+use super::fixtures::{answer_text, results, travel_tools, user, ForecastTool, Journal};
+use super::servers::{fakellm_url, proxy_bodies, Scenario, Server, Session};
+
+/// The OpenAI-compatible API of fakellm.
+pub(crate) struct OpenAiServer;
+
+impl Server for OpenAiServer {
+    type Provider = OpenAiCompatible;
+    const NAME: &'static str = "openai";
+    const MODEL: &'static str = "fake-model";
+    const CALL_ID_PREFIX: Option<&'static str> = Some("call_");
+    const RATE_LIMITED: &'static str = "Rate limit reached for requests.";
+    const DOWN: &'static str = "The engine is currently overloaded, please try again later.";
+    const REFUSED: &'static str = "Invalid 'messages[1].tool_call_id': no tool call with this id.";
+    const STREAMS_ERRORS: bool = false;
+    const API_PATH: &'static str = "/v1";
+
+    fn base_url() -> String {
+        fakellm_url()
+    }
+
+    fn bodies_sent(conversation: &str) -> Vec<Value> {
+        proxy_bodies(conversation)
+    }
+
+    fn check_sent(scenario: Scenario, conversation: &str) {
+        let bodies = Self::bodies_sent(conversation);
+        let last = bodies.last().expect("a body was sent");
+        match scenario {
+            Scenario::TripAllowed => {
+                assert_eq!(answered(last), [("pay", "paid 420")]);
+            }
+            Scenario::TripDenied => {
+                assert_eq!(answered(last), [("pay", "Not this month.")]);
+            }
+            Scenario::Parallel => {
+                assert_eq!(
+                    answered(last),
+                    [
+                        ("get_weather", "Lisbon: sunny, 21 °C"),
+                        ("get_weather", "Oslo: sunny, 21 °C")
+                    ],
+                    "the tool messages follow the order of the calls"
+                );
+            }
+            Scenario::Flaky => {}
+            Scenario::Refused => assert_eq!(bodies.len(), 1, "not retried"),
+            Scenario::Saga => {
+                assert_eq!(
+                    answered(last),
+                    [("book_flight", "flight booked: FL-Lisbon")]
+                );
+            }
+            Scenario::Chart => {
+                // By default the tool message reads placeholders, and nothing else is sent.
+                let messages = last["messages"].as_array().unwrap();
+                assert_eq!(messages.len(), 3, "{messages:#?}");
+                assert_eq!(messages[2]["role"], "tool");
+                assert_eq!(
+                    messages[2]["content"],
+                    format!("{CAPTION}\n[image (image/png)]\n[file Q1.pdf (application/pdf)]")
+                );
+            }
+        }
     }
 }
 
-/// A model on the fakellm server, in a conversation of its own (fakellm counts turns per
-/// conversation), retrying quickly.
-fn fakellm_model(test: &str) -> OpenAiCompatibleModel {
-    fakellm_builder(test)
-        .build()
-        .expect("the fakellm model builds")
-}
-
-fn fakellm_builder(test: &str) -> HttpModelBuilder<tool_sdk::model::openai::OpenAiCompatible> {
-    fakellm_conversation(test).0
-}
-
-/// A builder for a model on the fakellm server, and the id of its conversation.
-fn fakellm_conversation(
-    test: &str,
-) -> (
-    HttpModelBuilder<tool_sdk::model::openai::OpenAiCompatible>,
-    String,
-) {
-    static RUN: AtomicUsize = AtomicUsize::new(0);
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or_default();
-    let conversation = format!(
-        "{test}-{}-{nanos}-{}",
-        std::process::id(),
-        RUN.fetch_add(1, Ordering::Relaxed)
-    );
-    let builder = OpenAiCompatibleModel::builder()
-        .with_base_url(fakellm_url())
-        .with_api_key("not-a-real-key")
-        .with_model("fake-model")
-        .with_timeout(Duration::from_secs(30))
-        .with_retry_backoff(Duration::from_millis(10), Duration::from_millis(50))
-        .with_header("X-Fakellm-Conversation-Id", &conversation);
-    (builder, conversation)
-}
-
-/// The request bodies of `conversation`, as the validating proxy in front of fakellm received
-/// them (each one checked against the `openai` package's request types on the way).
-fn bodies_sent(conversation: &str) -> Vec<Value> {
-    use std::io::{Read as _, Write as _};
-    let url = fakellm_url();
-    let authority = url
-        .strip_prefix("http://")
-        .and_then(|rest| rest.split('/').next())
-        .expect("the fakellm URL is http://HOST:PORT/...");
-    let mut stream = std::net::TcpStream::connect(authority).expect("the proxy is up");
-    write!(
-        stream,
-        "GET /_proxy/requests?conversation={conversation} HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).unwrap();
-    let (head, body) = answer.split_once("\r\n\r\n").expect("an HTTP answer");
-    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
-    let listing: Value = serde_json::from_str(body).expect("JSON");
-    listing["requests"].as_array().cloned().unwrap_or_default()
-}
-
-#[tokio::test]
-async fn several_rounds_then_a_payment_a_person_allows() {
-    let journal = Journal::default();
-    let model = Counted::new(fakellm_model("trip-allow"));
-    let agent = ToolLoop::new(Shared(Arc::clone(&model)), travel_tools(&journal)).with_gate(
-        Gate::new(ConfirmationPolicy::new().with_confirmed_tool("pay")),
-    );
-    let mut conversation = user("scenario:trip Book 2 nights in Lisbon if it is sunny.");
-
-    let outcome = agent.run(&mut conversation).await;
-    let LoopStatus::Paused(paused) = outcome.status else {
-        panic!("the payment waits for a decision: {:?}", outcome.status);
-    };
-    assert_eq!(outcome.rounds, 3);
-    let awaiting = paused.awaiting().to_vec();
-    assert_eq!(awaiting.len(), 1);
-    assert!(
-        awaiting[0].starts_with("call_"),
-        "keyed by fakellm's call id: {awaiting:?}"
-    );
-    assert_eq!(
-        *journal.lock().unwrap(),
-        ["flight to Lisbon", "hotel in Lisbon for 2"],
-        "the two bookings of one reply ran; nothing was paid"
-    );
-    check_conversation(&conversation).unwrap();
-
-    let decisions = paused.decide().allow(&awaiting[0]).build();
-    let outcome = agent
-        .resume(&mut conversation, paused.id(), &decisions)
-        .await
-        .unwrap();
-    assert_eq!(
-        answer_text(&outcome.status),
-        "Your flight and 2 nights in Lisbon are booked and paid."
-    );
-    assert_eq!(outcome.rounds, 4);
-    assert!(outcome.compensations.is_empty());
-    assert_eq!(
-        *journal.lock().unwrap(),
-        ["flight to Lisbon", "hotel in Lisbon for 2", "paid 420"]
-    );
-    check_conversation(&conversation).unwrap();
-    assert_eq!(
-        results(&conversation),
-        [
-            (
-                "get_weather",
-                ToolResultStatus::Success,
-                "Lisbon: sunny, 21 °C"
-            ),
-            (
-                "book_flight",
-                ToolResultStatus::Success,
-                "flight booked: FL-Lisbon"
-            ),
-            (
-                "book_hotel",
-                ToolResultStatus::Success,
-                "hotel booked: HT-Lisbon-2"
-            ),
-            ("pay", ToolResultStatus::Success, "paid 420"),
-        ]
-    );
-    assert_eq!(conversation.len(), 9);
-    assert_eq!(
-        model.counts(),
-        (4, 0),
-        "a gated run asks for whole replies, since no call may run before all are known"
-    );
-}
-
-#[tokio::test]
-async fn a_denied_payment_goes_back_to_the_model_with_the_persons_words() {
-    let journal = Journal::default();
-    let agent = ToolLoop::new(fakellm_model("trip-deny"), travel_tools(&journal)).with_gate(
-        Gate::new(ConfirmationPolicy::new().with_confirmed_tool("pay")),
-    );
-    let mut conversation = user("scenario:trip Book 2 nights in Lisbon if it is sunny.");
-    let outcome = agent.run(&mut conversation).await;
-    let LoopStatus::Paused(paused) = outcome.status else {
-        panic!("{:?}", outcome.status);
-    };
-    let key = paused.awaiting()[0].clone();
-    let decisions = paused.decide().deny(&key, "Not this month.").build();
-    let outcome = agent
-        .resume(&mut conversation, paused.id(), &decisions)
-        .await
-        .unwrap();
-    assert_eq!(
-        answer_text(&outcome.status),
-        "Booked, but not paid: you declined the payment."
-    );
-    assert!(!journal
-        .lock()
-        .unwrap()
+/// The tool messages that end `body`, each with the name of the call it answers (found by
+/// its `tool_call_id` among the calls of the assistant message before them) and its content.
+fn answered(body: &Value) -> Vec<(&str, &str)> {
+    let messages = body["messages"].as_array().expect("messages");
+    let first = messages
         .iter()
-        .any(|e| e.starts_with("paid")));
-    check_conversation(&conversation).unwrap();
-    assert_eq!(
-        results(&conversation)[3],
-        ("pay", ToolResultStatus::Denied, "Not this month.")
-    );
-}
-
-#[tokio::test]
-async fn a_failing_booking_rolls_back_the_streamed_run() {
-    let journal = Journal::default();
-    let model = Counted::new(fakellm_model("rollback"));
-    let agent = ToolLoop::new(Shared(Arc::clone(&model)), travel_tools(&journal));
-    let mut conversation = user("scenario:rollback Fly me to Reykjavik and find a hotel.");
-    let outcome = agent.run(&mut conversation).await;
-
-    let LoopStatus::RolledBack { name, error, .. } = &outcome.status else {
-        panic!("{:?}", outcome.status);
-    };
-    assert_eq!(name, "book_hotel");
-    assert_eq!(error.kind(), ToolErrorKind::ExecutionFailed);
-    assert_eq!(
-        *journal.lock().unwrap(),
-        [
-            "flight to Reykjavik",
-            "no hotel in Atlantis",
-            "cancel flight to Reykjavik (flight booked: FL-Reykjavik)",
-        ]
-    );
-    assert_eq!(outcome.compensations.len(), 1);
-    assert!(outcome.compensations[0].result.is_ok());
-    check_conversation(&conversation).unwrap();
-    let results = results(&conversation);
-    assert_eq!(results[0].1, ToolResultStatus::RolledBack, "{results:?}");
-    assert_eq!(model.counts(), (0, 2), "both replies were streamed");
-}
-
-#[tokio::test]
-async fn streamed_tool_calls_arrive_whole_with_their_ids() {
-    let model = fakellm_model("parallel-stream");
-    let conversation = user("scenario:parallel Weather in Lisbon and Oslo?");
-    let tools = travel_tools(&Journal::default());
-    let offered: Vec<_> = tools.definitions().map(OfferedTool::canonical).collect();
-    let options = ChatOptions::default();
-    let request = ChatRequest {
-        messages: &conversation,
-        tools: &offered,
-        options: &options,
-    };
-    let stream = model.chat_stream(request).expect("the model streams");
-    let deltas: Vec<ChatDelta> = stream.map(|delta| delta.expect("a delta")).collect().await;
-    let calls: Vec<(&str, &str)> = deltas
+        .rposition(|message| message["role"] != "tool")
+        .expect("an assistant message before the results");
+    let calls = messages[first]["tool_calls"].as_array().expect("its calls");
+    messages[first + 1..]
         .iter()
-        .map(|delta| match delta {
-            ChatDelta::ToolCall(call) => {
-                assert!(
-                    call.id.as_deref().is_some_and(|id| id.starts_with("call_")),
-                    "{call:?}"
-                );
-                (call.name.as_str(), call.arguments.as_str())
-            }
-            other => panic!("only calls were expected: {other:?}"),
+        .map(|message| {
+            let call = calls
+                .iter()
+                .find(|call| call["id"] == message["tool_call_id"])
+                .unwrap_or_else(|| panic!("no call answered by {message}"));
+            (
+                call["function"]["name"].as_str().unwrap(),
+                message["content"].as_str().unwrap(),
+            )
         })
-        .collect();
-    assert_eq!(
-        calls,
-        [
-            ("get_weather", r#"{"city": "Lisbon"}"#),
-            ("get_weather", r#"{"city": "Oslo"}"#),
-        ]
-    );
-}
-
-#[tokio::test]
-async fn a_streamed_run_runs_parallel_calls_and_assembles_the_streamed_answer() {
-    let model = Counted::new(fakellm_model("parallel-loop"));
-    let agent = ToolLoop::new(
-        Shared(Arc::clone(&model)),
-        travel_tools(&Journal::default()),
-    )
-    .with_options(LoopOptions::default().with_concurrency(Concurrency::Bounded(2)));
-    let mut conversation = user("scenario:parallel Weather in Lisbon and Oslo?");
-    let outcome = agent.run(&mut conversation).await;
-    assert_eq!(answer_text(&outcome.status), "Sunny in Lisbon and in Oslo.");
-    assert_eq!(outcome.rounds, 2);
-    check_conversation(&conversation).unwrap();
-    assert_eq!(
-        results(&conversation),
-        [
-            (
-                "get_weather",
-                ToolResultStatus::Success,
-                "Lisbon: sunny, 21 °C"
-            ),
-            (
-                "get_weather",
-                ToolResultStatus::Success,
-                "Oslo: sunny, 21 °C"
-            ),
-        ]
-    );
-    assert_eq!(model.counts(), (0, 2));
+        .collect()
 }
 
 #[tokio::test]
 async fn arguments_that_are_not_json_go_back_to_the_model_which_corrects_them() {
     let agent = ToolLoop::new(
-        fakellm_model("malformed"),
+        Session::<OpenAiServer>::model("malformed"),
         travel_tools(&Journal::default()),
     );
     let mut conversation = user("scenario:malformed Weather in Lisbon?");
@@ -343,155 +140,9 @@ async fn arguments_that_are_not_json_go_back_to_the_model_which_corrects_them() 
 }
 
 #[tokio::test]
-async fn a_500_and_a_429_are_retried_until_the_server_answers() {
-    let agent = ToolLoop::new(
-        fakellm_builder("flaky")
-            .with_max_retries(2)
-            .build()
-            .unwrap(),
-        travel_tools(&Journal::default()),
-    )
-    .with_options(LoopOptions::default().with_streaming(false));
-    let mut conversation = user("scenario:flaky Weather in Lisbon?");
-    let outcome = agent.run(&mut conversation).await;
-    assert_eq!(answer_text(&outcome.status), "Sunny in Lisbon.");
-    assert_eq!(outcome.rounds, 2, "retries are not rounds");
-    check_conversation(&conversation).unwrap();
-
-    // With one retry, the 429 is the last word.
-    let model = fakellm_builder("flaky-short")
-        .with_max_retries(1)
-        .build()
-        .unwrap();
-    let conversation = user("scenario:flaky Weather in Lisbon?");
-    let error = chat(&model, &conversation).await.unwrap_err();
-    assert_eq!(
-        error,
-        ModelError::Unavailable(
-            "HTTP 429: Rate limit reached for requests. (after 2 attempts)".into()
-        )
-    );
-}
-
-#[tokio::test]
-async fn a_server_that_stays_down_is_unavailable_after_the_retries() {
-    let model = fakellm_builder("down").with_max_retries(2).build().unwrap();
-    let error = chat(&model, &user("scenario:down hello?"))
-        .await
-        .unwrap_err();
-    assert_eq!(
-        error,
-        ModelError::Unavailable(
-            "HTTP 503: The engine is currently overloaded, please try again later. (after 3 attempts)"
-                .into()
-        )
-    );
-}
-
-#[tokio::test]
-async fn a_4xx_is_refused_at_once_with_the_providers_message() {
-    let refused = ModelError::Refused {
-        status: 400,
-        message: "Invalid 'messages[1].tool_call_id': no tool call with this id.".into(),
-    };
-    let model = fakellm_model("refused");
-    assert_eq!(
-        chat(&model, &user("scenario:refused hello?")).await,
-        Err(refused.clone()),
-        "not retried: a retry would have been answered"
-    );
-
-    let agent = ToolLoop::new(
-        fakellm_model("refused-loop"),
-        travel_tools(&Journal::default()),
-    )
-    .with_options(LoopOptions::default().with_streaming(false));
-    let mut conversation = user("scenario:refused hello?");
-    let outcome = agent.run(&mut conversation).await;
-    assert!(
-        matches!(&outcome.status, LoopStatus::ModelFailed(error) if *error == refused),
-        "{:?}",
-        outcome.status
-    );
-    check_conversation(&conversation).unwrap();
-}
-
-/// Not fakellm: a socket that accepts connections and never answers, and a port nobody
-/// listens on.
-#[tokio::test]
-async fn silence_times_out_and_a_closed_port_is_unavailable() {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let silent = format!("http://{}/v1", listener.local_addr().unwrap());
-    std::thread::spawn(move || {
-        let mut held = Vec::new();
-        for connection in listener.incoming().take(8) {
-            held.push(connection);
-        }
-    });
-    let model = OpenAiCompatibleModel::builder()
-        .with_base_url(&silent)
-        .with_model("m")
-        .with_timeout(Duration::from_millis(300))
-        .with_max_retries(1)
-        .with_retry_backoff(Duration::from_millis(10), Duration::from_millis(10))
-        .build()
-        .unwrap();
-    let conversation = user("hello?");
-    assert_eq!(
-        chat(&model, &conversation).await,
-        Err(ModelError::Unavailable(
-            "no answer within 300ms (after 2 attempts)".into()
-        ))
-    );
-    let options = ChatOptions::default();
-    let request = ChatRequest {
-        messages: &conversation,
-        tools: &[],
-        options: &options,
-    };
-    let mut stream = model.chat_stream(request).unwrap();
-    assert_eq!(
-        stream.next().await,
-        Some(Err(ModelError::Unavailable(
-            "no answer within 300ms (after 2 attempts)".into()
-        )))
-    );
-    assert_eq!(stream.next().await, None, "a failed stream ends");
-
-    let closed = {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        format!("http://{}/v1", listener.local_addr().unwrap())
-    };
-    let model = OpenAiCompatibleModel::builder()
-        .with_base_url(&closed)
-        .with_model("m")
-        .with_max_retries(0)
-        .build()
-        .unwrap();
-    let error = chat(&model, &conversation).await.unwrap_err();
-    assert!(
-        matches!(&error, ModelError::Unavailable(message) if message.contains("onnect")),
-        "{error:?}"
-    );
-}
-
-async fn chat(
-    model: &OpenAiCompatibleModel,
-    conversation: &[Message],
-) -> Result<AssistantMessage, ModelError> {
-    let options = ChatOptions::default();
-    let request = ChatRequest {
-        messages: conversation,
-        tools: &[],
-        options: &options,
-    };
-    model.chat(request).await.map(|response| response.message)
-}
-
-#[tokio::test]
 async fn a_strict_model_sends_the_strict_lowering_and_takes_null_for_left_out() {
-    let (builder, conversation) = fakellm_conversation("strict");
-    let model = builder.with_strict(true).build().unwrap();
+    let session = Session::<OpenAiServer>::new("strict");
+    let model = session.builder().with_strict(true).build().unwrap();
     assert_eq!(model.dialect(), tool_sdk::describe::Dialect::OpenAiStrict);
     let mut tools = ToolRegistry::new();
     tools.register(ForecastTool).unwrap();
@@ -509,7 +160,7 @@ async fn a_strict_model_sends_the_strict_lowering_and_takes_null_for_left_out() 
         )]
     );
 
-    let bodies = bodies_sent(&conversation);
+    let bodies = session.bodies_sent();
     assert_eq!(bodies.len(), 2, "{bodies:?}");
     let function = &bodies[0]["tools"][0]["function"];
     assert_eq!(function["name"], "forecast");
@@ -530,50 +181,34 @@ async fn a_strict_model_sends_the_strict_lowering_and_takes_null_for_left_out() 
 
 #[tokio::test]
 async fn a_model_not_strict_sends_the_canonical_schema_without_strict() {
-    let (builder, conversation) = fakellm_conversation("not-strict");
+    let session = Session::<OpenAiServer>::new("not-strict");
     let mut tools = ToolRegistry::new();
     tools.register(ForecastTool).unwrap();
-    let agent = ToolLoop::new(builder.build().unwrap(), tools);
+    let agent = ToolLoop::new(session.builder().build().unwrap(), tools);
     agent
         .run(&mut user("scenario:strict Weather in Lisbon tomorrow?"))
         .await;
-    let bodies = bodies_sent(&conversation);
+    let bodies = session.bodies_sent();
     let function = &bodies[0]["tools"][0]["function"];
     assert!(function.get("strict").is_none(), "{function}");
     assert_eq!(function["parameters"], ForecastTool.definition().parameters);
 }
 
+/// Asked to, a result's media follow the tool messages in a user message the official types
+/// take (by default they read as placeholders: the contract's chart).
 #[tokio::test]
-async fn the_gated_compensating_saga_runs_over_chat_completions() {
-    tool_sdk_tests::saga_over_http::run_gated_saga(fakellm_model("saga")).await;
-}
-
-#[tokio::test]
-async fn a_results_media_reads_as_placeholders_or_follows_in_a_user_message() {
+async fn asked_to_a_results_media_follow_in_a_user_message() {
     use base64::{engine::general_purpose::STANDARD, Engine as _};
-    use tool_sdk::model::openai::MediaFallback;
-    use tool_sdk_tests::media::{run_chart, CAPTION, PDF, PNG};
+    use tool_sdk_tests::media::{run_chart, PDF, PNG};
 
-    // By default the tool message reads placeholders, and nothing else is sent.
-    let (builder, conversation) = fakellm_conversation("chart");
-    run_chart(builder.build().unwrap()).await;
-    let bodies = bodies_sent(&conversation);
-    let messages = bodies[1]["messages"].as_array().unwrap();
-    assert_eq!(messages.len(), 3, "{messages:#?}");
-    assert_eq!(messages[2]["role"], "tool");
-    assert_eq!(
-        messages[2]["content"],
-        format!("{CAPTION}\n[image (image/png)]\n[file Q1.pdf (application/pdf)]")
-    );
-
-    // Asked to, the media follow the results in a user message the official types take.
-    let (builder, conversation) = fakellm_conversation("chart-attached");
-    let model = builder
+    let session = Session::<OpenAiServer>::new("chart-attached");
+    let model = session
+        .builder()
         .with_media_fallback(MediaFallback::UserMessage)
         .build()
         .unwrap();
     run_chart(model).await;
-    let bodies = bodies_sent(&conversation);
+    let bodies = session.bodies_sent();
     let messages = bodies[1]["messages"].as_array().unwrap();
     let roles: Vec<&str> = messages
         .iter()
