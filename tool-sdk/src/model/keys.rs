@@ -7,6 +7,12 @@ use crate::model::AssistantMessage;
 /// The prefix of a key made from a call's position in its reply.
 pub const POSITION_KEY_PREFIX: &str = "#";
 
+/// The position a key made by [`tool_call_keys`] from a call's position (`#1`) names.
+#[cfg(any(feature = "openai", feature = "anthropic", feature = "gemini"))]
+pub(crate) fn key_position(key: &str) -> Option<usize> {
+    key.strip_prefix(POSITION_KEY_PREFIX)?.parse().ok()
+}
+
 /// One key per tool call of `reply`, in order, all distinct: the call's id when it has one that
 /// no other call of the reply shares, otherwise `#` and the call's 0-based position (`#1`).
 ///

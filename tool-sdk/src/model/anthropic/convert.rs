@@ -7,9 +7,8 @@ pub(super) use crate::model::anthropic::api::{Answer, Request};
 use crate::model::anthropic::api::{
     AnswerBlock, ContentBlock, RequestMessage, Role, Tool, ToolResult, ToolUse,
 };
-use crate::model::http::arguments_object;
 pub(super) use crate::model::http::decode;
-use crate::model::http::{call_ids, result_id};
+use crate::model::http::{self, arguments_object, call_ids, result_id};
 use crate::model::{AssistantMessage, ChatRequest, Message, ModelError, ToolCall};
 
 /// What the ids made for calls without a usable one start with.
@@ -127,7 +126,7 @@ pub(super) fn reply(answer: Answer) -> Result<AssistantMessage, ModelError> {
             }
             AnswerBlock::ToolUse { id, name, input } => {
                 if name.is_empty() {
-                    return Err(no_name(position));
+                    return Err(http::no_name(CALL, position));
                 }
                 tool_calls.push(ToolCall {
                     id: Some(id).filter(|id| !id.is_empty()),
@@ -147,12 +146,8 @@ pub(super) fn reply(answer: Answer) -> Result<AssistantMessage, ModelError> {
     Ok(AssistantMessage { text, tool_calls })
 }
 
-/// The error for a `tool_use` block without a name.
-pub(super) fn no_name(position: usize) -> ModelError {
-    ModelError::Malformed(format!(
-        "block {position} of the answer is a tool_use without a name"
-    ))
-}
+/// What a call is in a Messages answer, for the error of one without a name.
+pub(super) const CALL: &str = "tool_use block";
 
 #[cfg(test)]
 mod tests {
@@ -312,7 +307,7 @@ mod tests {
             "the answer",
         )
         .unwrap();
-        assert_eq!(reply(nameless), Err(no_name(0)));
+        assert_eq!(reply(nameless), Err(http::no_name(CALL, 0)));
         let malformed = decode::<Answer>(
             br#"{"content": [{"type": "text", "text": 5}]}"#,
             "the answer",

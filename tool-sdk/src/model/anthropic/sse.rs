@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::model::anthropic::api::{AnswerBlock, BlockDelta, StreamEvent};
 use crate::model::anthropic::convert::{self, decode};
-use crate::model::http::{Assemble, Budget, Event};
+use crate::model::http::{no_name, Assemble, Budget, Event};
 use crate::model::{ChatDelta, ModelError, ToolCall};
 
 /// A `tool_use` block whose input is still arriving.
@@ -46,7 +46,7 @@ impl Assemble for Assembler {
                 AnswerBlock::Text { text } => self.text(text, out)?,
                 AnswerBlock::ToolUse { id, name, input } => {
                     if name.is_empty() {
-                        return Err(convert::no_name(index));
+                        return Err(no_name(convert::CALL, index));
                     }
                     let initial = match &input {
                         serde_json::Value::Object(map) if map.is_empty() => String::new(),

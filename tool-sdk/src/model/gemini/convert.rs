@@ -11,9 +11,10 @@ use crate::model::gemini::api::{
 };
 pub(super) use crate::model::gemini::api::{GenerateContentResponse, Request};
 use crate::model::http::{self, ErrorBody};
+use crate::model::keys::key_position;
 use crate::model::{
     AssistantMessage, ChatDelta, ChatOptions, ChatRequest, Message, ModelError, OfferedTool,
-    ToolCall, ToolResultMessage, POSITION_KEY_PREFIX,
+    ToolCall, ToolResultMessage,
 };
 
 /// How Gemini's error bodies are read.
@@ -166,11 +167,7 @@ fn responses<'a>(calls: &[ToolCall], results: &[&ToolResultMessage]) -> Content<
 
 /// The position of the call `result` answers, among `calls`.
 fn call_position(calls: &[ToolCall], result: &ToolResultMessage) -> Option<usize> {
-    let by_key = result
-        .key
-        .strip_prefix(POSITION_KEY_PREFIX)
-        .and_then(|position| position.parse::<usize>().ok())
-        .filter(|position| *position < calls.len());
+    let by_key = key_position(&result.key).filter(|position| *position < calls.len());
     by_key.or_else(|| {
         let id = result.call_id.as_deref().filter(|id| !id.is_empty())?;
         calls.iter().position(|call| call.id.as_deref() == Some(id))
@@ -219,7 +216,7 @@ pub(super) fn reply(answer: GenerateContentResponse) -> Result<AssistantMessage,
 pub(super) fn delta(part: Part<'_>, position: usize) -> Result<Option<ChatDelta>, ModelError> {
     if let Some(call) = part.function_call {
         if call.name.is_empty() {
-            return Err(no_name(position));
+            return Err(http::no_name(CALL, position));
         }
         let mut call = ToolCall::from(call);
         call.id = call.id.filter(|id| !id.is_empty());
@@ -234,12 +231,8 @@ pub(super) fn delta(part: Part<'_>, position: usize) -> Result<Option<ChatDelta>
         .map(|text| ChatDelta::Text(text.into_owned())))
 }
 
-/// The error for a call without a name.
-pub(super) fn no_name(position: usize) -> ModelError {
-    ModelError::Malformed(format!(
-        "function call {position} of the answer has no name"
-    ))
-}
+/// What a call is in a `generateContent` answer, for the error of one without a name.
+pub(super) const CALL: &str = "function call";
 
 /// What a reply's `finishReason` means, `produced` saying whether it holds any text or call:
 ///
@@ -710,7 +703,7 @@ mod tests {
             answer(json!({"candidates": [{"content": {"parts": [
                 {"text": "a"}, {"functionCall": {"name": "", "args": {}}}
             ]}}]})),
-            Err(no_name(0))
+            Err(http::no_name(CALL, 0))
         );
         assert!(matches!(
             answer(json!({"candidates": [{"content": {"parts": [{"functionCall": {"args": {}}}]}}]})),

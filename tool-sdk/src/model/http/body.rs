@@ -20,6 +20,12 @@ pub(crate) fn decode<T: DeserializeOwned>(bytes: &[u8], what: &str) -> Result<T,
     })
 }
 
+/// The error for the `position`-th call of an answer that has no name, `call` saying what a
+/// call is in the provider's API (`tool call`, `tool_use block`, `function call`).
+pub(crate) fn no_name(call: &str, position: usize) -> ModelError {
+    ModelError::Malformed(format!("{call} {position} of the answer has no name"))
+}
+
 /// The message a provider put in an error body: `error.message` (OpenAI, vLLM, llama.cpp,
 /// Ollama), `error` as a string, `message`, or `detail` (FastAPI servers); else the body's
 /// text, shortened.

@@ -4,6 +4,7 @@
 
 use std::borrow::Cow;
 
+use crate::model::keys::key_position;
 use crate::model::{ToolCall, ToolResultMessage};
 
 /// The id sent for each call of the assistant message at `index`: its own when it has one
@@ -43,11 +44,7 @@ pub(crate) fn result_id<'a>(
     result: &'a ToolResultMessage,
     index: usize,
 ) -> Cow<'a, str> {
-    let by_position = result
-        .key
-        .strip_prefix('#')
-        .and_then(|position| position.parse::<usize>().ok())
-        .and_then(|position| calls.get(position));
+    let by_position = key_position(&result.key).and_then(|position| calls.get(position));
     if let Some((_, sent)) = by_position {
         return sent.clone();
     }

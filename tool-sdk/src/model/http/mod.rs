@@ -46,7 +46,7 @@ mod stream;
 
 pub(crate) use arguments::arguments_object;
 pub use arguments::UNREADABLE_ARGUMENTS_KEY;
-pub(crate) use body::{decode, error_message};
+pub(crate) use body::{decode, error_message, no_name};
 pub use builder::{
     HttpModelBuilder, DEFAULT_CONNECT_TIMEOUT, DEFAULT_INITIAL_BACKOFF, DEFAULT_MAX_BACKOFF,
     DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_AFTER, DEFAULT_TIMEOUT,
@@ -60,5 +60,5 @@ pub(crate) use provider::{sealed, Endpoints, Env};
 pub(crate) use retry::RetryPolicy;
 pub(crate) use sse::{mid_stream_error, Assemble, Budget, Event, SseParser};
 #[cfg(test)]
-pub(crate) use sse::{parse_bytewise, parse_pieces, too_large};
+pub(crate) use sse::{parse_bytewise, parse_pieces};
 pub(crate) use stream::{event_stream, Opened};

@@ -225,3 +225,46 @@ fn feed<'b, A: Assemble + Default>(
     let end = parser.end(&mut out);
     (out, end)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Hands out each event's data as text.
+    #[derive(Debug, Default)]
+    struct Echo;
+
+    impl Assemble for Echo {
+        fn event(&mut self, event: &Event, out: &mut Vec<ChatDelta>) -> Result<bool, ModelError> {
+            out.push(ChatDelta::Text(event.data.clone()));
+            Ok(false)
+        }
+
+        fn end(&mut self, _: &mut Vec<ChatDelta>) -> Result<(), ModelError> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn an_endless_line_is_refused() {
+        let mut parser = SseParser::<Echo>::default();
+        let block = vec![b'x'; 1024 * 1024];
+        let mut result = Ok(false);
+        for _ in 0..40 {
+            result = parser.push(&block, &mut Vec::new());
+            if result.is_err() {
+                break;
+            }
+        }
+        assert_eq!(result, Err(too_large()));
+    }
+
+    #[test]
+    fn a_stream_that_is_not_utf8_is_malformed() {
+        let result = SseParser::<Echo>::default().push(b"data: \xff\xfe\n\n", &mut Vec::new());
+        assert_eq!(
+            result,
+            Err(ModelError::Malformed("the stream is not UTF-8 text".into()))
+        );
+    }
+}

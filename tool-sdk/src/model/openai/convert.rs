@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 pub(super) use crate::model::http::decode;
-use crate::model::http::{call_ids, result_id};
+use crate::model::http::{self, call_ids, result_id};
 pub(super) use crate::model::openai::api::{AnswerToolCall, Chunk, Completion, Request};
 use crate::model::openai::api::{RequestMessage, Tool, ToolCallPart, UserContent, UserPart};
 use crate::model::openai::MediaFallback;
@@ -142,7 +142,7 @@ pub(super) fn reply(completion: Completion) -> Result<AssistantMessage, ModelErr
             let name = function
                 .name
                 .filter(|name| !name.is_empty())
-                .ok_or_else(|| no_name(position))?;
+                .ok_or_else(|| http::no_name(CALL, position))?;
             let mut arguments = String::new();
             if let Some(given) = function.arguments {
                 given.append_to(&mut arguments);
@@ -160,10 +160,8 @@ pub(super) fn reply(completion: Completion) -> Result<AssistantMessage, ModelErr
     })
 }
 
-/// The error for a tool call without a name.
-pub(super) fn no_name(position: usize) -> ModelError {
-    ModelError::Malformed(format!("tool call {position} of the answer has no name"))
-}
+/// What a call is in a Chat Completions answer, for the error of one without a name.
+pub(super) const CALL: &str = "tool call";
 
 #[cfg(test)]
 mod tests {
@@ -446,7 +444,7 @@ mod tests {
             "the answer",
         )
         .unwrap();
-        assert_eq!(reply(nameless), Err(no_name(0)));
+        assert_eq!(reply(nameless), Err(http::no_name(CALL, 0)));
         assert!(matches!(
             decode::<Completion>(b"<html>", "the answer"),
             Err(ModelError::Malformed(_))
