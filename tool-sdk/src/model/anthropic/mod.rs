@@ -62,12 +62,9 @@ mod api;
 mod convert;
 mod sse;
 
-use reqwest::header::HeaderName;
-use reqwest::Url;
-
 use crate::describe::Dialect;
 use crate::model::http::{decode, sealed::ProviderApi, BaseUrl, Endpoints, Env, ErrorBody};
-use crate::model::http::{HttpModel, HttpModelBuilder};
+use crate::model::http::{HttpModel, HttpModelBuilder, KeyHeader};
 use crate::model::{AssistantMessage, ChatRequest, ModelError};
 
 /// The base URL of Anthropic's API, where a builder starts; requests go to
@@ -153,6 +150,7 @@ impl ProviderApi for Anthropic {
         key_hint: "set it to an Anthropic API key (sk-ant-...)",
     };
     const BASE_URL: &'static str = ANTHROPIC_BASE_URL;
+    const KEY_HEADER: KeyHeader = KeyHeader::Named("x-api-key");
     const ENDPOINT_HINT: &'static str =
         "give the base URL, without /v1/messages (such as https://api.anthropic.com)";
     const ERRORS: ErrorBody = ErrorBody::MESSAGE;
@@ -165,14 +163,6 @@ impl ProviderApi for Anthropic {
 
     fn endpoints(base: &BaseUrl, _model: &str) -> Result<Endpoints, ModelError> {
         base.endpoint(["v1", "messages"]).map(Endpoints::one)
-    }
-
-    fn key_header(key: &str) -> (HeaderName, String) {
-        (HeaderName::from_static("x-api-key"), key.to_owned())
-    }
-
-    fn needs_key(base: &Url) -> bool {
-        base.host_str() == Some("api.anthropic.com")
     }
 
     fn headers(&self) -> Vec<(String, String)> {

@@ -100,12 +100,9 @@ mod api;
 mod convert;
 mod sse;
 
-use reqwest::header::HeaderName;
-use reqwest::Url;
-
 use crate::describe::Dialect;
 use crate::model::http::{decode, sealed::ProviderApi, BaseUrl, Endpoints, Env, ErrorBody};
-use crate::model::http::{HttpModel, HttpModelBuilder};
+use crate::model::http::{HttpModel, HttpModelBuilder, KeyHeader};
 use crate::model::{AssistantMessage, ChatRequest, ModelError};
 
 /// The base URL of Google's Gemini API, where a builder starts.
@@ -166,6 +163,7 @@ impl ProviderApi for Gemini {
         key_hint: "set it to a Gemini API key, from https://aistudio.google.com/apikey",
     };
     const BASE_URL: &'static str = GEMINI_BASE_URL;
+    const KEY_HEADER: KeyHeader = KeyHeader::Named("x-goog-api-key");
     const ENDPOINT_HINT: &'static str = "give the base URL, without /models/... (such as https://generativelanguage.googleapis.com/v1beta)";
     const ERRORS: ErrorBody = convert::ERRORS;
     type Body<'a> = convert::Request<'a>;
@@ -197,14 +195,6 @@ impl ProviderApi for Gemini {
         let mut stream = url("streamGenerateContent")?;
         stream.query_pairs_mut().append_pair("alt", "sse");
         Ok(Endpoints { whole, stream })
-    }
-
-    fn key_header(key: &str) -> (HeaderName, String) {
-        (HeaderName::from_static("x-goog-api-key"), key.to_owned())
-    }
-
-    fn needs_key(base: &Url) -> bool {
-        base.host_str() == Some("generativelanguage.googleapis.com")
     }
 
     /// The `v1` API declares tools with `parameters` only.

@@ -1,8 +1,6 @@
 //! A call's arguments as the JSON object an API takes: Anthropic's `tool_use` input and
 //! Gemini's `args` must be objects, while a model may have sent any text.
 
-use serde_json::{Map, Value};
-
 /// The key under which a call's arguments go, as the text they are, when they are not a JSON
 /// object, so that the model reads what it sent beside the error its result carries, not
 /// `{}`. Anthropic's and Gemini's models use it.
@@ -11,7 +9,10 @@ pub const UNREADABLE_ARGUMENTS_KEY: &str = "unreadable_arguments";
 /// `arguments` as a JSON object: an object as it is, blank arguments as `{}`, and anything
 /// else (text that is not JSON, an array, a number) under [`UNREADABLE_ARGUMENTS_KEY`] as the
 /// text it is.
-pub(crate) fn arguments_object(arguments: &str) -> Value {
+#[cfg(any(feature = "anthropic", feature = "gemini"))]
+pub(crate) fn arguments_object(arguments: &str) -> serde_json::Value {
+    use serde_json::{Map, Value};
+
     if arguments.trim().is_empty() {
         return Value::Object(Map::new());
     }

@@ -6,7 +6,9 @@ use std::fmt;
 use std::time::Duration;
 
 use crate::model::http::Provider;
-use crate::model::http::{client, env_var, headers, BaseUrl, HttpClient, HttpModel, RetryPolicy};
+use crate::model::http::{
+    client, env_var, headers, is_vendor_api, BaseUrl, HttpClient, HttpModel, RetryPolicy,
+};
 use crate::model::ModelError;
 
 /// How long one attempt may take by default (as OpenAI's own SDKs): local models on a CPU can
@@ -212,7 +214,7 @@ impl<P: Provider> HttpModelBuilder<P> {
             .ok_or(ModelError::MissingModel)?;
         let endpoints = P::endpoints(&base, &model)?;
         let api_key = self.api_key.filter(|key| !key.trim().is_empty());
-        if api_key.is_none() && P::needs_key(&base.url) {
+        if api_key.is_none() && is_vendor_api(&base.url, P::BASE_URL) {
             return Err(ModelError::MissingApiKey {
                 variable: P::ENV.api_key,
             });
@@ -220,7 +222,9 @@ impl<P: Provider> HttpModelBuilder<P> {
         self.provider.settle(&base);
         let mut extra = self.provider.headers();
         extra.extend(self.headers);
-        let secret = api_key.as_deref().map(|key| P::key_header(key.trim()));
+        let secret = api_key
+            .as_deref()
+            .map(|key| P::KEY_HEADER.holding(key.trim()));
         let http = client(headers(secret, &extra)?, self.connect_timeout)?;
         Ok(HttpModel {
             client: HttpClient {
@@ -238,7 +242,7 @@ impl<P: Provider> HttpModelBuilder<P> {
 
     /// Whether the base URL set is one that takes no request without a key.
     fn key_needed(&self) -> bool {
-        reqwest::Url::parse(self.base_url.trim()).is_ok_and(|url| P::needs_key(&url))
+        reqwest::Url::parse(self.base_url.trim()).is_ok_and(|url| is_vendor_api(&url, P::BASE_URL))
     }
 }
 

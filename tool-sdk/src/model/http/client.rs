@@ -7,7 +7,6 @@ use std::time::Duration;
 use reqwest::header::CONTENT_TYPE;
 use reqwest::{RequestBuilder, Response, StatusCode};
 
-use crate::model::http::body::error_message;
 use crate::model::http::retry::{retry_after, RetryPolicy};
 use crate::model::http::sse::MAX_STREAM_BYTES;
 use crate::model::ModelError;
@@ -60,10 +59,11 @@ pub struct ErrorBody {
 }
 
 impl ErrorBody {
-    /// Error bodies whose message is read as [`error_message`] reads it, and that ask for no
-    /// wait of their own.
+    /// Error bodies whose message is read as [`error_message`](super::body::error_message)
+    /// reads it, and that ask for no wait of their own.
+    #[cfg(any(feature = "openai", feature = "anthropic"))]
     pub(crate) const MESSAGE: Self = Self {
-        message: error_message,
+        message: super::body::error_message,
         retry_delay: |_| None,
     };
 }

@@ -35,6 +35,7 @@ mod body;
 mod builder;
 mod client;
 mod config;
+#[cfg(any(feature = "openai", feature = "anthropic"))]
 mod ids;
 mod model;
 mod provider;
@@ -44,21 +45,27 @@ pub(crate) mod samples;
 mod sse;
 mod stream;
 
+#[cfg(any(feature = "anthropic", feature = "gemini"))]
 pub(crate) use arguments::arguments_object;
 pub use arguments::UNREADABLE_ARGUMENTS_KEY;
-pub(crate) use body::{decode, error_message, no_name};
+#[cfg(any(feature = "openai", feature = "gemini"))]
+pub(crate) use body::error_message;
+pub(crate) use body::{decode, no_name};
 pub use builder::{
     HttpModelBuilder, DEFAULT_CONNECT_TIMEOUT, DEFAULT_INITIAL_BACKOFF, DEFAULT_MAX_BACKOFF,
     DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_AFTER, DEFAULT_TIMEOUT,
 };
 pub(crate) use client::{client_builder, describe, is_json, ErrorBody, HttpClient};
 pub(crate) use config::{client, env_var, headers, BaseUrl};
+#[cfg(any(feature = "openai", feature = "anthropic"))]
 pub(crate) use ids::{call_ids, result_id};
 pub use model::HttpModel;
 pub use provider::Provider;
-pub(crate) use provider::{sealed, Endpoints, Env};
+pub(crate) use provider::{is_vendor_api, sealed, Endpoints, Env, KeyHeader};
 pub(crate) use retry::RetryPolicy;
-pub(crate) use sse::{mid_stream_error, Assemble, Budget, Event, SseParser};
+#[cfg(any(feature = "openai", feature = "gemini"))]
+pub(crate) use sse::mid_stream_error;
 #[cfg(test)]
 pub(crate) use sse::{parse_bytewise, parse_pieces};
+pub(crate) use sse::{Assemble, Budget, Event, SseParser};
 pub(crate) use stream::{event_stream, Opened};

@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use reqwest::header::HeaderName;
+use reqwest::header::{HeaderName, AUTHORIZATION};
 use reqwest::Url;
 
 use crate::describe::Dialect;
@@ -37,6 +37,31 @@ pub struct Env {
     pub(crate) key_hint: &'static str,
 }
 
+/// The header a provider's API key goes in.
+#[derive(Debug, Clone, Copy)]
+pub enum KeyHeader {
+    /// `Authorization: Bearer KEY`.
+    Bearer,
+    /// A header of the API's own (lowercase), holding the key as it is.
+    Named(&'static str),
+}
+
+impl KeyHeader {
+    /// The header holding `key`.
+    pub(crate) fn holding(self, key: &str) -> (HeaderName, String) {
+        match self {
+            Self::Bearer => (AUTHORIZATION, format!("Bearer {key}")),
+            Self::Named(name) => (HeaderName::from_static(name), key.to_owned()),
+        }
+    }
+}
+
+/// Whether `base` is on the host of the provider's own API (whose base URL is `vendor`), which
+/// takes no request without a key.
+pub(crate) fn is_vendor_api(base: &Url, vendor: &str) -> bool {
+    Url::parse(vendor).is_ok_and(|vendor| vendor.host_str() == base.host_str())
+}
+
 /// Where a model's requests go: a whole answer, and a streamed one.
 #[derive(Debug, Clone)]
 pub struct Endpoints {
@@ -46,6 +71,7 @@ pub struct Endpoints {
 
 impl Endpoints {
     /// The same endpoint for both (the body asks for a stream).
+    #[cfg(any(feature = "openai", feature = "anthropic"))]
     pub(crate) fn one(url: Url) -> Self {
         Self {
             whole: url.clone(),
@@ -65,8 +91,11 @@ pub(crate) mod sealed {
         const NAME: &'static str;
         /// The variables [`from_env`](crate::model::http::HttpModelBuilder::from_env) reads.
         const ENV: Env;
-        /// The base URL of the provider's own API, which a builder starts with.
+        /// The base URL of the provider's own API, which a builder starts with; a base URL on
+        /// its host needs a key.
         const BASE_URL: &'static str;
+        /// The header the API key goes in.
+        const KEY_HEADER: KeyHeader;
         /// Why a base URL that names an endpoint is refused, and what to give instead.
         const ENDPOINT_HINT: &'static str;
         /// How its error bodies are read.
@@ -83,10 +112,6 @@ pub(crate) mod sealed {
         fn is_endpoint(path: &str) -> bool;
         /// Where the requests for `model` go under `base`.
         fn endpoints(base: &BaseUrl, model: &str) -> Result<Endpoints, ModelError>;
-        /// The header the API key goes in, and its value.
-        fn key_header(key: &str) -> (HeaderName, String);
-        /// Whether the API at `base` takes no request without a key.
-        fn needs_key(base: &Url) -> bool;
         /// Headers of its own, sent before the caller's.
         fn headers(&self) -> Vec<(String, String)> {
             Vec::new()

@@ -186,6 +186,7 @@ pub(crate) fn too_large() -> ModelError {
 
 /// A failure the provider reported after its stream began (with its message, when it gave
 /// one): the reply is lost, as when the stream breaks off.
+#[cfg(any(feature = "openai", feature = "gemini"))]
 pub(crate) fn mid_stream_error(message: Option<&str>) -> ModelError {
     ModelError::Unavailable(format!(
         "the provider reported an error mid-stream: {}",

@@ -66,10 +66,8 @@ mod convert;
 mod media;
 mod sse;
 
-use reqwest::header::AUTHORIZATION;
-use reqwest::Url;
-
 use crate::describe::Dialect;
+use crate::model::http::KeyHeader;
 use crate::model::http::{decode, HttpModelBuilder};
 use crate::model::http::{sealed::ProviderApi, BaseUrl, Endpoints, Env, ErrorBody, HttpModel};
 use crate::model::{AssistantMessage, ChatRequest, ModelError};
@@ -144,6 +142,7 @@ impl ProviderApi for OpenAiCompatible {
         key_hint: "OpenAI's API needs a key; for another server set OPENAI_BASE_URL, such as http://localhost:11434/v1 for Ollama",
     };
     const BASE_URL: &'static str = OPENAI_BASE_URL;
+    const KEY_HEADER: KeyHeader = KeyHeader::Bearer;
     const ENDPOINT_HINT: &'static str =
         "give the base URL, without /chat/completions (such as http://localhost:11434/v1)";
     const ERRORS: ErrorBody = ErrorBody::MESSAGE;
@@ -156,14 +155,6 @@ impl ProviderApi for OpenAiCompatible {
 
     fn endpoints(base: &BaseUrl, _model: &str) -> Result<Endpoints, ModelError> {
         base.endpoint(["chat", "completions"]).map(Endpoints::one)
-    }
-
-    fn key_header(key: &str) -> (reqwest::header::HeaderName, String) {
-        (AUTHORIZATION, format!("Bearer {key}"))
-    }
-
-    fn needs_key(base: &Url) -> bool {
-        base.host_str() == Some("api.openai.com")
     }
 
     fn dialect(&self) -> Dialect {
