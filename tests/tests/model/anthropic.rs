@@ -22,6 +22,7 @@ impl Server for AnthropicServer {
     const NAME: &'static str = "anthropic";
     const MODEL: &'static str = "claude-test";
     const CALL_ID_PREFIX: Option<&'static str> = Some("toolu_");
+    const TEXT_WITH_CALLS: bool = true;
     const RATE_LIMITED: &'static str = "Rate limit reached for requests.";
     const DOWN: &'static str = "The engine is currently overloaded, please try again later.";
     const REFUSED: &'static str = "Invalid 'messages[1].tool_call_id': no tool call with this id.";
@@ -61,7 +62,7 @@ impl Server for AnthropicServer {
                     "one user turn, the results in the order of the calls"
                 );
             }
-            Scenario::Flaky => {}
+            Scenario::Flaky => assert_eq!(bodies.len(), 4, "a 500, a 429, then two rounds"),
             Scenario::Refused => assert_eq!(bodies.len(), 1, "not retried"),
             Scenario::Saga => {
                 assert_eq!(

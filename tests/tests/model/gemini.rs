@@ -36,6 +36,7 @@ impl Server for GeminiServer {
     const NAME: &'static str = "gemini";
     const MODEL: &'static str = "gemini-2.5-flash";
     const CALL_ID_PREFIX: Option<&'static str> = None;
+    const TEXT_WITH_CALLS: bool = false;
     const RATE_LIMITED: &'static str = "Resource has been exhausted (e.g. check quota).";
     const DOWN: &'static str = "The service is currently unavailable.";
     const REFUSED: &'static str =
@@ -64,94 +65,102 @@ impl Server for GeminiServer {
     }
 
     fn check_sent(scenario: Scenario, conversation: &str) {
-        if scenario == Scenario::Flaky {
-            let statuses: Vec<(Value, Value)> = requests_seen(Some(conversation))
-                .iter()
-                .map(|request| (request["status"].clone(), request["method"].clone()))
-                .collect();
-            assert_eq!(
-                statuses,
-                [
-                    (json!(503), json!("generateContent")),
-                    (json!(429), json!("generateContent")),
-                    (json!(200), json!("generateContent")),
-                    (json!(200), json!("generateContent")),
-                ]
-            );
-            return;
-        }
-        if scenario == Scenario::Refused {
-            assert_eq!(requests_seen(Some(conversation)).len(), 1, "not retried");
-            return;
-        }
-        let bodies = Self::bodies_sent(conversation);
-        let contents = bodies.last().expect("a body was sent")["contents"]
-            .as_array()
-            .expect("contents");
-        let call = |name: &str, args: Value| json!({"functionCall": {"name": name, "args": args}});
-        let response = |name: &str, response: Value| json!({"functionResponse": {"name": name, "response": response}});
-        let turns = |calls: Vec<Value>, responses: Vec<Value>| {
-            [
-                json!({"role": "model", "parts": calls}),
-                json!({"role": "user", "parts": responses}),
-            ]
-        };
-        let [.., called, answered] = contents.as_slice() else {
-            panic!("a reply and its results: {contents:#?}");
-        };
-        let last_two = [called.clone(), answered.clone()];
         match scenario {
-            Scenario::TripAllowed => assert_eq!(
-                last_two,
-                turns(
-                    vec![call("pay", json!({"amount": 420}))],
-                    vec![response("pay", json!({"result": "paid 420"}))]
-                )
-            ),
-            Scenario::TripDenied => assert_eq!(
-                answered["parts"][0]["functionResponse"]["response"],
-                json!({"error": "Not this month."}),
-                "a denial goes back as an error response"
-            ),
-            Scenario::Parallel => assert_eq!(
-                last_two,
-                turns(
-                    vec![
-                        call("get_weather", json!({"city": "Lisbon"})),
-                        call("get_weather", json!({"city": "Oslo"})),
-                    ],
-                    vec![
-                        response("get_weather", json!({"result": "Lisbon: sunny, 21 °C"})),
-                        response("get_weather", json!({"result": "Oslo: sunny, 21 °C"})),
-                    ]
-                ),
-                "the calls go back as they came, without ids; their responses in one content, \
-                 in the order of the calls, not of their ends"
-            ),
-            Scenario::Saga => assert_eq!(
-                last_two,
-                turns(
-                    vec![call("book_flight", json!({"to": "Lisbon"}))],
-                    vec![response(
-                        "book_flight",
-                        json!({"result": "flight booked: FL-Lisbon"})
-                    )]
-                )
-            ),
-            Scenario::Chart => {
-                let response = &answered["parts"][0]["functionResponse"];
-                assert_eq!(response["name"], "chart");
-                assert_eq!(response["response"], json!({"result": CAPTION}));
+            Scenario::Flaky => {
+                let statuses: Vec<(Value, Value)> = requests_seen(Some(conversation))
+                    .iter()
+                    .map(|request| (request["status"].clone(), request["method"].clone()))
+                    .collect();
                 assert_eq!(
-                    response["parts"],
-                    json!([
-                        {"inlineData": {"mimeType": "image/png", "data": STANDARD.encode(PNG)}},
-                        {"inlineData": {"mimeType": "application/pdf", "data": STANDARD.encode(PDF), "displayName": "Q1.pdf"}},
-                    ])
+                    statuses,
+                    [
+                        (json!(503), json!("generateContent")),
+                        (json!(429), json!("generateContent")),
+                        (json!(200), json!("generateContent")),
+                        (json!(200), json!("generateContent")),
+                    ]
                 );
             }
-            Scenario::Flaky | Scenario::Refused => {}
+            Scenario::Refused => {
+                assert_eq!(requests_seen(Some(conversation)).len(), 1, "not retried");
+            }
+            _ => {
+                let bodies = Self::bodies_sent(conversation);
+                let last = bodies.last().expect("a body was sent");
+                check_last_contents(scenario, last["contents"].as_array().expect("contents"));
+            }
         }
+    }
+}
+
+/// What the `contents` of a scenario's last request hold: how many turns, and the reply's
+/// calls and their responses that end them.
+fn check_last_contents(scenario: Scenario, contents: &[Value]) {
+    let call = |name: &str, args: Value| json!({"functionCall": {"name": name, "args": args}});
+    let response = |name: &str, response: Value| json!({"functionResponse": {"name": name, "response": response}});
+    let turns = |calls: Vec<Value>, responses: Vec<Value>| {
+        vec![
+            json!({"role": "model", "parts": calls}),
+            json!({"role": "user", "parts": responses}),
+        ]
+    };
+    let turns_before = match scenario {
+        Scenario::TripAllowed | Scenario::TripDenied => 5,
+        _ => 1,
+    };
+    assert_eq!(contents.len(), turns_before + 2, "{contents:#?}");
+    let (last_two, answered) = (&contents[turns_before..], &contents[turns_before + 1]);
+    match scenario {
+        Scenario::TripAllowed => assert_eq!(
+            last_two,
+            turns(
+                vec![call("pay", json!({"amount": 420}))],
+                vec![response("pay", json!({"result": "paid 420"}))]
+            )
+        ),
+        Scenario::TripDenied => assert_eq!(
+            answered["parts"][0]["functionResponse"]["response"],
+            json!({"error": "Not this month."}),
+            "a denial goes back as an error response"
+        ),
+        Scenario::Parallel => assert_eq!(
+            last_two,
+            turns(
+                vec![
+                    call("get_weather", json!({"city": "Lisbon"})),
+                    call("get_weather", json!({"city": "Oslo"})),
+                ],
+                vec![
+                    response("get_weather", json!({"result": "Lisbon: sunny, 21 °C"})),
+                    response("get_weather", json!({"result": "Oslo: sunny, 21 °C"})),
+                ]
+            ),
+            "the calls go back as they came, without ids; their responses in one content, \
+             in the order of the calls, not of their ends"
+        ),
+        Scenario::Saga => assert_eq!(
+            last_two,
+            turns(
+                vec![call("book_flight", json!({"to": "Lisbon"}))],
+                vec![response(
+                    "book_flight",
+                    json!({"result": "flight booked: FL-Lisbon"})
+                )]
+            )
+        ),
+        Scenario::Chart => {
+            let response = &answered["parts"][0]["functionResponse"];
+            assert_eq!(response["name"], "chart");
+            assert_eq!(response["response"], json!({"result": CAPTION}));
+            assert_eq!(
+                response["parts"],
+                json!([
+                    {"inlineData": {"mimeType": "image/png", "data": STANDARD.encode(PNG)}},
+                    {"inlineData": {"mimeType": "application/pdf", "data": STANDARD.encode(PDF), "displayName": "Q1.pdf"}},
+                ])
+            );
+        }
+        Scenario::Flaky | Scenario::Refused => unreachable!("checked by their requests"),
     }
 }
 

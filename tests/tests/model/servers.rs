@@ -31,6 +31,9 @@ pub(crate) trait Server {
     const MODEL: &'static str;
     /// How the ids of its calls begin; `None` when its calls come without ids.
     const CALL_ID_PREFIX: Option<&'static str>;
+    /// Whether its replies of calls also hold text (fakellm's Messages API writes some before
+    /// them).
+    const TEXT_WITH_CALLS: bool;
     /// Its message on a 429, as its API words it.
     const RATE_LIMITED: &'static str;
     /// Its message on the 503s of a server that stays down.

@@ -153,7 +153,10 @@ impl Message {
 
 /// A successful result of a call `call_id` of `chart` whose output is a caption, a PNG chart,
 /// a PDF report and an SVG (an image type few APIs take), for the tests of each wire format.
-#[cfg(test)]
+#[cfg(all(
+    test,
+    any(feature = "openai", feature = "anthropic", feature = "gemini")
+))]
 pub(crate) fn chart_result(call_id: &str) -> ToolResultMessage {
     use crate::define::{Part, ToolOutput};
     let (content, parts) = ToolOutput::from_parts([

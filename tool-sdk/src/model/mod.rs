@@ -33,7 +33,10 @@ pub use chat::{
 pub use conversation::check_conversation;
 pub use env::from_env;
 pub use keys::{tool_call_keys, POSITION_KEY_PREFIX};
-#[cfg(test)]
+#[cfg(all(
+    test,
+    any(feature = "openai", feature = "anthropic", feature = "gemini")
+))]
 pub(crate) use message::chart_result;
 pub use message::{AssistantMessage, Message, ToolCall, ToolResultMessage, ToolResultStatus};
 pub use scripted::{ScriptedModel, SeenRequest};

@@ -147,7 +147,7 @@ pub(super) fn reply(answer: Answer) -> Result<AssistantMessage, ModelError> {
 }
 
 /// What a call is in a Messages answer, for the error of one without a name.
-pub(super) const CALL: &str = "tool_use block";
+pub(super) const CALL: &str = "tool_use at block";
 
 #[cfg(test)]
 mod tests {

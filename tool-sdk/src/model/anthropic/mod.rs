@@ -62,6 +62,8 @@ mod api;
 mod convert;
 mod sse;
 
+use reqwest::header::HeaderName;
+
 use crate::describe::Dialect;
 use crate::model::http::{decode, sealed::ProviderApi, BaseUrl, Endpoints, Env, ErrorBody};
 use crate::model::http::{HttpModel, HttpModelBuilder, KeyHeader};
@@ -150,7 +152,7 @@ impl ProviderApi for Anthropic {
         key_hint: "set it to an Anthropic API key (sk-ant-...)",
     };
     const BASE_URL: &'static str = ANTHROPIC_BASE_URL;
-    const KEY_HEADER: KeyHeader = KeyHeader::Named("x-api-key");
+    const KEY_HEADER: KeyHeader = KeyHeader::Named(HeaderName::from_static("x-api-key"));
     const ENDPOINT_HINT: &'static str =
         "give the base URL, without /v1/messages (such as https://api.anthropic.com)";
     const ERRORS: ErrorBody = ErrorBody::MESSAGE;

@@ -100,6 +100,8 @@ mod api;
 mod convert;
 mod sse;
 
+use reqwest::header::HeaderName;
+
 use crate::describe::Dialect;
 use crate::model::http::{decode, sealed::ProviderApi, BaseUrl, Endpoints, Env, ErrorBody};
 use crate::model::http::{HttpModel, HttpModelBuilder, KeyHeader};
@@ -163,7 +165,7 @@ impl ProviderApi for Gemini {
         key_hint: "set it to a Gemini API key, from https://aistudio.google.com/apikey",
     };
     const BASE_URL: &'static str = GEMINI_BASE_URL;
-    const KEY_HEADER: KeyHeader = KeyHeader::Named("x-goog-api-key");
+    const KEY_HEADER: KeyHeader = KeyHeader::Named(HeaderName::from_static("x-goog-api-key"));
     const ENDPOINT_HINT: &'static str = "give the base URL, without /models/... (such as https://generativelanguage.googleapis.com/v1beta)";
     const ERRORS: ErrorBody = convert::ERRORS;
     type Body<'a> = convert::Request<'a>;

@@ -20,8 +20,9 @@ pub(crate) fn decode<T: DeserializeOwned>(bytes: &[u8], what: &str) -> Result<T,
     })
 }
 
-/// The error for the `position`-th call of an answer that has no name, `call` saying what a
-/// call is in the provider's API (`tool call`, `tool_use block`, `function call`).
+/// The error for a call of an answer that has no name: `call` says what a call is in the
+/// provider's API and `position` where it stands, as the API counts: `tool call 1` and
+/// `function call 1` among the calls, `tool_use at block 1` among all the content blocks.
 pub(crate) fn no_name(call: &str, position: usize) -> ModelError {
     ModelError::Malformed(format!("{call} {position} of the answer has no name"))
 }

@@ -48,7 +48,7 @@ mod stream;
 #[cfg(any(feature = "anthropic", feature = "gemini"))]
 pub(crate) use arguments::arguments_object;
 pub use arguments::UNREADABLE_ARGUMENTS_KEY;
-#[cfg(any(feature = "openai", feature = "gemini"))]
+#[cfg(any(feature = "openai", feature = "gemini", test))]
 pub(crate) use body::error_message;
 pub(crate) use body::{decode, no_name};
 pub use builder::{
@@ -65,7 +65,9 @@ pub(crate) use provider::{is_vendor_api, sealed, Endpoints, Env, KeyHeader};
 pub(crate) use retry::RetryPolicy;
 #[cfg(any(feature = "openai", feature = "gemini"))]
 pub(crate) use sse::mid_stream_error;
-#[cfg(test)]
-pub(crate) use sse::{parse_bytewise, parse_pieces};
+#[cfg(all(test, any(feature = "openai", feature = "anthropic")))]
+pub(crate) use sse::parse_bytewise;
+#[cfg(all(test, any(feature = "openai", feature = "gemini")))]
+pub(crate) use sse::parse_pieces;
 pub(crate) use sse::{Assemble, Budget, Event, SseParser};
 pub(crate) use stream::{event_stream, Opened};

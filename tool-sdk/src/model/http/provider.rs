@@ -38,20 +38,21 @@ pub struct Env {
 }
 
 /// The header a provider's API key goes in.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub enum KeyHeader {
     /// `Authorization: Bearer KEY`.
     Bearer,
-    /// A header of the API's own (lowercase), holding the key as it is.
-    Named(&'static str),
+    /// A header of the API's own, holding the key as it is (made with the `const`
+    /// `HeaderName::from_static`, so a name that is not a valid header fails to compile).
+    Named(HeaderName),
 }
 
 impl KeyHeader {
     /// The header holding `key`.
-    pub(crate) fn holding(self, key: &str) -> (HeaderName, String) {
+    pub(crate) fn holding(&self, key: &str) -> (HeaderName, String) {
         match self {
             Self::Bearer => (AUTHORIZATION, format!("Bearer {key}")),
-            Self::Named(name) => (HeaderName::from_static(name), key.to_owned()),
+            Self::Named(name) => (name.clone(), key.to_owned()),
         }
     }
 }

@@ -4,8 +4,6 @@
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::model::{Message, ToolResultMessage, ToolResultStatus};
-
 /// A sample of a provider's wire format, in the shape its API reference shows
 /// (`tests/samples/wire/NAME.json`).
 pub(crate) fn reference_sample(name: &str) -> serde_json::Value {
@@ -35,7 +33,15 @@ pub(crate) fn get_weather(
 }
 
 /// A successful result of the call `call_id` (none: a call without an id), under `key`.
-pub(crate) fn result(call_id: Option<&str>, key: &str, name: &str, content: &str) -> Message {
+#[cfg(any(feature = "openai", feature = "gemini"))]
+pub(crate) fn result(
+    call_id: Option<&str>,
+    key: &str,
+    name: &str,
+    content: &str,
+) -> crate::model::Message {
+    use crate::model::{Message, ToolResultMessage, ToolResultStatus};
+
     Message::Tool(ToolResultMessage {
         call_id: call_id.map(str::to_owned),
         key: key.to_owned(),

@@ -246,6 +246,29 @@ mod tests {
         }
     }
 
+    /// Line endings of every kind, comments, fields without a space, several `data:` lines,
+    /// and a last event the stream does not close: the same events, whole or split at every
+    /// byte.
+    #[test]
+    fn events_are_read_alike_whatever_the_pieces() {
+        let stream = concat!(
+            "event: message\r\n",
+            "data: first,\r\n",
+            "data:  second line\r\n\r\n",
+            ":comment\r",
+            "id: 7\r",
+            "data:{}\r\r",
+            "data: last",
+        );
+        let expected = vec![
+            ChatDelta::Text("first,\n second line".into()),
+            ChatDelta::Text("{}".into()),
+            ChatDelta::Text("last".into()),
+        ];
+        assert_eq!(parse_pieces::<Echo>(&[stream]), (expected.clone(), Ok(())));
+        assert_eq!(parse_bytewise::<Echo>(stream), (expected, Ok(())));
+    }
+
     #[test]
     fn an_endless_line_is_refused() {
         let mut parser = SseParser::<Echo>::default();
