@@ -9,6 +9,7 @@ pub mod layout;
 pub mod mcp;
 pub mod media;
 pub mod oracles;
+pub mod plain_http;
 pub mod protocol;
 pub mod replies;
 pub mod saga;

@@ -79,23 +79,7 @@ fn offline_the_script_tells_the_story_and_says_it_is_a_script() {
 /// Has fakellm forget the conversations it saw: it knows one by its first user message, which
 /// every run of the quickstart shares, and keeps its tool results from run to run.
 fn forget_conversations(base_url: &str) {
-    use std::io::{Read as _, Write as _};
-    let authority = base_url
-        .strip_prefix("http://")
-        .and_then(|rest| rest.split('/').next())
-        .expect("an http:// base URL");
-    let mut stream = std::net::TcpStream::connect(authority).expect("fakellm is reachable");
-    write!(
-        stream,
-        "POST /_fakellm/reset HTTP/1.1\r\nHost: {authority}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-    )
-    .expect("the reset is sent");
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).expect("fakellm answers");
-    assert!(
-        answer.starts_with("HTTP/1.1 200") || answer.starts_with("HTTP/1.0 200"),
-        "{answer}"
-    );
+    tool_sdk_tests::plain_http::request(base_url, "POST", "/_fakellm/reset");
 }
 
 #[test]

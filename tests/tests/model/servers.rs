@@ -11,12 +11,12 @@
 //! `./scripts/test.sh` installs and starts them and sets `TOOL_SDK_FAKELLM_URL` and
 //! `TOOL_SDK_GEMINI_URL`; these tests fail without them.
 
-use std::io::{Read as _, Write as _};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde_json::Value;
 use tool_sdk::model::http::{HttpModel, HttpModelBuilder, Provider};
+use tool_sdk_tests::plain_http;
 
 /// The header the servers count a conversation's turns by.
 pub(crate) const CONVERSATION_HEADER: &str = "X-Fakellm-Conversation-Id";
@@ -149,26 +149,9 @@ pub(crate) fn fakellm_url() -> String {
     server_url("TOOL_SDK_FAKELLM_URL", "the fakellm server")
 }
 
-/// The JSON the server at `base_url` answers to `GET path` (a plain HTTP/1.1 request, so
-/// that the tests' reading needs no client of its own).
+/// The JSON the server at `base_url` answers to `GET path`.
 pub(crate) fn get_json(base_url: &str, path: &str) -> Value {
-    let authority = base_url
-        .strip_prefix("http://")
-        .and_then(|rest| rest.split('/').next())
-        .expect("the server's URL is http://HOST:PORT/...");
-    let mut stream = std::net::TcpStream::connect(authority).expect("the server is up");
-    write!(
-        stream,
-        "GET {path} HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\n\r\n"
-    )
-    .expect("the request is written");
-    let mut answer = String::new();
-    stream
-        .read_to_string(&mut answer)
-        .expect("the answer is read");
-    let (head, body) = answer.split_once("\r\n\r\n").expect("an HTTP answer");
-    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
-    serde_json::from_str(body).expect("JSON")
+    serde_json::from_str(&plain_http::request(base_url, "GET", path)).expect("JSON")
 }
 
 /// The bodies of `conversation` the validating proxy let through to fakellm.
