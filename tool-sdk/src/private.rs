@@ -64,6 +64,10 @@ const fn marker_matches(marker: &str, version: &str) -> bool {
     true
 }
 
+/// Fails the compilation when a chosen dialect refuses a tool's parameters.
+pub use crate::describe::shape::verdict::assert_fits;
+pub use crate::describe::{Described, Keyword, Shape};
+
 use std::fmt::Display;
 use std::marker::PhantomData;
 

@@ -46,6 +46,19 @@ impl Dialect {
         matches!(self, Dialect::OpenAi | Dialect::Anthropic | Dialect::Mcp)
     }
 
+    /// Its name, as `Debug` writes it.
+    pub(crate) const fn name(self) -> &'static str {
+        match self {
+            Dialect::OpenAiStrict => "OpenAiStrict",
+            Dialect::OpenAi => "OpenAi",
+            Dialect::Anthropic => "Anthropic",
+            Dialect::AnthropicStrict => "AnthropicStrict",
+            Dialect::Gemini => "Gemini",
+            Dialect::GeminiJsonSchema => "GeminiJsonSchema",
+            Dialect::Mcp => "Mcp",
+        }
+    }
+
     /// Its place in [`ALL`](Self::ALL), for tables with an entry per dialect.
     pub(crate) fn index(self) -> usize {
         self as usize

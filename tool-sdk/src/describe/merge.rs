@@ -6,6 +6,7 @@
 use serde_json::{Map, Value};
 
 use crate::describe::error::Refusal;
+use crate::describe::rule::Rule;
 use crate::describe::LoweringErrorKind;
 
 /// Most whole objects one merge makes: each flattened enum multiplies them by its variants.
@@ -137,10 +138,10 @@ fn product(
         return Err((
             LoweringErrorKind::TooLarge,
             pointer.to_owned(),
-            format!(
-                "more than {MAX_COMBINATIONS} combinations of the objects it composes (each \
-                 flattened enum multiplies them)"
-            ),
+            Rule::Combinations {
+                max: MAX_COMBINATIONS,
+            }
+            .into(),
         ));
     }
     let mut out = Vec::with_capacity(left.len() * right.len());

@@ -12,8 +12,10 @@ mod lowered;
 mod merge;
 mod nullable;
 mod regex;
+mod rule;
 mod rules;
 pub mod search;
+pub(crate) mod shape;
 mod walk;
 
 pub use ci::{check_lowering, check_schema_lock, SchemaLockError, WRITE_LOCK_ENV};
@@ -22,3 +24,4 @@ pub use error::{LoweringError, LoweringErrorKind};
 pub use lower::lower;
 pub(crate) use lowered::{Lowered, LoweredSchemas};
 pub use rules::{OPENAI_MAX_DEPTH, OPENAI_MAX_PROPERTIES};
+pub use shape::{check_shape, Definition, Described, DescribedKey, Keyword, Shape, ShapeVerdict};

@@ -14,6 +14,7 @@ use crate::describe::error::Refusal;
 use crate::describe::merge;
 use crate::describe::nullable::nullable;
 use crate::describe::regex;
+use crate::describe::rule::{Reference, Rule};
 use crate::describe::rules::{Maps, Others, Patterns, Refs, Rules, Tuples, TypeUnions};
 use crate::describe::LoweringErrorKind;
 
@@ -68,7 +69,7 @@ fn at(pointer: &str, key: &str) -> String {
     format!("{pointer}/{}", escape_pointer_token(key))
 }
 
-fn unsupported(pointer: &str, rule: impl Into<String>) -> Refusal {
+fn unsupported(pointer: &str, rule: Rule<'_>) -> Refusal {
     (
         LoweringErrorKind::Unsupported,
         pointer.to_owned(),
@@ -76,18 +77,18 @@ fn unsupported(pointer: &str, rule: impl Into<String>) -> Refusal {
     )
 }
 
-fn invalid(pointer: &str, rule: impl Into<String>) -> Refusal {
+fn invalid(pointer: &str, rule: Rule<'_>) -> Refusal {
     (LoweringErrorKind::Invalid, pointer.to_owned(), rule.into())
 }
 
-fn too_large(pointer: &str, rule: impl Into<String>) -> Refusal {
+fn too_large(pointer: &str, rule: Rule<'_>) -> Refusal {
     (LoweringErrorKind::TooLarge, pointer.to_owned(), rule.into())
 }
 
 /// Refused as too large when `count` of `what` passed `max`.
-fn within(count: usize, max: Option<usize>, here: &str, what: &str) -> Result<(), Refusal> {
+fn within(count: usize, max: Option<usize>, here: &str, what: &'static str) -> Result<(), Refusal> {
     match max {
-        Some(max) if count > max => Err(too_large(here, format!("more than {max} {what}"))),
+        Some(max) if count > max => Err(too_large(here, Rule::MoreThan { max, what })),
         _ => Ok(()),
     }
 }
@@ -108,7 +109,9 @@ impl<'a> Walk<'a> {
             .ok_or_else(|| {
                 invalid(
                     pointer,
-                    format!("`$ref` `{reference}` does not resolve inside the schema"),
+                    Rule::Unresolved {
+                        reference: Reference::Text(reference),
+                    },
                 )
             })
     }
@@ -124,21 +127,13 @@ impl Walk<'_> {
     ) -> Result<Value, Refusal> {
         if let Some(max) = self.rules.limits.max_depth {
             if depth > max {
-                return Err(too_large(
-                    pointer,
-                    format!("nesting deeper than {max} levels"),
-                ));
+                return Err(too_large(pointer, Rule::Deeper { max }));
             }
         }
         self.deepest = self.deepest.max(depth);
         self.visits += 1;
         if self.visits > MAX_VISITS {
-            return Err(too_large(
-                pointer,
-                format!(
-                    "the schema expands past {MAX_VISITS} schemas as its references are followed"
-                ),
-            ));
+            return Err(too_large(pointer, Rule::Expands { max: MAX_VISITS }));
         }
         let Some(object) = schema.as_object() else {
             if self.rules.canonical {
@@ -148,10 +143,7 @@ impl Walk<'_> {
             if schema == &Value::Bool(true) && !self.rules.type_required {
                 return Ok(Value::Object(Map::new()));
             }
-            return Err(unsupported(
-                pointer,
-                "a boolean schema (`true`: any value, `false`: none) has no equivalent here",
-            ));
+            return Err(unsupported(pointer, Rule::BooleanSchema));
         };
         if let Some(Value::String(reference)) = object.get("$ref") {
             return self.reference(object, reference, pointer, depth);
@@ -188,7 +180,7 @@ impl Walk<'_> {
             match key.as_str() {
                 "properties" => {
                     let Some(properties) = value.as_object() else {
-                        return Err(invalid(&here, "`properties` must be an object"));
+                        return Err(invalid(&here, Rule::PropertiesNotObject));
                     };
                     self.count_properties(properties.len(), &here)?;
                     let mut lowered = Map::new();
@@ -214,12 +206,7 @@ impl Walk<'_> {
                     _ if rules.canonical => {
                         out.insert(key.clone(), value.clone());
                     }
-                    _ => {
-                        return Err(unsupported(
-                            &here,
-                            "array items of any type have no equivalent here",
-                        ))
-                    }
+                    _ => return Err(unsupported(&here, Rule::ItemsOfAnyType)),
                 },
                 "prefixItems" => {
                     let lowered = self.tuple(value, pointer, &here, depth)?;
@@ -233,13 +220,7 @@ impl Walk<'_> {
                     }
                     _ => {
                         if let Maps::Refused { because } = rules.maps {
-                            return Err(unsupported(
-                                pointer,
-                                format!(
-                                    "a map (an object whose keys are open: \
-                                         `additionalProperties`) has no equivalent here, {because}"
-                                ),
-                            ));
+                            return Err(unsupported(pointer, Rule::Map { because }));
                         }
                         match value {
                             Value::Object(_) => {
@@ -253,10 +234,10 @@ impl Walk<'_> {
                 },
                 "anyOf" | "oneOf" => {
                     let Some(branches) = value.as_array() else {
-                        return Err(invalid(&here, format!("`{key}` must be an array")));
+                        return Err(invalid(&here, Rule::NotArray { keyword: key }));
                     };
                     if is_root && !rules.canonical {
-                        return Err(unsupported("", "the root must be an object, not a union"));
+                        return Err(unsupported("", Rule::RootUnion));
                     }
                     let mut lowered = Vec::with_capacity(branches.len());
                     for (i, branch) in branches.iter().enumerate() {
@@ -269,24 +250,17 @@ impl Walk<'_> {
                     }
                     let name = if rules.one_of_as_any_of { "anyOf" } else { key };
                     if out.insert(name.into(), Value::Array(lowered)).is_some() {
-                        return Err(unsupported(
-                            &here,
-                            "`anyOf` beside `oneOf` has no equivalent here",
-                        ));
+                        return Err(unsupported(&here, Rule::AnyOfBesideOneOf));
                     }
                 }
                 "allOf" => {
                     // One schema, or objects, were merged before; others stay where the
                     // dialect says `allOf`.
                     let Some(schemas) = value.as_array() else {
-                        return Err(invalid(&here, "`allOf` must be an array"));
+                        return Err(invalid(&here, Rule::NotArray { keyword: "allOf" }));
                     };
                     if !rules.all_of {
-                        return Err(unsupported(
-                            &here,
-                            "`allOf` with several schemas that are not all objects has no \
-                             equivalent here",
-                        ));
+                        return Err(unsupported(&here, Rule::AllOf));
                     }
                     let mut lowered = Vec::with_capacity(schemas.len());
                     for (i, schema) in schemas.iter().enumerate() {
@@ -316,17 +290,17 @@ impl Walk<'_> {
                 "type" => self.kind(value, &here, &mut out)?,
                 "const" if rules.const_as_enum => {
                     if rules.string_enums && !value.is_string() {
-                        return Err(unsupported(&here, "only strings can be enumerated here"));
+                        return Err(unsupported(&here, Rule::StringEnumsOnly));
                     }
                     self.count_enum_values(1, &here)?;
                     out.insert("enum".into(), Value::Array(vec![value.clone()]));
                 }
                 "enum" => {
                     let Some(values) = value.as_array() else {
-                        return Err(invalid(&here, "`enum` must be an array"));
+                        return Err(invalid(&here, Rule::NotArray { keyword: "enum" }));
                     };
                     if rules.string_enums && !values.iter().all(Value::is_string) {
-                        return Err(unsupported(&here, "only strings can be enumerated here"));
+                        return Err(unsupported(&here, Rule::StringEnumsOnly));
                     }
                     self.count_enum_values(values.len(), &here)?;
                     self.keyword(key, value, &mut out, &mut described);
@@ -401,11 +375,7 @@ impl Walk<'_> {
                 .iter()
                 .any(|key| out.contains_key(*key))
         {
-            return Err(unsupported(
-                pointer,
-                "a value of any type (a schema without `type`, such as `serde_json::Value`) \
-                 has no equivalent here",
-            ));
+            return Err(unsupported(pointer, Rule::AnyType));
         }
         Ok(())
     }
@@ -452,10 +422,7 @@ impl Walk<'_> {
             (TypeUnions::Nullable, Value::Array(kinds)) => {
                 let typed: Vec<&Value> = kinds.iter().filter(|kind| *kind != "null").collect();
                 let [single] = typed[..] else {
-                    return Err(unsupported(
-                        here,
-                        "a union of several types has no equivalent in one `type`",
-                    ));
+                    return Err(unsupported(here, Rule::UnionOfTypes));
                 };
                 out.insert("type".into(), single.clone());
                 if typed.len() < kinds.len() {
@@ -480,7 +447,12 @@ impl Walk<'_> {
         depth: usize,
     ) -> Result<(String, Value), Refusal> {
         let Some(elements) = value.as_array() else {
-            return Err(invalid(here, "`prefixItems` must be an array"));
+            return Err(invalid(
+                here,
+                Rule::NotArray {
+                    keyword: "prefixItems",
+                },
+            ));
         };
         let mut lowered = Vec::with_capacity(elements.len());
         for (i, element) in elements.iter().enumerate() {
@@ -493,11 +465,7 @@ impl Walk<'_> {
             Some((first, rest)) if rest.iter().all(|other| other == first) => {
                 Ok(("items".into(), first.clone()))
             }
-            _ => Err(unsupported(
-                pointer,
-                "a tuple of different types (`prefixItems`) has no equivalent here, where an \
-                 array has one item type",
-            )),
+            _ => Err(unsupported(pointer, Rule::TupleOfTypes)),
         }
     }
 
@@ -531,7 +499,9 @@ impl Walk<'_> {
             }
             (_, true) => Err(unsupported(
                 pointer,
-                format!("the recursive type `{reference}` has no equivalent here"),
+                Rule::Recursive {
+                    reference: Reference::Text(reference),
+                },
             )),
             (Some(name), false) if object.len() == 1 => {
                 match self.heights.get(name).copied() {
@@ -590,7 +560,9 @@ impl Walk<'_> {
         if self.open.iter().any(|(open, _)| open == reference) {
             return Err(unsupported(
                 pointer,
-                format!("the recursive type `{reference}` cannot be inlined"),
+                Rule::RecursiveInlined {
+                    reference: Reference::Text(reference),
+                },
             ));
         }
         let mut merged = match target {
@@ -656,7 +628,10 @@ impl Walk<'_> {
             return Ok(None);
         };
         let Some(schemas) = all_of.as_array() else {
-            return Err(invalid(&at(pointer, "allOf"), "`allOf` must be an array"));
+            return Err(invalid(
+                &at(pointer, "allOf"),
+                Rule::NotArray { keyword: "allOf" },
+            ));
         };
         match &schemas[..] {
             [Value::Object(only)] => {

@@ -15,7 +15,7 @@ pub(crate) use spec::{Maps, Others, Patterns, Refs, Rules, Tuples, TypeUnions};
 use crate::describe::Dialect;
 
 /// The rules of `dialect`.
-pub(crate) fn of(dialect: Dialect) -> &'static Rules {
+pub(crate) const fn of(dialect: Dialect) -> &'static Rules {
     match dialect {
         Dialect::OpenAi | Dialect::Anthropic | Dialect::Mcp => &canonical::RULES,
         Dialect::OpenAiStrict => &openai_strict::RULES,

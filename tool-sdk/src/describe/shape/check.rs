@@ -1,0 +1,808 @@
+//! The run-time walk's refusals, as a `const fn` over a [`Shape`]: whether a schema lowers to a
+//! dialect, decided when the crate is compiled.
+//!
+//! It follows [`walk`](crate::describe::walk) step for step, reading the same [`Rules`], and
+//! refuses with the same [`Rule`] at the same pointer; where it would have to build what the
+//! walk builds (objects merged from flattened enums, `allOf` of one schema), it leaves the
+//! verdict to registration ([`Verdict::Unchecked`]).
+
+use crate::describe::rule::{Piece, Reference, Rule};
+use crate::describe::rules::{Maps, Others, Refs, Rules, Tuples, TypeUnions};
+use crate::describe::shape::text::Pointer;
+use crate::describe::shape::tree::{same_str, Definition, Keyword, Shape};
+use crate::describe::shape::view::{branch, branches, Base, Value, View};
+use crate::describe::LoweringErrorKind;
+
+/// Most schemas one check visits, as the walk allows.
+const MAX_VISITS: usize = 100_000;
+/// Most references open at once (a type inside a type inside ...).
+const MAX_OPEN: usize = 32;
+/// Most definitions one check keeps.
+const MAX_DEFINED: usize = 128;
+/// Deepest two schemas are compared (a tuple's elements).
+const MAX_COMPARE_DEPTH: usize = 32;
+
+/// The verdict of a check.
+// The pointer is held by value: a `const fn` cannot box it.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Verdict {
+    /// The schema lowers.
+    Fits,
+    /// It breaks `rule` at `pointer`.
+    Refused {
+        kind: LoweringErrorKind,
+        pointer: Pointer,
+        rule: Rule<'static>,
+    },
+    /// The check cannot tell; registration will. Why, in a few words.
+    Unchecked(&'static str),
+}
+
+/// Why the walk of a schema stopped: a refusal at the current pointer, or no verdict.
+#[derive(Debug, Clone, Copy)]
+enum Stop {
+    Refused(LoweringErrorKind, Rule<'static>),
+    Unchecked(&'static str),
+}
+
+type Step<T = ()> = Result<T, Stop>;
+
+/// `?` for a `const fn`.
+macro_rules! step {
+    ($result:expr) => {
+        match $result {
+            Ok(value) => value,
+            Err(stop) => return Err(stop),
+        }
+    };
+}
+
+const fn unsupported<T>(rule: Rule<'static>) -> Step<T> {
+    Err(Stop::Refused(LoweringErrorKind::Unsupported, rule))
+}
+
+const fn too_large<T>(rule: Rule<'static>) -> Step<T> {
+    Err(Stop::Refused(LoweringErrorKind::TooLarge, rule))
+}
+
+const fn invalid<T>(rule: Rule<'static>) -> Step<T> {
+    Err(Stop::Refused(LoweringErrorKind::Invalid, rule))
+}
+
+const fn read(view: Result<View, super::view::Unreadable>) -> Step<View> {
+    match view {
+        Ok(view) => Ok(view),
+        Err(_) => Err(Stop::Unchecked("a shape schemars never builds")),
+    }
+}
+
+/// Checks `root` (a tool's parameters, an object schema) against `rules`.
+pub(crate) const fn check(rules: &'static Rules, root: &'static Shape) -> Verdict {
+    let mut check = Check {
+        rules,
+        pointer: Pointer::ROOT,
+        open: [None; MAX_OPEN],
+        open_len: 0,
+        defined: [("", 0); MAX_DEFINED],
+        defined_len: 0,
+        deepest: 0,
+        properties: 0,
+        enum_values: 0,
+        visits: 0,
+    };
+    let view = match View::of(root) {
+        Ok(view) => view,
+        Err(_) => return Verdict::Unchecked("a shape schemars never builds"),
+    };
+    match check.node(view, 0, true) {
+        Ok(()) => Verdict::Fits,
+        Err(Stop::Refused(kind, rule)) => Verdict::Refused {
+            kind,
+            pointer: check.pointer,
+            rule,
+        },
+        Err(Stop::Unchecked(why)) => Verdict::Unchecked(why),
+    }
+}
+
+/// A reference being followed: its definition, and whether it is being lowered as a
+/// definition of `$defs` (or inlined).
+type Open = Option<(&'static Definition, bool)>;
+
+struct Check {
+    rules: &'static Rules,
+    /// Where the walk is; at a refusal, where it refused.
+    pointer: Pointer,
+    open: [Open; MAX_OPEN],
+    open_len: usize,
+    /// The definitions lowered, by name, with how many levels each nests below its use.
+    defined: [(&'static str, usize); MAX_DEFINED],
+    defined_len: usize,
+    deepest: usize,
+    properties: usize,
+    enum_values: usize,
+    visits: usize,
+}
+
+impl Check {
+    /// Steps into `token`, runs `walk`, and steps back out when it went well (a refusal keeps
+    /// the pointer where it was made).
+    const fn enter(&mut self, token: Piece<'static>) {
+        self.pointer.push(token);
+    }
+
+    const fn leave(&mut self) {
+        self.pointer.pop();
+    }
+
+    const fn node(&mut self, view: View, depth: usize, is_root: bool) -> Step {
+        if let Some(max) = self.rules.limits.max_depth {
+            if depth > max {
+                return too_large(Rule::Deeper { max });
+            }
+        }
+        if depth > self.deepest {
+            self.deepest = depth;
+        }
+        self.visits += 1;
+        if self.visits > MAX_VISITS {
+            return too_large(Rule::Expands { max: MAX_VISITS });
+        }
+        if !view.is_object() {
+            if self.rules.canonical {
+                return Ok(());
+            }
+            if matches!(view.base, Base::Bool(true)) && !self.rules.type_required {
+                return Ok(());
+            }
+            return unsupported(Rule::BooleanSchema);
+        }
+        if let Some(reference) = view.get(Keyword::Ref) {
+            return self.reference(view, reference, depth);
+        }
+        if let Some(Value::Shape(Shape::List([_]))) = view.get(Keyword::AllOf) {
+            return Err(Stop::Unchecked("`allOf` of one schema"));
+        }
+        if !self.rules.canonical && self.composes(&view) {
+            return Err(Stop::Unchecked(
+                "objects composed of flattened enums or `allOf`",
+            ));
+        }
+        self.object(view, depth, is_root)
+    }
+
+    /// Whether the walk would merge the object's parts into one union of whole objects.
+    const fn composes(&self, view: &View) -> bool {
+        let several = matches!(
+            view.get(Keyword::AllOf),
+            Some(Value::Shape(Shape::List([_, _, ..])))
+        );
+        let beside =
+            view.has(Keyword::Properties) && (view.has(Keyword::AnyOf) || view.has(Keyword::OneOf));
+        several || (self.rules.closed_objects && beside)
+    }
+
+    const fn object(&mut self, view: View, depth: usize, is_root: bool) -> Step {
+        let rules = self.rules;
+        let mut unions = 0;
+        let mut i = 0;
+        while let Some((keyword, value)) = view.entry(i) {
+            i += 1;
+            self.enter(Piece::Text(keyword.name()));
+            match keyword {
+                Keyword::Properties => {
+                    let Value::Shape(Shape::Names(properties)) = value else {
+                        return invalid(Rule::PropertiesNotObject);
+                    };
+                    step!(self.count_properties(properties.len()));
+                    let mut p = 0;
+                    while p < properties.len() {
+                        let (name, ref property) = properties[p];
+                        self.enter(Piece::Text(name));
+                        step!(self.node(step!(read(View::of(property))), depth + 1, false));
+                        self.leave();
+                        p += 1;
+                    }
+                }
+                Keyword::Items => match value {
+                    Value::Shape(shape) => {
+                        let items = step!(read(View::of(shape)));
+                        if items.is_object() {
+                            step!(self.node(items, depth + 1, false));
+                        } else if matches!(items.base, Base::Bool(false))
+                            && view.has(Keyword::PrefixItems)
+                        {
+                        } else if !rules.canonical {
+                            return unsupported(Rule::ItemsOfAnyType);
+                        }
+                    }
+                    _ => return Err(Stop::Unchecked("`items` made nullable")),
+                },
+                Keyword::PrefixItems => {
+                    self.leave();
+                    step!(self.tuple(value, depth));
+                    self.enter(Piece::Text(keyword.name()));
+                }
+                Keyword::AdditionalProperties => {
+                    let Value::Shape(shape) = value else {
+                        return Err(Stop::Unchecked("`additionalProperties` made nullable"));
+                    };
+                    if !matches!(shape, Shape::Bool(false)) {
+                        if let Maps::Refused { because } = rules.maps {
+                            self.leave();
+                            return unsupported(Rule::Map { because });
+                        }
+                        let open = step!(read(View::of(shape)));
+                        if open.is_object() {
+                            step!(self.node(open, depth + 1, false));
+                        }
+                    }
+                }
+                Keyword::AnyOf | Keyword::OneOf => {
+                    let Some(count) = branches(value) else {
+                        return invalid(Rule::NotArray {
+                            keyword: keyword.name(),
+                        });
+                    };
+                    if is_root && !rules.canonical {
+                        self.pointer.truncate(0);
+                        return unsupported(Rule::RootUnion);
+                    }
+                    let mut b = 0;
+                    while b < count {
+                        self.enter(Piece::Number(b));
+                        step!(self.node(step!(read(branch(value, b))), depth, false));
+                        self.leave();
+                        b += 1;
+                    }
+                    let counts_as_any_of = rules.one_of_as_any_of || keyword.is(Keyword::AnyOf);
+                    // Two keywords written as one name: `anyOf` beside `oneOf`.
+                    let slot = if counts_as_any_of { 1 } else { 2 };
+                    if unions & slot != 0 {
+                        return unsupported(Rule::AnyOfBesideOneOf);
+                    }
+                    unions |= slot;
+                }
+                Keyword::AllOf => {
+                    let Some(count) = branches(value) else {
+                        return invalid(Rule::NotArray { keyword: "allOf" });
+                    };
+                    if !rules.all_of {
+                        return unsupported(Rule::AllOf);
+                    }
+                    let mut b = 0;
+                    while b < count {
+                        self.enter(Piece::Number(b));
+                        step!(self.all_of_schema(step!(read(branch(value, b))), depth));
+                        self.leave();
+                        b += 1;
+                    }
+                }
+                Keyword::Defs if !rules.canonical => {}
+                Keyword::Type => step!(self.kind(value)),
+                Keyword::Const if rules.const_as_enum => {
+                    if rules.string_enums && !matches!(value, Value::Shape(Shape::Str(_))) {
+                        return unsupported(Rule::StringEnumsOnly);
+                    }
+                    step!(self.count_enum_values(1));
+                }
+                Keyword::Enum => {
+                    let (count, strings) = match value {
+                        Value::Shape(Shape::List(values)) => (values.len(), all_strings(values)),
+                        Value::EnumOrNull(Shape::List(values)) => {
+                            let with_null = if has_null(values) { 0 } else { 1 };
+                            (
+                                values.len() + with_null,
+                                all_strings(values) && with_null == 0,
+                            )
+                        }
+                        Value::ConstOrNull(_) => (2, false),
+                        _ => return invalid(Rule::NotArray { keyword: "enum" }),
+                    };
+                    if rules.string_enums && !strings {
+                        return unsupported(Rule::StringEnumsOnly);
+                    }
+                    step!(self.count_enum_values(count));
+                }
+                _ => {}
+            }
+            self.leave();
+        }
+        self.finish(&view)
+    }
+
+    /// What the walk checks once an object's keywords are lowered: it says a type.
+    const fn finish(&self, view: &View) -> Step {
+        if !self.rules.type_required {
+            return Ok(());
+        }
+        let typed = view.has(Keyword::Type)
+            || view.has(Keyword::AnyOf)
+            || view.has(Keyword::OneOf)
+            || view.has(Keyword::AllOf)
+            || (view.has(Keyword::Enum) && self.keeps(Keyword::Enum))
+            || (view.has(Keyword::Const)
+                && (self.rules.const_as_enum || self.keeps(Keyword::Const)));
+        if typed {
+            Ok(())
+        } else {
+            unsupported(Rule::AnyType)
+        }
+    }
+
+    /// Whether the dialect writes `keyword` out.
+    const fn keeps(&self, keyword: Keyword) -> bool {
+        match self.rules.keywords {
+            None => true,
+            Some(keywords) => {
+                matches!(self.rules.others, Others::Kept) || contains(keywords, keyword.name())
+            }
+        }
+    }
+
+    /// `type`, as the dialect says a union of types.
+    const fn kind(&self, value: Value) -> Step {
+        if !matches!(self.rules.type_unions, TypeUnions::Nullable) {
+            return Ok(());
+        }
+        // `null` added to a union of types adds no type.
+        let kinds: &[Shape] = match value {
+            Value::Shape(Shape::List(kinds)) | Value::TypeOrNull(Shape::List(kinds)) => kinds,
+            _ => return Ok(()),
+        };
+        let mut typed = 0;
+        let mut i = 0;
+        while i < kinds.len() {
+            if !matches!(kinds[i], Shape::Str(kind) if same_str(kind, "null")) {
+                typed += 1;
+            }
+            i += 1;
+        }
+        if typed == 1 {
+            Ok(())
+        } else {
+            unsupported(Rule::UnionOfTypes)
+        }
+    }
+
+    /// A tuple: its elements, and one type where arrays have one item type. The pointer is the
+    /// tuple's own.
+    const fn tuple(&mut self, value: Value, depth: usize) -> Step {
+        let Value::Shape(Shape::List(elements)) = value else {
+            self.enter(Piece::Text("prefixItems"));
+            return invalid(Rule::NotArray {
+                keyword: "prefixItems",
+            });
+        };
+        self.enter(Piece::Text("prefixItems"));
+        let mut e = 0;
+        while e < elements.len() {
+            self.enter(Piece::Number(e));
+            step!(self.node(step!(read(View::of(&elements[e]))), depth + 1, false));
+            self.leave();
+            e += 1;
+        }
+        self.leave();
+        if matches!(self.rules.tuples, Tuples::Kept) {
+            return Ok(());
+        }
+        let [first, rest @ ..] = elements else {
+            return unsupported(Rule::TupleOfTypes);
+        };
+        let mut r = 0;
+        while r < rest.len() {
+            match self.same(first, &rest[r], 0) {
+                Some(true) => {}
+                Some(false) => return unsupported(Rule::TupleOfTypes),
+                None => return Err(Stop::Unchecked("a tuple of types too deep to compare")),
+            }
+            r += 1;
+        }
+        Ok(())
+    }
+
+    /// A schema with a `$ref`, as the walk follows it.
+    const fn reference(&mut self, view: View, reference: Value, depth: usize) -> Step {
+        let definition = match reference {
+            Value::Shape(Shape::Ref(definition)) => *definition,
+            Value::Shape(Shape::Recursive(name)) => match self.opened(name) {
+                Some(definition) => definition,
+                None => {
+                    return invalid(Rule::Unresolved {
+                        reference: Reference::Definition(name),
+                    })
+                }
+            },
+            _ => return Err(Stop::Unchecked("a `$ref` that names no definition")),
+        };
+        let Refs::Stay { recursion } = self.rules.refs else {
+            return self.inline(view, definition, depth);
+        };
+        let name = definition.name;
+        let (open, defining) = self.is_open(name);
+        if open {
+            if !recursion {
+                return unsupported(Rule::Recursive {
+                    reference: Reference::Definition(name),
+                });
+            }
+            if !defining && self.height(name).is_none() {
+                step!(self.define(definition, depth));
+            }
+            return Ok(());
+        }
+        if view.len() != 1 {
+            return self.inline(view, definition, depth);
+        }
+        match self.height(name) {
+            None => self.define(definition, depth),
+            Some(height) => {
+                let over = match self.rules.limits.max_depth {
+                    Some(max) => depth + height > max,
+                    None => false,
+                };
+                if over {
+                    step!(self.push_open(definition, true));
+                    step!(self.node(step!(read(View::of(&definition.schema))), depth, false));
+                    self.open_len -= 1;
+                }
+                if depth + height > self.deepest {
+                    self.deepest = depth + height;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Lowers `definition` as an entry of `$defs`.
+    const fn define(&mut self, definition: &'static Definition, depth: usize) -> Step {
+        step!(self.push_open(definition, true));
+        let before = self.deepest;
+        self.deepest = depth;
+        step!(self.node(step!(read(View::of(&definition.schema))), depth, false));
+        let height = self.deepest.saturating_sub(depth);
+        if before > self.deepest {
+            self.deepest = before;
+        }
+        self.open_len -= 1;
+        if self.defined_len == MAX_DEFINED {
+            return Err(Stop::Unchecked("more named types than the check keeps"));
+        }
+        self.defined[self.defined_len] = (definition.name, height);
+        self.defined_len += 1;
+        Ok(())
+    }
+
+    /// The definition's schema in place of the reference, with the keywords beside the
+    /// reference over it.
+    const fn inline(&mut self, view: View, definition: &'static Definition, depth: usize) -> Step {
+        if self.is_open(definition.name).0 {
+            return unsupported(Rule::RecursiveInlined {
+                reference: Reference::Definition(definition.name),
+            });
+        }
+        let Some(notes) = view.beside_ref() else {
+            return Err(Stop::Unchecked(
+                "keywords beside a `$ref` other than a field's",
+            ));
+        };
+        let target = step!(read(View::of(&definition.schema)));
+        let merged = match target.base {
+            Base::Object { .. } | Base::NullUnion(_) if target.notes.is_empty() => View {
+                base: target.base,
+                notes,
+            },
+            Base::Bool(_) | Base::NotSchema if notes.is_empty() => {
+                return self.node(target, depth, false)
+            }
+            Base::Bool(_) | Base::NotSchema => View::object(notes),
+            _ => return Err(Stop::Unchecked("a definition with keywords over it")),
+        };
+        step!(self.push_open(definition, false));
+        step!(self.node(merged, depth, false));
+        self.open_len -= 1;
+        Ok(())
+    }
+
+    /// One schema of an `allOf` that stays: a `$ref` among them is inlined.
+    const fn all_of_schema(&mut self, view: View, depth: usize) -> Step {
+        if !self.rules.canonical && view.is_object() {
+            if let Some(reference) = view.get(Keyword::Ref) {
+                let definition = match reference {
+                    Value::Shape(Shape::Ref(definition)) => *definition,
+                    _ => return Err(Stop::Unchecked("a recursive `$ref` in `allOf`")),
+                };
+                return self.inline(view, definition, depth);
+            }
+        }
+        self.node(view, depth, false)
+    }
+
+    const fn push_open(&mut self, definition: &'static Definition, as_definition: bool) -> Step {
+        if self.open_len == MAX_OPEN {
+            return Err(Stop::Unchecked(
+                "types nested deeper than the check follows",
+            ));
+        }
+        self.open[self.open_len] = Some((definition, as_definition));
+        self.open_len += 1;
+        Ok(())
+    }
+
+    /// Whether the definition `name` is open, and whether as a definition.
+    const fn is_open(&self, name: &str) -> (bool, bool) {
+        let (mut open, mut defining) = (false, false);
+        let mut i = 0;
+        while i < self.open_len {
+            if let Some((definition, as_definition)) = self.open[i] {
+                if same_str(definition.name, name) {
+                    open = true;
+                    defining |= as_definition;
+                }
+            }
+            i += 1;
+        }
+        (open, defining)
+    }
+
+    /// The open definition named `name`.
+    const fn opened(&self, name: &str) -> Option<&'static Definition> {
+        let mut i = self.open_len;
+        while i > 0 {
+            i -= 1;
+            if let Some((definition, _)) = self.open[i] {
+                if same_str(definition.name, name) {
+                    return Some(definition);
+                }
+            }
+        }
+        None
+    }
+
+    /// How many levels the lowered definition `name` nests, once lowered.
+    const fn height(&self, name: &str) -> Option<usize> {
+        let mut i = 0;
+        while i < self.defined_len {
+            if same_str(self.defined[i].0, name) {
+                return Some(self.defined[i].1);
+            }
+            i += 1;
+        }
+        None
+    }
+
+    const fn count_properties(&mut self, more: usize) -> Step {
+        self.properties += more;
+        match self.rules.limits.max_properties {
+            Some(max) if self.properties > max => too_large(Rule::MoreThan {
+                max,
+                what: "properties",
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    const fn count_enum_values(&mut self, more: usize) -> Step {
+        self.enum_values += more;
+        match self.rules.limits.max_enum_values {
+            Some(max) if self.enum_values > max => too_large(Rule::MoreThan {
+                max,
+                what: "enumeration values",
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether `a` and `b` lower to the same schema (`None`: too deep to tell).
+    const fn same(&self, a: &'static Shape, b: &'static Shape, depth: usize) -> Option<bool> {
+        let (Ok(a), Ok(b)) = (View::of(a), View::of(b)) else {
+            return None;
+        };
+        self.same_views(a, b, depth)
+    }
+
+    /// Whether two schemas, read, lower to the same schema (`None`: too deep to tell).
+    const fn same_views(&self, a: View, b: View, depth: usize) -> Option<bool> {
+        if depth > MAX_COMPARE_DEPTH {
+            return None;
+        }
+        match (a.base, b.base) {
+            (Base::Bool(x), Base::Bool(y)) => return Some(x == y),
+            (Base::Bool(_), _) | (_, Base::Bool(_)) => return Some(false),
+            _ => {}
+        }
+        let (mut i, mut j) = (0, 0);
+        loop {
+            let next_a = self.next_written(&a, i);
+            let next_b = self.next_written(&b, j);
+            match (next_a, next_b) {
+                (None, None) => return Some(true),
+                (Some((ia, ka, va)), Some((jb, kb, vb))) => {
+                    if !ka.is(kb) {
+                        return Some(false);
+                    }
+                    match self.same_value(ka, va, vb, depth + 1) {
+                        Some(true) => {}
+                        other => return other,
+                    }
+                    i = ia + 1;
+                    j = jb + 1;
+                }
+                _ => return Some(false),
+            }
+        }
+    }
+
+    /// The next keyword from the `i`th that the dialect writes out, with its place.
+    const fn next_written(&self, view: &View, mut i: usize) -> Option<(usize, Keyword, Value)> {
+        while let Some((keyword, value)) = view.entry(i) {
+            if self.written(keyword, value) {
+                return Some((i, keyword, value));
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// Whether the dialect writes `keyword` (with `value`) out in some form.
+    const fn written(&self, keyword: Keyword, value: Value) -> bool {
+        match keyword {
+            Keyword::Defs => false,
+            Keyword::Required if self.rules.all_required => false,
+            Keyword::Format => match (self.rules.formats, value) {
+                (None, _) => true,
+                (Some(formats), Value::Shape(Shape::Str(format))) => contains(formats, format),
+                _ => false,
+            },
+            Keyword::Properties
+            | Keyword::Items
+            | Keyword::PrefixItems
+            | Keyword::AdditionalProperties
+            | Keyword::AnyOf
+            | Keyword::OneOf
+            | Keyword::AllOf
+            | Keyword::Type
+            | Keyword::Ref => true,
+            _ => self.keeps(keyword) || matches!(self.rules.others, Others::Described),
+        }
+    }
+
+    /// Whether two values of `keyword` lower alike.
+    const fn same_value(&self, keyword: Keyword, a: Value, b: Value, depth: usize) -> Option<bool> {
+        match (a, b) {
+            (Value::Shape(a), Value::Shape(b)) => match keyword {
+                Keyword::Items | Keyword::AdditionalProperties => self.same(a, b, depth),
+                Keyword::Properties => match (a, b) {
+                    (Shape::Names(a), Shape::Names(b)) => {
+                        if a.len() != b.len() {
+                            return Some(false);
+                        }
+                        let mut i = 0;
+                        while i < a.len() {
+                            if !same_str(a[i].0, b[i].0) {
+                                return Some(false);
+                            }
+                            match self.same(&a[i].1, &b[i].1, depth) {
+                                Some(true) => {}
+                                other => return other,
+                            }
+                            i += 1;
+                        }
+                        Some(true)
+                    }
+                    _ => Some(false),
+                },
+                Keyword::AnyOf | Keyword::OneOf | Keyword::AllOf | Keyword::PrefixItems => {
+                    match (a, b) {
+                        (Shape::List(a), Shape::List(b)) => {
+                            if a.len() != b.len() {
+                                return Some(false);
+                            }
+                            let mut i = 0;
+                            while i < a.len() {
+                                match self.same(&a[i], &b[i], depth) {
+                                    Some(true) => {}
+                                    other => return other,
+                                }
+                                i += 1;
+                            }
+                            Some(true)
+                        }
+                        _ => Some(false),
+                    }
+                }
+                Keyword::Ref => match (a, b) {
+                    (Shape::Ref(a), Shape::Ref(b)) if matches!(self.rules.refs, Refs::Inline) => {
+                        self.same(&a.schema, &b.schema, depth)
+                    }
+                    (Shape::Ref(a), Shape::Ref(b)) => Some(same_str(a.name, b.name)),
+                    (Shape::Recursive(a), Shape::Recursive(b)) => Some(same_str(a, b)),
+                    _ => Some(false),
+                },
+                _ => Some(same_data(a, b)),
+            },
+            (Value::TypeOrNull(a), Value::TypeOrNull(b))
+            | (Value::EnumOrNull(a), Value::EnumOrNull(b))
+            | (Value::ConstOrNull(a), Value::ConstOrNull(b)) => Some(same_data(a, b)),
+            (Value::NullBranches(a), Value::NullBranches(b)) => {
+                self.same_views(View::object(a), View::object(b), depth)
+            }
+            _ => Some(false),
+        }
+    }
+}
+
+/// Whether two values are the same JSON.
+const fn same_data(a: &Shape, b: &Shape) -> bool {
+    match (a, b) {
+        (Shape::Null, Shape::Null) => true,
+        (Shape::Bool(a), Shape::Bool(b)) => *a == *b,
+        (Shape::Int(a), Shape::Int(b)) => *a == *b,
+        (Shape::Float(a), Shape::Float(b)) => a.to_bits() == b.to_bits(),
+        (Shape::Str(a), Shape::Str(b)) => same_str(a, b),
+        (Shape::List(a), Shape::List(b)) => {
+            if a.len() != b.len() {
+                return false;
+            }
+            let mut i = 0;
+            while i < a.len() {
+                if !same_data(&a[i], &b[i]) {
+                    return false;
+                }
+                i += 1;
+            }
+            true
+        }
+        (Shape::Names(a), Shape::Names(b)) => {
+            if a.len() != b.len() {
+                return false;
+            }
+            let mut i = 0;
+            while i < a.len() {
+                if !same_str(a[i].0, b[i].0) || !same_data(&a[i].1, &b[i].1) {
+                    return false;
+                }
+                i += 1;
+            }
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Whether every value is a string.
+const fn all_strings(values: &[Shape]) -> bool {
+    let mut i = 0;
+    while i < values.len() {
+        if !matches!(values[i], Shape::Str(_)) {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Whether a value is `null`.
+const fn has_null(values: &[Shape]) -> bool {
+    let mut i = 0;
+    while i < values.len() {
+        if matches!(values[i], Shape::Null) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Whether `names` holds `name`.
+const fn contains(names: &[&str], name: &str) -> bool {
+    let mut i = 0;
+    while i < names.len() {
+        if same_str(names[i], name) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}

@@ -1,0 +1,217 @@
+//! [`Described`]: the compile-time description of a type's schema, for the standard types as
+//! schemars describes them.
+
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, HashSet, LinkedList, VecDeque};
+use std::rc::Rc;
+use std::sync::Arc;
+
+use crate::describe::shape::tree::{Keyword, Shape};
+
+/// A type whose JSON Schema is known when the crate is compiled, so that a tool taking it can
+/// be checked against a provider's dialect by `cargo check`.
+///
+/// [`SHAPE`](Self::SHAPE) is the schema schemars' `subschema_for` gives for the type: the
+/// schema itself for the standard types, a `$ref` to its definition for a named type.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no compile-time description for the dialect check",
+    label = "the dialects chosen for this tool are checked when it is compiled",
+    note = "derive `tool_sdk::Described` beside `JsonSchema` on `{Self}`, or mark the argument \
+            `#[arg(unchecked)]` to leave its check to registration (as for a foreign type or a \
+            hand-written `JsonSchema`)"
+)]
+pub trait Described {
+    /// The type's schema, as a use of the type has it.
+    const SHAPE: Shape;
+}
+
+/// Describes types whose schema is one constant.
+macro_rules! described {
+    ($($ty:ty => [$($keyword:ident: $value:expr),*];)*) => {
+        $(impl Described for $ty {
+            const SHAPE: Shape = Shape::Schema(&[$((Keyword::$keyword, $value)),*]);
+        })*
+    };
+}
+
+const fn text(text: &'static str) -> Shape {
+    Shape::Str(text)
+}
+
+described! {
+    bool => [Type: text("boolean")];
+    String => [Type: text("string")];
+    str => [Type: text("string")];
+    char => [Type: text("string"), MinLength: Shape::Int(1), MaxLength: Shape::Int(1)];
+    i8 => [Type: text("integer"), Format: text("int8"), Minimum: Shape::Int(i8::MIN as i128), Maximum: Shape::Int(i8::MAX as i128)];
+    i16 => [Type: text("integer"), Format: text("int16"), Minimum: Shape::Int(i16::MIN as i128), Maximum: Shape::Int(i16::MAX as i128)];
+    i32 => [Type: text("integer"), Format: text("int32")];
+    i64 => [Type: text("integer"), Format: text("int64")];
+    i128 => [Type: text("integer"), Format: text("int128")];
+    isize => [Type: text("integer"), Format: text("int")];
+    u8 => [Type: text("integer"), Format: text("uint8"), Minimum: Shape::Int(0), Maximum: Shape::Int(u8::MAX as i128)];
+    u16 => [Type: text("integer"), Format: text("uint16"), Minimum: Shape::Int(0), Maximum: Shape::Int(u16::MAX as i128)];
+    u32 => [Type: text("integer"), Format: text("uint32"), Minimum: Shape::Int(0)];
+    u64 => [Type: text("integer"), Format: text("uint64"), Minimum: Shape::Int(0)];
+    u128 => [Type: text("integer"), Format: text("uint128"), Minimum: Shape::Int(0)];
+    usize => [Type: text("integer"), Format: text("uint"), Minimum: Shape::Int(0)];
+    f32 => [Type: text("number"), Format: text("float")];
+    f64 => [Type: text("number"), Format: text("double")];
+    () => [Type: text("null")];
+    std::path::PathBuf => [Type: text("string")];
+    std::path::Path => [Type: text("string")];
+}
+
+impl Described for serde_json::Value {
+    const SHAPE: Shape = Shape::Bool(true);
+}
+
+impl Described for serde_json::Map<String, serde_json::Value> {
+    const SHAPE: Shape = Shape::Schema(&[
+        (Keyword::Type, Shape::Str("object")),
+        (Keyword::AdditionalProperties, Shape::Bool(true)),
+    ]);
+}
+
+impl<T: Described> Described for Option<T> {
+    const SHAPE: Shape = Shape::Nullable(&T::SHAPE);
+}
+
+/// Types whose schema is their content's.
+macro_rules! transparent {
+    ($($ty:ty),*) => {
+        $(impl<T: Described + ?Sized> Described for $ty {
+            const SHAPE: Shape = T::SHAPE;
+        })*
+    };
+}
+
+transparent!(Box<T>, Rc<T>, Arc<T>, &T, &mut T);
+
+impl<T: Described + ToOwned + ?Sized> Described for Cow<'_, T> {
+    const SHAPE: Shape = T::SHAPE;
+}
+
+/// Sequences: an array of one item type.
+macro_rules! sequences {
+    ($($ty:ty),*) => {
+        $(impl<T: Described> Described for $ty {
+            const SHAPE: Shape = Shape::Schema(&[
+                (Keyword::Type, Shape::Str("array")),
+                (Keyword::Items, T::SHAPE),
+            ]);
+        })*
+    };
+}
+
+sequences!(Vec<T>, [T], VecDeque<T>, LinkedList<T>, BinaryHeap<T>);
+
+/// Sets: an array of one item type, each item once.
+macro_rules! sets {
+    ($($ty:ty),*) => {
+        $(impl<T: Described, S> Described for $ty {
+            const SHAPE: Shape = Shape::Schema(&[
+                (Keyword::Type, Shape::Str("array")),
+                (Keyword::UniqueItems, Shape::Bool(true)),
+                (Keyword::Items, T::SHAPE),
+            ]);
+        })*
+    };
+}
+
+sets!(HashSet<T, S>);
+
+impl<T: Described> Described for BTreeSet<T> {
+    const SHAPE: Shape = <HashSet<T> as Described>::SHAPE;
+}
+
+impl<T: Described, const N: usize> Described for [T; N] {
+    const SHAPE: Shape = Shape::Schema(&[
+        (Keyword::Type, Shape::Str("array")),
+        (Keyword::Items, T::SHAPE),
+        (Keyword::MinItems, Shape::Int(N as i128)),
+        (Keyword::MaxItems, Shape::Int(N as i128)),
+    ]);
+}
+
+/// A type that can key a map, and how schemars says its keys.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no compile-time description as a map key",
+    note = "strings and integers key a described map; mark the argument `#[arg(unchecked)]` \
+            to leave its check to registration"
+)]
+pub trait DescribedKey {
+    /// The pattern every key matches (`None`: any string).
+    const PATTERN: Option<&'static str>;
+}
+
+macro_rules! keys {
+    ($pattern:expr => $($ty:ty),*) => {
+        $(impl DescribedKey for $ty {
+            const PATTERN: Option<&'static str> = $pattern;
+        })*
+    };
+}
+
+keys!(None => String, str, char);
+keys!(Some(r"^\d+$") => u8, u16, u32, u64, u128, usize);
+keys!(Some(r"^-?\d+$") => i8, i16, i32, i64, i128, isize);
+
+impl<T: DescribedKey + ?Sized> DescribedKey for Box<T> {
+    const PATTERN: Option<&'static str> = T::PATTERN;
+}
+
+impl<T: DescribedKey + ToOwned + ?Sized> DescribedKey for Cow<'_, T> {
+    const PATTERN: Option<&'static str> = T::PATTERN;
+}
+
+/// A map's schema: its values' schema for every key, or for the keys that match a pattern
+/// (integers), as schemars says it.
+macro_rules! maps {
+    ($($ty:ty),*) => {
+        $(impl<K: DescribedKey, V: Described, S> Described for $ty {
+            const SHAPE: Shape = match K::PATTERN {
+                None => Shape::Schema(&[
+                    (Keyword::Type, Shape::Str("object")),
+                    (Keyword::AdditionalProperties, V::SHAPE),
+                ]),
+                Some(pattern) => Shape::Schema(&[
+                    (Keyword::Type, Shape::Str("object")),
+                    (Keyword::AdditionalProperties, Shape::Bool(false)),
+                    (Keyword::PatternProperties, Shape::Names(&[(pattern, V::SHAPE)])),
+                ]),
+            };
+        })*
+    };
+}
+
+maps!(HashMap<K, V, S>);
+
+impl<K: DescribedKey, V: Described> Described for BTreeMap<K, V> {
+    const SHAPE: Shape = <HashMap<K, V> as Described>::SHAPE;
+}
+
+/// Tuples: an array with a schema per position, of its length.
+macro_rules! tuples {
+    ($($len:literal => ($($name:ident),+);)*) => {
+        $(impl<$($name: Described),+> Described for ($($name,)+) {
+            const SHAPE: Shape = Shape::Schema(&[
+                (Keyword::Type, Shape::Str("array")),
+                (Keyword::PrefixItems, Shape::List(&[$($name::SHAPE),+])),
+                (Keyword::MinItems, Shape::Int($len)),
+                (Keyword::MaxItems, Shape::Int($len)),
+            ]);
+        })*
+    };
+}
+
+tuples! {
+    1 => (A);
+    2 => (A, B);
+    3 => (A, B, C);
+    4 => (A, B, C, D);
+    5 => (A, B, C, D, E);
+    6 => (A, B, C, D, E, F);
+    7 => (A, B, C, D, E, F, G);
+    8 => (A, B, C, D, E, F, G, H);
+}

@@ -1,0 +1,167 @@
+//! The compile-time description of a schema: the JSON Schema schemars writes for a type, as
+//! `&'static` data a `const fn` can read.
+
+/// A schema, or a value inside one, known when the crate is compiled.
+///
+/// It is the JSON schemars writes for a type, keyword for keyword and in the same order, with
+/// three differences that keep it `const`: a `$ref` points to the [`Definition`] it names
+/// (written `#/$defs/<name>` when the schema is written out), `Option<T>`'s schema is
+/// [`Nullable`](Shape::Nullable) of `T`'s (schemars' rule for allowing `null` is applied where
+/// it is read), and the keywords a field adds to its type's schema (its description) are
+/// [`Annotated`](Shape::Annotated) on it.
+///
+/// # Examples
+///
+/// ```
+/// use tool_sdk::describe::{Described, Keyword, Shape};
+///
+/// let Shape::Schema(keywords) = <u8 as Described>::SHAPE else { unreachable!() };
+/// assert_eq!(keywords[0], (Keyword::Type, Shape::Str("integer")));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub enum Shape {
+    /// `null`.
+    Null,
+    /// `true` or `false`: as a schema, any value or none.
+    Bool(bool),
+    /// An integer.
+    Int(i128),
+    /// A number with a fraction.
+    Float(f64),
+    /// A string.
+    Str(&'static str),
+    /// An array.
+    List(&'static [Shape]),
+    /// A schema object: its keywords in the order schemars writes them.
+    Schema(&'static [(Keyword, Shape)]),
+    /// An object whose keys are names (`properties`, an object value).
+    Names(&'static [(&'static str, Shape)]),
+    /// The value of `$ref`: the definition it names.
+    Ref(&'static Definition),
+    /// The value of `$ref` inside a type's own definition, naming that type (or one around it)
+    /// by its definition's name: a recursive type's reference to itself, which a `const` cannot
+    /// hold as a [`Ref`](Shape::Ref) to the definition it is part of.
+    Recursive(&'static str),
+    /// `Option<T>`: `T`'s schema, `null` allowed as schemars allows it (a union of types with
+    /// `"null"`, or `anyOf` with `{"type": "null"}` around a reference or a union).
+    Nullable(&'static Shape),
+    /// A schema with keywords a use of it adds, over its own (a field's description).
+    Annotated(&'static Shape, &'static [(Keyword, Shape)]),
+}
+
+/// A named type's schema, which a [`Shape::Ref`] points to, written to `$defs`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Definition {
+    /// The name in `$defs`, as schemars names the type.
+    pub name: &'static str,
+    /// Its schema.
+    pub schema: Shape,
+}
+
+macro_rules! keywords {
+    ($($(#[$doc:meta])* $variant:ident = $name:literal,)*) => {
+        /// A JSON Schema keyword that schemars writes, or that the dialects name.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        #[non_exhaustive]
+        pub enum Keyword {
+            $($(#[$doc])* #[doc = concat!("`", $name, "`")] $variant,)*
+            /// Any other keyword, by name.
+            Other(&'static str),
+        }
+
+        impl Keyword {
+            /// The keyword's name in JSON.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(Keyword::$variant => $name,)*
+                    Keyword::Other(name) => name,
+                }
+            }
+
+            /// The keyword's place in the list above (`Other` after every one).
+            const fn index(self) -> usize {
+                #[allow(dead_code)]
+                enum Index {
+                    $($variant,)*
+                    Other,
+                }
+                match self {
+                    $(Keyword::$variant => Index::$variant as usize,)*
+                    Keyword::Other(_) => Index::Other as usize,
+                }
+            }
+        }
+    };
+}
+
+keywords! {
+    Type = "type",
+    Format = "format",
+    Description = "description",
+    Title = "title",
+    Default = "default",
+    Examples = "examples",
+    Deprecated = "deprecated",
+    ReadOnly = "readOnly",
+    WriteOnly = "writeOnly",
+    Const = "const",
+    Enum = "enum",
+    Properties = "properties",
+    Required = "required",
+    AdditionalProperties = "additionalProperties",
+    PropertyNames = "propertyNames",
+    PatternProperties = "patternProperties",
+    MinProperties = "minProperties",
+    MaxProperties = "maxProperties",
+    Items = "items",
+    PrefixItems = "prefixItems",
+    MinItems = "minItems",
+    MaxItems = "maxItems",
+    UniqueItems = "uniqueItems",
+    Minimum = "minimum",
+    Maximum = "maximum",
+    ExclusiveMinimum = "exclusiveMinimum",
+    ExclusiveMaximum = "exclusiveMaximum",
+    MultipleOf = "multipleOf",
+    MinLength = "minLength",
+    MaxLength = "maxLength",
+    Pattern = "pattern",
+    AnyOf = "anyOf",
+    OneOf = "oneOf",
+    AllOf = "allOf",
+    Not = "not",
+    If = "if",
+    Then = "then",
+    Else = "else",
+    Ref = "$ref",
+    Defs = "$defs",
+}
+
+impl Keyword {
+    /// Whether two keywords are one, in a `const fn` (`==` is not `const` for an enum with
+    /// data).
+    pub(crate) const fn is(self, other: Keyword) -> bool {
+        match (self, other) {
+            (Keyword::Other(a), Keyword::Other(b)) => same_str(a, b),
+            (Keyword::Other(_), _) | (_, Keyword::Other(_)) => false,
+            (a, b) => a.index() == b.index(),
+        }
+    }
+}
+
+/// Whether `a` and `b` are the same text, in a `const fn`.
+pub(crate) const fn same_str(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}

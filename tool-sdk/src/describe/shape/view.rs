@@ -1,0 +1,289 @@
+//! A schema of a [`Shape`] as the run-time walk would see it once written out: `Option<T>`'s
+//! `null` allowed the way schemars allows it, a field's keywords over its type's, read keyword
+//! by keyword without building anything (a `const fn` cannot allocate).
+
+use crate::describe::shape::tree::{Keyword, Shape};
+
+/// `{"type": "null"}`, the branch schemars adds for `null`.
+const NULL_SCHEMA: &[(Keyword, Shape)] = &[(Keyword::Type, Shape::Str("null"))];
+
+/// What a schema is, once read.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Base {
+    /// `true` or `false`.
+    Bool(bool),
+    /// A schema object; `null_added` when `null` is added to its `type`, `const` or `enum`.
+    Object {
+        keywords: &'static [(Keyword, Shape)],
+        null_added: bool,
+    },
+    /// `{"anyOf": [object, {"type": "null"}]}`: `null` allowed beside a reference or a union.
+    NullUnion(&'static [(Keyword, Shape)]),
+    /// A value that is no schema.
+    NotSchema,
+}
+
+/// A schema, read: its base, and the keywords a use of it adds over its own.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct View {
+    pub(crate) base: Base,
+    pub(crate) notes: &'static [(Keyword, Shape)],
+}
+
+/// A keyword's value, as the written schema would have it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Value {
+    /// As it is.
+    Shape(&'static Shape),
+    /// `type`, with `"null"` added.
+    TypeOrNull(&'static Shape),
+    /// `enum` (from `enum`, or from `const` when the value is this one), with `null` added.
+    EnumOrNull(&'static Shape),
+    /// `enum` made from a `const` with `null` added: `[value, null]`.
+    ConstOrNull(&'static Shape),
+    /// The branches `[object, {"type": "null"}]`.
+    NullBranches(&'static [(Keyword, Shape)]),
+}
+
+/// Why a shape cannot be read as the walk would read it written out: it is built in a way
+/// schemars never builds one.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Unreadable;
+
+impl View {
+    /// The view of a schema with nothing over it.
+    pub(crate) const fn object(keywords: &'static [(Keyword, Shape)]) -> View {
+        View {
+            base: Base::Object {
+                keywords,
+                null_added: false,
+            },
+            notes: &[],
+        }
+    }
+
+    /// `shape`, read.
+    pub(crate) const fn of(shape: &'static Shape) -> Result<View, Unreadable> {
+        match shape {
+            Shape::Bool(value) => Ok(View {
+                base: Base::Bool(*value),
+                notes: &[],
+            }),
+            Shape::Schema(keywords) => Ok(View::object(keywords)),
+            Shape::Annotated(inner, notes) => match View::of(inner) {
+                // schemars makes `true` the empty schema `{}` to add keywords to it.
+                Ok(View {
+                    base: Base::Bool(true),
+                    notes: &[],
+                }) => Ok(View::object(notes)),
+                Ok(View {
+                    base: base @ (Base::Object { .. } | Base::NullUnion(_)),
+                    notes: &[],
+                }) => Ok(View { base, notes }),
+                _ => Err(Unreadable),
+            },
+            Shape::Nullable(inner) => match View::of(inner) {
+                Ok(View { base, notes: &[] }) => Ok(View {
+                    base: nullable(base),
+                    notes: &[],
+                }),
+                _ => Err(Unreadable),
+            },
+            _ => Ok(View {
+                base: Base::NotSchema,
+                notes: &[],
+            }),
+        }
+    }
+
+    /// Whether it is a schema object (not `true` or `false`, nor another value).
+    pub(crate) const fn is_object(&self) -> bool {
+        matches!(self.base, Base::Object { .. } | Base::NullUnion(_))
+    }
+
+    /// How many keywords it has.
+    pub(crate) const fn len(&self) -> usize {
+        let mut count = 0;
+        while self.entry(count).is_some() {
+            count += 1;
+        }
+        count
+    }
+
+    /// Its `i`th keyword and value, in the order the written schema has them.
+    pub(crate) const fn entry(&self, i: usize) -> Option<(Keyword, Value)> {
+        let own: &'static [(Keyword, Shape)] = match self.base {
+            Base::Object { keywords, .. } => keywords,
+            Base::NullUnion(keywords) => {
+                if i == 0 {
+                    return Some((Keyword::AnyOf, Value::NullBranches(keywords)));
+                }
+                return self.added_note(i - 1, &[(Keyword::AnyOf, Shape::Null)]);
+            }
+            Base::Bool(_) | Base::NotSchema => return None,
+        };
+        if i >= own.len() {
+            return self.added_note(i - own.len(), own);
+        }
+        let (keyword, ref value) = own[i];
+        let value = match note(self.notes, keyword) {
+            Some(over) => over,
+            None => value,
+        };
+        let null_added = matches!(
+            self.base,
+            Base::Object {
+                null_added: true,
+                ..
+            }
+        );
+        if !null_added {
+            return Some((keyword, Value::Shape(value)));
+        }
+        match keyword {
+            Keyword::Type => Some((keyword, Value::TypeOrNull(value))),
+            Keyword::Enum => Some((keyword, Value::EnumOrNull(value))),
+            // schemars makes `const` an `enum` with `null` (and drops a `const` of `null`, which
+            // no type of its has).
+            Keyword::Const => Some((Keyword::Enum, Value::ConstOrNull(value))),
+            _ => Some((keyword, Value::Shape(value))),
+        }
+    }
+
+    /// The `i`th of the notes that are not among `own`.
+    const fn added_note(&self, i: usize, own: &[(Keyword, Shape)]) -> Option<(Keyword, Value)> {
+        let mut seen = 0;
+        let mut j = 0;
+        while j < self.notes.len() {
+            let (keyword, ref value) = self.notes[j];
+            if !has(own, keyword) {
+                if seen == i {
+                    return Some((keyword, Value::Shape(value)));
+                }
+                seen += 1;
+            }
+            j += 1;
+        }
+        None
+    }
+
+    /// The value of `keyword`.
+    pub(crate) const fn get(&self, keyword: Keyword) -> Option<Value> {
+        let mut i = 0;
+        while let Some((found, value)) = self.entry(i) {
+            if found.is(keyword) {
+                return Some(value);
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// Whether it has `keyword`.
+    pub(crate) const fn has(&self, keyword: Keyword) -> bool {
+        self.get(keyword).is_some()
+    }
+
+    /// Its keywords other than `$ref`, as notes over the schema a reference leads to; `None`
+    /// when they are not all notes (schemars puts nothing beside `$ref` but a field's notes).
+    pub(crate) const fn beside_ref(&self) -> Option<&'static [(Keyword, Shape)]> {
+        match self.base {
+            Base::Object {
+                keywords: [(Keyword::Ref, _)],
+                null_added: false,
+            } => Some(self.notes),
+            _ => None,
+        }
+    }
+}
+
+/// `base` with `null` allowed, by schemars' rule for `Option<T>`.
+const fn nullable(base: Base) -> Base {
+    match base {
+        Base::Bool(true) => Base::Bool(true),
+        Base::Bool(false) => Base::Object {
+            keywords: NULL_SCHEMA,
+            null_added: false,
+        },
+        Base::Object {
+            keywords,
+            null_added,
+        } => {
+            if let [(Keyword::AnyOf, Shape::List(branches))] = keywords {
+                if any_null(branches) {
+                    return base;
+                }
+            }
+            if has(keywords, Keyword::If)
+                || has(keywords, Keyword::AllOf)
+                || has(keywords, Keyword::AnyOf)
+                || has(keywords, Keyword::OneOf)
+                || has(keywords, Keyword::Ref)
+            {
+                return if null_added {
+                    base
+                } else {
+                    Base::NullUnion(keywords)
+                };
+            }
+            Base::Object {
+                keywords,
+                null_added: true,
+            }
+        }
+        Base::NullUnion(_) | Base::NotSchema => base,
+    }
+}
+
+/// Whether a branch of `branches` has the type `null`.
+const fn any_null(branches: &[Shape]) -> bool {
+    let mut i = 0;
+    while i < branches.len() {
+        if let Shape::Schema(keywords) = branches[i] {
+            if let Some(Shape::Str(kind)) = note(keywords, Keyword::Type) {
+                if crate::describe::shape::tree::same_str(kind, "null") {
+                    return true;
+                }
+            }
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Whether `keywords` has `keyword`.
+const fn has(keywords: &[(Keyword, Shape)], keyword: Keyword) -> bool {
+    note(keywords, keyword).is_some()
+}
+
+/// The value of `keyword` among `keywords`.
+const fn note(keywords: &[(Keyword, Shape)], keyword: Keyword) -> Option<&Shape> {
+    let mut i = 0;
+    while i < keywords.len() {
+        if keywords[i].0.is(keyword) {
+            return Some(&keywords[i].1);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The branches of a union's value: how many, and each read.
+pub(crate) const fn branches(value: Value) -> Option<usize> {
+    match value {
+        Value::Shape(Shape::List(items)) => Some(items.len()),
+        Value::NullBranches(_) => Some(2),
+        _ => None,
+    }
+}
+
+/// The `i`th branch of a union's value.
+pub(crate) const fn branch(value: Value, i: usize) -> Result<View, Unreadable> {
+    match value {
+        Value::Shape(Shape::List(items)) => View::of(&items[i]),
+        Value::NullBranches(keywords) => {
+            Ok(View::object(if i == 0 { keywords } else { NULL_SCHEMA }))
+        }
+        _ => Err(Unreadable),
+    }
+}
