@@ -139,6 +139,7 @@ publish = false
 [dependencies]
 tool-sdk = {{ path = {:?} }}
 serde = {{ version = "1", features = ["derive"] }}
+serde_json = "1"
 schemars = "1"
 "#,
         workspace.join("tool-sdk").display().to_string()

@@ -151,6 +151,8 @@ pub(crate) struct Argument {
     pub(crate) default: Option<DefaultValue>,
     /// For `&T` parameters, `T`: the argument is decoded as `T::Owned` and lent to the function.
     pub(crate) borrowed: Option<syn::Type>,
+    /// `#[arg(unchecked)]`: left out of the compile-time dialect check.
+    pub(crate) unchecked: bool,
 }
 
 pub(crate) enum DefaultValue {
@@ -177,6 +179,9 @@ pub(crate) struct Options {
     pub(crate) confirm: Option<Hook>,
     /// `compensate = action`: rolls back a successful call, given its arguments and output.
     pub(crate) compensate: Option<Hook>,
+    /// `dialects(...)`: the dialects checked when the tool is compiled, instead of those the
+    /// runtime crate's features choose; each a variant of `Dialect`, where it is named.
+    pub(crate) dialects: Option<Vec<syn::Ident>>,
 }
 
 /// A function the tool calls besides its handler (a confirmation predicate, a compensating

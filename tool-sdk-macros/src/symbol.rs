@@ -13,6 +13,7 @@ pub(crate) const CONFIRM: &str = "confirm";
 pub(crate) const COMPENSATE: &str = "compensate";
 pub(crate) const READ_ONLY: &str = "read_only";
 pub(crate) const DESTRUCTIVE: &str = "destructive";
+pub(crate) const DIALECTS: &str = "dialects";
 
 /// Keys `#[tool(...)]` accepts, for the "unknown key" error.
 pub(crate) const TOOL_KEYS: &[&str] = &[
@@ -27,7 +28,21 @@ pub(crate) const TOOL_KEYS: &[&str] = &[
     DESTRUCTIVE,
     CONFIRM,
     COMPENSATE,
+    DIALECTS,
     CRATE,
+];
+
+/// The dialects `dialects(...)` names, with the variant of `Dialect` each is, and the feature of
+/// the macros crate that chooses it for every tool (enabled by the runtime crate's feature of
+/// the same name).
+pub(crate) const DIALECT_NAMES: &[(&str, &str)] = &[
+    ("openai_strict", "OpenAiStrict"),
+    ("anthropic_strict", "AnthropicStrict"),
+    ("gemini", "Gemini"),
+    ("gemini_json_schema", "GeminiJsonSchema"),
+    ("openai", "OpenAi"),
+    ("anthropic", "Anthropic"),
+    ("mcp", "Mcp"),
 ];
 
 /// Keys `#[tools(...)]` accepts, for the "unknown key" error.
@@ -44,9 +59,10 @@ pub(crate) const DOC: &str = "doc";
 /// Keys of `#[arg(...)]`.
 pub(crate) const RENAME: &str = "rename";
 pub(crate) const DEFAULT: &str = "default";
+pub(crate) const UNCHECKED: &str = "unchecked";
 
 /// Keys `#[arg(...)]` accepts, for the "unknown key" error.
-pub(crate) const ARG_KEYS: &[&str] = &[RENAME, DESCRIPTION, DEFAULT];
+pub(crate) const ARG_KEYS: &[&str] = &[RENAME, DESCRIPTION, DEFAULT, UNCHECKED];
 
 /// The method attribute inside a `#[tools]` impl block.
 pub(crate) const TOOL: &str = "tool";

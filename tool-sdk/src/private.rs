@@ -64,9 +64,9 @@ const fn marker_matches(marker: &str, version: &str) -> bool {
     true
 }
 
-/// Fails the compilation when a chosen dialect refuses a tool's parameters.
-pub use crate::describe::shape::verdict::assert_fits;
-pub use crate::describe::{Described, Keyword, Shape};
+// The compile-time dialect check of a tool's parameters.
+pub use crate::describe::shape::verdict::{Checked, Required};
+pub use crate::describe::{Described, Dialect, Keyword, Shape};
 
 use std::fmt::Display;
 use std::marker::PhantomData;

@@ -2,6 +2,7 @@
 
 pub(crate) mod args;
 pub(crate) mod decoder;
+pub(crate) mod dialects;
 pub(crate) mod doc;
 pub(crate) mod fallback;
 pub(crate) mod field;

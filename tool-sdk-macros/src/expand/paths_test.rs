@@ -55,7 +55,8 @@ fn expansions() -> Vec<(&'static str, TokenStream)> {
                     read_only,
                     destructive = false,
                     confirm = needs_ok,
-                    compensate = undo
+                    compensate = undo,
+                    dialects(openai_strict, gemini)
                 ),
                 quote! {
                     /// Gets the weather.

@@ -4,6 +4,7 @@
 use proc_macro2::{Span, TokenStream};
 use syn::meta::ParseNestedMeta;
 use syn::parse::Parser;
+use syn::spanned::Spanned;
 use syn::{LitStr, Token};
 
 use crate::ctxt::Ctxt;
@@ -26,6 +27,7 @@ pub(crate) struct ArgAttr {
     pub(crate) rename: Option<(String, Span)>,
     pub(crate) description: Option<String>,
     pub(crate) default: Option<DefaultValue>,
+    pub(crate) unchecked: bool,
 }
 
 /// Remembers which keys were seen, so a second use is reported where it stands.
@@ -150,6 +152,12 @@ pub(crate) fn parse_tool_attr(cx: &mut Ctxt, tokens: TokenStream) -> ToolAttr {
                     attr.options.crate_path = Some(path);
                 }
             }
+            DIALECTS => {
+                let dialects = parse_dialects(cx, &meta)?;
+                if fresh {
+                    attr.options.dialects = Some(dialects);
+                }
+            }
             _ => unreachable_key(cx, &meta),
         }
         Ok(())
@@ -196,6 +204,7 @@ pub(crate) fn parse_arg_attr(
                     into.default = Some(value);
                 }
             }
+            UNCHECKED => flag(cx, &meta, &mut into.unchecked, fresh)?,
             _ => unreachable_key(cx, &meta),
         }
         Ok(())
@@ -204,6 +213,53 @@ pub(crate) fn parse_arg_attr(
         cx.syn_error(error);
     }
     *seen_keys = seen.0;
+}
+
+/// `dialects(openai_strict, gemini)`: each name as the variant of `Dialect` it is, spanned
+/// where it is written; an unknown or repeated name is an error.
+fn parse_dialects(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<syn::Ident>> {
+    let mut dialects: Vec<syn::Ident> = Vec::new();
+    if !meta.input.peek(syn::token::Paren) {
+        cx.error_spanned_by(
+            &meta.path,
+            format!(
+                "`dialects` lists the dialects to check, such as `dialects(openai_strict, \
+                 gemini)`, or none: `dialects()`; the dialects are: {}",
+                dialect_names()
+            ),
+        );
+        return skip_value(meta).map(|()| dialects);
+    }
+    let content;
+    syn::parenthesized!(content in meta.input);
+    let names = content.parse_terminated(syn::Path::parse_mod_style, Token![,])?;
+    for path in names {
+        let named = DIALECT_NAMES.iter().find(|(name, _)| path.is_ident(name));
+        match named {
+            Some((name, variant)) => {
+                let variant = syn::Ident::new(variant, path.span());
+                if dialects.contains(&variant) {
+                    cx.error_spanned_by(&path, format!("`{name}` is listed twice"));
+                } else {
+                    dialects.push(variant);
+                }
+            }
+            None => cx.error_spanned_by(
+                &path,
+                format!(
+                    "unknown dialect `{}`; the dialects are: {}",
+                    display_path(&path),
+                    dialect_names()
+                ),
+            ),
+        }
+    }
+    Ok(dialects)
+}
+
+fn dialect_names() -> String {
+    let names: Vec<&str> = DIALECT_NAMES.iter().map(|(name, _)| *name).collect();
+    names.join(", ")
 }
 
 /// The key of `meta` when it is one of `keys`; otherwise records an error, skips its value and

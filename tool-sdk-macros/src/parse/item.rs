@@ -194,6 +194,7 @@ pub(crate) fn parse_param(
             description: arg_attr.description.or(doc),
             default: arg_attr.default,
             borrowed,
+            unchecked: arg_attr.unchecked,
         }),
         attrs,
     })

@@ -10,7 +10,7 @@ use crate::describe::rule::{Piece, Reference, Rule};
 use crate::describe::rules::{Maps, Others, Refs, Rules, Tuples, TypeUnions};
 use crate::describe::shape::text::Pointer;
 use crate::describe::shape::tree::{same_str, Definition, Keyword, Shape};
-use crate::describe::shape::view::{branch, branches, Base, Value, View};
+use crate::describe::shape::view::{branch, branches, Base, Unreadable, Value, View};
 use crate::describe::LoweringErrorKind;
 
 /// Most schemas one check visits, as the walk allows.
@@ -29,11 +29,13 @@ const MAX_COMPARE_DEPTH: usize = 32;
 pub(crate) enum Verdict {
     /// The schema lowers.
     Fits,
-    /// It breaks `rule` at `pointer`.
+    /// It breaks `rule` at `pointer`, inside the root's property of this place (`None`:
+    /// outside every property).
     Refused {
         kind: LoweringErrorKind,
         pointer: Pointer,
         rule: Rule<'static>,
+        property: Option<usize>,
     },
     /// The check cannot tell; registration will. Why, in a few words.
     Unchecked(&'static str),
@@ -70,10 +72,10 @@ const fn invalid<T>(rule: Rule<'static>) -> Step<T> {
     Err(Stop::Refused(LoweringErrorKind::Invalid, rule))
 }
 
-const fn read(view: Result<View, super::view::Unreadable>) -> Step<View> {
+const fn read(view: Result<View, Unreadable>) -> Step<View> {
     match view {
         Ok(view) => Ok(view),
-        Err(_) => Err(Stop::Unchecked("a shape schemars never builds")),
+        Err(Unreadable(why)) => Err(Stop::Unchecked(why)),
     }
 }
 
@@ -90,10 +92,11 @@ pub(crate) const fn check(rules: &'static Rules, root: &'static Shape) -> Verdic
         properties: 0,
         enum_values: 0,
         visits: 0,
+        property: None,
     };
     let view = match View::of(root) {
         Ok(view) => view,
-        Err(_) => return Verdict::Unchecked("a shape schemars never builds"),
+        Err(Unreadable(why)) => return Verdict::Unchecked(why),
     };
     match check.node(view, 0, true) {
         Ok(()) => Verdict::Fits,
@@ -101,6 +104,7 @@ pub(crate) const fn check(rules: &'static Rules, root: &'static Shape) -> Verdic
             kind,
             pointer: check.pointer,
             rule,
+            property: check.property,
         },
         Err(Stop::Unchecked(why)) => Verdict::Unchecked(why),
     }
@@ -123,6 +127,8 @@ struct Check {
     properties: usize,
     enum_values: usize,
     visits: usize,
+    /// The root's property being walked, by place: where a refusal inside it is reported.
+    property: Option<usize>,
 }
 
 impl Check {
@@ -199,10 +205,16 @@ impl Check {
                     let mut p = 0;
                     while p < properties.len() {
                         let (name, ref property) = properties[p];
+                        if is_root {
+                            self.property = Some(p);
+                        }
                         self.enter(Piece::Text(name));
                         step!(self.node(step!(read(View::of(property))), depth + 1, false));
                         self.leave();
                         p += 1;
+                    }
+                    if is_root {
+                        self.property = None;
                     }
                 }
                 Keyword::Items => match value {

@@ -48,6 +48,9 @@ pub enum Shape {
     Nullable(&'static Shape),
     /// A schema with keywords a use of it adds, over its own (a field's description).
     Annotated(&'static Shape, &'static [(Keyword, Shape)]),
+    /// A schema the compile-time check does not know (an argument marked
+    /// `#[arg(unchecked)]`): a check that reaches it leaves its verdict to registration.
+    Unchecked,
 }
 
 /// A named type's schema, which a [`Shape::Ref`] points to, written to `$defs`.

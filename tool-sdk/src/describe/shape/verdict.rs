@@ -46,6 +46,7 @@ pub fn check_shape(tool: &str, parameters: &'static Shape, dialect: Dialect) -> 
             kind,
             pointer,
             rule,
+            ..
         } => {
             let mut written = Message::new();
             written.pointer(&pointer);
@@ -60,10 +61,37 @@ pub fn check_shape(tool: &str, parameters: &'static Shape, dialect: Dialect) -> 
     }
 }
 
-/// Fails the compilation, with the words of a [`LoweringError`], when `dialect` refuses
-/// `parameters`: what the tool macros evaluate in a `const _` for each dialect chosen.
-pub const fn assert_fits(tool: &str, parameters: &'static Shape, dialect: Dialect) {
-    if let Verdict::Refused { pointer, rule, .. } = check(rules::of(dialect), parameters) {
+/// A check's verdict as the tool macros read it: the message of a refusal, and the root
+/// property it is in, so that each property's `const _` (spanned at its parameter) fails only
+/// for its own refusal.
+#[derive(Debug)]
+pub struct Checked {
+    /// The root property the refusal is in; `None` when there is no refusal.
+    at: Option<At>,
+    message: Message,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum At {
+    Property(usize),
+    Outside,
+}
+
+impl Checked {
+    /// Checks `parameters` (tool `tool`'s) against `dialect`, once: a `const` holds the result.
+    pub const fn new(tool: &str, parameters: &'static Shape, dialect: Dialect) -> Checked {
+        let Verdict::Refused {
+            pointer,
+            rule,
+            property,
+            ..
+        } = check(rules::of(dialect), parameters)
+        else {
+            return Checked {
+                at: None,
+                message: Message::new(),
+            };
+        };
         let mut message = Message::new();
         message.text("tool `");
         message.text(tool);
@@ -73,6 +101,58 @@ pub const fn assert_fits(tool: &str, parameters: &'static Shape, dialect: Dialec
         message.pointer(&pointer);
         message.text("`: ");
         message.rule(&rule);
-        panic!("{}", message.as_str());
+        Checked {
+            at: Some(match property {
+                Some(index) => At::Property(index),
+                None => At::Outside,
+            }),
+            message,
+        }
+    }
+
+    /// Whether the refusal is in the root's property `index`.
+    pub const fn refused_in(&self, index: usize) -> bool {
+        matches!(self.at, Some(At::Property(at)) if at == index)
+    }
+
+    /// Whether the refusal is in no property of the root.
+    pub const fn refused_outside(&self) -> bool {
+        matches!(self.at, Some(At::Outside))
+    }
+
+    /// The refusal's words, as a [`LoweringError`] says them.
+    pub const fn message(&self) -> &str {
+        self.message.as_str()
+    }
+}
+
+/// The names of the fields a tool's parameters require, as a `static` holds them: a field is
+/// required when it has no default and its type is no `Option` (schemars' rule).
+#[derive(Debug)]
+pub struct Required<const N: usize> {
+    names: [Shape; N],
+    len: usize,
+}
+
+impl<const N: usize> Required<N> {
+    /// From each field's name, shape, and whether it has a default.
+    pub const fn new(fields: [(&'static str, &Shape, bool); N]) -> Required<N> {
+        let mut names = [Shape::Null; N];
+        let mut len = 0;
+        let mut i = 0;
+        while i < N {
+            let (name, shape, defaulted) = fields[i];
+            if !defaulted && !matches!(shape, Shape::Nullable(_)) {
+                names[len] = Shape::Str(name);
+                len += 1;
+            }
+            i += 1;
+        }
+        Required { names, len }
+    }
+
+    /// The names.
+    pub const fn names(&'static self) -> &'static [Shape] {
+        self.names.split_at(self.len).0
     }
 }

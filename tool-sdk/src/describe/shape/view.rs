@@ -48,7 +48,9 @@ pub(crate) enum Value {
 /// Why a shape cannot be read as the walk would read it written out: it is built in a way
 /// schemars never builds one.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Unreadable;
+pub(crate) struct Unreadable(pub(crate) &'static str);
+
+const NEVER_BUILT: Unreadable = Unreadable("a shape schemars never builds");
 
 impl View {
     /// The view of a schema with nothing over it.
@@ -80,15 +82,18 @@ impl View {
                     base: base @ (Base::Object { .. } | Base::NullUnion(_)),
                     notes: &[],
                 }) => Ok(View { base, notes }),
-                _ => Err(Unreadable),
+                _ => Err(NEVER_BUILT),
             },
             Shape::Nullable(inner) => match View::of(inner) {
                 Ok(View { base, notes: &[] }) => Ok(View {
                     base: nullable(base),
                     notes: &[],
                 }),
-                _ => Err(Unreadable),
+                _ => Err(NEVER_BUILT),
             },
+            Shape::Unchecked => Err(Unreadable(
+                "an argument marked `#[arg(unchecked)]`, or a type without a description",
+            )),
             _ => Ok(View {
                 base: Base::NotSchema,
                 notes: &[],
@@ -284,6 +289,6 @@ pub(crate) const fn branch(value: Value, i: usize) -> Result<View, Unreadable> {
         Value::NullBranches(keywords) => {
             Ok(View::object(if i == 0 { keywords } else { NULL_SCHEMA }))
         }
-        _ => Err(Unreadable),
+        _ => Err(NEVER_BUILT),
     }
 }

@@ -51,6 +51,8 @@ fn write(shape: &Shape, defs: &mut Map<String, Value>) -> Value {
             reference(definition.name)
         }
         Shape::Recursive(name) => reference(name),
+        // What it is, only the type's `JsonSchema` says.
+        Shape::Unchecked => Value::Bool(true),
         Shape::Nullable(inner) => {
             let mut schema = write(inner, defs);
             allow_null(&mut schema);

@@ -1,0 +1,11 @@
+use tool_sdk::tool;
+
+/// Does its work.
+#[tool(dialects(anthropic_strict))]
+fn work(
+    payload: serde_json::Value,
+) -> String {
+    format!("{:?}", payload)
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+use tool_sdk::tool;
+
+/// Does its work.
+#[tool(dialects(openai_strict))]
+fn work(
+    pair: (String, u32),
+) -> String {
+    format!("{:?}", pair)
+}
+
+fn main() {}
