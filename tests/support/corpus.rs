@@ -17,6 +17,7 @@ use std::sync::Arc;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+use tool_sdk::describe::{Definition, Described, Keyword, Shape};
 use tool_sdk::{define_tool, Tool};
 
 /// One argument type of the corpus.
@@ -31,6 +32,8 @@ pub struct Entry {
     pub tool: Arc<dyn Tool>,
     /// Arguments the tool decodes.
     pub sample: Value,
+    /// The type's compile-time description.
+    pub described: Shape,
 }
 
 macro_rules! entry {
@@ -48,12 +51,13 @@ macro_rules! entry {
                 }
             )),
             sample: json!({ "value": $($sample)+ }),
+            described: <$t as Described>::SHAPE,
         }
     };
 }
 
 /// A postal address.
-#[derive(Deserialize, Serialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
 pub struct Address {
     /// Street and number.
     pub street: String,
@@ -62,7 +66,7 @@ pub struct Address {
 }
 
 /// An order.
-#[derive(Deserialize, Serialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
 pub struct Order {
     /// Where to deliver.
     pub shipping_address: Address,
@@ -72,7 +76,7 @@ pub struct Order {
 }
 
 /// A document with any content.
-#[derive(Deserialize, Serialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
 pub struct Document {
     pub title: String,
     /// Any JSON.
@@ -80,7 +84,7 @@ pub struct Document {
 }
 
 /// A colour, as a word.
-#[derive(Deserialize, Serialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
 #[serde(rename_all = "lowercase")]
 pub enum Colour {
     /// Like blood.
@@ -90,7 +94,7 @@ pub enum Colour {
 }
 
 /// A shape, externally tagged.
-#[derive(Deserialize, Serialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
 pub enum External {
     Circle { radius: f64 },
     Square(f64),
@@ -98,7 +102,7 @@ pub enum External {
 }
 
 /// A shape, internally tagged.
-#[derive(Deserialize, Serialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Internal {
     Circle { radius: f64 },
@@ -106,7 +110,7 @@ pub enum Internal {
 }
 
 /// A message, adjacently tagged.
-#[derive(Deserialize, Serialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
 #[serde(tag = "type", content = "data", rename_all = "snake_case")]
 pub enum Adjacent {
     Text(String),
@@ -114,7 +118,7 @@ pub enum Adjacent {
 }
 
 /// A number or a word, untagged.
-#[derive(Deserialize, Serialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
 #[serde(untagged)]
 pub enum Untagged {
     Number(i64),
@@ -122,7 +126,7 @@ pub enum Untagged {
 }
 
 /// How to ship.
-#[derive(Deserialize, Serialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
 #[serde(tag = "method", rename_all = "snake_case")]
 pub enum Method {
     /// By post.
@@ -132,7 +136,7 @@ pub enum Method {
 }
 
 /// A shipment: fields beside a flattened enum.
-#[derive(Deserialize, Serialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
 pub struct Shipment {
     pub reference: String,
     #[serde(flatten)]
@@ -140,7 +144,7 @@ pub struct Shipment {
 }
 
 /// How fast to ship.
-#[derive(Deserialize, Serialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
 #[serde(tag = "speed", rename_all = "snake_case")]
 pub enum Speed {
     /// In days.
@@ -150,7 +154,7 @@ pub enum Speed {
 }
 
 /// A delivery: fields beside two flattened enums (schemars says them with `allOf`).
-#[derive(Deserialize, Serialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
 pub struct Delivery {
     pub reference: String,
     #[serde(flatten)]
@@ -160,14 +164,14 @@ pub struct Delivery {
 }
 
 /// Metadata flattened into a record.
-#[derive(Deserialize, Serialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
 pub struct Meta {
     pub author: String,
     pub version: u32,
 }
 
 /// A record with flattened metadata.
-#[derive(Deserialize, Serialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
 pub struct Record {
     pub id: String,
     #[serde(flatten)]
@@ -175,7 +179,7 @@ pub struct Record {
 }
 
 /// A renamed struct.
-#[derive(Deserialize, Serialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
 #[serde(rename_all = "camelCase")]
 pub struct Renamed {
     pub first_name: String,
@@ -184,7 +188,7 @@ pub struct Renamed {
 }
 
 /// Settings with defaults and a skipped field.
-#[derive(Deserialize, Serialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
 pub struct Settings {
     #[serde(default)]
     pub verbose: bool,
@@ -199,28 +203,28 @@ fn three() -> u32 {
 }
 
 /// A strict struct.
-#[derive(Deserialize, Serialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
 #[serde(deny_unknown_fields)]
 pub struct Strict {
     pub name: String,
 }
 
 /// A tree.
-#[derive(Deserialize, Serialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
 pub struct Tree {
     pub label: String,
     pub children: Vec<Tree>,
 }
 
 /// A linked list.
-#[derive(Deserialize, Serialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
 pub struct List {
     pub value: i64,
     pub next: Option<Box<List>>,
 }
 
 /// Bounded by schemars attributes.
-#[derive(Deserialize, Serialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
 pub struct Bounded {
     #[schemars(range(min = 1, max = 10))]
     pub stars: u32,
@@ -233,7 +237,7 @@ pub struct Bounded {
 }
 
 /// Patterns a plain regular expression engine does not run.
-#[derive(Deserialize, Serialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
 pub struct Patterned {
     /// Eight letters or digits, one a digit (a lookahead).
     #[schemars(regex(pattern = r"^(?=.*\d)[a-z\d]{8,}$"))]
@@ -266,6 +270,35 @@ impl JsonSchema for Code {
     }
 }
 
+/// Its hand-written schema, described.
+impl Described for Code {
+    const SHAPE: Shape = Shape::Schema(&[(
+        Keyword::Ref,
+        Shape::Ref(&Definition {
+            name: "Code",
+            schema: Shape::Schema(&[
+                (
+                    Keyword::Description,
+                    Shape::Str("A letter first, a digit last."),
+                ),
+                (
+                    Keyword::AllOf,
+                    Shape::List(&[
+                        Shape::Schema(&[
+                            (Keyword::Type, Shape::Str("string")),
+                            (Keyword::Pattern, Shape::Str("^[a-z]")),
+                        ]),
+                        Shape::Schema(&[
+                            (Keyword::Type, Shape::Str("string")),
+                            (Keyword::Pattern, Shape::Str("[0-9]$")),
+                        ]),
+                    ]),
+                ),
+            ]),
+        }),
+    )]);
+}
+
 /// An amount of money as text, with a hand-written schema.
 #[derive(Deserialize, Serialize)]
 pub struct Money(pub String);
@@ -284,6 +317,24 @@ impl JsonSchema for Money {
     }
 }
 
+/// Its hand-written schema, described.
+impl Described for Money {
+    const SHAPE: Shape = Shape::Schema(&[(
+        Keyword::Ref,
+        Shape::Ref(&Definition {
+            name: "Money",
+            schema: Shape::Schema(&[
+                (Keyword::Type, Shape::Str("string")),
+                (Keyword::Pattern, Shape::Str(r"^\d+\.\d{2} [A-Z]{3}$")),
+                (
+                    Keyword::Description,
+                    Shape::Str("An amount and a currency, as `12.50 EUR`."),
+                ),
+            ]),
+        }),
+    )]);
+}
+
 /// A type whose hand-written schema points nowhere.
 #[derive(Deserialize, Serialize)]
 pub struct Dangling(pub String);
@@ -298,8 +349,19 @@ impl JsonSchema for Dangling {
     }
 }
 
+/// Its hand-written schema, described: a reference to a definition that is not there.
+impl Described for Dangling {
+    const SHAPE: Shape = Shape::Schema(&[(
+        Keyword::Ref,
+        Shape::Ref(&Definition {
+            name: "Dangling",
+            schema: Shape::Schema(&[(Keyword::Ref, Shape::Recursive("Nowhere"))]),
+        }),
+    )]);
+}
+
 /// A struct of 105 fields.
-#[derive(Deserialize, Serialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
 pub struct Wide {
     f0: u8,
     f1: u8,
@@ -411,13 +473,13 @@ pub struct Wide {
 macro_rules! nest {
     ($leaf:ident; $($outer:ident > $inner:ident),*) => {
         /// The innermost level.
-        #[derive(Deserialize, Serialize, JsonSchema)]
+        #[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
         pub struct $leaf {
             pub value: String,
         }
         $(
             /// One level.
-            #[derive(Deserialize, Serialize, JsonSchema)]
+            #[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
             pub struct $outer {
                 pub inner: $inner,
             }

@@ -8,6 +8,7 @@
 
 mod check;
 mod ctxt;
+mod described;
 mod expand;
 mod model;
 mod parse;
@@ -32,4 +33,11 @@ pub fn tools(args: TokenStream, input: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn define_tool(input: TokenStream) -> TokenStream {
     expand::inline::expand(input.into()).into()
+}
+
+/// Describes a type's JSON Schema as `const` data, for the compile-time dialect check. Documented
+/// in `tool_sdk`.
+#[proc_macro_derive(Described, attributes(describe))]
+pub fn derive_described(input: TokenStream) -> TokenStream {
+    described::derive(input.into()).into()
 }

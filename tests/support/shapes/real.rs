@@ -15,6 +15,7 @@ use std::sync::Arc;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+use tool_sdk::describe::{Described, Shape};
 use tool_sdk::{define_tool, Tool};
 
 use crate::corpus::{
@@ -29,7 +30,7 @@ pub trait Sample {
 }
 
 /// A struct of wrapped fields: defaulted, renamed, boxed.
-#[derive(Deserialize, Serialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
 #[serde(rename_all = "camelCase", bound(deserialize = "T: Deserialize<'de>"))]
 pub struct Holder<T> {
     /// One, if any.
@@ -48,7 +49,7 @@ fn one() -> u8 {
 }
 
 /// One, several or none, adjacently tagged.
-#[derive(Deserialize, Serialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
 #[serde(tag = "kind", content = "of", rename_all = "snake_case")]
 pub enum Choice<T> {
     /// One value.
@@ -65,6 +66,8 @@ pub struct Real {
     pub tool: Arc<dyn Tool>,
     /// Arguments the tool decodes.
     pub sample: Value,
+    /// The type's compile-time description.
+    pub described: Shape,
 }
 
 macro_rules! real {
@@ -82,6 +85,7 @@ macro_rules! real {
             sample: json!({
                 "value": serde_json::to_value(<$t as Sample>::sample()).expect("a sample")
             }),
+            described: <$t as Described>::SHAPE,
         }
     };
 }

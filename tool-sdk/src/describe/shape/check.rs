@@ -170,7 +170,7 @@ impl Check {
         if let Some(Value::Shape(Shape::List([_]))) = view.get(Keyword::AllOf) {
             return Err(Stop::Unchecked("`allOf` of one schema"));
         }
-        if !self.rules.canonical && self.composes(&view) {
+        if !self.rules.canonical && self.composes(&view) && self.merges(view, 0) {
             return Err(Stop::Unchecked(
                 "objects composed of flattened enums or `allOf`",
             ));
@@ -187,6 +187,67 @@ impl Check {
         let beside =
             view.has(Keyword::Properties) && (view.has(Keyword::AnyOf) || view.has(Keyword::OneOf));
         several || (self.rules.closed_objects && beside)
+    }
+
+    /// Whether the walk's merge makes whole objects of `view` (it does not when a part is no
+    /// object schema: the schema is then walked as it is).
+    const fn merges(&self, view: View, depth: usize) -> bool {
+        if depth > 16 {
+            return false;
+        }
+        if let Some(reference) = view.get(Keyword::Ref) {
+            let target = match reference {
+                Value::Shape(Shape::Ref(definition)) => Some(*definition),
+                Value::Shape(Shape::Recursive(name)) => self.opened(name),
+                _ => None,
+            };
+            return match (target, View::of_definition(target)) {
+                (Some(_), Some(target)) if view.len() == 1 => self.merges(target, depth + 1),
+                _ => false,
+            };
+        }
+        let is_object = matches!(view.get(Keyword::Type), Some(Value::Shape(Shape::Str(kind))) if same_str(kind, "object"))
+            || view.has(Keyword::Properties);
+        let union = match view.get(Keyword::AnyOf) {
+            Some(branches) => Some(branches),
+            None => view.get(Keyword::OneOf),
+        };
+        let all_of = view.get(Keyword::AllOf);
+        if !is_object && union.is_none() && all_of.is_none() {
+            return false;
+        }
+        if let Some(union) = union {
+            if !self.parts_merge(union, depth) {
+                return false;
+            }
+        }
+        if let Some(all_of) = all_of {
+            if !self.parts_merge(all_of, depth) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Whether every part of a union or `allOf` is an object schema the merge makes whole
+    /// objects of.
+    const fn parts_merge(&self, parts: Value, depth: usize) -> bool {
+        let Some(count) = branches(parts) else {
+            return false;
+        };
+        let mut i = 0;
+        while i < count {
+            match branch(parts, i) {
+                Ok(part) if part.is_object() => {
+                    if !self.merges(part, depth + 1) {
+                        return false;
+                    }
+                }
+                _ => return false,
+            }
+            i += 1;
+        }
+        true
     }
 
     const fn object(&mut self, view: View, depth: usize, is_root: bool) -> Step {

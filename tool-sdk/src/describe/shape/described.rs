@@ -215,3 +215,87 @@ tuples! {
     7 => (A, B, C, D, E, F, G);
     8 => (A, B, C, D, E, F, G, H);
 }
+
+/// The name of a type's definition in `$defs`, which `#[derive(Described)]` gives beside its
+/// description: what a reference back to the type (recursion) names.
+pub trait DefinitionName {
+    /// The name, as schemars names the type.
+    const NAME: &'static str;
+}
+
+/// Stands, in the description of a type's fields, for the type itself: a reference back to its
+/// definition by name, where the definition cannot contain itself.
+#[derive(Debug)]
+pub struct Recursion<T: ?Sized>(std::marker::PhantomData<T>);
+
+impl<T: DefinitionName + ?Sized> Described for Recursion<T> {
+    const SHAPE: Shape = Shape::Schema(&[(Keyword::Ref, Shape::Recursive(T::NAME))]);
+}
+
+/// The value of `$ref` in `shape`, the use of a named type; [`Shape::Unchecked`] for a type
+/// used inline.
+pub const fn reference_of(shape: &Shape) -> Shape {
+    match shape {
+        Shape::Schema([(Keyword::Ref, reference)]) => *reference,
+        _ => Shape::Unchecked,
+    }
+}
+
+/// The keyword schemars' `length(min, max)` bound is for a schema of `shape`'s type:
+/// `minLength` for a string, `minItems` for an array, `minProperties` for an object.
+pub const fn length_keyword(shape: &Shape, min: bool) -> Keyword {
+    let (items, properties, length) = if min {
+        (
+            Keyword::MinItems,
+            Keyword::MinProperties,
+            Keyword::MinLength,
+        )
+    } else {
+        (
+            Keyword::MaxItems,
+            Keyword::MaxProperties,
+            Keyword::MaxLength,
+        )
+    };
+    if has_type(shape, "array") {
+        items
+    } else if has_type(shape, "object") {
+        properties
+    } else {
+        length
+    }
+}
+
+/// Whether `shape`'s `type` is or includes `kind`.
+const fn has_type(shape: &Shape, kind: &str) -> bool {
+    use crate::describe::shape::tree::same_str;
+    match shape {
+        Shape::Nullable(inner) | Shape::Annotated(inner, _) => has_type(inner, kind),
+        Shape::Schema(keywords) => {
+            let mut i = 0;
+            while i < keywords.len() {
+                if let (Keyword::Type, kinds) = &keywords[i] {
+                    return match kinds {
+                        Shape::Str(one) => same_str(one, kind),
+                        Shape::List(many) => {
+                            let mut j = 0;
+                            while j < many.len() {
+                                if let Shape::Str(one) = &many[j] {
+                                    if same_str(one, kind) {
+                                        return true;
+                                    }
+                                }
+                                j += 1;
+                            }
+                            false
+                        }
+                        _ => false,
+                    };
+                }
+                i += 1;
+            }
+            false
+        }
+        _ => false,
+    }
+}

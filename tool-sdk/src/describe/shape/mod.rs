@@ -6,7 +6,7 @@
 //! words of the [`LoweringError`](crate::describe::LoweringError) registration would give.
 
 mod check;
-mod described;
+pub(crate) mod described;
 mod text;
 mod tree;
 pub(crate) mod verdict;
@@ -14,6 +14,7 @@ mod view;
 mod write;
 
 pub use described::{Described, DescribedKey};
+
 pub use tree::{Definition, Keyword, Shape};
 pub use verdict::{check_shape, ShapeVerdict};
 

@@ -101,6 +101,20 @@ impl View {
         }
     }
 
+    /// The schema of `definition`, read, when it is an object schema (what the merge resolves
+    /// a reference to).
+    pub(crate) const fn of_definition(
+        definition: Option<&'static crate::describe::Definition>,
+    ) -> Option<View> {
+        match definition {
+            Some(definition) => match View::of(&definition.schema) {
+                Ok(view) if view.is_object() => Some(view),
+                _ => None,
+            },
+            None => None,
+        }
+    }
+
     /// Whether it is a schema object (not `true` or `false`, nor another value).
     pub(crate) const fn is_object(&self) -> bool {
         matches!(self.base, Base::Object { .. } | Base::NullUnion(_))

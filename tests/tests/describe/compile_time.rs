@@ -1,0 +1,148 @@
+//! The compile-time dialect check holds to the run-time one over every argument type of the
+//! corpus and of the real family (the corpus's types inside options, vectors, maps, tuples,
+//! a generic struct and a generic adjacently tagged enum): each type's `Described` shape,
+//! written out, is the schema schemars writes (but for defaults, which only running a default
+//! function gives), and for each dialect `check_shape` gives `lower`'s verdict, pointer and rule.
+//!
+//! A type whose schema no `const` can follow (a flattened struct or enum, which schemars merges)
+//! is left to registration: the test names each one, so the set cannot grow unnoticed.
+
+use serde_json::{Map, Value};
+use tool_sdk::describe::{check_shape, lower, Dialect, Keyword, Shape, ShapeVerdict};
+use tool_sdk::Tool;
+use tool_sdk_tests::corpus::corpus;
+use tool_sdk_tests::shapes::real::family;
+
+/// The parameters of a tool of one argument `value` of the type `shape` describes, as
+/// `#[tool]` describes them (every argument required but an `Option`).
+fn parameters(shape: Shape) -> &'static Shape {
+    let value: &'static Shape = Box::leak(Box::new(shape));
+    let optional = matches!(value, Shape::Nullable(_));
+    let required: &'static [Shape] = if optional {
+        &[]
+    } else {
+        &[Shape::Str("value")]
+    };
+    let properties: &'static [(&'static str, Shape)] = Box::leak(Box::new([("value", *value)]));
+    let mut keywords = vec![
+        (Keyword::Type, Shape::Str("object")),
+        (Keyword::AdditionalProperties, Shape::Bool(false)),
+        (Keyword::Properties, Shape::Names(properties)),
+    ];
+    if !optional {
+        keywords.push((Keyword::Required, Shape::List(required)));
+    }
+    Box::leak(Box::new(Shape::Schema(Box::leak(
+        keywords.into_boxed_slice(),
+    ))))
+}
+
+/// `schema` without its `default`s (what a default function returns is known when it runs).
+fn without_defaults(schema: &Value) -> Value {
+    match schema {
+        Value::Object(object) => Value::Object(
+            object
+                .iter()
+                .filter(|(key, _)| key.as_str() != "default")
+                .map(|(key, value)| {
+                    let value = match key.as_str() {
+                        // Names, not keywords, key these: a property may be called `default`.
+                        "properties" | "patternProperties" | "$defs" => match value {
+                            Value::Object(named) => Value::Object(
+                                named
+                                    .iter()
+                                    .map(|(name, schema)| (name.clone(), without_defaults(schema)))
+                                    .collect::<Map<_, _>>(),
+                            ),
+                            other => other.clone(),
+                        },
+                        _ => without_defaults(value),
+                    };
+                    (key.clone(), value)
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(without_defaults).collect()),
+        other => other.clone(),
+    }
+}
+
+/// The tools (by the type they take) whose check is left to registration, and why.
+const LEFT_TO_REGISTRATION: &[&str] = &[
+    // schemars merges a flattened struct's or enum's schema into the outer one.
+    "Shipment", "Delivery", "Record",
+];
+
+/// Compares the check with the walk for one type; what the check left to registration.
+fn holds(rust: &str, tool: &dyn Tool, described: Shape, unchecked: &mut Vec<String>) {
+    let definition = tool.definition();
+    let parameters = parameters(described);
+    let left = LEFT_TO_REGISTRATION.iter().any(|name| rust.contains(name));
+    if !left {
+        assert_eq!(
+            parameters.to_json_schema(),
+            without_defaults(&definition.parameters),
+            "the description of `{rust}` is not schemars' schema"
+        );
+    }
+    for dialect in Dialect::ALL {
+        let walked = lower("real", &definition.parameters, dialect);
+        match (check_shape("real", parameters, dialect), walked) {
+            (ShapeVerdict::Fits, Ok(_)) => {}
+            (ShapeVerdict::Refused(checked), Err(walked)) => {
+                assert_eq!(checked, walked, "`{rust}` in {dialect:?}");
+            }
+            (ShapeVerdict::Unchecked(why), _) => {
+                assert!(
+                    left,
+                    "`{rust}` in {dialect:?} was left to registration: {why}"
+                );
+                unchecked.push(format!("{rust} ({dialect:?}): {why}"));
+            }
+            (checked, walked) => {
+                panic!("`{rust}` in {dialect:?}: the check says {checked:?}, the walk {walked:?}")
+            }
+        }
+    }
+}
+
+#[test]
+fn the_check_agrees_with_registration_over_the_corpus() {
+    let mut unchecked = Vec::new();
+    let entries = corpus();
+    for entry in &entries {
+        holds(
+            entry.rust,
+            entry.tool.as_ref(),
+            entry.described,
+            &mut unchecked,
+        );
+    }
+    assert!(unchecked.len() <= 3 * Dialect::ALL.len(), "{unchecked:#?}");
+    eprintln!(
+        "{} corpus types, {} verdicts, {} left to registration",
+        entries.len(),
+        entries.len() * Dialect::ALL.len(),
+        unchecked.len()
+    );
+}
+
+#[test]
+fn the_check_agrees_with_registration_over_the_family() {
+    let mut unchecked = Vec::new();
+    let family = family();
+    for real in &family {
+        holds(
+            &real.rust,
+            real.tool.as_ref(),
+            real.described,
+            &mut unchecked,
+        );
+    }
+    eprintln!(
+        "{} family types, {} verdicts, {} left to registration",
+        family.len(),
+        family.len() * Dialect::ALL.len(),
+        unchecked.len()
+    );
+}

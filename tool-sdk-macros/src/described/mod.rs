@@ -1,0 +1,125 @@
+//! `#[derive(Described)]`: a type's JSON Schema as `const` data, so that a tool taking it can be
+//! checked against a dialect when it is compiled. It writes what schemars' derive writes for
+//! the same type and attributes (`attrs`), as a `Shape` (`schema`).
+
+mod attrs;
+mod schema;
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::visit_mut::VisitMut;
+use syn::DeriveInput;
+
+use crate::resolve::private_module;
+
+/// The derive's expansion, or its errors.
+pub(crate) fn derive(input: TokenStream) -> TokenStream {
+    match expand(input) {
+        Ok(tokens) => tokens,
+        Err(error) => error.to_compile_error(),
+    }
+}
+
+fn expand(input: TokenStream) -> syn::Result<TokenStream> {
+    let mut input: DeriveInput = syn::parse2(input)?;
+    let private = private_module(crate_path(&input.attrs)?.as_ref());
+    let container = attrs::container(&input.attrs)?;
+    let ident = input.ident.clone();
+    let name = container
+        .rename
+        .clone()
+        .unwrap_or_else(|| ident.to_string());
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let self_ty: syn::Type = syn::parse_quote!(#ident #ty_generics);
+    // A field of the type's own type refers back to its definition by name: through a marker
+    // whose description is that reference, since a `const` cannot contain itself.
+    let recursion: syn::Type = syn::parse_quote!(#private::Recursion<#self_ty>);
+    let mut replace = ReplaceSelf {
+        ident: &ident,
+        with: &recursion,
+    };
+    if let syn::Data::Struct(data) = &mut input.data {
+        for field in data.fields.iter_mut() {
+            replace.visit_type_mut(&mut field.ty);
+        }
+    }
+    if let syn::Data::Enum(data) = &mut input.data {
+        for variant in data.variants.iter_mut() {
+            for field in variant.fields.iter_mut() {
+                replace.visit_type_mut(&mut field.ty);
+            }
+        }
+    }
+    let builder = schema::Builder {
+        private: &private,
+        container: &container,
+    };
+    let (schema, inline) = builder.of(&input.data)?;
+    let shape = if inline {
+        schema
+    } else {
+        quote! {
+            #private::Shape::Schema(&[(
+                #private::Keyword::Ref,
+                #private::Shape::Ref(&#private::Definition { name: #name, schema: #schema }),
+            )])
+        }
+    };
+    let mut where_clause = where_clause.cloned();
+    for param in input.generics.type_params() {
+        let param = &param.ident;
+        where_clause
+            .get_or_insert_with(|| syn::parse_quote!(where))
+            .predicates
+            .push(syn::parse_quote!(#param: #private::Described));
+    }
+    Ok(quote! {
+        #[automatically_derived]
+        impl #impl_generics #private::Described for #self_ty #where_clause {
+            const SHAPE: #private::Shape = #shape;
+        }
+
+        #[automatically_derived]
+        impl #impl_generics #private::DefinitionName for #self_ty #where_clause {
+            const NAME: &'static str = #name;
+        }
+    })
+}
+
+/// `#[describe(crate = path)]`: where `tool_sdk` is, as the tool macros' `crate = path`.
+fn crate_path(attrs: &[syn::Attribute]) -> syn::Result<Option<syn::Path>> {
+    let mut path = None;
+    for attr in attrs.iter().filter(|attr| attr.path().is_ident("describe")) {
+        attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("crate") {
+                path = Some(meta.value()?.parse()?);
+                Ok(())
+            } else {
+                Err(meta.error("unknown key in `#[describe(...)]`; expected `crate = path`"))
+            }
+        })?;
+    }
+    Ok(path)
+}
+
+/// Replaces `Self` and the type's own name in a field's type by the recursion marker.
+struct ReplaceSelf<'a> {
+    ident: &'a syn::Ident,
+    with: &'a syn::Type,
+}
+
+impl VisitMut for ReplaceSelf<'_> {
+    fn visit_type_mut(&mut self, ty: &mut syn::Type) {
+        if let syn::Type::Path(path) = ty {
+            let is_self = path.qself.is_none()
+                && path.path.segments.len() == 1
+                && (path.path.segments[0].ident == "Self"
+                    || path.path.segments[0].ident == *self.ident);
+            if is_self {
+                *ty = self.with.clone();
+                return;
+            }
+        }
+        syn::visit_mut::visit_type_mut(self, ty);
+    }
+}
