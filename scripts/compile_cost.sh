@@ -14,6 +14,10 @@
 #   RUNS=N                    runs per measurement (default 5)
 #   COMPILE_COST_TIMER=loop   time with a bash loop even when hyperfine is there
 #   COMPILE_COST_COUNT=0      skip the instruction count
+#   COMPILE_COST_DIALECTS=openai-strict,anthropic-strict,gemini
+#                             check with_macro's tools against these dialects when compiled
+#                             (tool-sdk's features `check-<dialect>`; its types then derive
+#                             `tool_sdk::Described`)
 # Needs cargo and the network or a warm cargo cache; uses hyperfine when present, installing
 # the Debian package when missing and running as root (valgrind likewise). Everything it builds is
 # removed on exit.
@@ -53,6 +57,16 @@ dep_serde_json="$(workspace_dep serde_json)"
 dep_schemars="$(workspace_dep schemars)"
 dep_tokio="$(workspace_dep tokio)"
 
+# The dialects chosen, as tool-sdk features: `openai-strict,gemini` -> "check-openai-strict", ...
+dialects="${COMPILE_COST_DIALECTS:-}"
+features=""
+if [ -n "$dialects" ]; then
+  IFS=, read -ra chosen <<<"$dialects"
+  for dialect in "${chosen[@]}"; do
+    features+="${features:+, }\"check-$dialect\""
+  done
+fi
+
 # One workspace, one target dir: serde, schemars and tool-sdk are built once, before timing.
 # default-features = false leaves out tool-sdk's optional parts (HTTP client, SQLite): only the
 # macro and what its output calls matter here. The repository's lock file pins the same versions.
@@ -62,7 +76,7 @@ resolver = "2"
 members = ["with_macro", "derive_only"]
 
 [workspace.dependencies]
-tool-sdk = { path = "$repo/tool-sdk", default-features = false }
+tool-sdk = { path = "$repo/tool-sdk", default-features = false, features = [$features] }
 $dep_serde
 $dep_serde_json
 $dep_schemars
@@ -152,13 +166,18 @@ camel() {
   echo "$out"
 }
 
-# The shared types, identical in both crates: an enum and a nested struct.
+# The shared types, identical in both crates: an enum and a nested struct (described for the
+# compile-time check in with_macro, when dialects are chosen).
 write_types() {
-  cat <<'EOF'
+  local crate=$1 described=""
+  if [ -n "$dialects" ] && [ "$crate" = with_macro ]; then
+    described=", tool_sdk::Described"
+  fi
+  cat <<EOF
 /// Types the tools take as parameters.
 pub mod types {
     /// How urgent a request is.
-    #[derive(Debug, Clone, Copy, serde::Deserialize, schemars::JsonSchema)]
+    #[derive(Debug, Clone, Copy, serde::Deserialize, schemars::JsonSchema$described)]
     #[serde(rename_all = "lowercase")]
     pub enum Priority {
         /// Whenever there is time.
@@ -170,7 +189,7 @@ pub mod types {
     }
 
     /// A postal address.
-    #[derive(Debug, Clone, serde::Deserialize, schemars::JsonSchema)]
+    #[derive(Debug, Clone, serde::Deserialize, schemars::JsonSchema$described)]
     pub struct Address {
         /// Street and number.
         pub street: String,
@@ -356,7 +375,7 @@ write_lib() {
     echo "pub mod $m;"
   done
   echo
-  write_types
+  write_types "$crate"
   echo
   if [ "$crate" = with_macro ]; then
     echo "/// A registry holding all 200 tools."

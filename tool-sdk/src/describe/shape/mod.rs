@@ -6,6 +6,7 @@
 //! words of the [`LoweringError`](crate::describe::LoweringError) registration would give.
 
 mod check;
+mod compare;
 pub(crate) mod described;
 mod text;
 mod tree;

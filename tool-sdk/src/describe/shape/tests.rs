@@ -446,3 +446,44 @@ fn the_family_reaches_every_rule() {
         assert!(rules.contains_key(rule), "no verdict `{rule}`: {rules:#?}");
     }
 }
+
+/// The limits strict mode counts over the whole schema: 5,000 properties and 1,000
+/// enumeration values, each just under and just over.
+#[test]
+fn the_check_counts_as_the_walk_counts() {
+    let properties = |count: usize| {
+        let names: Vec<(&'static str, Shape)> = (0..count)
+            .map(|i| (&*Box::leak(format!("p{i}").into_boxed_str()), bool::SHAPE))
+            .collect();
+        leak(object(names, Vec::new(), true))
+    };
+    let enumerations = |count: usize| {
+        let values: Vec<Shape> = (0..count).map(|i| text(format!("v{i}"))).collect();
+        let kind = Shape::Schema(slice(vec![
+            (Keyword::Type, Shape::Str("string")),
+            (Keyword::Enum, Shape::List(slice(values))),
+        ]));
+        leak(object(vec![("kind", kind)], vec!["kind"], true))
+    };
+    for parameters in [
+        properties(5_000),
+        properties(5_001),
+        enumerations(1_000),
+        enumerations(1_001),
+    ] {
+        agree(parameters).expect("the check and the walk agree");
+    }
+    let ShapeVerdict::Refused(error) = check_shape("t", properties(5_001), Dialect::OpenAiStrict)
+    else {
+        panic!("more than 5,000 properties are refused");
+    };
+    assert_eq!(error.rule, "more than 5000 properties");
+    let ShapeVerdict::Refused(error) = check_shape("t", enumerations(1_001), Dialect::OpenAiStrict)
+    else {
+        panic!("more than 1,000 enumeration values are refused");
+    };
+    assert_eq!(
+        (error.pointer.as_str(), error.rule.as_str()),
+        ("/properties/kind/enum", "more than 1000 enumeration values")
+    );
+}
