@@ -27,8 +27,9 @@
 //! dialect says: `labels: Vec<Label>`, below. (Choosing `gemini_json_schema`, the `v1beta`
 //! API's `parametersJsonSchema`, which says maps, is the other way out.)
 
+use tool_sdk::describe::Described;
 use tool_sdk::describe::Dialect;
-use tool_sdk::{tool, Described, Tool, ToolRegistry};
+use tool_sdk::{tool, Tool, ToolRegistry};
 
 /// A label of a photo: a name and its value.
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema, Described)]

@@ -17,7 +17,7 @@
 #   COMPILE_COST_DIALECTS=openai-strict,anthropic-strict,gemini
 #                             check with_macro's tools against these dialects when compiled
 #                             (tool-sdk's features `check-<dialect>`; its types then derive
-#                             `tool_sdk::Described`)
+#                             `tool_sdk::describe::Described`)
 # Needs cargo and the network or a warm cargo cache; uses hyperfine when present, installing
 # the Debian package when missing and running as root (valgrind likewise). Everything it builds is
 # removed on exit.
@@ -171,7 +171,7 @@ camel() {
 write_types() {
   local crate=$1 described=""
   if [ -n "$dialects" ] && [ "$crate" = with_macro ]; then
-    described=", tool_sdk::Described"
+    described=", tool_sdk::describe::Described"
   fi
   cat <<EOF
 /// Types the tools take as parameters.

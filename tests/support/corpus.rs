@@ -57,7 +57,7 @@ macro_rules! entry {
 }
 
 /// A postal address.
-#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::describe::Described)]
 pub struct Address {
     /// Street and number.
     pub street: String,
@@ -66,7 +66,7 @@ pub struct Address {
 }
 
 /// An order.
-#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::describe::Described)]
 pub struct Order {
     /// Where to deliver.
     pub shipping_address: Address,
@@ -76,7 +76,7 @@ pub struct Order {
 }
 
 /// A document with any content.
-#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::describe::Described)]
 pub struct Document {
     pub title: String,
     /// Any JSON.
@@ -84,7 +84,7 @@ pub struct Document {
 }
 
 /// A colour, as a word.
-#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::describe::Described)]
 #[serde(rename_all = "lowercase")]
 pub enum Colour {
     /// Like blood.
@@ -94,7 +94,7 @@ pub enum Colour {
 }
 
 /// A shape, externally tagged.
-#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::describe::Described)]
 pub enum External {
     Circle { radius: f64 },
     Square(f64),
@@ -102,7 +102,7 @@ pub enum External {
 }
 
 /// A shape, internally tagged.
-#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::describe::Described)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Internal {
     Circle { radius: f64 },
@@ -110,7 +110,7 @@ pub enum Internal {
 }
 
 /// A message, adjacently tagged.
-#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::describe::Described)]
 #[serde(tag = "type", content = "data", rename_all = "snake_case")]
 pub enum Adjacent {
     Text(String),
@@ -118,7 +118,7 @@ pub enum Adjacent {
 }
 
 /// A number or a word, untagged.
-#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::describe::Described)]
 #[serde(untagged)]
 pub enum Untagged {
     Number(i64),
@@ -126,7 +126,7 @@ pub enum Untagged {
 }
 
 /// How to ship.
-#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::describe::Described)]
 #[serde(tag = "method", rename_all = "snake_case")]
 pub enum Method {
     /// By post.
@@ -136,7 +136,7 @@ pub enum Method {
 }
 
 /// A shipment: fields beside a flattened enum.
-#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::describe::Described)]
 pub struct Shipment {
     pub reference: String,
     #[serde(flatten)]
@@ -144,7 +144,7 @@ pub struct Shipment {
 }
 
 /// How fast to ship.
-#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::describe::Described)]
 #[serde(tag = "speed", rename_all = "snake_case")]
 pub enum Speed {
     /// In days.
@@ -154,7 +154,7 @@ pub enum Speed {
 }
 
 /// A delivery: fields beside two flattened enums (schemars says them with `allOf`).
-#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::describe::Described)]
 pub struct Delivery {
     pub reference: String,
     #[serde(flatten)]
@@ -164,14 +164,14 @@ pub struct Delivery {
 }
 
 /// Metadata flattened into a record.
-#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::describe::Described)]
 pub struct Meta {
     pub author: String,
     pub version: u32,
 }
 
 /// A record with flattened metadata.
-#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::describe::Described)]
 pub struct Record {
     pub id: String,
     #[serde(flatten)]
@@ -179,7 +179,7 @@ pub struct Record {
 }
 
 /// A renamed struct.
-#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::describe::Described)]
 #[serde(rename_all = "camelCase")]
 pub struct Renamed {
     pub first_name: String,
@@ -188,7 +188,7 @@ pub struct Renamed {
 }
 
 /// Settings with defaults and a skipped field.
-#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::describe::Described)]
 pub struct Settings {
     #[serde(default)]
     pub verbose: bool,
@@ -203,28 +203,28 @@ fn three() -> u32 {
 }
 
 /// A strict struct.
-#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::describe::Described)]
 #[serde(deny_unknown_fields)]
 pub struct Strict {
     pub name: String,
 }
 
 /// A tree.
-#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::describe::Described)]
 pub struct Tree {
     pub label: String,
     pub children: Vec<Tree>,
 }
 
 /// A linked list.
-#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::describe::Described)]
 pub struct List {
     pub value: i64,
     pub next: Option<Box<List>>,
 }
 
 /// Bounded by schemars attributes.
-#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::describe::Described)]
 pub struct Bounded {
     #[schemars(range(min = 1, max = 10))]
     pub stars: u32,
@@ -237,7 +237,7 @@ pub struct Bounded {
 }
 
 /// Patterns a plain regular expression engine does not run.
-#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::describe::Described)]
 pub struct Patterned {
     /// Eight letters or digits, one a digit (a lookahead).
     #[schemars(regex(pattern = r"^(?=.*\d)[a-z\d]{8,}$"))]
@@ -361,7 +361,7 @@ impl Described for Dangling {
 }
 
 /// A struct of 105 fields.
-#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::describe::Described)]
 pub struct Wide {
     f0: u8,
     f1: u8,
@@ -473,13 +473,13 @@ pub struct Wide {
 macro_rules! nest {
     ($leaf:ident; $($outer:ident > $inner:ident),*) => {
         /// The innermost level.
-        #[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
+        #[derive(Deserialize, Serialize, JsonSchema, tool_sdk::describe::Described)]
         pub struct $leaf {
             pub value: String,
         }
         $(
             /// One level.
-            #[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
+            #[derive(Deserialize, Serialize, JsonSchema, tool_sdk::describe::Described)]
             pub struct $outer {
                 pub inner: $inner,
             }

@@ -16,9 +16,33 @@ use std::process::Command;
 
 use serde_json::Value;
 
+/// A scratch package the cases are compiled in: its name, and the features of `tool-sdk` it
+/// turns on.
+#[derive(Debug, Clone, Copy)]
+pub struct Project {
+    /// Its directory under the target directory's `tests/`, and the cases' directory under `ui/`.
+    pub name: &'static str,
+    /// The features of `tool-sdk` it builds with.
+    pub features: &'static [&'static str],
+}
+
+/// `tool-sdk` with its default features.
+pub const DEFAULT: Project = Project {
+    name: "ui-expect",
+    features: &[],
+};
+
 /// The cases' compiler output, checked against their `.expect` files: one message per case
 /// that does not match (empty when all do).
 pub fn check(cases: &[PathBuf]) -> Vec<String> {
+    check_in(DEFAULT, cases, &[])
+}
+
+/// Compiles `fail` and `pass` cases in `project`: each `fail` case's output is checked against
+/// its `.expect`, and each `pass` case must compile without an error. One message per case that
+/// does not hold.
+pub fn check_in(project: Project, fail: &[PathBuf], pass: &[PathBuf]) -> Vec<String> {
+    let cases: Vec<PathBuf> = fail.iter().chain(pass).cloned().collect();
     if cases.is_empty() {
         return Vec::new();
     }
@@ -29,8 +53,8 @@ pub fn check(cases: &[PathBuf]) -> Vec<String> {
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| workspace.join("target"));
-    let project = target.join("tests").join("ui-expect");
-    std::fs::create_dir_all(&project).expect("the scratch package's directory");
+    let project_dir = target.join("tests").join(project.name);
+    std::fs::create_dir_all(&project_dir).expect("the scratch package's directory");
     let bins: Vec<(String, PathBuf)> = cases
         .iter()
         .map(|case| {
@@ -38,13 +62,16 @@ pub fn check(cases: &[PathBuf]) -> Vec<String> {
             (bin_name(case), absolute)
         })
         .collect();
-    std::fs::write(project.join("Cargo.toml"), manifest(workspace, &bins))
-        .expect("the scratch manifest");
-    std::fs::copy(workspace.join("Cargo.lock"), project.join("Cargo.lock"))
+    std::fs::write(
+        project_dir.join("Cargo.toml"),
+        manifest(workspace, project.features, &bins),
+    )
+    .expect("the scratch manifest");
+    std::fs::copy(workspace.join("Cargo.lock"), project_dir.join("Cargo.lock"))
         .expect("the workspace's lock file");
     let output = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-        .current_dir(&project)
-        .env("CARGO_TARGET_DIR", project.join("target"))
+        .current_dir(&project_dir)
+        .env("CARGO_TARGET_DIR", project_dir.join("target"))
         .env_remove("RUSTFLAGS")
         .args(["check", "--offline", "--bins", "--keep-going", "--quiet"])
         .args(["--color=never", "--message-format=json"])
@@ -53,14 +80,21 @@ pub fn check(cases: &[PathBuf]) -> Vec<String> {
     let rendered = rendered_by_bin(&String::from_utf8_lossy(&output.stdout));
     let prefix = format!("{}/", tests_dir.display());
     let mut failures = Vec::new();
-    for ((bin, _), case) in bins.iter().zip(cases) {
+    for ((bin, _), case) in bins.iter().zip(&cases) {
         let text = rendered
             .iter()
             .filter(|(name, _)| name == bin)
             .map(|(_, text)| text.replace(&prefix, ""))
             .collect::<Vec<_>>()
             .join("\n");
-        if !text.lines().any(|line| line.starts_with("error")) {
+        let failed = text.lines().any(|line| line.starts_with("error"));
+        if pass.contains(case) {
+            if failed {
+                failures.push(format!("{}: expected to compile:\n{text}", case.display()));
+            }
+            continue;
+        }
+        if !failed {
             failures.push(format!(
                 "{}: compiled without an error\n{}",
                 case.display(),
@@ -126,7 +160,11 @@ fn bin_name(case: &Path) -> String {
     format!("{group}-{stem}")
 }
 
-fn manifest(workspace: &Path, bins: &[(String, PathBuf)]) -> String {
+fn manifest(workspace: &Path, features: &[&str], bins: &[(String, PathBuf)]) -> String {
+    let features: Vec<String> = features
+        .iter()
+        .map(|feature| format!("{feature:?}"))
+        .collect();
     let mut manifest = format!(
         r#"[package]
 name = "tool-sdk-ui-expect"
@@ -137,12 +175,13 @@ publish = false
 [workspace]
 
 [dependencies]
-tool-sdk = {{ path = {:?} }}
+tool-sdk = {{ path = {:?}, features = [{}] }}
 serde = {{ version = "1", features = ["derive"] }}
 serde_json = "1"
 schemars = "1"
 "#,
-        workspace.join("tool-sdk").display().to_string()
+        workspace.join("tool-sdk").display().to_string(),
+        features.join(", ")
     );
     for (name, path) in bins {
         manifest.push_str(&format!(

@@ -202,12 +202,6 @@ pub use tool_sdk_macros::tools;
 /// [crate documentation](crate#inline-tools-define_tool).
 pub use tool_sdk_macros::define_tool;
 
-/// Derives [`describe::Described`]: a type's JSON Schema as `const` data, so that the tools
-/// taking it are checked against the dialects chosen when they are compiled. Derive it beside
-/// `JsonSchema`; it reads the same `serde` and `schemars` attributes. See the
-/// [`describe` guide](describe#checked-when-compiled).
-pub use tool_sdk_macros::Described;
-
 /// The README's examples, compiled and run as doc tests so they cannot rot. They use every
 /// feature (`mcp` included), which `cargo test --workspace` turns on through the tests package.
 #[cfg(all(doctest, feature = "mcp"))]

@@ -30,7 +30,7 @@ pub trait Sample {
 }
 
 /// A struct of wrapped fields: defaulted, renamed, boxed.
-#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::describe::Described)]
 #[serde(rename_all = "camelCase", bound(deserialize = "T: Deserialize<'de>"))]
 pub struct Holder<T> {
     /// One, if any.
@@ -49,7 +49,7 @@ fn one() -> u8 {
 }
 
 /// One, several or none, adjacently tagged.
-#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::Described)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::describe::Described)]
 #[serde(tag = "kind", content = "of", rename_all = "snake_case")]
 pub enum Choice<T> {
     /// One value.

@@ -34,10 +34,26 @@ fn ui() {
     let mut exact = Vec::new();
     let mut expect = Vec::new();
     let mut pass = Vec::new();
+    let mut chosen_fail = Vec::new();
+    let mut chosen_pass = Vec::new();
     let mut orphans = Vec::new();
     for case in selected {
         let name = case.file_name().unwrap_or_default().to_string_lossy();
-        if name.starts_with("pass_") {
+        let in_chosen = case
+            .parent()
+            .and_then(Path::file_name)
+            .is_some_and(|dir| dir == CHOSEN.name);
+        if in_chosen {
+            // Compiled with the dialects chosen for the whole build: by `ui_expect` alone,
+            // since trybuild builds with this package's features.
+            if name.starts_with("pass_") {
+                chosen_pass.push(case);
+            } else if case.with_extension("expect").exists() {
+                chosen_fail.push(case);
+            } else {
+                orphans.push(format!("{}: needs a .expect", case.display()));
+            }
+        } else if name.starts_with("pass_") {
             pass.push(case);
         } else if !name.starts_with("fail_") {
             orphans.push(format!("{}: neither pass_ nor fail_", case.display()));
@@ -55,9 +71,18 @@ fn ui() {
         }
     }
     assert!(orphans.is_empty(), "{orphans:#?}");
-    write_summary(exact.len(), expect.len(), pass.len());
+    write_summary(
+        exact.len(),
+        expect.len() + chosen_fail.len(),
+        pass.len() + chosen_pass.len(),
+    );
 
-    let failures = tool_sdk_tests::ui_expect::check(&expect);
+    let mut failures = tool_sdk_tests::ui_expect::check(&expect);
+    failures.extend(tool_sdk_tests::ui_expect::check_in(
+        CHOSEN,
+        &chosen_fail,
+        &chosen_pass,
+    ));
     // trybuild runs its cases when `cases` is dropped, and panics if any fails.
     {
         let cases = trybuild::TestCases::new();
@@ -70,6 +95,13 @@ fn ui() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// The cases of `ui/dialects_chosen/`, compiled with dialects chosen for every tool by
+/// `tool-sdk`'s features.
+const CHOSEN: tool_sdk_tests::ui_expect::Project = tool_sdk_tests::ui_expect::Project {
+    name: "dialects_chosen",
+    features: &["check-openai-strict", "check-gemini"],
+};
 
 /// Every `ui/<macro>/*.rs`, relative to this package (trybuild's working directory).
 fn ui_cases() -> Vec<PathBuf> {

@@ -1,4 +1,5 @@
-use tool_sdk::{tool, Described};
+use tool_sdk::describe::Described;
+use tool_sdk::tool;
 
 /// A comment and its replies.
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema, Described)]

@@ -1,4 +1,5 @@
-use tool_sdk::{tool, Described};
+use tool_sdk::describe::Described;
+use tool_sdk::tool;
 
 /// A size, its variants inline (no definition of their own).
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema, Described)]

@@ -1,4 +1,5 @@
-use tool_sdk::{tool, Described};
+use tool_sdk::describe::Described;
+use tool_sdk::tool;
 
 /// A folder and the folders in it.
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema, Described)]

@@ -1,6 +1,7 @@
 use std::collections::HashMap;
 
-use tool_sdk::{tool, Described};
+use tool_sdk::describe::Described;
+use tool_sdk::tool;
 
 /// Where a parcel goes.
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema, Described)]

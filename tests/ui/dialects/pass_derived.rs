@@ -6,7 +6,8 @@
 
 use std::collections::HashMap;
 
-use tool_sdk::{tool, Described, Tool};
+use tool_sdk::describe::Described;
+use tool_sdk::{tool, Tool};
 
 /// A line of an order.
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema, Described)]

@@ -25,3 +25,9 @@ pub use lower::lower;
 pub(crate) use lowered::{Lowered, LoweredSchemas};
 pub use rules::{OPENAI_MAX_DEPTH, OPENAI_MAX_PROPERTIES};
 pub use shape::{check_shape, Definition, Described, DescribedKey, Keyword, Shape, ShapeVerdict};
+
+/// Derives [`Described`](trait@Described): a type's JSON Schema as `const` data, so that the
+/// tools taking it are checked against the dialects chosen when they are compiled. Derive it
+/// beside `JsonSchema`; it reads the same `serde` and `schemars` attributes. See
+/// [Checked when compiled](self#checked-when-compiled).
+pub use tool_sdk_macros::Described;

@@ -16,7 +16,7 @@ use crate::describe::shape::tree::{Keyword, Shape};
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no compile-time description for the dialect check",
     label = "the dialects chosen for this tool are checked when it is compiled",
-    note = "derive `tool_sdk::Described` beside `JsonSchema` on `{Self}`, or mark the argument \
+    note = "derive `tool_sdk::describe::Described` beside `JsonSchema` on `{Self}`, or mark the argument \
             `#[arg(unchecked)]` to leave its check to registration (as for a foreign type or a \
             hand-written `JsonSchema`)"
 )]

@@ -1,0 +1,23 @@
+//! Built with tool-sdk's features `check-openai-strict` and `check-gemini`: every tool is
+//! checked against both, without an attribute.
+
+use std::collections::HashMap;
+
+use tool_sdk::{define_tool, tool};
+
+/// Sets labels.
+#[tool]
+fn set_labels(
+    id: u64,
+    labels: HashMap<String, String>,
+) -> String {
+    format!("{id} {labels:?}")
+}
+
+fn main() {
+    let _inline = define_tool!(
+        /// Stores anything.
+        #[tool(name = "store")]
+        |value: serde_json::Value| value.to_string()
+    );
+}
