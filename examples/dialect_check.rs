@@ -13,9 +13,12 @@
 //! `cargo check` said, at that parameter:
 //!
 //! ```text
-//! error[E0080]: evaluation panicked: tool `tag_photo` cannot be described for Gemini: at
+//! error[E0080]: evaluation panicked: tool `tag_photo` cannot be described for OpenAiStrict: at
 //!   `/properties/labels`: a map (an object whose keys are open: `additionalProperties`) has no
-//!   equivalent here, where `Schema` has no `additionalProperties` (the Developer API's)
+//!   equivalent here, where every object must be closed
+//!   tool `tag_photo` cannot be described for AnthropicStrict: at `/properties/labels`: (...)
+//!   tool `tag_photo` cannot be described for Gemini: at `/properties/labels`: a map (...) has
+//!   no equivalent here, where `Schema` has no `additionalProperties` (the Developer API's)
 //!   --> examples/dialect_check.rs
 //!    |
 //!    |     labels: HashMap<String, String>,

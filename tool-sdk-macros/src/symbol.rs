@@ -32,19 +32,18 @@ pub(crate) const TOOL_KEYS: &[&str] = &[
     CRATE,
 ];
 
-/// The dialects `dialects(...)` names, with the variant of `Dialect` each is, and the feature of
-/// the macros crate that chooses it for every tool (enabled by the runtime crate's feature of
-/// the same name).
-pub(crate) const DIALECT_NAMES: &[(&str, &str)] = &[
-    ("openai_strict", "OpenAiStrict"),
-    ("anthropic_strict", "AnthropicStrict"),
-    ("gemini", "Gemini"),
-    ("gemini_json_schema", "GeminiJsonSchema"),
-    ("openai", "OpenAi"),
-    ("anthropic", "Anthropic"),
-    ("mcp", "Mcp"),
+/// The dialects `dialects(...)` names: the name, the variant of `Dialect` it is, and its place
+/// in `Dialect::ALL` (its bit in the set a tool is checked against; the UI cases of each
+/// dialect hold the two crates to the same places).
+pub(crate) const DIALECT_NAMES: &[(&str, &str, u8)] = &[
+    ("openai_strict", "OpenAiStrict", 0),
+    ("openai", "OpenAi", 1),
+    ("anthropic", "Anthropic", 2),
+    ("anthropic_strict", "AnthropicStrict", 3),
+    ("gemini", "Gemini", 4),
+    ("gemini_json_schema", "GeminiJsonSchema", 5),
+    ("mcp", "Mcp", 6),
 ];
-
 /// Keys `#[tools(...)]` accepts, for the "unknown key" error.
 pub(crate) const TOOLS_KEYS: &[&str] = &[CRATE];
 

@@ -65,10 +65,11 @@ const fn marker_matches(marker: &str, version: &str) -> bool {
 }
 
 // The compile-time dialect check of a tool's parameters.
+pub use crate::describe::shape::check::Parameter;
 pub use crate::describe::shape::described::{
     length_keyword, reference_of, DefinitionName, Recursion,
 };
-pub use crate::describe::shape::verdict::{Checked, Required};
+pub use crate::describe::shape::verdict::Checked;
 pub use crate::describe::{Definition, Described, Dialect, Keyword, Shape};
 
 use std::fmt::Display;

@@ -7,7 +7,6 @@ use quote::quote;
 use syn::ext::IdentExt;
 
 use crate::expand::decoder::decoder;
-use crate::expand::dialects::dialect_checks;
 use crate::expand::field::{default_fn_ident, field_type};
 use crate::model::{DefaultValue, ToolDef};
 use crate::resolve::path_text;
@@ -70,7 +69,6 @@ pub(crate) fn args_struct(def: &ToolDef, private: &TokenStream) -> TokenStream {
     // argument needs comes before the one schemars' derive adds for the same type. The `serde`
     // attributes are read by schemars' derive (property names, defaults, no other properties).
     let decoder = decoder(def, private);
-    let dialect_checks = dialect_checks(def, private);
     // Not `Debug`: an impl per tool is code rustc compiles for every tool of a crate whether or
     // not anything prints it, and fields of any type would need autoref dispatch besides; a
     // compensating action reads the fields it needs.
@@ -88,7 +86,6 @@ pub(crate) fn args_struct(def: &ToolDef, private: &TokenStream) -> TokenStream {
             #(#fields,)*
         }
         #defaults
-        #dialect_checks
     }
 }
 

@@ -1,11 +1,14 @@
-//! The compile-time dialect check of a tool's parameters: their schema as `const` data (each
-//! argument's type gives its own through `Described`), checked once per dialect chosen, with a
-//! `const _` per parameter that fails, spanned at the parameter, when the refusal is inside it.
+//! The compile-time dialect check of a tool's parameters: statements, for the `const` block
+//! that holds the tool's implementation, that check each argument's type (its `Described`
+//! shape) against the dialects chosen, and fail, spanned at the parameter, where a dialect
+//! refuses it.
 //!
 //! Nothing is generated when no dialect is chosen: neither `#[tool(dialects(...))]` nor a
-//! feature of the runtime crate asks for one.
+//! feature of the runtime crate asks for one. When one is, the check adds no item: generated
+//! code is compiled again at every incremental build, and each item costs the compiler more
+//! than its statements.
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
@@ -27,96 +30,68 @@ fn chosen_for_every_tool() -> Vec<&'static str> {
     chosen
         .into_iter()
         .filter(|(on, _)| *on)
-        .filter_map(|(_, name)| {
-            DIALECT_NAMES
-                .iter()
-                .find(|(known, _)| *known == name)
-                .map(|(_, variant)| *variant)
-        })
+        .map(|(_, name)| name)
         .collect()
 }
 
-/// The checks of `def`'s parameters against the dialects chosen for it.
-pub(crate) fn dialect_checks(def: &ToolDef, private: &TokenStream) -> TokenStream {
-    let dialects: Vec<syn::Ident> = match &def.options.dialects {
-        Some(dialects) => dialects.clone(),
-        None => chosen_for_every_tool()
-            .into_iter()
-            .map(|variant| syn::Ident::new(variant, def.name_span))
-            .collect(),
+/// The statements that check `def`'s parameters against the dialects chosen for it, to go in
+/// a `const` block where `name` is the tool's name; nothing when none is chosen.
+pub(crate) fn dialect_checks(
+    def: &ToolDef,
+    private: &TokenStream,
+    name: &TokenStream,
+) -> TokenStream {
+    // The dialects, as the set of their places in `Dialect::ALL`, and where a refusal outside
+    // every parameter is reported.
+    let (mask, outside_span) = match &def.options.dialects {
+        Some(dialects) => {
+            let mask = dialects.iter().fold(0u8, |mask, variant| {
+                let place = DIALECT_NAMES
+                    .iter()
+                    .find(|(_, known, _)| variant == known)
+                    .map_or(0, |(.., place)| *place);
+                mask | 1 << place
+            });
+            (mask, dialects.first().map(|first| first.span()))
+        }
+        None => {
+            let mask = chosen_for_every_tool().into_iter().fold(0u8, |mask, name| {
+                let place = DIALECT_NAMES
+                    .iter()
+                    .find(|(known, ..)| *known == name)
+                    .map_or(0, |(.., place)| *place);
+                mask | 1 << place
+            });
+            (mask, Some(def.name_span))
+        }
     };
-    if dialects.is_empty() {
+    let Some(outside_span) = outside_span.filter(|_| mask != 0) else {
         return TokenStream::new();
-    }
-    let name = &def.name;
-    let mut properties = Vec::new();
-    let mut required = Vec::new();
-    let mut spans: Vec<Span> = Vec::new();
-    for (param, argument) in def.arguments() {
+    };
+    let mut parameters = Vec::new();
+    let mut fails = Vec::new();
+    for (index, (param, argument)) in def.arguments().enumerate() {
         let wire = &argument.wire_name;
         let ty = field_type(param, argument);
-        let span = param.ty.span();
         let shape = if argument.unchecked {
             quote!(#private::Shape::Unchecked)
         } else {
             // Spanned at the type: a type without a description is reported there.
-            quote_spanned!(span=> <#ty as #private::Described>::SHAPE)
+            quote_spanned!(param.ty.span()=> <#ty as #private::Described>::SHAPE)
         };
-        let shape = match &argument.description {
-            Some(description) => quote! {
-                #private::Shape::Annotated(
-                    &#shape,
-                    &[(#private::Keyword::Description, #private::Shape::Str(#description))],
-                )
-            },
-            None => shape,
-        };
-        let defaulted = argument.default.is_some();
-        required.push(quote!((#wire, &#shape, #defaulted)));
-        properties.push(quote!((#wire, #shape)));
-        spans.push(param.ident.span());
+        let documented = argument.description.is_some();
+        parameters.push(quote!((#wire, #shape, #documented)));
+        // Spanned at the parameter: a failure is reported where its call is (the call is
+        // `#[track_caller]`).
+        let span = param.ident.span();
+        let checked = syn::Ident::new("__checked", span);
+        fails.push(quote_spanned!(span=> #checked.fail_in(#index);));
     }
-    let count = properties.len();
-    let checks = dialects.iter().map(|dialect| {
-        let verdict = format!("__CHECKED_{}", dialect.to_string().to_uppercase());
-        // Every token of a parameter's check is spanned at the parameter: rustc reports a
-        // failed `const` where its expression is.
-        let fail = |span: Span, refused: TokenStream| {
-            let verdict = syn::Ident::new(&verdict, span);
-            quote_spanned! {span=>
-                const _: () = if #verdict.#refused {
-                    ::core::panic!("{}", #verdict.message())
-                };
-            }
-        };
-        let per_parameter = spans
-            .iter()
-            .enumerate()
-            .map(|(index, span)| fail(*span, quote_spanned!(*span=> refused_in(#index))));
-        let outside = fail(
-            dialect.span(),
-            quote_spanned!(dialect.span()=> refused_outside()),
-        );
-        let verdict = syn::Ident::new(&verdict, Span::call_site());
-        quote! {
-            const #verdict: #private::Checked =
-                #private::Checked::new(#name, &__PARAMETERS, #private::Dialect::#dialect);
-            #(#per_parameter)*
-            #outside
-        }
-    });
-    // schemars' order for a struct that denies unknown fields: `type`, `additionalProperties`,
-    // `properties`, `required`.
+    let checked = syn::Ident::new("__checked", outside_span);
+    let outside = quote_spanned!(outside_span=> #checked.fail_outside(););
     quote! {
-        const _: () = {
-            static __REQUIRED: #private::Required<#count> = #private::Required::new([#(#required),*]);
-            static __PARAMETERS: #private::Shape = #private::Shape::Schema(&[
-                (#private::Keyword::Type, #private::Shape::Str("object")),
-                (#private::Keyword::AdditionalProperties, #private::Shape::Bool(false)),
-                (#private::Keyword::Properties, #private::Shape::Names(&[#(#properties),*])),
-                (#private::Keyword::Required, #private::Shape::List(__REQUIRED.names())),
-            ]);
-            #(#checks)*
-        };
+        let __checked = #private::Checked::new(#name, &[#(#parameters),*], #mask);
+        #(#fails)*
+        #outside
     }
 }

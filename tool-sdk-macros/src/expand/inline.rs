@@ -7,13 +7,14 @@ use quote::{quote, quote_spanned};
 use crate::check::check;
 use crate::ctxt::Ctxt;
 use crate::expand::args::args_struct;
+use crate::expand::dialects::dialect_checks;
 use crate::expand::tool::{
     call_body, compensate_body, confirm_body, hook_callee, hook_span, hook_value, options,
     HookRole, HookUse,
 };
 use crate::model::{Hook, ToolDef};
 use crate::parse::inline::{parse_inline, InlineInput};
-use crate::resolve::{private_module, version_check};
+use crate::resolve::{private_module, version_check, version_value};
 
 pub(crate) fn expand(input: TokenStream) -> TokenStream {
     let mut input: InlineInput = match syn::parse2(input) {
@@ -28,8 +29,15 @@ pub(crate) fn expand(input: TokenStream) -> TokenStream {
     match cx.check() {
         Ok(()) => {
             let tool = inline_tool(&def, &private, &input.closure);
+            // The dialect checks join the version check's `const` block: no item of their own.
+            let name = &def.name;
+            let dialect_checks = dialect_checks(&def, &private, &quote!(#name));
+            let version = version_value(&private);
             quote! {{
-                #version_check
+                const _: () = {
+                    #dialect_checks
+                    #version
+                };
                 #tool
             }}
         }

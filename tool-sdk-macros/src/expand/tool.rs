@@ -4,6 +4,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 
+use crate::expand::dialects::dialect_checks;
 use crate::expand::field::field_type;
 use crate::model::{Callee as ModelCallee, DeferMode, Hook, ParamKind, ToolDef};
 use crate::resolve::version_value;
@@ -49,6 +50,7 @@ pub(crate) fn tool_impl(
         })
     });
     let version = version_value(private);
+    let dialect_checks = dialect_checks(def, private, &quote!(__TOOL_NAME));
     quote! {
         const _: () = {
             const __TOOL_NAME: &str = #name;
@@ -76,6 +78,7 @@ pub(crate) fn tool_impl(
                 #compensate
             }
 
+            #dialect_checks
             #version
         };
     }

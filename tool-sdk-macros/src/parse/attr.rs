@@ -234,9 +234,9 @@ fn parse_dialects(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<
     syn::parenthesized!(content in meta.input);
     let names = content.parse_terminated(syn::Path::parse_mod_style, Token![,])?;
     for path in names {
-        let named = DIALECT_NAMES.iter().find(|(name, _)| path.is_ident(name));
+        let named = DIALECT_NAMES.iter().find(|(name, ..)| path.is_ident(name));
         match named {
-            Some((name, variant)) => {
+            Some((name, variant, _)) => {
                 let variant = syn::Ident::new(variant, path.span());
                 if dialects.contains(&variant) {
                     cx.error_spanned_by(&path, format!("`{name}` is listed twice"));
@@ -258,7 +258,7 @@ fn parse_dialects(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<
 }
 
 fn dialect_names() -> String {
-    let names: Vec<&str> = DIALECT_NAMES.iter().map(|(name, _)| *name).collect();
+    let names: Vec<&str> = DIALECT_NAMES.iter().map(|(name, ..)| *name).collect();
     names.join(", ")
 }
 

@@ -60,7 +60,7 @@ impl Dialect {
     }
 
     /// Its place in [`ALL`](Self::ALL), for tables with an entry per dialect.
-    pub(crate) fn index(self) -> usize {
+    pub(crate) const fn index(self) -> usize {
         self as usize
     }
 }

@@ -80,33 +80,29 @@ const fn read(view: Result<View, Unreadable>) -> Step<View> {
 
 /// Checks `root` (a tool's parameters, an object schema) against `rules`.
 pub(crate) const fn check(rules: &'static Rules, root: &'static Shape) -> Verdict {
-    let mut check = Check {
-        rules,
-        pointer: Pointer::ROOT,
-        open: [None; MAX_OPEN],
-        open_len: 0,
-        defined: [("", 0); MAX_DEFINED],
-        defined_len: 0,
-        deepest: 0,
-        properties: 0,
-        enum_values: 0,
-        visits: 0,
-        property: None,
-    };
+    let mut check = Check::new(rules);
     let view = match View::of(root) {
         Ok(view) => view,
         Err(Unreadable(why)) => return Verdict::Unchecked(why),
     };
-    match check.node(view, 0, true) {
-        Ok(()) => Verdict::Fits,
-        Err(Stop::Refused(kind, rule)) => Verdict::Refused {
-            kind,
-            pointer: check.pointer,
-            rule,
-            property: check.property,
-        },
-        Err(Stop::Unchecked(why)) => Verdict::Unchecked(why),
-    }
+    let walked = check.node(view, 0, true);
+    check.verdict(walked)
+}
+
+/// A tool's parameter as the tool macros describe it: its name, its type's shape, and whether
+/// it is documented.
+pub type Parameter = (&'static str, Shape, bool);
+
+/// Checks a tool's parameters against `rules`, as [`check`] checks the object schema of them
+/// (`type: object`, `additionalProperties: false`, `properties`) the tool's arguments struct
+/// has, whose other keywords decide no verdict.
+pub(crate) const fn check_parameters(
+    rules: &'static Rules,
+    parameters: &'static [Parameter],
+) -> Verdict {
+    let mut check = Check::new(rules);
+    let walked = check.parameters(parameters);
+    check.verdict(walked)
 }
 
 /// A reference being followed: its definition, and whether it is being lowered as a
@@ -131,6 +127,56 @@ struct Check {
 }
 
 impl Check {
+    const fn new(rules: &'static Rules) -> Check {
+        Check {
+            rules,
+            pointer: Pointer::ROOT,
+            open: [None; MAX_OPEN],
+            open_len: 0,
+            defined: [("", 0); MAX_DEFINED],
+            defined_len: 0,
+            deepest: 0,
+            properties: 0,
+            enum_values: 0,
+            visits: 0,
+            property: None,
+        }
+    }
+
+    /// The verdict of a walk that ended with `walked`.
+    const fn verdict(self, walked: Step) -> Verdict {
+        match walked {
+            Ok(()) => Verdict::Fits,
+            Err(Stop::Refused(kind, rule)) => Verdict::Refused {
+                kind,
+                pointer: self.pointer,
+                rule,
+                property: self.property,
+            },
+            Err(Stop::Unchecked(why)) => Verdict::Unchecked(why),
+        }
+    }
+
+    /// The root of a tool's parameters, walked as [`node`](Self::node) walks its object
+    /// schema: the root counted once, then the properties.
+    const fn parameters(&mut self, parameters: &'static [Parameter]) -> Step {
+        self.visits += 1;
+        self.enter(Piece::Text("properties"));
+        step!(self.count_properties(parameters.len()));
+        let mut p = 0;
+        while p < parameters.len() {
+            let (name, ref shape, documented) = parameters[p];
+            self.property = Some(p);
+            self.enter(Piece::Text(name));
+            step!(self.node(step!(read(View::parameter(shape, documented))), 1, false));
+            self.leave();
+            p += 1;
+        }
+        self.property = None;
+        self.leave();
+        Ok(())
+    }
+
     /// Steps into `token`, runs `walk`, and steps back out when it went well (a refusal keeps
     /// the pointer where it was made).
     const fn enter(&mut self, token: Piece<'static>) {

@@ -166,6 +166,21 @@ impl Message {
         self.text(split(token, start, bytes.len()));
     }
 
+    /// How many bytes are written.
+    pub(crate) const fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The text written from byte `from` to byte `to` (both where a piece of text began).
+    pub(crate) const fn slice(&self, from: usize, to: usize) -> &str {
+        let (head, _) = self.bytes.split_at(to);
+        let (_, middle) = head.split_at(from);
+        match core::str::from_utf8(middle) {
+            Ok(text) => text,
+            Err(_) => "",
+        }
+    }
+
     /// The message.
     pub(crate) const fn as_str(&self) -> &str {
         let (written, _) = self.bytes.split_at(self.len);

@@ -2,7 +2,7 @@
 //! (which the tests compare with [`lower`](crate::describe::lower)'s).
 
 use crate::describe::rules;
-use crate::describe::shape::check::{check, Verdict};
+use crate::describe::shape::check::{check, check_parameters, Parameter, Verdict};
 use crate::describe::shape::text::Message;
 use crate::describe::shape::tree::Shape;
 use crate::describe::{Dialect, LoweringError};
@@ -61,14 +61,17 @@ pub fn check_shape(tool: &str, parameters: &'static Shape, dialect: Dialect) -> 
     }
 }
 
-/// A check's verdict as the tool macros read it: the message of a refusal, and the root
-/// property it is in, so that each property's `const _` (spanned at its parameter) fails only
-/// for its own refusal.
+/// Most dialects one tool is checked against (every one there is).
+const MAX_DIALECTS: usize = Dialect::ALL.len();
+
+/// A tool's check against the dialects chosen for it, as the tool macros read it: the words of
+/// each refusal, and the root property each is in, so that each property's `const _` (spanned
+/// at its parameter) fails for its own refusals only, with the words of a [`LoweringError`].
 #[derive(Debug)]
 pub struct Checked {
-    /// The root property the refusal is in; `None` when there is no refusal.
-    at: Option<At>,
-    message: Message,
+    /// Each refusal: where it is, and its words in `text` (from, to).
+    refusals: [Option<(At, usize, usize)>; MAX_DIALECTS],
+    text: Message,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,81 +81,84 @@ enum At {
 }
 
 impl Checked {
-    /// Checks `parameters` (tool `tool`'s) against `dialect`, once: a `const` holds the result.
-    pub const fn new(tool: &str, parameters: &'static Shape, dialect: Dialect) -> Checked {
-        let Verdict::Refused {
-            pointer,
-            rule,
-            property,
-            ..
-        } = check(rules::of(dialect), parameters)
-        else {
-            return Checked {
-                at: None,
-                message: Message::new(),
-            };
+    /// Checks tool `tool`'s `parameters` against the dialects of `dialects` (a bit for each,
+    /// by its place in [`Dialect::ALL`]).
+    pub const fn new(tool: &str, parameters: &'static [Parameter], dialects: u8) -> Checked {
+        let mut checked = Checked {
+            refusals: [None; MAX_DIALECTS],
+            text: Message::new(),
         };
-        let mut message = Message::new();
-        message.text("tool `");
-        message.text(tool);
-        message.text("` cannot be described for ");
-        message.text(dialect.name());
-        message.text(": at `");
-        message.pointer(&pointer);
-        message.text("`: ");
-        message.rule(&rule);
-        Checked {
-            at: Some(match property {
+        let mut d = 0;
+        while d < MAX_DIALECTS {
+            let dialect = Dialect::ALL[d];
+            d += 1;
+            if dialects & (1 << dialect.index()) == 0 {
+                continue;
+            }
+            let Verdict::Refused {
+                pointer,
+                rule,
+                property,
+                ..
+            } = check_parameters(rules::of(dialect), parameters)
+            else {
+                continue;
+            };
+            let from = checked.text.len();
+            checked.text.text("tool `");
+            checked.text.text(tool);
+            checked.text.text("` cannot be described for ");
+            checked.text.text(dialect.name());
+            checked.text.text(": at `");
+            checked.text.pointer(&pointer);
+            checked.text.text("`: ");
+            checked.text.rule(&rule);
+            let at = match property {
                 Some(index) => At::Property(index),
                 None => At::Outside,
-            }),
-            message,
+            };
+            checked.refusals[d - 1] = Some((at, from, checked.text.len()));
         }
+        checked
     }
 
-    /// Whether the refusal is in the root's property `index`.
-    pub const fn refused_in(&self, index: usize) -> bool {
-        matches!(self.at, Some(At::Property(at)) if at == index)
+    /// Fails the compilation, where it is called, when a refusal is in the root's property
+    /// `index`.
+    #[track_caller]
+    pub const fn fail_in(&self, index: usize) {
+        self.fail_at(At::Property(index));
     }
 
-    /// Whether the refusal is in no property of the root.
-    pub const fn refused_outside(&self) -> bool {
-        matches!(self.at, Some(At::Outside))
+    /// Fails the compilation, where it is called, when a refusal is in no property of the
+    /// root.
+    #[track_caller]
+    pub const fn fail_outside(&self) {
+        self.fail_at(At::Outside);
     }
 
-    /// The refusal's words, as a [`LoweringError`] says them.
-    pub const fn message(&self) -> &str {
-        self.message.as_str()
-    }
-}
-
-/// The names of the fields a tool's parameters require, as a `static` holds them: a field is
-/// required when it has no default and its type is no `Option` (schemars' rule).
-#[derive(Debug)]
-pub struct Required<const N: usize> {
-    names: [Shape; N],
-    len: usize,
-}
-
-impl<const N: usize> Required<N> {
-    /// From each field's name, shape, and whether it has a default.
-    pub const fn new(fields: [(&'static str, &Shape, bool); N]) -> Required<N> {
-        let mut names = [Shape::Null; N];
-        let mut len = 0;
+    /// Fails with the words of every refusal `at`, a line each.
+    #[track_caller]
+    const fn fail_at(&self, at: At) {
+        let mut message = Message::new();
         let mut i = 0;
-        while i < N {
-            let (name, shape, defaulted) = fields[i];
-            if !defaulted && !matches!(shape, Shape::Nullable(_)) {
-                names[len] = Shape::Str(name);
-                len += 1;
+        while i < MAX_DIALECTS {
+            if let Some((found, from, to)) = self.refusals[i] {
+                let here = match (found, at) {
+                    (At::Property(a), At::Property(b)) => a == b,
+                    (At::Outside, At::Outside) => true,
+                    _ => false,
+                };
+                if here {
+                    if message.len() > 0 {
+                        message.text("\n");
+                    }
+                    message.text(self.text.slice(from, to));
+                }
             }
             i += 1;
         }
-        Required { names, len }
-    }
-
-    /// The names.
-    pub const fn names(&'static self) -> &'static [Shape] {
-        self.names.split_at(self.len).0
+        if message.len() > 0 {
+            panic!("{}", message.as_str());
+        }
     }
 }

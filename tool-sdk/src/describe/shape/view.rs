@@ -50,6 +50,9 @@ pub(crate) enum Value {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Unreadable(pub(crate) &'static str);
 
+/// A description, for a documented parameter.
+const DOCUMENTED: &[(Keyword, Shape)] = &[(Keyword::Description, Shape::Str(""))];
+
 const NEVER_BUILT: Unreadable = Unreadable("a shape schemars never builds");
 
 impl View {
@@ -73,16 +76,8 @@ impl View {
             }),
             Shape::Schema(keywords) => Ok(View::object(keywords)),
             Shape::Annotated(inner, notes) => match View::of(inner) {
-                // schemars makes `true` the empty schema `{}` to add keywords to it.
-                Ok(View {
-                    base: Base::Bool(true),
-                    notes: &[],
-                }) => Ok(View::object(notes)),
-                Ok(View {
-                    base: base @ (Base::Object { .. } | Base::NullUnion(_)),
-                    notes: &[],
-                }) => Ok(View { base, notes }),
-                _ => Err(NEVER_BUILT),
+                Ok(view) => view.annotated(notes),
+                Err(unreadable) => Err(unreadable),
             },
             Shape::Nullable(inner) => match View::of(inner) {
                 Ok(View { base, notes: &[] }) => Ok(View {
@@ -112,6 +107,35 @@ impl View {
                 _ => None,
             },
             None => None,
+        }
+    }
+
+    /// A tool's parameter: its type's shape, with a description over it when `documented`.
+    /// The words of a description decide no verdict (a parameter is no tuple's element): that
+    /// there is one does (a `$ref` beside it is inlined; `true` becomes an object).
+    pub(crate) const fn parameter(
+        shape: &'static Shape,
+        documented: bool,
+    ) -> Result<View, Unreadable> {
+        match View::of(shape) {
+            Ok(view) if documented => view.annotated(DOCUMENTED),
+            other => other,
+        }
+    }
+
+    /// This schema with `notes` over it, as schemars adds a field's keywords.
+    const fn annotated(self, notes: &'static [(Keyword, Shape)]) -> Result<View, Unreadable> {
+        match self {
+            // schemars makes `true` the empty schema `{}` to add keywords to it.
+            View {
+                base: Base::Bool(true),
+                notes: &[],
+            } => Ok(View::object(notes)),
+            View {
+                base: base @ (Base::Object { .. } | Base::NullUnion(_)),
+                notes: &[],
+            } => Ok(View { base, notes }),
+            _ => Err(NEVER_BUILT),
         }
     }
 
