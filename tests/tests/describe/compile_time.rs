@@ -4,12 +4,15 @@
 //! written out, is the schema schemars writes (but for defaults, which only running a default
 //! function gives), and for each dialect `check_shape` gives `lower`'s verdict, pointer and rule.
 //!
+//! The same holds for the types of this stage's own tools (`dialects.rs`, `everyday_types.rs`)
+//! and the standard types the examples' tools take.
+//!
 //! A type whose schema no `const` can follow (a flattened struct or enum, which schemars merges)
 //! is left to registration: the test names each one, so the set cannot grow unnoticed.
 
 use serde_json::{Map, Value};
 use tool_sdk::describe::{check_shape, lower, Dialect, Keyword, Shape, ShapeVerdict};
-use tool_sdk::Tool;
+use tool_sdk::{define_tool, Tool};
 use tool_sdk_tests::corpus::corpus;
 use tool_sdk_tests::shapes::real::family;
 
@@ -143,6 +146,65 @@ fn the_check_agrees_with_registration_over_the_family() {
         "{} family types, {} verdicts, {} left to registration",
         family.len(),
         family.len() * Dialect::ALL.len(),
+        unchecked.len()
+    );
+}
+
+/// A tool of one parameter `value` of each type, with the type's description.
+macro_rules! tools_of {
+    ($($t:ty),* $(,)?) => {
+        vec![$((
+            stringify!($t),
+            std::sync::Arc::new(define_tool!(
+                /// A tool of the stage.
+                #[tool(name = "real")]
+                |value: $t| -> String {
+                    let _ = value;
+                    String::new()
+                }
+            )) as std::sync::Arc<dyn Tool>,
+            <$t as tool_sdk::describe::Described>::SHAPE,
+        )),*]
+    };
+}
+
+#[test]
+fn the_check_agrees_with_registration_over_the_stages_own_types() {
+    use super::dialects::{Cabin, Node, Passenger};
+    use super::everyday_types::{Address, Delivery, List, Method, Order, Shipment, Speed, Tree};
+    let tools = tools_of!(
+        Passenger,
+        Vec<Passenger>,
+        Cabin,
+        Option<Cabin>,
+        Node,
+        Address,
+        Order,
+        Method,
+        Shipment,
+        Speed,
+        Delivery,
+        Tree,
+        List,
+        // What the examples' tools take.
+        String,
+        u64,
+        u16,
+        u8,
+        f64,
+        i64,
+        bool,
+        Vec<String>,
+        Option<u32>,
+    );
+    let mut unchecked = Vec::new();
+    for (rust, tool, described) in &tools {
+        holds(rust, tool.as_ref(), *described, &mut unchecked);
+    }
+    eprintln!(
+        "{} types of the stage, {} verdicts, {} left to registration",
+        tools.len(),
+        tools.len() * Dialect::ALL.len(),
         unchecked.len()
     );
 }

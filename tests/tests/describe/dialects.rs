@@ -11,17 +11,17 @@ use tool_sdk_tests::bfcl::load_all;
 use tool_sdk_tests::oracles::{first_difference, openai_strict, python::openai_strict_transform};
 
 /// A passenger.
-#[derive(Deserialize, Serialize, schemars::JsonSchema)]
-struct Passenger {
+#[derive(Deserialize, Serialize, schemars::JsonSchema, tool_sdk::describe::Described)]
+pub(super) struct Passenger {
     /// Full name.
     name: String,
     age: Option<u8>,
 }
 
 /// Cabin class.
-#[derive(Deserialize, Serialize, schemars::JsonSchema)]
+#[derive(Deserialize, Serialize, schemars::JsonSchema, tool_sdk::describe::Described)]
 #[serde(rename_all = "snake_case")]
-enum Cabin {
+pub(super) enum Cabin {
     /// The cheapest seats.
     Economy,
     Business,
@@ -42,8 +42,8 @@ fn book_flight(
 }
 
 /// A node of a tree.
-#[derive(Deserialize, Serialize, schemars::JsonSchema)]
-struct Node {
+#[derive(Deserialize, Serialize, schemars::JsonSchema, tool_sdk::describe::Described)]
+pub(super) struct Node {
     label: String,
     children: Vec<Node>,
 }

@@ -28,15 +28,15 @@ fn accepts(schema: &Value, instance: &Value) -> bool {
 // 1. A documented field whose type is another struct, inside a struct that is a parameter.
 
 /// A postal address.
-#[derive(Deserialize, Serialize, JsonSchema)]
-struct Address {
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::describe::Described)]
+pub(super) struct Address {
     street: String,
     city: String,
 }
 
 /// An order.
-#[derive(Deserialize, Serialize, JsonSchema)]
-struct Order {
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::describe::Described)]
+pub(super) struct Order {
     /// Where to deliver.
     shipping_address: Address,
     quantity: u32,
@@ -124,9 +124,9 @@ fn a_map_is_refused_where_objects_are_closed_or_open_keys_unsaid_and_kept_elsewh
 // 3. A flattened, internally tagged enum beside fields.
 
 /// How to ship.
-#[derive(Deserialize, Serialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::describe::Described)]
 #[serde(tag = "method", rename_all = "snake_case")]
-enum Method {
+pub(super) enum Method {
     /// By post.
     Post { stamps: u32 },
     /// By courier.
@@ -134,8 +134,8 @@ enum Method {
 }
 
 /// A shipment.
-#[derive(Deserialize, Serialize, JsonSchema)]
-struct Shipment {
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::describe::Described)]
+pub(super) struct Shipment {
     reference: String,
     #[serde(flatten)]
     method: Method,
@@ -161,16 +161,16 @@ fn a_flattened_tagged_enum_lowers_to_a_schema_its_values_satisfy() {
 }
 
 /// How fast to ship.
-#[derive(Deserialize, Serialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::describe::Described)]
 #[serde(tag = "speed", rename_all = "snake_case")]
-enum Speed {
+pub(super) enum Speed {
     Slow { days: u32 },
     Fast { hours: u32 },
 }
 
 /// A delivery: two flattened enums beside a field, which schemars says with `allOf`.
-#[derive(Deserialize, Serialize, JsonSchema)]
-struct Delivery {
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::describe::Described)]
+pub(super) struct Delivery {
     reference: String,
     #[serde(flatten)]
     method: Method,
@@ -343,15 +343,15 @@ fn a_dangling_ref_is_invalid_in_every_dialect() {
 // 7. Recursive types.
 
 /// A tree.
-#[derive(Deserialize, Serialize, JsonSchema)]
-struct Tree {
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::describe::Described)]
+pub(super) struct Tree {
     label: String,
     children: Vec<Tree>,
 }
 
 /// A linked list.
-#[derive(Deserialize, Serialize, JsonSchema)]
-struct List {
+#[derive(Deserialize, Serialize, JsonSchema, tool_sdk::describe::Described)]
+pub(super) struct List {
     value: i64,
     next: Option<Box<List>>,
 }
