@@ -1,8 +1,8 @@
 //! The compile-time dialect check holds to the run-time one over every argument type of the
 //! corpus and of the real family (the corpus's types inside options, vectors, maps, tuples,
 //! a generic struct and a generic adjacently tagged enum): each type's `Described` shape,
-//! written out, is the schema schemars writes (but for defaults, which only running a default
-//! function gives), and for each dialect `check_shape` gives `lower`'s verdict, pointer and rule.
+//! written out, is the schema schemars writes (but for the values of defaults, which only
+//! running a default function gives), and for each dialect `check_shape` gives `lower`'s verdict, pointer and rule.
 //!
 //! The same holds for the types of this stage's own tools (`dialects.rs`, `everyday_types.rs`)
 //! and the standard types the examples' tools take.
@@ -40,15 +40,16 @@ fn parameters(shape: Shape) -> &'static Shape {
     ))))
 }
 
-/// `schema` without its `default`s (what a default function returns is known when it runs).
+/// `schema` without the values of its `default`s (what a default function returns is known
+/// when it runs): a shape says only that a default is there.
 fn without_defaults(schema: &Value) -> Value {
     match schema {
         Value::Object(object) => Value::Object(
             object
                 .iter()
-                .filter(|(key, _)| key.as_str() != "default")
                 .map(|(key, value)| {
                     let value = match key.as_str() {
+                        "default" => Value::Null,
                         // Names, not keywords, key these: a property may be called `default`.
                         "properties" | "patternProperties" | "$defs" => match value {
                             Value::Object(named) => Value::Object(
@@ -83,7 +84,7 @@ fn holds(rust: &str, tool: &dyn Tool, described: Shape, unchecked: &mut Vec<Stri
     let left = LEFT_TO_REGISTRATION.iter().any(|name| rust.contains(name));
     if !left {
         assert_eq!(
-            parameters.to_json_schema(),
+            without_defaults(&parameters.to_json_schema()),
             without_defaults(&definition.parameters),
             "the description of `{rust}` is not schemars' schema"
         );

@@ -84,9 +84,9 @@ pub(crate) fn container(attrs: &[Attribute]) -> syn::Result<Container> {
         attr.parse_nested_meta(|meta| {
             let key = key(&meta);
             match key.as_str() {
-                "rename" => out.rename = Some(deserialize_name(&meta)?),
-                "rename_all" => out.rename_all = Some(deserialize_name(&meta)?),
-                "rename_all_fields" => out.rename_all_fields = Some(deserialize_name(&meta)?),
+                "rename" => out.rename = deserialize_name(&meta)?,
+                "rename_all" => out.rename_all = deserialize_name(&meta)?,
+                "rename_all_fields" => out.rename_all_fields = deserialize_name(&meta)?,
                 "tag" => out.tag = Some(string(&meta)?),
                 "content" => out.content = Some(string(&meta)?),
                 "untagged" => out.untagged = true,
@@ -126,8 +126,9 @@ pub(crate) fn field(attrs: &[Attribute]) -> syn::Result<Field> {
         attr.parse_nested_meta(|meta| {
             let key = key(&meta);
             match key.as_str() {
-                "rename" => out.rename = Some(deserialize_name(&meta)?),
-                "skip" => out.skip = true,
+                "rename" => out.rename = deserialize_name(&meta)?,
+                // What is never deserialized is not in the schema schemars writes.
+                "skip" | "skip_deserializing" => out.skip = true,
                 "default" => {
                     out.default = true;
                     skip_value(&meta)?;
@@ -207,7 +208,7 @@ pub(crate) fn variant(attrs: &[Attribute]) -> syn::Result<Variant> {
         attr.parse_nested_meta(|meta| {
             let key = key(&meta);
             match key.as_str() {
-                "rename" => out.rename = Some(deserialize_name(&meta)?),
+                "rename" => out.rename = deserialize_name(&meta)?,
                 "skip" | "skip_deserializing" => out.skip = true,
                 "untagged" => out.untagged = true,
                 "title" if !is_serde => out.doc.title = Some(string(&meta)?),
@@ -282,15 +283,16 @@ fn clone_bound(bound: &Bound) -> Bound {
     }
 }
 
-/// `rename = "x"`, or the `deserialize` name of `rename(serialize = "..", deserialize = "..")`.
-fn deserialize_name(meta: &ParseNestedMeta<'_>) -> syn::Result<String> {
+/// `rename = "x"`, or the `deserialize` name of `rename(serialize = "..", deserialize = "..")`;
+/// `None` when only the serialized name is given.
+fn deserialize_name(meta: &ParseNestedMeta<'_>) -> syn::Result<Option<String>> {
     if meta.input.peek(syn::Token![=]) {
-        return string(meta);
+        return string(meta).map(Some);
     }
-    let mut name = String::new();
+    let mut name = None;
     meta.parse_nested_meta(|inner| {
         if inner.path.is_ident("deserialize") {
-            name = string(&inner)?;
+            name = Some(string(&inner)?);
             Ok(())
         } else {
             skip_value(&inner)

@@ -50,9 +50,15 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
             }
         }
     }
+    let type_parameters: Vec<String> = input
+        .generics
+        .type_params()
+        .map(|parameter| parameter.ident.to_string())
+        .collect();
     let builder = schema::Builder {
         private: &private,
         container: &container,
+        type_parameters: &type_parameters,
     };
     let (schema, inline) = builder.of(&input.data)?;
     let shape = if inline {

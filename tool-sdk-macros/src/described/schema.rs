@@ -13,6 +13,8 @@ use crate::described::attrs::{MAX_LENGTH, MIN_LENGTH};
 pub(crate) struct Builder<'a> {
     pub(crate) private: &'a TokenStream,
     pub(crate) container: &'a Container,
+    /// The names of the type's type parameters.
+    pub(crate) type_parameters: &'a [String],
 }
 
 /// A keyword's value being built: a list or names can still grow at the front.
@@ -120,11 +122,14 @@ impl Builder<'_> {
                         return Ok(None);
                     }
                     if attrs.flatten {
-                        // A flattened map opens the object to its values; a flattened struct
-                        // or enum merges schemas, which no `const` can.
+                        // A flattened map of string keys opens the object to its values, where
+                        // nothing closes it; other flattened types merge schemas (integer keys
+                        // bring `patternProperties`), which no `const` can.
                         match map_values(&field.ty) {
-                            Some(values) => open = Some(self.type_shape(values)),
-                            None => return Ok(None),
+                            Some(values) if !self.container.deny_unknown_fields => {
+                                open = Some(self.type_shape(values))
+                            }
+                            _ => return Ok(None),
                         }
                         continue;
                     }
@@ -293,6 +298,7 @@ impl Builder<'_> {
         let builder = Builder {
             private: self.private,
             container: &container,
+            type_parameters: self.type_parameters,
         };
         builder.fields(fields, rule)
     }
@@ -396,7 +402,15 @@ impl Builder<'_> {
             };
             notes.push((*keyword, Value::Shape(value)));
         }
-        let notes = self.doc(notes, &attrs.doc);
+        let mut notes = self.doc(notes, &attrs.doc);
+        // schemars writes a defaulted field's default value beside its schema (for a type it
+        // can serialize, as argument types most often are): what it is decides no verdict,
+        // that it is there does (a `$ref` beside it is inlined).
+        // Inside a generic type's impl a field of a type parameter's type is not known to
+        // serialize, and schemars writes no default for it.
+        if (attrs.default || self.container.default) && !self.mentions_type_parameter(ty) {
+            notes.push(("default", Value::Shape(quote!(#p::Shape::Null))));
+        }
         if notes.is_empty() {
             return base;
         }
@@ -427,6 +441,14 @@ impl Builder<'_> {
             Content::Newtype(shape) => shape,
             Content::Schema(entries) => self.schema(entries),
         }
+    }
+
+    /// Whether `ty` names one of the type's type parameters.
+    fn mentions_type_parameter(&self, ty: &syn::Type) -> bool {
+        let tokens: Vec<String> = quote!(#ty).into_iter().flat_map(flatten_tokens).collect();
+        self.type_parameters
+            .iter()
+            .any(|parameter| tokens.iter().any(|token| token == parameter))
     }
 
     /// A type's shape, as a use of it has it.
@@ -507,6 +529,7 @@ fn keyword_tokens(p: &TokenStream, name: &str) -> TokenStream {
         "type" => "Type",
         "title" => "Title",
         "description" => "Description",
+        "default" => "Default",
         "const" => "Const",
         "enum" => "Enum",
         "properties" => "Properties",
@@ -535,7 +558,8 @@ fn is_option(ty: &syn::Type) -> bool {
         if path.path.segments.last().is_some_and(|segment| segment.ident == "Option"))
 }
 
-/// The values' type of a map type written as `HashMap<K, V>` or `BTreeMap<K, V>`.
+/// The values' type of a map type of string keys, written as `HashMap<String, V>` or
+/// `BTreeMap<String, V>`.
 fn map_values(ty: &syn::Type) -> Option<&syn::Type> {
     let syn::Type::Path(path) = ty else {
         return None;
@@ -547,12 +571,25 @@ fn map_values(ty: &syn::Type) -> Option<&syn::Type> {
     let syn::PathArguments::AngleBracketed(arguments) = &segment.arguments else {
         return None;
     };
-    arguments
-        .args
-        .iter()
-        .nth(1)
-        .and_then(|argument| match argument {
-            syn::GenericArgument::Type(ty) => Some(ty),
-            _ => None,
-        })
+    let mut types = arguments.args.iter().filter_map(|argument| match argument {
+        syn::GenericArgument::Type(ty) => Some(ty),
+        _ => None,
+    });
+    let key = types.next()?;
+    let is_string = matches!(key, syn::Type::Path(path)
+        if path.path.segments.last().is_some_and(|segment| segment.ident == "String"));
+    types.next().filter(|_| is_string)
+}
+
+/// The identifiers of a token tree, groups opened.
+fn flatten_tokens(token: proc_macro2::TokenTree) -> Vec<String> {
+    match token {
+        proc_macro2::TokenTree::Ident(ident) => vec![ident.to_string()],
+        proc_macro2::TokenTree::Group(group) => group
+            .stream()
+            .into_iter()
+            .flat_map(flatten_tokens)
+            .collect(),
+        _ => Vec::new(),
+    }
 }

@@ -8,13 +8,16 @@
 //! code is compiled again at every incremental build, and each item costs the compiler more
 //! than its statements.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use crate::expand::field::field_type;
 use crate::model::ToolDef;
 use crate::symbol::DIALECT_NAMES;
+
+/// The binding of the check's verdict in the generated statements.
+const CHECKED: &str = "__tool_sdk_checked";
 
 /// The dialects every tool is checked against, as the runtime crate's features chose them.
 fn chosen_for_every_tool() -> Vec<&'static str> {
@@ -79,18 +82,27 @@ pub(crate) fn dialect_checks(
             // Spanned at the type: a type without a description is reported there.
             quote_spanned!(param.ty.span()=> <#ty as #private::Described>::SHAPE)
         };
-        let documented = argument.description.is_some();
-        parameters.push(quote!((#wire, #shape, #documented)));
-        // Spanned at the parameter: a failure is reported where its call is (the call is
-        // `#[track_caller]`).
-        let span = param.ident.span();
-        let checked = syn::Ident::new("__checked", span);
+        // A keyword of the parameter's own beside its type's schema: a description (schemars
+        // writes none that is empty), or a default (schemars writes the default value of a
+        // type it can serialize, as tool arguments' types most often are).
+        let noted = argument
+            .description
+            .as_ref()
+            .is_some_and(|description| !description.trim().is_empty())
+            || argument.default.is_some();
+        parameters.push(quote!((#wire, #shape, #noted)));
+        // Located at the parameter, resolved where the macro is called: a failure is reported
+        // where its call is (the call is `#[track_caller]`).
+        let span = Span::call_site().located_at(param.ident.span());
+        let checked = syn::Ident::new(CHECKED, span);
         fails.push(quote_spanned!(span=> #checked.fail_in(#index);));
     }
-    let checked = syn::Ident::new("__checked", outside_span);
-    let outside = quote_spanned!(outside_span=> #checked.fail_outside(););
+    let span = Span::call_site().located_at(outside_span);
+    let checked = syn::Ident::new(CHECKED, span);
+    let outside = quote_spanned!(span=> #checked.fail_outside(););
+    let binding = syn::Ident::new(CHECKED, Span::call_site());
     quote! {
-        let __checked = #private::Checked::new(#name, &[#(#parameters),*], #mask);
+        let #binding = #private::Checked::new(#name, &[#(#parameters),*], #mask);
         #(#fails)*
         #outside
     }

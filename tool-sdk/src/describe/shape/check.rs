@@ -16,6 +16,14 @@ use crate::describe::LoweringErrorKind;
 
 /// Most schemas one check visits, as the walk allows.
 const MAX_VISITS: usize = 100_000;
+/// What fills the table of definitions where none is yet.
+const NO_DEFINITION: Definition = Definition {
+    name: "",
+    schema: Shape::Null,
+};
+
+/// Most schemas the walk is inside at once.
+const MAX_NESTING: usize = 256;
 /// Most references open at once (a type inside a type inside ...).
 const MAX_OPEN: usize = 32;
 /// Most definitions one check keeps.
@@ -90,7 +98,8 @@ pub(crate) const fn check(rules: &'static Rules, root: &'static Shape) -> Verdic
 }
 
 /// A tool's parameter as the tool macros describe it: its name, its type's shape, and whether
-/// it is documented.
+/// its schema has a keyword of the parameter's own beside its type's (a description, a
+/// default).
 pub type Parameter = (&'static str, Shape, bool);
 
 /// Checks a tool's parameters against `rules`, as [`check`] checks the object schema of them
@@ -115,8 +124,8 @@ struct Check {
     pointer: Pointer,
     open: [Open; MAX_OPEN],
     open_len: usize,
-    /// The definitions lowered, by name, with how many levels each nests below its use.
-    defined: [(&'static str, usize); MAX_DEFINED],
+    /// The definitions lowered, with how many levels each nests below its use.
+    defined: [(&'static Definition, usize); MAX_DEFINED],
     defined_len: usize,
     deepest: usize,
     properties: usize,
@@ -124,6 +133,8 @@ struct Check {
     visits: usize,
     /// The root's property being walked, by place: where a refusal inside it is reported.
     property: Option<usize>,
+    /// How many schemas the walk is inside.
+    nesting: usize,
 }
 
 impl Check {
@@ -133,13 +144,14 @@ impl Check {
             pointer: Pointer::ROOT,
             open: [None; MAX_OPEN],
             open_len: 0,
-            defined: [("", 0); MAX_DEFINED],
+            defined: [(&NO_DEFINITION, 0); MAX_DEFINED],
             defined_len: 0,
             deepest: 0,
             properties: 0,
             enum_values: 0,
             visits: 0,
             property: None,
+            nesting: 0,
         }
     }
 
@@ -165,10 +177,14 @@ impl Check {
         step!(self.count_properties(parameters.len()));
         let mut p = 0;
         while p < parameters.len() {
-            let (name, ref shape, documented) = parameters[p];
+            let (name, ref shape, noted) = parameters[p];
             self.property = Some(p);
             self.enter(Piece::Text(name));
-            step!(self.node(step!(read(View::parameter(shape, documented))), 1, false));
+            // A parameter the check cannot read is left to registration; the others are still
+            // checked.
+            if let Ok(view) = View::parameter(shape, noted) {
+                step!(self.node(view, 1, false));
+            }
             self.leave();
             p += 1;
         }
@@ -177,8 +193,8 @@ impl Check {
         Ok(())
     }
 
-    /// Steps into `token`, runs `walk`, and steps back out when it went well (a refusal keeps
-    /// the pointer where it was made).
+    /// Steps into `token` (a refusal keeps the pointer where it was made, so the step back out
+    /// is only taken after a step that went well).
     const fn enter(&mut self, token: Piece<'static>) {
         self.pointer.push(token);
     }
@@ -188,6 +204,20 @@ impl Check {
     }
 
     const fn node(&mut self, view: View, depth: usize, is_root: bool) -> Step {
+        self.nesting += 1;
+        let walked = self.node_within(view, depth, is_root);
+        self.nesting -= 1;
+        walked
+    }
+
+    /// [`node`](Self::node), bounded: a shape built to contain itself (a `static` of the
+    /// caller's) would otherwise walk until the stack ends.
+    const fn node_within(&mut self, view: View, depth: usize, is_root: bool) -> Step {
+        if self.nesting > MAX_NESTING {
+            return Err(Stop::Unchecked(
+                "schemas nested deeper than the check follows",
+            ));
+        }
         if let Some(max) = self.rules.limits.max_depth {
             if depth > max {
                 return too_large(Rule::Deeper { max });
@@ -540,7 +570,7 @@ impl Check {
                     reference: Reference::Definition(name),
                 });
             }
-            if !defining && self.height(name).is_none() {
+            if !defining && step!(self.height(definition)).is_none() {
                 step!(self.define(definition, depth));
             }
             return Ok(());
@@ -548,7 +578,7 @@ impl Check {
         if view.len() != 1 {
             return self.inline(view, definition, depth);
         }
-        match self.height(name) {
+        match step!(self.height(definition)) {
             None => self.define(definition, depth),
             Some(height) => {
                 let over = match self.rules.limits.max_depth {
@@ -582,7 +612,7 @@ impl Check {
         if self.defined_len == MAX_DEFINED {
             return Err(Stop::Unchecked("more named types than the check keeps"));
         }
-        self.defined[self.defined_len] = (definition.name, height);
+        self.defined[self.defined_len] = (definition, height);
         self.defined_len += 1;
         Ok(())
     }
@@ -602,6 +632,7 @@ impl Check {
         };
         let target = step!(read(View::of(&definition.schema)));
         let merged = match target.base {
+            _ if notes.is_empty() && target.is_object() => target,
             Base::Object { .. } | Base::NullUnion(_) if target.notes.is_empty() => View {
                 base: target.base,
                 notes,
@@ -673,16 +704,22 @@ impl Check {
         None
     }
 
-    /// How many levels the lowered definition `name` nests, once lowered.
-    const fn height(&self, name: &str) -> Option<usize> {
+    /// How many levels `definition`, lowered, nests. Two types may share a name (two uses of
+    /// a generic type): schemars then names the second otherwise, which the check cannot, so
+    /// it leaves such a schema to registration.
+    const fn height(&self, definition: &'static Definition) -> Result<Option<usize>, Stop> {
         let mut i = 0;
         while i < self.defined_len {
-            if same_str(self.defined[i].0, name) {
-                return Some(self.defined[i].1);
+            let (defined, height) = self.defined[i];
+            if same_str(defined.name, definition.name) {
+                if !same_shape(&defined.schema, &definition.schema, 0) {
+                    return Err(Stop::Unchecked("two types that share a definition name"));
+                }
+                return Ok(Some(height));
             }
             i += 1;
         }
-        None
+        Ok(None)
     }
 
     const fn count_properties(&mut self, more: usize) -> Step {
@@ -730,4 +767,62 @@ const fn has_null(values: &[Shape]) -> bool {
         i += 1;
     }
     false
+}
+
+/// Whether two shapes are the same, keyword for keyword (references by name), as far as
+/// `depth` allows; deeper ones are taken as different.
+const fn same_shape(a: &Shape, b: &Shape, depth: usize) -> bool {
+    if depth > 32 {
+        return false;
+    }
+    match (a, b) {
+        (Shape::Schema(a), Shape::Schema(b)) => {
+            if a.len() != b.len() {
+                return false;
+            }
+            let mut i = 0;
+            while i < a.len() {
+                if !a[i].0.is(b[i].0) || !same_shape(&a[i].1, &b[i].1, depth + 1) {
+                    return false;
+                }
+                i += 1;
+            }
+            true
+        }
+        (Shape::Names(a), Shape::Names(b)) => {
+            if a.len() != b.len() {
+                return false;
+            }
+            let mut i = 0;
+            while i < a.len() {
+                if !same_str(a[i].0, b[i].0) || !same_shape(&a[i].1, &b[i].1, depth + 1) {
+                    return false;
+                }
+                i += 1;
+            }
+            true
+        }
+        (Shape::List(a), Shape::List(b)) => {
+            if a.len() != b.len() {
+                return false;
+            }
+            let mut i = 0;
+            while i < a.len() {
+                if !same_shape(&a[i], &b[i], depth + 1) {
+                    return false;
+                }
+                i += 1;
+            }
+            true
+        }
+        (Shape::Ref(a), Shape::Ref(b)) => same_str(a.name, b.name),
+        (Shape::Recursive(a), Shape::Recursive(b)) => same_str(a, b),
+        (Shape::Nullable(a), Shape::Nullable(b)) => same_shape(a, b, depth + 1),
+        (Shape::Annotated(a, x), Shape::Annotated(b, y)) => {
+            same_shape(a, b, depth + 1)
+                && same_shape(&Shape::Schema(x), &Shape::Schema(y), depth + 1)
+        }
+        (Shape::Unchecked, Shape::Unchecked) => true,
+        _ => crate::describe::shape::compare::same_data(a, b),
+    }
 }

@@ -126,12 +126,20 @@ impl<T: Described> Described for BTreeSet<T> {
 }
 
 impl<T: Described, const N: usize> Described for [T; N] {
-    const SHAPE: Shape = Shape::Schema(&[
-        (Keyword::Type, Shape::Str("array")),
-        (Keyword::Items, T::SHAPE),
-        (Keyword::MinItems, Shape::Int(N as i128)),
-        (Keyword::MaxItems, Shape::Int(N as i128)),
-    ]);
+    // schemars says an empty array without its items' schema.
+    const SHAPE: Shape = if N == 0 {
+        Shape::Schema(&[
+            (Keyword::Type, Shape::Str("array")),
+            (Keyword::MaxItems, Shape::Int(0)),
+        ])
+    } else {
+        Shape::Schema(&[
+            (Keyword::Type, Shape::Str("array")),
+            (Keyword::Items, T::SHAPE),
+            (Keyword::MinItems, Shape::Int(N as i128)),
+            (Keyword::MaxItems, Shape::Int(N as i128)),
+        ])
+    };
 }
 
 /// A type that can key a map, and how schemars says its keys.
@@ -257,20 +265,22 @@ pub const fn length_keyword(shape: &Shape, min: bool) -> Keyword {
             Keyword::MaxLength,
         )
     };
-    if has_type(shape, "array") {
+    if has_type(shape, "array", 0) {
         items
-    } else if has_type(shape, "object") {
+    } else if has_type(shape, "object", 0) {
         properties
     } else {
         length
     }
 }
 
-/// Whether `shape`'s `type` is or includes `kind`.
-const fn has_type(shape: &Shape, kind: &str) -> bool {
+/// Whether `shape`'s `type` is or includes `kind` (through at most a few wrappers).
+const fn has_type(shape: &Shape, kind: &str, wrappers: usize) -> bool {
     use crate::describe::shape::tree::same_str;
     match shape {
-        Shape::Nullable(inner) | Shape::Annotated(inner, _) => has_type(inner, kind),
+        Shape::Nullable(inner) | Shape::Annotated(inner, _) if wrappers < 8 => {
+            has_type(inner, kind, wrappers + 1)
+        }
         Shape::Schema(keywords) => {
             let mut i = 0;
             while i < keywords.len() {

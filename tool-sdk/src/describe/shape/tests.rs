@@ -487,3 +487,70 @@ fn the_check_counts_as_the_walk_counts() {
         ("/properties/kind/enum", "more than 1000 enumeration values")
     );
 }
+
+/// What the tool macros check (the parameters as a list, each with or without a keyword of its
+/// own) is what the walk of the arguments struct's schema gives: the same verdict, pointer,
+/// rule and parameter, for every dialect.
+fn list_agrees(types: &[(Ty, bool)]) -> Result<(), TestCaseError> {
+    use crate::describe::rules;
+    use crate::describe::shape::check::{check, check_parameters, Parameter, Verdict};
+    use crate::describe::shape::text::Message;
+
+    let mut list: Vec<Parameter> = Vec::new();
+    let mut properties = Vec::new();
+    for (i, (ty, noted)) in types.iter().enumerate() {
+        let name: &'static str = Box::leak(format!("p{i}").into_boxed_str());
+        let shape = shape(ty, None);
+        let property = if *noted {
+            Shape::Annotated(
+                leak(shape),
+                slice(vec![(Keyword::Description, Shape::Str(""))]),
+            )
+        } else {
+            shape
+        };
+        list.push((name, shape, *noted));
+        properties.push((name, property));
+    }
+    let list: &'static [Parameter] = slice(list);
+    let root = leak(object(properties, Vec::new(), true));
+    let seen = |verdict: Verdict| match verdict {
+        Verdict::Fits => "fits".to_owned(),
+        Verdict::Unchecked(why) => format!("unchecked: {why}"),
+        Verdict::Refused {
+            kind,
+            pointer,
+            rule,
+            property,
+        } => {
+            let mut at = Message::new();
+            at.pointer(&pointer);
+            format!("{kind:?} at {} ({property:?}): {rule}", at.as_str())
+        }
+    };
+    for dialect in Dialect::ALL {
+        let whole = seen(check(rules::of(dialect), root));
+        // A parameter the list cannot read is skipped; the whole root then has no verdict.
+        if whole.starts_with("unchecked") {
+            continue;
+        }
+        prop_assert_eq!(
+            seen(check_parameters(rules::of(dialect), list)),
+            whole,
+            "{:?}",
+            dialect
+        );
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1_000))]
+
+    #[test]
+    fn the_list_of_parameters_is_checked_as_their_object(
+        types in prop::collection::vec((ty(), any::<bool>()), 1..5)
+    ) {
+        list_agrees(&types)?;
+    }
+}

@@ -56,13 +56,15 @@ impl Pointer {
 }
 
 /// Most bytes of a message.
-const MESSAGE_BYTES: usize = 2048;
+const MESSAGE_BYTES: usize = 4096;
 
 /// A message written in a `const fn`.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Message {
     bytes: [u8; MESSAGE_BYTES],
     len: usize,
+    /// Whether some text did not fit.
+    cut: bool,
 }
 
 impl Message {
@@ -71,6 +73,7 @@ impl Message {
         Message {
             bytes: [0; MESSAGE_BYTES],
             len: 0,
+            cut: false,
         }
     }
 
@@ -85,6 +88,7 @@ impl Message {
                 end += 1;
             }
             if self.len + (end - i) > MESSAGE_BYTES {
+                self.cut = true;
                 return;
             }
             while i < end {
@@ -112,6 +116,8 @@ impl Message {
             if self.len < MESSAGE_BYTES {
                 self.bytes[self.len] = digits[count];
                 self.len += 1;
+            } else {
+                self.cut = true;
             }
         }
     }
@@ -164,6 +170,22 @@ impl Message {
             i += 1;
         }
         self.text(split(token, start, bytes.len()));
+    }
+
+    /// Ends the message with `…`, in the room the last characters leave when it is full.
+    pub(crate) const fn cut_short(&mut self) {
+        const MARK: &str = "…";
+        while self.len + MARK.len() > MESSAGE_BYTES
+            || (self.len > 0 && self.len < MESSAGE_BYTES && self.bytes[self.len] & 0xC0 == 0x80)
+        {
+            self.len -= 1;
+        }
+        self.text(MARK);
+    }
+
+    /// Whether some text did not fit.
+    pub(crate) const fn is_cut(&self) -> bool {
+        self.cut
     }
 
     /// How many bytes are written.

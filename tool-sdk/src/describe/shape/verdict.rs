@@ -65,8 +65,9 @@ pub fn check_shape(tool: &str, parameters: &'static Shape, dialect: Dialect) -> 
 const MAX_DIALECTS: usize = Dialect::ALL.len();
 
 /// A tool's check against the dialects chosen for it, as the tool macros read it: the words of
-/// each refusal, and the root property each is in, so that each property's `const _` (spanned
-/// at its parameter) fails for its own refusals only, with the words of a [`LoweringError`].
+/// each refusal, and the root property each is in, so that each parameter's failing call
+/// (spanned at the parameter) fails for its own refusals only, with the words of a
+/// [`LoweringError`].
 #[derive(Debug)]
 pub struct Checked {
     /// Each refusal: where it is, and its words in `text` (from, to).
@@ -136,10 +137,12 @@ impl Checked {
         self.fail_at(At::Outside);
     }
 
-    /// Fails with the words of every refusal `at`, a line each.
+    /// Fails with the words of every refusal `at`, a line each. A refusal whose words did not
+    /// all fit still fails, its words cut short with `…`.
     #[track_caller]
     const fn fail_at(&self, at: At) {
         let mut message = Message::new();
+        let mut refused = false;
         let mut i = 0;
         while i < MAX_DIALECTS {
             if let Some((found, from, to)) = self.refusals[i] {
@@ -149,15 +152,19 @@ impl Checked {
                     _ => false,
                 };
                 if here {
-                    if message.len() > 0 {
+                    if refused {
                         message.text("\n");
                     }
+                    refused = true;
                     message.text(self.text.slice(from, to));
                 }
             }
             i += 1;
         }
-        if message.len() > 0 {
+        if refused {
+            if self.text.is_cut() || message.is_cut() {
+                message.cut_short();
+            }
             panic!("{}", message.as_str());
         }
     }

@@ -2,7 +2,7 @@
 //! `null` allowed the way schemars allows it, a field's keywords over its type's, read keyword
 //! by keyword without building anything (a `const fn` cannot allocate).
 
-use crate::describe::shape::tree::{Keyword, Shape};
+use crate::describe::shape::tree::{same_str, Keyword, Shape};
 
 /// `{"type": "null"}`, the branch schemars adds for `null`.
 const NULL_SCHEMA: &[(Keyword, Shape)] = &[(Keyword::Type, Shape::Str("null"))];
@@ -69,17 +69,26 @@ impl View {
 
     /// `shape`, read.
     pub(crate) const fn of(shape: &'static Shape) -> Result<View, Unreadable> {
+        View::of_within(shape, 0)
+    }
+
+    /// `shape`, read, at most a few wrappers (`Option`s, descriptions) deep: a shape built to
+    /// contain itself is no schema.
+    const fn of_within(shape: &'static Shape, wrappers: usize) -> Result<View, Unreadable> {
+        if wrappers > 8 {
+            return Err(NEVER_BUILT);
+        }
         match shape {
             Shape::Bool(value) => Ok(View {
                 base: Base::Bool(*value),
                 notes: &[],
             }),
             Shape::Schema(keywords) => Ok(View::object(keywords)),
-            Shape::Annotated(inner, notes) => match View::of(inner) {
+            Shape::Annotated(inner, notes) => match View::of_within(inner, wrappers + 1) {
                 Ok(view) => view.annotated(notes),
                 Err(unreadable) => Err(unreadable),
             },
-            Shape::Nullable(inner) => match View::of(inner) {
+            Shape::Nullable(inner) => match View::of_within(inner, wrappers + 1) {
                 Ok(View { base, notes: &[] }) => Ok(View {
                     base: nullable(base),
                     notes: &[],
@@ -186,9 +195,12 @@ impl View {
         match keyword {
             Keyword::Type => Some((keyword, Value::TypeOrNull(value))),
             Keyword::Enum => Some((keyword, Value::EnumOrNull(value))),
-            // schemars makes `const` an `enum` with `null` (and drops a `const` of `null`, which
-            // no type of its has).
-            Keyword::Const => Some((Keyword::Enum, Value::ConstOrNull(value))),
+            // schemars makes `const` an `enum` with `null`, and drops a `const` of `null`: read
+            // here as a keyword no rule reads.
+            Keyword::Const => match value {
+                Shape::Null => Some((Keyword::Other(""), Value::Shape(value))),
+                _ => Some((Keyword::Enum, Value::ConstOrNull(value))),
+            },
             _ => Some((keyword, Value::Shape(value))),
         }
     }
@@ -283,10 +295,20 @@ const fn any_null(branches: &[Shape]) -> bool {
     let mut i = 0;
     while i < branches.len() {
         if let Shape::Schema(keywords) = branches[i] {
-            if let Some(Shape::Str(kind)) = note(keywords, Keyword::Type) {
-                if crate::describe::shape::tree::same_str(kind, "null") {
-                    return true;
+            match note(keywords, Keyword::Type) {
+                Some(Shape::Str(kind)) if same_str(kind, "null") => return true,
+                Some(Shape::List(kinds)) => {
+                    let mut k = 0;
+                    while k < kinds.len() {
+                        if let Shape::Str(kind) = kinds[k] {
+                            if same_str(kind, "null") {
+                                return true;
+                            }
+                        }
+                        k += 1;
+                    }
                 }
+                _ => {}
             }
         }
         i += 1;

@@ -20,7 +20,7 @@ impl Shape {
     /// ```
     pub fn to_json_schema(&self) -> Value {
         let mut defs = Map::new();
-        let mut root = write(self, &mut defs);
+        let mut root = write(self, &mut defs, 0);
         if let (Value::Object(object), false) = (&mut root, defs.is_empty()) {
             object.insert("$defs".into(), Value::Object(defs));
         }
@@ -28,7 +28,15 @@ impl Shape {
     }
 }
 
-fn write(shape: &Shape, defs: &mut Map<String, Value>) -> Value {
+/// Most schemas written inside one another: a shape built to contain itself ends there, as
+/// `null`.
+const MAX_NESTING: usize = 256;
+
+fn write(shape: &Shape, defs: &mut Map<String, Value>, nesting: usize) -> Value {
+    if nesting > MAX_NESTING {
+        return Value::Null;
+    }
+    let nesting = nesting + 1;
     match shape {
         Shape::Null => Value::Null,
         Shape::Bool(value) => Value::Bool(*value),
@@ -38,43 +46,52 @@ fn write(shape: &Shape, defs: &mut Map<String, Value>) -> Value {
             .map_or_else(|_| Value::from(*value as f64), Value::Number),
         Shape::Float(value) => Number::from_f64(*value).map_or(Value::Null, Value::Number),
         Shape::Str(text) => Value::String((*text).to_owned()),
-        Shape::List(items) => Value::Array(items.iter().map(|item| write(item, defs)).collect()),
-        Shape::Schema(keywords) => Value::Object(keywords_of(keywords, defs)),
+        Shape::List(items) => Value::Array(
+            items
+                .iter()
+                .map(|item| write(item, defs, nesting))
+                .collect(),
+        ),
+        Shape::Schema(keywords) => Value::Object(keywords_of(keywords, defs, nesting)),
         Shape::Names(names) => Value::Object(
             names
                 .iter()
-                .map(|(name, value)| ((*name).to_owned(), write(value, defs)))
+                .map(|(name, value)| ((*name).to_owned(), write(value, defs, nesting)))
                 .collect(),
         ),
         Shape::Ref(definition) => {
-            define(definition, defs);
+            define(definition, defs, nesting);
             reference(definition.name)
         }
         Shape::Recursive(name) => reference(name),
         // What it is, only the type's `JsonSchema` says.
         Shape::Unchecked => Value::Bool(true),
         Shape::Nullable(inner) => {
-            let mut schema = write(inner, defs);
+            let mut schema = write(inner, defs, nesting);
             allow_null(&mut schema);
             schema
         }
         Shape::Annotated(inner, notes) => {
-            let mut object = match write(inner, defs) {
+            let mut object = match write(inner, defs, nesting) {
                 Value::Object(object) => object,
                 // schemars makes `true` `{}` (and `false` `{"not": {}}`) to add keywords.
                 Value::Bool(false) => Map::from_iter([("not".into(), Value::Object(Map::new()))]),
                 _ => Map::new(),
             };
-            object.extend(keywords_of(notes, defs));
+            object.extend(keywords_of(notes, defs, nesting));
             Value::Object(object)
         }
     }
 }
 
-fn keywords_of(keywords: &[(Keyword, Shape)], defs: &mut Map<String, Value>) -> Map<String, Value> {
+fn keywords_of(
+    keywords: &[(Keyword, Shape)],
+    defs: &mut Map<String, Value>,
+    nesting: usize,
+) -> Map<String, Value> {
     keywords
         .iter()
-        .map(|(keyword, value)| (keyword.name().to_owned(), write(value, defs)))
+        .map(|(keyword, value)| (keyword.name().to_owned(), write(value, defs, nesting)))
         .collect()
 }
 
@@ -83,13 +100,13 @@ fn reference(name: &str) -> Value {
 }
 
 /// Writes `definition` into `defs`, once.
-fn define(definition: &Definition, defs: &mut Map<String, Value>) {
+fn define(definition: &Definition, defs: &mut Map<String, Value>, nesting: usize) {
     if defs.contains_key(definition.name) {
         return;
     }
     // Reserved first, so that a reference back to it inside is not written again.
     defs.insert(definition.name.to_owned(), Value::Null);
-    let schema = write(&definition.schema, defs);
+    let schema = write(&definition.schema, defs, nesting);
     defs.insert(definition.name.to_owned(), schema);
 }
 
