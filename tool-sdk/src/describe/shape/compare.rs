@@ -85,7 +85,11 @@ impl Compare {
     const fn written(&self, keyword: Keyword, value: Value) -> bool {
         match keyword {
             Keyword::Defs => false,
-            Keyword::Required if self.rules.all_required => false,
+            // Where every property is required, which ones were decides which become
+            // nullable: compared as they are either way.
+            Keyword::Required => true,
+            // Said as a one-value `enum` where `const` is not.
+            Keyword::Const if self.rules.const_as_enum => true,
             Keyword::Format => match (self.rules.formats, value) {
                 (None, _) => true,
                 (Some(formats), Value::Shape(Shape::Str(format))) => contains(formats, format),

@@ -554,3 +554,44 @@ proptest! {
         list_agrees(&types)?;
     }
 }
+
+/// Two tuple elements that differ only where a dialect rewrites them are told apart as the walk
+/// tells them apart: constants Gemini says as enumerations, and objects that differ only in
+/// which properties they require, which strict mode makes nullable.
+#[test]
+fn tuple_elements_differ_where_the_dialect_rewrites_them() {
+    let tuple = |a: Shape, b: Shape| {
+        Shape::Schema(slice(vec![
+            (Keyword::Type, Shape::Str("array")),
+            (Keyword::PrefixItems, Shape::List(slice(vec![a, b]))),
+            (Keyword::MinItems, Shape::Int(2)),
+            (Keyword::MaxItems, Shape::Int(2)),
+        ]))
+    };
+    let constant = |value: &'static str| {
+        Shape::Schema(slice(vec![
+            (Keyword::Type, Shape::Str("string")),
+            (Keyword::Const, Shape::Str(value)),
+        ]))
+    };
+    let requiring =
+        |required: Vec<&'static str>| object(vec![("x", String::SHAPE)], required, false);
+    for pair in [
+        tuple(constant("a"), constant("b")),
+        tuple(requiring(vec!["x"]), requiring(Vec::new())),
+    ] {
+        let parameters = leak(object(vec![("pair", pair)], vec!["pair"], true));
+        agree(parameters).expect("the check and the walk agree");
+        let refused = Dialect::ALL.iter().any(|&dialect| {
+            matches!(
+                check_shape("t", parameters, dialect),
+                ShapeVerdict::Refused(_)
+            )
+        });
+        assert!(
+            refused,
+            "a dialect of one item type refuses {}",
+            parameters.to_json_schema()
+        );
+    }
+}
