@@ -91,7 +91,7 @@ impl Notebook {
         self.notes.lock().map(|n| n.clone()).unwrap_or_default()
     }
 
-    /// Deletes every note. A person must allow it, so over MCP it is refused.
+    /// Deletes every note. A person must allow it: over MCP, the host asks its user.
     #[tool(confirm)]
     fn clear_notes(&self) -> Result<String, String> {
         let mut notes = self

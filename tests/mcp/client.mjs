@@ -2,14 +2,18 @@
 // prints what it saw, as JSON, in the form of tests/mcp/client.py, for the Rust tests to check
 // (`parsed` naming, per content block, the SDK schema it parses as).
 //
-//     node client.mjs CALLS_JSON SERVER_COMMAND [ARGS...]
-//     node client.mjs CALLS_JSON http://HOST:PORT/PATH
+//     node client.mjs [--answer ANSWER_JSON] CALLS_JSON SERVER_COMMAND [ARGS...]
+//     node client.mjs [--answer ANSWER_JSON] CALLS_JSON http://HOST:PORT/PATH
+//
+// With --answer, the client declares form elicitation and answers every elicitation request
+// with ANSWER_JSON (an ElicitResult), printing each request under `asked`.
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
   AudioContentSchema,
+  ElicitRequestSchema,
   BlobResourceContentsSchema,
   EmbeddedResourceSchema,
   ImageContentSchema,
@@ -42,12 +46,28 @@ function parsed(block) {
   return kind === "EmbeddedResource" ? `${kind}/${parsedAs(RESOURCES, block.resource)}` : kind;
 }
 
-const [callsJson, command, ...args] = process.argv.slice(2);
+let argv = process.argv.slice(2);
+let answer = null;
+if (argv[0] === "--answer") {
+  answer = JSON.parse(argv[1]);
+  argv = argv.slice(2);
+}
+const [callsJson, command, ...args] = argv;
 const overHttp = command.startsWith("http://") || command.startsWith("https://");
 const transport = overHttp
   ? new StreamableHTTPClientTransport(new URL(command))
   : new StdioClientTransport({ command, args, stderr: "inherit" });
-const client = new Client({ name: "ts-sdk-test-client", version: "1.0.0" });
+const client = new Client(
+  { name: "ts-sdk-test-client", version: "1.0.0" },
+  answer === null ? {} : { capabilities: { elicitation: { form: {} } } },
+);
+const asked = [];
+if (answer !== null) {
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    asked.push(request.params);
+    return answer;
+  });
+}
 await client.connect(transport);
 const listed = await client.listTools();
 const calls = [];
@@ -66,6 +86,7 @@ console.log(
     instructions: client.getInstructions() ?? null,
     tools: listed.tools,
     calls,
+    asked,
   }),
 );
 if (overHttp) {

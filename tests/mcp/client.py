@@ -1,8 +1,8 @@
 """Drives an MCP server with the reference Python client (the `mcp` package, 1.x or 2.x, over
 stdio or streamable HTTP) and prints what it saw, as JSON, for the Rust tests to check.
 
-    python client.py [--mode MODE] CALLS_JSON SERVER_COMMAND [ARGS...]
-    python client.py [--mode MODE] CALLS_JSON http://HOST:PORT/PATH
+    python client.py [--mode MODE] [--answer ANSWER_JSON] CALLS_JSON SERVER_COMMAND [ARGS...]
+    python client.py [--mode MODE] [--answer ANSWER_JSON] CALLS_JSON http://HOST:PORT/PATH
 
 MODE is how the client talks to the server:
 
@@ -13,10 +13,16 @@ MODE is how the client talks to the server:
 - `legacy` (mcp 2.x): `mcp.client.Client(mode="legacy")`, its compatibility mode, which
   forces the handshake.
 
+ANSWER_JSON, when given, makes the client declare elicitation and answer every elicitation
+request with it (an `ElicitResult`, such as {"action": "accept", "content": {...}}); each
+request it answers is printed under `asked` (its `message` and `requestedSchema`). Without it
+the client declares no elicitation.
+
 CALLS_JSON is a list of {"name": ..., "arguments": {...}}. Printed: the server's identity and
-instructions, the listed tools and, per call, the result or the JSON-RPC error, all with the
-protocol's own field names (camelCase); beside a result, `parsed`: the SDK type each of its
-content blocks was read as (`ImageContent`, `EmbeddedResource/BlobResourceContents`, ...).
+instructions, the protocol version spoken, the listed tools and, per call, the result or the
+JSON-RPC error, all with the protocol's own field names (camelCase); beside a result,
+`parsed`: the SDK type each of its content blocks was read as (`ImageContent`,
+`EmbeddedResource/BlobResourceContents`, ...).
 """
 
 import contextlib
@@ -63,24 +69,43 @@ async def session_transport(server):
             yield read, write
 
 
-async def with_session(server, calls):
+class Asker:
+    """Answers every elicitation request with one answer, remembering what it was asked."""
+
+    def __init__(self, answer):
+        self.answer = answer
+        self.asked = []
+
+    async def __call__(self, context, params):
+        from mcp.types import ElicitResult
+
+        self.asked.append(wire(params))
+        return ElicitResult(**self.answer)
+
+
+def callback_of(asker):
+    return {} if asker is None else {"elicitation_callback": asker}
+
+
+async def with_session(server, calls, asker):
     async with session_transport(server) as (read, write):
-        async with ClientSession(read, write) as session:
+        async with ClientSession(read, write, **callback_of(asker)) as session:
             initialized = await session.initialize()
             listed = await session.list_tools()
             outcomes = [await outcome(session, call) for call in calls]
     # 1.x names the fields as the wire does (`serverInfo`).
     info = getattr(initialized, "server_info", None) or getattr(initialized, "serverInfo", None)
-    return info, initialized.instructions, listed.tools, outcomes
+    version = getattr(initialized, "protocol_version", None) or initialized.protocolVersion
+    return info, initialized.instructions, listed.tools, outcomes, version
 
 
-async def with_client(server, calls, mode):
+async def with_client(server, calls, mode, asker):
     from mcp.client.client import Client
 
-    async with Client(server, mode=mode) as client:
+    async with Client(server, mode=mode, **callback_of(asker)) as client:
         listed = await client.list_tools()
         outcomes = [await outcome(client, call) for call in calls]
-        return client.server_info, client.instructions, listed.tools, outcomes
+        return client.server_info, client.instructions, listed.tools, outcomes, client.protocol_version
 
 
 def parsed(block):
@@ -98,19 +123,22 @@ async def outcome(peer, call):
         return {"error": error_of(error)}
 
 
-async def main(mode, calls, command, args):
+async def main(mode, answer, calls, command, args):
     server = server_of(command, args)
+    asker = None if answer is None else Asker(answer)
     if mode == "session":
-        info, instructions, tools, outcomes = await with_session(server, calls)
+        info, instructions, tools, outcomes, version = await with_session(server, calls, asker)
     else:
-        info, instructions, tools, outcomes = await with_client(server, calls, mode)
+        info, instructions, tools, outcomes, version = await with_client(server, calls, mode, asker)
     print(
         json.dumps(
             {
                 "serverInfo": wire(info) if info is not None else None,
+                "protocolVersion": version,
                 "instructions": instructions,
                 "tools": [wire(tool) for tool in tools],
                 "calls": outcomes,
+                "asked": [] if asker is None else asker.asked,
             }
         )
     )
@@ -118,7 +146,11 @@ async def main(mode, calls, command, args):
 
 if __name__ == "__main__":
     argv = sys.argv[1:]
-    mode = "session"
-    if argv[:1] == ["--mode"]:
-        mode, argv = argv[1], argv[2:]
-    anyio.run(main, mode, json.loads(argv[0]), argv[1], argv[2:])
+    mode, answer = "session", None
+    while argv[:1] in (["--mode"], ["--answer"]):
+        if argv[0] == "--mode":
+            mode = argv[1]
+        else:
+            answer = json.loads(argv[1])
+        argv = argv[2:]
+    anyio.run(main, mode, answer, json.loads(argv[0]), argv[1], argv[2:])

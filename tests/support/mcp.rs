@@ -72,6 +72,13 @@ pub enum OtherClient {
 impl OtherClient {
     /// Lists the tools of `server` (a command line or a URL) and makes `calls`.
     pub fn run(&self, calls: &Value, server: &[&str]) -> Value {
+        self.run_answering(calls, None, server)
+    }
+
+    /// As [`run`](Self::run), the client declaring elicitation when `answer` is given and
+    /// answering every elicitation request with it (an `ElicitResult`); what it was asked is
+    /// under `asked`.
+    pub fn run_answering(&self, calls: &Value, answer: Option<&Value>, server: &[&str]) -> Value {
         let mut command = match self {
             Self::Python { python, mode } => {
                 let mut command = Command::new(python);
@@ -85,6 +92,9 @@ impl OtherClient {
                 command
             }
         };
+        if let Some(answer) = answer {
+            command.args(["--answer", &answer.to_string()]);
+        }
         let output = command
             .arg(calls.to_string())
             .args(server)

@@ -5,6 +5,7 @@
 
 mod client;
 mod clients;
+mod decisions;
 mod everything;
 mod http;
 mod http_edges;

@@ -23,6 +23,11 @@ struct Session {
 
 impl Session {
     fn start(max_lines: usize) -> Self {
+        Self::start_declaring(max_lines, json!({}))
+    }
+
+    /// A session whose client declares `capabilities`.
+    fn start_declaring(max_lines: usize, capabilities: Value) -> Self {
         let mut child = Command::new(SERVER)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -54,7 +59,7 @@ impl Session {
             stdin,
             lines,
         };
-        session.initialize();
+        session.initialize(capabilities);
         session
     }
 
@@ -96,13 +101,13 @@ impl Session {
         answer["result"].clone()
     }
 
-    fn initialize(&mut self) {
+    fn initialize(&mut self, capabilities: Value) {
         let answer = self.request(
             0,
             "initialize",
             json!({
                 "protocolVersion": "2025-06-18",
-                "capabilities": {},
+                "capabilities": capabilities,
                 "clientInfo": {"name": "raw-test-client", "version": "0.0.1"}
             }),
         );
@@ -157,7 +162,7 @@ fn unknown_methods_get_method_not_found() {
     );
     // Still serving.
     let answer = session.request(2, "tools/list", json!({}));
-    assert_eq!(answer["result"]["tools"].as_array().map(Vec::len), Some(4));
+    assert_eq!(answer["result"]["tools"].as_array().map(Vec::len), Some(5));
 }
 
 #[test]
@@ -308,17 +313,59 @@ fn tool_failures_are_classified_is_error_results() {
 }
 
 #[test]
-fn a_confirmation_policy_refuses_calls_over_mcp() {
+fn a_confirmation_policy_refuses_calls_a_client_cannot_ask_about() {
     let mut session = Session::start(usize::MAX);
     let result = session.call(1, "transfer", json!({"to": "ana", "amount": 5000}));
     assert_eq!(result["isError"], true, "{result}");
     assert!(
-        text(&result).starts_with("Error: calling `transfer` needs a person's decision"),
+        text(&result).starts_with(
+            "Error: calling `transfer` needs a person's decision, and this MCP client offers \
+             no way to ask its user"
+        ),
         "{result}"
     );
     let result = session.call(2, "transfer", json!({"to": "ana", "amount": 10}));
     assert_eq!(result["isError"], false, "{result}");
     assert_eq!(text(&result), "sent 10 to ana");
+}
+
+#[test]
+fn a_gated_call_sends_an_elicitation_request_and_runs_when_allowed() {
+    let mut session = Session::start_declaring(usize::MAX, json!({"elicitation": {}}));
+    session.send(json!({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "transfer", "arguments": {"to": "ana", "amount": 5000}}
+    }));
+    let asked = session.next();
+    assert_eq!(asked["method"], "elicitation/create", "{asked}");
+    assert_eq!(
+        asked["params"]["message"],
+        r#"The assistant wants to call `transfer` with {"to":"ana","amount":5000}. Allow it?"#
+    );
+    assert_eq!(
+        asked["params"]["requestedSchema"]["required"],
+        json!(["decision"])
+    );
+    session.send(json!({
+        "jsonrpc": "2.0", "id": asked["id"],
+        "result": {"action": "accept", "content": {"decision": "allow"}}
+    }));
+    let answer = session.next();
+    assert_eq!(answer["id"], 1, "{answer}");
+    assert_eq!(text(&answer["result"]), "sent 5000 to ana", "{answer}");
+    // An answer that is not one is a protocol error, and nothing ran.
+    session.send(json!({
+        "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "transfer", "arguments": {"to": "bob", "amount": 5000}}
+    }));
+    let asked = session.next();
+    session.send(json!({
+        "jsonrpc": "2.0", "id": asked["id"], "result": {"action": "accept", "content": {}}
+    }));
+    let answer = session.next();
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    let made = session.call(3, "transfers_made", json!({}));
+    assert_eq!(text(&made), "1");
 }
 
 #[test]

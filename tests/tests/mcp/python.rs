@@ -144,7 +144,7 @@ fn errors_are_is_error_results_with_the_classified_message() {
 }
 
 #[test]
-fn a_call_that_needs_a_decision_is_refused_and_not_run() {
+fn a_call_that_needs_a_decision_is_refused_when_the_client_cannot_ask_and_not_run() {
     let calls = json!([
         {"name": "save_note", "arguments": {"text": "keep me"}},
         {"name": "clear_notes", "arguments": {}},
@@ -155,8 +155,9 @@ fn a_call_that_needs_a_decision_is_refused_and_not_run() {
     assert_eq!(refused["isError"], true, "{refused}");
     assert_eq!(
         text(refused),
-        "Error: calling `clear_notes` needs a person's decision, which this MCP server cannot \
-         ask for; the call was not run. Ask the user to run it another way."
+        "Error: calling `clear_notes` needs a person's decision, and this MCP client offers no \
+         way to ask its user (it declares no form elicitation); the call was not run. Ask the \
+         user to run it another way."
     );
     // The notes are still there: the refused call did not run.
     assert_eq!(

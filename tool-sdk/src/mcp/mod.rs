@@ -71,13 +71,14 @@
 //!
 //! # Decisions
 //!
-//! MCP has no place for this crate's decision gating: a served tool call that needs a
-//! person's decision (the tool's `confirm`, or the server's
-//! [`ConfirmationPolicy`](crate::gate::ConfirmationPolicy)) is refused with an `isError`
-//! result saying so, and does not run. Such tools are listed with `destructiveHint: true`
-//! (unless they say otherwise), so a host that asks its user before destructive calls does.
-//! On the consuming side, [`McpClientBuilder::with_confirm_destructive`] makes the server's
-//! possibly destructive tools wait for a decision in the loop or the gate.
+//! A served tool call that needs a person's decision (the tool's `confirm`, or the server's
+//! [`ConfirmationPolicy`](crate::gate::ConfirmationPolicy)) asks the host's user: with an
+//! input request whose request state is sealed and bound to the call on a 2026-07-28 session,
+//! with an elicitation request on an older one, and is refused (naming what is missing) when
+//! the client offers neither; [`McpDecisions`] chooses otherwise. Such tools are also listed
+//! with `destructiveHint: true` (unless they say otherwise). On the consuming side,
+//! [`McpClientBuilder::with_confirm_destructive`] makes the server's possibly destructive
+//! tools wait for a decision in the loop or the gate.
 //!
 //! # Annotations
 //!
@@ -112,10 +113,12 @@
 mod annotations;
 mod client;
 mod content;
+mod decisions;
 mod describe;
 mod error;
 mod file_uri;
 mod framing;
+mod gatekeeper;
 #[cfg(feature = "mcp-http")]
 mod http;
 #[cfg(feature = "mcp-http")]
@@ -132,8 +135,10 @@ mod idle_body;
 mod kept_body;
 mod listed_tool;
 mod listing;
+mod question;
 mod rejection;
 mod remote;
+mod request_state;
 mod result;
 mod server;
 mod server_info;
@@ -141,6 +146,7 @@ mod tool_annotations;
 mod tool_list;
 
 pub use client::{McpClient, McpClientBuilder};
+pub use decisions::{McpDecision, McpDecisions};
 pub use error::{McpError, McpErrorKind};
 #[cfg(feature = "mcp-http")]
 pub use http_service::{McpHttpResponse, McpHttpService};

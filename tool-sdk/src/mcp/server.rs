@@ -15,8 +15,9 @@ use tokio::io::{AsyncRead, AsyncWrite};
 
 use super::describe::describe;
 use super::framing;
-use super::result::{refusal, to_call_result};
-use super::{McpError, McpServerInfo, McpTool};
+use super::gatekeeper::{Gatekeeper, Passage};
+use super::result::to_call_result;
+use super::{McpDecisions, McpError, McpServerInfo, McpTool};
 use crate::define::ToolContext;
 use crate::gate::ConfirmationPolicy;
 use crate::model::ToolCall;
@@ -35,9 +36,11 @@ use crate::register::ToolRegistry;
 ///   [`model_message`](crate::define::ToolError::model_message), for the model to read and correct.
 ///   An unknown tool name is a protocol error (`-32602`), as MCP asks.
 /// - **Decisions**: a call that needs a person's decision (the tool's `confirm`, or the
-///   [`ConfirmationPolicy`] given to the builder) is **refused** with an `isError` result
-///   saying so, and never runs. MCP hosts ask their user before calling a tool when its
-///   annotations say it may be destructive; a server cannot know that they did.
+///   [`ConfirmationPolicy`] given to the builder) **asks the host's user** by default: with an
+///   input request on a 2026-07-28 session, an elicitation request on an older one, and a
+///   refusal naming what is missing when the client offers neither; the call runs once if
+///   allowed. [`McpDecisions`] (given to [`McpServerBuilder::with_decisions`]) chooses
+///   otherwise: refuse, or a policy of the application's own.
 /// - **Cancellation**: a client's `notifications/cancelled` cancels the token tools see in
 ///   their context ([`CancellationToken`](crate::run::CancellationToken)).
 ///
@@ -83,6 +86,7 @@ struct Inner {
     implementation: Implementation,
     instructions: Option<String>,
     policy: ConfirmationPolicy,
+    gatekeeper: Gatekeeper,
     line_limit: usize,
 }
 
@@ -92,6 +96,7 @@ pub struct McpServerBuilder {
     implementation: Implementation,
     instructions: Option<String>,
     policy: ConfirmationPolicy,
+    decisions: McpDecisions,
     line_limit: usize,
 }
 
@@ -103,6 +108,7 @@ impl McpServer {
             implementation: Implementation::new(name, version),
             instructions: None,
             policy: ConfirmationPolicy::new(),
+            decisions: McpDecisions::default(),
             line_limit: framing::DEFAULT_LINE_LIMIT,
         }
     }
@@ -183,10 +189,16 @@ impl McpServerBuilder {
         self
     }
 
-    /// Calls that need a person's decision besides those the tools declare (`confirm`): such
-    /// calls are refused over MCP.
+    /// Calls that need a person's decision besides those the tools declare (`confirm`).
     pub fn with_confirmation_policy(mut self, policy: ConfirmationPolicy) -> Self {
         self.policy = policy;
+        self
+    }
+
+    /// What a call that needs a person's decision gets: by default
+    /// [`McpDecisions::ask`], the host's user asked.
+    pub fn with_decisions(mut self, decisions: McpDecisions) -> Self {
+        self.decisions = decisions;
         self
     }
 
@@ -199,9 +211,11 @@ impl McpServerBuilder {
         self
     }
 
-    /// The server over `registry`. Fails when a tool's schema has no MCP form.
+    /// The server over `registry`. Fails when a tool's schema has no MCP form, or when no
+    /// key can be drawn for the request states of the [decisions](Self::with_decisions).
     pub fn build(self, registry: impl Into<Arc<ToolRegistry>>) -> Result<McpServer, McpError> {
         let registry = registry.into();
+        let gatekeeper = Gatekeeper::new(self.decisions)?;
         let tools = registry
             .definitions()
             .map(describe)
@@ -215,6 +229,7 @@ impl McpServerBuilder {
                 implementation: self.implementation,
                 instructions: self.instructions,
                 policy: self.policy,
+                gatekeeper,
                 line_limit: self.line_limit,
             }),
         })
@@ -257,14 +272,25 @@ impl ServerHandler for Handler {
         let arguments = Value::Object(request.arguments.unwrap_or_default()).to_string();
         let call_id = context.id.to_string();
         let call = ToolCall::new(call_id.as_str(), name, arguments.as_str());
-        if self
+        let gatekeeper = &self.0.inner.gatekeeper;
+        // A retry carrying a request state is the answer to a question this server asked:
+        // it is checked whatever the policy says now, and decides the call.
+        let passage = if let Some(state) = &request.request_state {
+            gatekeeper
+                .resume(state, request.input_responses.as_ref(), &call)
+                .await?
+        } else if self
             .0
             .inner
             .policy
             .needs_confirmation(&call, Some(tool.as_ref()))
         {
-            tracing::info!(tool = name, "refused over MCP: the call needs a decision");
-            return Ok(refusal(needs_decision(name)).into());
+            gatekeeper.decide(&call, &context).await?
+        } else {
+            Passage::Run
+        };
+        if let Passage::Answer(answer) = passage {
+            return Ok(*answer);
         }
         let tool_context = ToolContext::new()
             .with_call_id(&call_id)
@@ -301,14 +327,6 @@ impl ServerHandler for Handler {
 
 /// The methods this server answers, besides the lifecycle.
 const SERVED_METHODS: &[&str] = &["tools/list", "tools/call", "ping"];
-
-/// What the client's model reads when a call needs a person's decision.
-fn needs_decision(tool: &str) -> String {
-    format!(
-        "Error: calling `{tool}` needs a person's decision, which this MCP server cannot ask \
-         for; the call was not run. Ask the user to run it another way."
-    )
-}
 
 impl fmt::Debug for McpServer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

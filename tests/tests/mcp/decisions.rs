@@ -1,0 +1,264 @@
+//! A served call that needs a person's decision asks the host's user, through clients no one
+//! here wrote: the Python `mcp` 2.x client on a 2026-07-28 session (input requests, the retry
+//! with the request state) and in legacy mode (elicitation), the `mcp` 1.x client and the
+//! TypeScript SDK's client (elicitation). A client that cannot be asked, and a server told to
+//! refuse, refuse; a forged, replayed, expired or other call's request state runs nothing.
+//!
+//! The server is `tests/bin/mcp_test_server.rs`: `transfer` needs a decision above 1,000, and
+//! `transfers_made` says how many transfers ran in its process.
+
+use std::process::Command;
+
+use serde_json::{json, Value};
+use tool_sdk_tests::mcp::{python, python_mcp1, script, OtherClient};
+
+const SERVER: &str = env!("CARGO_BIN_EXE_mcp_test_server");
+
+fn allow() -> Value {
+    json!({"action": "accept", "content": {"decision": "allow"}})
+}
+
+fn deny(reason: &str) -> Value {
+    json!({"action": "accept", "content": {"decision": "deny", "reason": reason}})
+}
+
+/// A large transfer, then the count of transfers that ran.
+fn gated_call() -> Value {
+    json!([
+        {"name": "transfer", "arguments": {"to": "ana", "amount": 5000}},
+        {"name": "transfers_made", "arguments": {}},
+    ])
+}
+
+fn text(result: &Value) -> &str {
+    result["content"][0]["text"].as_str().unwrap_or_default()
+}
+
+fn transfers_made(outcome: &Value) -> &str {
+    text(&outcome["result"])
+}
+
+fn python_in(mode: &'static str) -> OtherClient {
+    OtherClient::Python {
+        python: python(),
+        mode,
+    }
+}
+
+/// Every client that asks its user, named by the protocol version it speaks (the TypeScript
+/// client, which does not say, by its name).
+fn asking_clients() -> Vec<(&'static str, OtherClient)> {
+    vec![
+        ("2026-07-28", python_in("auto")),
+        ("2025-11-25", python_in("legacy")),
+        ("2025-11-25", python_in("session")),
+        (
+            "2025-11-25",
+            OtherClient::Python {
+                python: python_mcp1(),
+                mode: "session",
+            },
+        ),
+        ("TypeScript SDK", OtherClient::TypeScript),
+    ]
+}
+
+#[test]
+fn an_allowed_call_runs_once_after_the_user_is_asked_about_its_arguments() {
+    for (client_name, client) in asking_clients() {
+        let seen = client.run_answering(&gated_call(), Some(&allow()), &[SERVER]);
+        if let Some(version) = seen["protocolVersion"].as_str() {
+            assert_eq!(version, client_name, "{client:?}");
+        }
+        let asked = seen["asked"].as_array().expect("`asked` is a list");
+        assert_eq!(asked.len(), 1, "{client_name}: {seen}");
+        assert_eq!(
+            asked[0]["message"],
+            r#"The assistant wants to call `transfer` with {"to":"ana","amount":5000}. Allow it?"#,
+            "{client_name}"
+        );
+        assert_eq!(
+            asked[0]["requestedSchema"]["properties"]["decision"]["oneOf"],
+            json!([{"const": "allow", "title": "Allow"}, {"const": "deny", "title": "Deny"}]),
+            "{client_name}"
+        );
+        let ran = &seen["calls"][0]["result"];
+        assert_eq!(ran["isError"], false, "{client_name}: {ran}");
+        assert_eq!(text(ran), "sent 5000 to ana", "{client_name}");
+        assert_eq!(
+            transfers_made(&seen["calls"][1]),
+            "1",
+            "{client_name}: {seen}"
+        );
+    }
+}
+
+#[test]
+fn a_denied_call_does_not_run_and_its_error_carries_the_reason() {
+    for (client_name, client) in asking_clients() {
+        let seen = client.run_answering(&gated_call(), Some(&deny("not this month")), &[SERVER]);
+        let denied = &seen["calls"][0]["result"];
+        assert_eq!(denied["isError"], true, "{client_name}: {denied}");
+        assert_eq!(
+            text(denied),
+            "Error: the user denied the call of `transfer`: not this month",
+            "{client_name}"
+        );
+        assert_eq!(
+            transfers_made(&seen["calls"][1]),
+            "0",
+            "{client_name}: {seen}"
+        );
+    }
+}
+
+#[test]
+fn a_declined_question_denies_the_call() {
+    let declined = json!({"action": "decline"});
+    let seen = python_in("auto").run_answering(&gated_call(), Some(&declined), &[SERVER]);
+    assert_eq!(
+        text(&seen["calls"][0]["result"]),
+        "Error: the user declined the call of `transfer`; it was not run."
+    );
+    assert_eq!(transfers_made(&seen["calls"][1]), "0");
+}
+
+#[test]
+fn a_client_without_elicitation_gets_a_refusal_naming_what_is_missing() {
+    for (client_name, client) in asking_clients() {
+        let seen = client.run(&gated_call(), &[SERVER]);
+        let refused = &seen["calls"][0]["result"];
+        assert_eq!(refused["isError"], true, "{client_name}: {refused}");
+        assert_eq!(
+            text(refused),
+            "Error: calling `transfer` needs a person's decision, and this MCP client offers \
+             no way to ask its user (it declares no form elicitation); the call was not run. \
+             Ask the user to run it another way.",
+            "{client_name}"
+        );
+        assert_eq!(transfers_made(&seen["calls"][1]), "0", "{client_name}");
+    }
+}
+
+#[test]
+fn a_server_told_to_refuse_never_asks() {
+    for mode in ["auto", "legacy"] {
+        let seen =
+            python_in(mode).run_answering(&gated_call(), Some(&allow()), &[SERVER, "--refuse"]);
+        assert_eq!(seen["asked"], json!([]), "{mode}");
+        assert_eq!(
+            text(&seen["calls"][0]["result"]),
+            "Error: calling `transfer` needs a person's decision, which this MCP server does \
+             not ask for; the call was not run. Ask the user to run it another way.",
+            "{mode}"
+        );
+        assert_eq!(transfers_made(&seen["calls"][1]), "0", "{mode}");
+    }
+}
+
+#[test]
+fn a_call_that_needs_no_decision_is_not_asked_about() {
+    let calls = json!([{"name": "transfer", "arguments": {"to": "ana", "amount": 10}}]);
+    for mode in ["auto", "legacy"] {
+        let seen = python_in(mode).run_answering(&calls, Some(&allow()), &[SERVER]);
+        assert_eq!(seen["asked"], json!([]), "{mode}");
+        assert_eq!(
+            text(&seen["calls"][0]["result"]),
+            "sent 10 to ana",
+            "{mode}"
+        );
+    }
+}
+
+/// Runs `tests/mcp/request_state.py`: the gated transfer, then `steps`.
+fn drive(steps: &Value, server_args: &[&str]) -> Value {
+    let call = json!({"name": "transfer", "arguments": {"to": "ana", "amount": 5000}});
+    let output = Command::new(python())
+        .arg(script("request_state.py"))
+        .arg(call.to_string())
+        .arg(steps.to_string())
+        .arg(SERVER)
+        .args(server_args)
+        .output()
+        .expect("python starts");
+    assert!(
+        output.status.success(),
+        "request_state.py failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("request_state.py prints JSON")
+}
+
+fn refused_with(outcome: &Value, message: &str) {
+    assert_eq!(outcome["error"]["code"], -32602, "{outcome}");
+    assert_eq!(outcome["error"]["message"], message, "{outcome}");
+}
+
+fn count() -> Value {
+    json!({"call": {"name": "transfers_made", "arguments": {}}})
+}
+
+#[test]
+fn a_tampered_request_state_runs_nothing_and_the_honest_one_runs_once() {
+    let steps = json!([
+        {"retry": "forged", "answer": allow()},
+        {"retry": "issued", "answer": allow(), "arguments": {"to": "mallory", "amount": 5000}},
+        {"retry": "issued", "answer": allow(), "arguments": {"to": "ana", "amount": 50000}},
+        {"retry": "issued", "answer": null},
+        {"retry": "issued", "answer": {"action": "accept", "content": {"decision": "maybe"}}},
+        count(),
+        {"retry": "issued", "answer": allow()},
+        {"retry": "issued", "answer": allow()},
+        count(),
+    ]);
+    let seen = drive(&steps, &[]);
+    let first = &seen["first"];
+    assert_eq!(first["resultType"], "input_required", "{first}");
+    assert_eq!(
+        first["inputRequests"]["decision"]["method"], "elicitation/create",
+        "{first}"
+    );
+    let steps = &seen["steps"];
+    refused_with(
+        &steps[0],
+        "the request state was not issued by this server, or was changed since; nothing ran",
+    );
+    for swapped in [&steps[1], &steps[2]] {
+        refused_with(
+            swapped,
+            "the request state was issued for another call (another tool or other arguments); \
+             nothing ran",
+        );
+    }
+    refused_with(
+        &steps[3],
+        "the retry carries no answer under `decision`; nothing ran",
+    );
+    refused_with(
+        &steps[4],
+        "the answer's `decision` is neither \"allow\" nor \"deny\"; nothing ran",
+    );
+    assert_eq!(transfers_made(&steps[5]), "0", "{steps}");
+    assert_eq!(text(&steps[6]["result"]), "sent 5000 to ana", "{steps}");
+    refused_with(
+        &steps[7],
+        "the request state was used already; the call did not run again",
+    );
+    assert_eq!(transfers_made(&steps[8]), "1", "{steps}");
+}
+
+#[test]
+fn an_expired_request_state_runs_nothing() {
+    let steps = json!([
+        {"sleep": 2.2},
+        {"retry": "issued", "answer": allow()},
+        count(),
+    ]);
+    let seen = drive(&steps, &["--state-ttl", "1"]);
+    let steps = &seen["steps"];
+    refused_with(
+        &steps[1],
+        "the request state has expired; nothing ran: call the tool again to be asked anew",
+    );
+    assert_eq!(transfers_made(&steps[2]), "0", "{steps}");
+}

@@ -1,0 +1,92 @@
+//! The request state of an input request: the asking call sealed by a [`Sealer`], so that the
+//! client's retry can only run the call the person was asked about, once, in time.
+
+use std::fmt;
+
+use crate::gate::{fingerprint, GateError, OpenedTurn, Sealer};
+use crate::model::{AssistantMessage, ToolCall};
+use crate::store::PausedTurn;
+
+/// The key the sealed call waits under: a paused turn of the loop never has it, so one of its
+/// tokens is not taken for an MCP request state (nor the other way round).
+const WAITING_KEY: &str = "mcp/input-request";
+
+/// Why a retry's request state runs nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum StateRefused {
+    /// Not sealed by this server's key, or changed since.
+    Forged,
+    /// Sealed, but its time ran out.
+    Expired,
+    /// Sealed for another tool or other arguments.
+    OtherCall,
+    /// Used once already.
+    Replayed,
+    /// The replay guard could not be asked.
+    Unavailable,
+}
+
+/// Seals `call` into a request state.
+pub(super) fn seal(sealer: &Sealer, call: &ToolCall) -> Result<String, GateError> {
+    let turn = PausedTurn::new(
+        AssistantMessage::with_tool_calls(vec![call.clone()]),
+        [call.name.as_str()],
+        [WAITING_KEY],
+    );
+    sealer.seal(&turn)
+}
+
+/// Opens `state` for `call` (the retry's tool and arguments), not yet using it up.
+pub(super) fn open(
+    sealer: &Sealer,
+    state: &str,
+    call: &ToolCall,
+) -> Result<OpenedTurn, StateRefused> {
+    let opened = sealer.open(state).map_err(|error| match error {
+        GateError::Expired { .. } => StateRefused::Expired,
+        _ => StateRefused::Forged,
+    })?;
+    let turn = opened.turn();
+    if turn.awaiting() != [WAITING_KEY] {
+        return Err(StateRefused::Forged);
+    }
+    match turn.reply().tool_calls.as_slice() {
+        [sealed] if fingerprint(sealed) == fingerprint(call) => Ok(opened),
+        _ => Err(StateRefused::OtherCall),
+    }
+}
+
+/// Uses `opened` up: `Err` when it was used already.
+pub(super) async fn consume(sealer: &Sealer, opened: &OpenedTurn) -> Result<(), StateRefused> {
+    match opened.consume(sealer.replay_guard()).await {
+        Ok(true) => Ok(()),
+        Ok(false) => Err(StateRefused::Replayed),
+        Err(error) => {
+            tracing::warn!(%error, "the replay guard failed; the request state was not used");
+            Err(StateRefused::Unavailable)
+        }
+    }
+}
+
+impl fmt::Display for StateRefused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Forged => {
+                "the request state was not issued by this server, or was changed since; \
+                 nothing ran"
+            }
+            Self::Expired => {
+                "the request state has expired; nothing ran: call the tool again to be asked anew"
+            }
+            Self::OtherCall => {
+                "the request state was issued for another call (another tool or other \
+                 arguments); nothing ran"
+            }
+            Self::Replayed => "the request state was used already; the call did not run again",
+            Self::Unavailable => {
+                "the server could not check whether the request state was used before; \
+                 nothing ran: try again"
+            }
+        })
+    }
+}
