@@ -1,6 +1,8 @@
-//! An MCP server for the protocol tests of `tests/tests/mcp/protocol.rs`: a slow tool (for a
-//! client that leaves in the middle of a call), a failing one, a panicking one, and one that
-//! a confirmation policy gates for large amounts. Serves over stdio.
+//! An MCP server for the protocol tests of `tests/tests/mcp/`: a slow tool (for a client that
+//! leaves in the middle of a call), a failing one, a panicking one, one that a confirmation
+//! policy gates for large amounts, typed ones (an object, a list, and one whose output
+//! strays from its schema), one that reports progress and one that waits to be cancelled.
+//! Serves over stdio.
 //!
 //! Options: `--state-ttl SECONDS`, how long the request state of an input request stays valid
 //! (15 minutes by default); `--refuse`, calls that need a decision are refused instead of
@@ -9,9 +11,14 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use schemars::JsonSchema;
+use serde::Serialize;
+use tool_sdk::define::{Json, Progress};
 use tool_sdk::gate::{ConfirmationPolicy, Sealer};
 use tool_sdk::mcp::{McpDecisions, McpServer};
+use tool_sdk::run::CancellationToken;
 use tool_sdk::{tool, ToolRegistry};
+use tool_sdk_tests::stray::StrayReading;
 
 /// Waits, then says how long it waited.
 #[tool(read_only)]
@@ -54,6 +61,67 @@ fn transfers_made() -> usize {
     TRANSFERS.load(Ordering::SeqCst)
 }
 
+/// A forecast.
+#[derive(Serialize, JsonSchema)]
+struct Forecast {
+    city: String,
+    /// Degrees Celsius.
+    celsius: f64,
+}
+
+/// Forecasts the weather of a city.
+#[tool(read_only)]
+fn forecast(city: String) -> Json<Forecast> {
+    Json(Forecast {
+        city,
+        celsius: 21.5,
+    })
+}
+
+/// The first primes.
+#[tool(read_only)]
+fn primes(count: usize) -> Vec<u32> {
+    [2, 3, 5, 7, 11, 13].into_iter().take(count).collect()
+}
+
+/// Reads the thermometer.
+#[tool(read_only)]
+fn thermometer() -> Json<StrayReading> {
+    Json(StrayReading { celsius: 19.0 })
+}
+
+/// Counts down, reporting each step.
+#[tool(read_only)]
+async fn countdown(from: u32, #[context] progress: Progress) -> String {
+    for done in 1..=from {
+        let left = format!("{} left", from - done);
+        progress.report(f64::from(done), Some(f64::from(from)), Some(&left));
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    "liftoff".into()
+}
+
+/// How many calls were cancelled.
+static CANCELLED: AtomicUsize = AtomicUsize::new(0);
+
+/// Waits until the call is cancelled, a minute at most.
+#[tool(read_only)]
+async fn wait_for_cancel(#[context] cancel: CancellationToken) -> String {
+    tokio::select! {
+        () = cancel.cancelled() => {
+            CANCELLED.fetch_add(1, Ordering::SeqCst);
+            "cancelled".into()
+        }
+        () = tokio::time::sleep(Duration::from_secs(60)) => "never cancelled".into(),
+    }
+}
+
+/// Says how many calls were cancelled in this process.
+#[tool(read_only)]
+fn cancelled_calls() -> usize {
+    CANCELLED.load(Ordering::SeqCst)
+}
+
 /// The decisions the command line asks for.
 fn decisions() -> Result<McpDecisions, Box<dyn std::error::Error>> {
     let arguments: Vec<String> = std::env::args().skip(1).collect();
@@ -82,7 +150,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .register(DivideTool)?
         .register(BoomTool)?
         .register(TransferTool)?
-        .register(TransfersMadeTool)?;
+        .register(TransfersMadeTool)?
+        .register(ForecastTool)?
+        .register(PrimesTool)?
+        .register(ThermometerTool)?
+        .register(CountdownTool)?
+        .register(WaitForCancelTool)?
+        .register(CancelledCallsTool)?;
     let policy = ConfirmationPolicy::new().with_confirm_when(|call| {
         serde_json::from_str::<serde_json::Value>(&call.arguments)
             .ok()

@@ -73,8 +73,17 @@ const listed = await client.listTools();
 const calls = [];
 for (const call of JSON.parse(callsJson)) {
   try {
-    const result = await client.callTool({ name: call.name, arguments: call.arguments ?? {} });
-    calls.push({ result, parsed: (result.content ?? []).map(parsed) });
+    const progress = [];
+    const onprogress = (update) =>
+      progress.push([update.progress, update.total ?? null, update.message ?? null]);
+    const result = await client.callTool(
+      { name: call.name, arguments: call.arguments ?? {} },
+      undefined,
+      { onprogress },
+    );
+    const seen = { result, parsed: (result.content ?? []).map(parsed) };
+    if (progress.length > 0) seen.progress = progress;
+    calls.push(seen);
   } catch (error) {
     if (!(error instanceof McpError)) throw error;
     calls.push({ error: { code: error.code, message: error.message } });

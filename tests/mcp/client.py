@@ -22,7 +22,8 @@ CALLS_JSON is a list of {"name": ..., "arguments": {...}}. Printed: the server's
 instructions, the protocol version spoken, the listed tools and, per call, the result or the
 JSON-RPC error, all with the protocol's own field names (camelCase); beside a result,
 `parsed`: the SDK type each of its content blocks was read as (`ImageContent`,
-`EmbeddedResource/BlobResourceContents`, ...).
+`EmbeddedResource/BlobResourceContents`, ...); beside a call that reported progress,
+`progress`: each `notifications/progress` it got, as [progress, total, message].
 """
 
 import contextlib
@@ -116,11 +117,19 @@ def parsed(block):
 
 
 async def outcome(peer, call):
+    progress = []
+
+    async def on_progress(done, total, message):
+        progress.append([done, total, message])
+
     try:
-        result = await peer.call_tool(call["name"], call.get("arguments"))
-        return {"result": wire(result), "parsed": [parsed(block) for block in result.content]}
+        result = await peer.call_tool(call["name"], call.get("arguments"), progress_callback=on_progress)
+        seen = {"result": wire(result), "parsed": [parsed(block) for block in result.content]}
     except MCPError as error:
-        return {"error": error_of(error)}
+        seen = {"error": error_of(error)}
+    if progress:
+        seen["progress"] = progress
+    return seen
 
 
 async def main(mode, answer, calls, command, args):

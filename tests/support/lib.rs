@@ -15,4 +15,5 @@ pub mod replies;
 pub mod saga;
 pub mod saga_over_http;
 pub mod shapes;
+pub mod stray;
 pub mod ui_expect;

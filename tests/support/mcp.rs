@@ -120,6 +120,42 @@ impl OtherClient {
     }
 }
 
+/// Every client of another SDK, as each speaks: the Python `mcp` 2.x client on a 2026-07-28
+/// session (`auto`) and in its legacy mode, `mcp` 1.x, and the TypeScript SDK's client.
+pub fn every_client() -> Vec<OtherClient> {
+    vec![
+        OtherClient::Python {
+            python: python(),
+            mode: "auto",
+        },
+        OtherClient::Python {
+            python: python(),
+            mode: "legacy",
+        },
+        OtherClient::Python {
+            python: python_mcp1(),
+            mode: "session",
+        },
+        OtherClient::TypeScript,
+    ]
+}
+
+/// Consumes the server `command` starts: the client and a registry holding its tools.
+pub async fn consumed(
+    command: tokio::process::Command,
+) -> (tool_sdk::mcp::McpClient, tool_sdk::ToolRegistry) {
+    let client = tool_sdk::mcp::McpClient::builder()
+        .spawn(command)
+        .await
+        .expect("the server starts and initializes");
+    let mut registry = tool_sdk::ToolRegistry::new();
+    client
+        .register_into(&mut registry)
+        .await
+        .expect("its tools are added");
+    (client, registry)
+}
+
 /// A server binary serving MCP over streamable HTTP (`--http 127.0.0.1:0`, a free loopback
 /// port), as the `mcp_server` example does; killed on drop.
 #[derive(Debug)]

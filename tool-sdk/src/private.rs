@@ -64,6 +64,11 @@ const fn marker_matches(marker: &str, version: &str) -> bool {
     true
 }
 
+// The schema of a tool's output, by its return type.
+pub use crate::define::output_of::{
+    JsonOutputSchema, NoOutputSchema, OutputOf, OwnOutputSchema, SerializedOutputSchema,
+};
+
 // The compile-time dialect check of a tool's parameters.
 pub use crate::describe::shape::check::Parameter;
 pub use crate::describe::shape::described::{

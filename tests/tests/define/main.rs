@@ -3,6 +3,7 @@
 //! One test binary for the stage: each file of this folder is a module of it.
 
 mod decoder_equivalence;
+mod output_schema;
 mod tool;
 mod tool_attr;
 mod tool_set;

@@ -8,7 +8,7 @@ use tokio::process::Command;
 use tool_sdk::define::{Media, Part, ToolErrorKind};
 use tool_sdk::mcp::McpClient;
 use tool_sdk::ToolRegistry;
-use tool_sdk_tests::mcp::node_package;
+use tool_sdk_tests::mcp::{consumed, node_package};
 
 async fn everything() -> (McpClient, ToolRegistry) {
     let mut command = Command::new("node");
@@ -17,16 +17,7 @@ async fn everything() -> (McpClient, ToolRegistry) {
             "@modelcontextprotocol/server-everything/dist/index.js",
         ))
         .arg("stdio");
-    let client = McpClient::builder()
-        .spawn(command)
-        .await
-        .expect("server-everything starts and initializes");
-    let mut registry = ToolRegistry::new();
-    client
-        .register_into(&mut registry)
-        .await
-        .expect("its tools are added");
-    (client, registry)
+    consumed(command).await
 }
 
 #[tokio::test]
@@ -60,6 +51,14 @@ async fn its_tools_keep_their_names_and_schemas() {
         weather.parameters["properties"]["location"]["enum"],
         json!(["New York", "Chicago", "Los Angeles"])
     );
+    // Its output schema is kept, as the server listed it.
+    let output_schema = weather.output_schema.as_ref().expect("an output schema");
+    assert_eq!(output_schema["type"], "object", "{output_schema}");
+    assert_eq!(
+        output_schema["properties"]["temperature"]["type"], "number",
+        "{output_schema}"
+    );
+    assert_eq!(sum.output_schema, None);
 }
 
 #[tokio::test]
@@ -85,6 +84,9 @@ async fn calls_structured_content_and_images_come_back() {
     let weather: Value = serde_json::from_str(output.content()).expect("JSON");
     assert_eq!(weather["temperature"], 36);
     assert_eq!(weather["conditions"], "Light rain / drizzle");
+    // The structured result is kept as the server sent it (and, in this debug build, fitted
+    // the output schema it listed, or the call would have failed).
+    assert_eq!(output.structured(), Some(weather));
 
     // The image is kept as an image, between the texts around it.
     let output = registry

@@ -162,7 +162,7 @@ fn unknown_methods_get_method_not_found() {
     );
     // Still serving.
     let answer = session.request(2, "tools/list", json!({}));
-    assert_eq!(answer["result"]["tools"].as_array().map(Vec::len), Some(5));
+    assert_eq!(answer["result"]["tools"].as_array().map(Vec::len), Some(11));
 }
 
 #[test]
@@ -366,6 +366,36 @@ fn a_gated_call_sends_an_elicitation_request_and_runs_when_allowed() {
     assert_eq!(answer["error"]["code"], -32602, "{answer}");
     let made = session.call(3, "transfers_made", json!({}));
     assert_eq!(text(&made), "1");
+}
+
+#[test]
+fn progress_goes_out_only_for_a_request_with_a_progress_token_and_before_its_result() {
+    let mut session = Session::start(usize::MAX);
+    // No token: the result is the next line.
+    let result = session.call(1, "countdown", json!({"from": 2}));
+    assert_eq!(text(&result), "liftoff");
+    session.send(json!({
+        "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {
+            "name": "countdown", "arguments": {"from": 2},
+            "_meta": {"progressToken": "t-2"}
+        }
+    }));
+    for (done, left) in [(1.0, "1 left"), (2.0, "0 left")] {
+        let notification = session.next();
+        assert_eq!(
+            notification["method"], "notifications/progress",
+            "{notification}"
+        );
+        assert_eq!(
+            notification["params"],
+            json!({"progressToken": "t-2", "progress": done, "total": 2.0, "message": left}),
+            "{notification}"
+        );
+    }
+    let answer = session.next();
+    assert_eq!(answer["id"], 2, "{answer}");
+    assert_eq!(text(&answer["result"]), "liftoff");
 }
 
 #[test]

@@ -6,3 +6,4 @@ mod adversarial;
 mod bfcl_dispatch;
 mod call;
 mod dynamic;
+mod output_check;

@@ -460,3 +460,32 @@ async fn an_error_handler_words_what_the_model_reads() {
         "book_flight refused (InvalidArguments); check the schema"
     );
 }
+
+/// Forecasts the weather.
+#[tool_sdk::tool]
+fn forecast(city: String) -> tool_sdk::define::Json<serde_json::Value> {
+    tool_sdk::define::Json(serde_json::json!({"city": city, "celsius": 21}))
+}
+
+#[tokio::test]
+async fn tool_finished_events_carry_the_structured_output() {
+    let mut registry = ToolRegistry::new();
+    registry.register(ForecastTool).unwrap();
+    let model = ScriptedModel::new([
+        calls(&[("c1", "forecast", r#"{"city":"Porto"}"#)]),
+        answer("done"),
+    ]);
+    let events = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = Arc::clone(&events);
+    let agent = ToolLoop::new(model, registry).with_event_listener(move |event| {
+        if let LoopEvent::ToolFinished { structured, .. } = event {
+            seen.lock().unwrap().push(structured.clone());
+        }
+    });
+    let outcome = agent.run(&mut vec![Message::user("weather?")]).await;
+    assert!(matches!(outcome.status, LoopStatus::Answered(_)));
+    assert_eq!(
+        *events.lock().unwrap(),
+        vec![Some(serde_json::json!({"city": "Porto", "celsius": 21}))]
+    );
+}

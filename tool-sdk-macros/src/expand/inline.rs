@@ -8,6 +8,7 @@ use crate::check::check;
 use crate::ctxt::Ctxt;
 use crate::expand::args::args_struct;
 use crate::expand::dialects::dialect_checks;
+use crate::expand::output::output_schema;
 use crate::expand::tool::{
     call_body, compensate_body, confirm_body, hook_callee, hook_span, hook_value, options,
     HookRole, HookUse,
@@ -61,6 +62,7 @@ fn inline_tool(def: &ToolDef, private: &TokenStream, closure: &syn::ExprClosure)
     let args = &def.args_ident;
     let args_struct = args_struct(def, private);
     let options = options(def, private);
+    let output_schema = output_schema(def, private);
     let call = call_body(def, private);
     // The hooks' expressions are evaluated before the handler's closure, in the order they are
     // written, so a hook can clone what the closure then moves.
@@ -116,6 +118,7 @@ fn inline_tool(def: &ToolDef, private: &TokenStream, closure: &syn::ExprClosure)
             #private::OnceLock::new();
         fn __build() -> #private::ToolDefinition {
             #private::definition::<#args>(__TOOL_NAME, #description, #options)
+                #output_schema
         }
         let __definition = #private::cached_definition(&__DEFINITION, __build);
         let __tool = #private::inline_tool(__definition, move |__arguments, __context| {

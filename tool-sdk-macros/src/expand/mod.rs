@@ -8,6 +8,7 @@ pub(crate) mod fallback;
 pub(crate) mod field;
 pub(crate) mod free;
 pub(crate) mod inline;
+pub(crate) mod output;
 pub(crate) mod set;
 pub(crate) mod tool;
 

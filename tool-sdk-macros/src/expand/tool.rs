@@ -6,6 +6,7 @@ use syn::spanned::Spanned;
 
 use crate::expand::dialects::dialect_checks;
 use crate::expand::field::field_type;
+use crate::expand::output::{output_schema, result_arguments};
 use crate::model::{Callee as ModelCallee, DeferMode, Hook, ParamKind, ToolDef};
 use crate::resolve::version_value;
 
@@ -51,6 +52,7 @@ pub(crate) fn tool_impl(
     });
     let version = version_value(private);
     let dialect_checks = dialect_checks(def, private, &quote!(__TOOL_NAME));
+    let output_schema = output_schema(def, private);
     quote! {
         const _: () = {
             const __TOOL_NAME: &str = #name;
@@ -62,6 +64,7 @@ pub(crate) fn tool_impl(
                         #private::OnceLock::new();
                     fn __build() -> #private::ToolDefinition {
                         #private::definition::<#args>(__TOOL_NAME, #description, #options)
+                            #output_schema
                     }
                     #private::cached_definition(&__DEFINITION, __build)
                 }
@@ -511,6 +514,7 @@ fn finish(def: &ToolDef, private: &TokenStream) -> TokenStream {
         .output
         .as_ref()
         .and_then(result_arguments)
+        .and_then(|(ok, err)| Some((ok, err?)))
         .map_or((span, span), |(ok, err)| (ok.span(), err.span()));
     finish_at(span, ok_span, err_span, private)
 }
@@ -534,27 +538,5 @@ fn finish_at(span: Span, ok_span: Span, err_span: Span, private: &TokenStream) -
                 ::core::result::Result::Err(error) => ::core::result::Result::Err(error),
             }
         }
-    }
-}
-
-/// `T` and `E` of a return type written `Result<T, E>` (any path ending in `Result`).
-fn result_arguments(ty: &syn::Type) -> Option<(&syn::Type, &syn::Type)> {
-    let syn::Type::Path(path) = ty else {
-        return None;
-    };
-    let last = path.path.segments.last()?;
-    if last.ident != "Result" {
-        return None;
-    }
-    let syn::PathArguments::AngleBracketed(arguments) = &last.arguments else {
-        return None;
-    };
-    let mut types = arguments.args.iter().filter_map(|argument| match argument {
-        syn::GenericArgument::Type(ty) => Some(ty),
-        _ => None,
-    });
-    match (types.next(), types.next(), types.next()) {
-        (Some(ok), Some(err), None) => Some((ok, err)),
-        _ => None,
     }
 }

@@ -1,5 +1,5 @@
 //! What a tool can learn about its call besides its arguments: the call id, its own name, the
-//! run's cancellation token and shared state. Parameters marked `#[context]` receive these and
+//! run's cancellation token, where its progress goes, and shared state. Parameters marked `#[context]` receive these and
 //! are never part of the schema.
 
 use std::any::{type_name, Any, TypeId};
@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 
-use crate::define::ToolError;
+use crate::define::{Progress, ProgressSink, ToolError};
 
 /// The circumstances of one tool call, borrowed from whoever makes the call.
 ///
@@ -27,12 +27,13 @@ use crate::define::ToolError;
 /// let context = ToolContext::new().with_call_id("call_1").with_state(&state);
 /// assert_eq!(context.call_id(), Some("call_1"));
 /// ```
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Clone, Copy, Default)]
 pub struct ToolContext<'a> {
     call_id: Option<&'a str>,
     tool_name: &'a str,
     cancellation: Option<&'a CancellationToken>,
     state: Option<&'a SharedState>,
+    progress: Option<&'a Arc<dyn ProgressSink>>,
 }
 
 impl<'a> ToolContext<'a> {
@@ -68,6 +69,13 @@ impl<'a> ToolContext<'a> {
         self
     }
 
+    /// Sets where the call's [`Progress`](crate::define::Progress) reports go.
+    #[inline]
+    pub fn with_progress(mut self, sink: &'a Arc<dyn ProgressSink>) -> Self {
+        self.progress = Some(sink);
+        self
+    }
+
     /// The id the model gave the call, if any.
     pub fn call_id(&self) -> Option<&'a str> {
         self.call_id
@@ -88,12 +96,31 @@ impl<'a> ToolContext<'a> {
     pub fn state(&self) -> Option<&'a SharedState> {
         self.state
     }
+
+    /// Where progress reports go, if the caller listens.
+    #[inline]
+    pub fn progress(&self) -> Option<&'a Arc<dyn ProgressSink>> {
+        self.progress
+    }
+}
+
+impl fmt::Debug for ToolContext<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolContext")
+            .field("call_id", &self.call_id)
+            .field("tool_name", &self.tool_name)
+            .field("cancellation", &self.cancellation)
+            .field("state", &self.state)
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
 }
 
 /// A value a tool parameter marked `#[context]` can be built from.
 ///
-/// Implemented for [`CallId`], [`ToolName`], [`CancellationToken`] and [`State<T>`]; implement it
-/// for your own types to hand tools something derived from the context.
+/// Implemented for [`CallId`], [`ToolName`], [`CancellationToken`],
+/// [`Progress`](crate::define::Progress) and [`State<T>`]; implement it for your own types to
+/// hand tools something derived from the context.
 ///
 /// # Examples
 ///
@@ -113,7 +140,7 @@ impl<'a> ToolContext<'a> {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a `#[context]` parameter",
     label = "not a tool context type",
-    note = "context parameters are `CallId`, `ToolName`, `CancellationToken`, `State<T>`, or a type implementing `FromToolContext`"
+    note = "context parameters are `CallId`, `ToolName`, `CancellationToken`, `Progress`, `State<T>`, or a type implementing `FromToolContext`"
 )]
 pub trait FromToolContext: Sized {
     /// Takes the value out of the context, or says what is missing.
@@ -127,6 +154,16 @@ pub struct CallId(pub Option<String>);
 impl FromToolContext for CallId {
     fn from_tool_context(context: &ToolContext<'_>) -> Result<Self, ToolError> {
         Ok(Self(context.call_id.map(str::to_owned)))
+    }
+}
+
+/// Where the call's progress goes: the context's sink, or nowhere.
+impl FromToolContext for Progress {
+    fn from_tool_context(context: &ToolContext<'_>) -> Result<Self, ToolError> {
+        Ok(match context.progress {
+            Some(sink) => Progress::to(sink, context.tool_name, context.call_id),
+            None => Progress::ignored(),
+        })
     }
 }
 
@@ -231,5 +268,39 @@ impl fmt::Debug for SharedState {
         f.debug_struct("SharedState")
             .field("values", &self.values.len())
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+    use crate::define::ProgressUpdate;
+
+    struct Kept(Mutex<Vec<(String, Option<String>, f64)>>);
+
+    impl ProgressSink for Kept {
+        fn progress(&self, tool: &str, call_id: Option<&str>, update: ProgressUpdate) {
+            let mut kept = self.0.lock().unwrap();
+            kept.push((tool.to_owned(), call_id.map(str::to_owned), update.done));
+        }
+    }
+
+    #[test]
+    fn progress_goes_to_the_contexts_sink_named_by_its_tool_and_call() {
+        let kept = Arc::new(Kept(Mutex::new(Vec::new())));
+        let sink: Arc<dyn ProgressSink> = kept.clone();
+        let context = ToolContext::new()
+            .with_tool_name("copy")
+            .with_call_id("c1")
+            .with_progress(&sink);
+        let progress = Progress::from_tool_context(&context).unwrap();
+        progress.report(2.0, None, None);
+        let kept = kept.0.lock().unwrap();
+        assert_eq!(*kept, [("copy".to_owned(), Some("c1".to_owned()), 2.0)]);
+
+        let unheard = Progress::from_tool_context(&ToolContext::new()).unwrap();
+        assert!(!unheard.is_listened_to());
     }
 }

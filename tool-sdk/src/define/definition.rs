@@ -35,6 +35,12 @@ pub struct ToolDefinition {
     pub description: String,
     /// JSON Schema of the arguments object.
     pub parameters: Value,
+    /// JSON Schema (2020-12) of what the tool returns, when its return type has one: `#[tool]`
+    /// and `define_tool!` give it to a tool returning [`Json<T>`](crate::define::Json) or
+    /// another `Serialize` type whose `T: JsonSchema` (`Result<T, E>` too). Text, `()`,
+    /// [`Value`] and parts have none. MCP lists it as `outputSchema`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output_schema: Option<Value>,
     /// How the runtime treats the tool; not sent to the model.
     #[serde(skip)]
     pub options: ToolOptions,
@@ -47,8 +53,25 @@ impl ToolDefinition {
             name: name.into(),
             description: description.into(),
             parameters,
+            output_schema: None,
             options: ToolOptions::default(),
         }
+    }
+
+    /// The same definition declaring the schema of its output (see
+    /// [`output_schema`](Self::output_schema)); `None` declares none.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_sdk::define::{output_schema, ToolDefinition};
+    ///
+    /// let definition = ToolDefinition::new("count", "Counts.", json!({"type": "object"}))
+    ///     .with_output_schema(Some(output_schema::<u32>()));
+    /// assert_eq!(definition.output_schema.unwrap()["type"], "integer");
+    /// ```
+    pub fn with_output_schema(mut self, schema: Option<Value>) -> Self {
+        self.output_schema = schema;
+        self
     }
 
     /// The same definition with other options.

@@ -6,6 +6,8 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
+use serde_json::Value;
+
 use crate::define::{parts_text, Part, ToolContext, ToolDefinition, ToolError};
 
 /// A tool: a definition for the model and a handler for its calls.
@@ -127,6 +129,9 @@ pub struct ToolOutput {
     is_json: bool,
     /// Empty when the output is `content` alone; else every part, in order.
     parts: Vec<Part>,
+    /// A structured form given beside the content (an MCP server's `structuredContent`);
+    /// boxed, so that outputs without one, nearly all, stay small.
+    structured: Option<Box<Value>>,
 }
 
 impl ToolOutput {
@@ -136,6 +141,7 @@ impl ToolOutput {
             content: content.into(),
             is_json: false,
             parts: Vec::new(),
+            structured: None,
         }
     }
 
@@ -146,6 +152,7 @@ impl ToolOutput {
             content,
             is_json: true,
             parts: Vec::new(),
+            structured: None,
         }
     }
 
@@ -159,6 +166,7 @@ impl ToolOutput {
                 content: parts_text(&parts),
                 is_json: false,
                 parts,
+                structured: None,
             },
         }
     }
@@ -184,6 +192,48 @@ impl ToolOutput {
     /// The parts, when the output has any beyond its text: empty for text or JSON alone.
     pub fn parts(&self) -> &[Part] {
         &self.parts
+    }
+
+    /// The output with `value` as its structured form, kept beside its content (which stays
+    /// what the model reads): how a consumed MCP tool's `structuredContent` arrives.
+    pub fn with_structured(mut self, value: Value) -> Self {
+        self.structured = Some(Box::new(value));
+        self
+    }
+
+    /// The structured form of the output: the one given with
+    /// [`with_structured`](Self::with_structured), else the JSON value of JSON output (a
+    /// [`Json`](crate::define::Json) or any `Serialize` result) or of its one JSON part;
+    /// `None` for text. What is checked against the tool's
+    /// [output schema](crate::define::ToolDefinition::output_schema), and what hooks and
+    /// events are offered.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_sdk::define::{IntoToolOutput, Json};
+    /// use tool_sdk::ToolOutput;
+    ///
+    /// let output = Json(json!({"celsius": 21})).into_tool_output("t").unwrap();
+    /// assert_eq!(output.structured(), Some(json!({"celsius": 21})));
+    /// assert_eq!(ToolOutput::text("21 degrees").structured(), None);
+    /// ```
+    pub fn structured(&self) -> Option<Value> {
+        if let Some(value) = &self.structured {
+            return Some(Value::clone(value));
+        }
+        let json = if self.is_json {
+            Some(self.content.as_str())
+        } else {
+            let mut json = self.parts.iter().filter_map(|part| match part {
+                Part::Json { json } => Some(json.as_str()),
+                _ => None,
+            });
+            match (json.next(), json.next()) {
+                (Some(only), None) => Some(only),
+                _ => None,
+            }
+        };
+        json.and_then(|json| serde_json::from_str(json).ok())
     }
 
     /// The text the model sees, owned.

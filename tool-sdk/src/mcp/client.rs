@@ -3,6 +3,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use rmcp::handler::client::progress::ProgressDispatcher;
 use rmcp::model::{ClientCapabilities, ClientConfig, Implementation};
 use rmcp::service::RunningService;
 use rmcp::transport::TokioChildProcess;
@@ -64,6 +65,7 @@ pub struct McpClient {
     service: RunningService<RoleClient, Watcher>,
     shaping: Shaping,
     list: Arc<ToolList>,
+    progress: ProgressDispatcher,
     warned: Warned,
 }
 
@@ -180,7 +182,7 @@ impl McpClient {
         for (tool, name) in listed.into_iter().zip(names) {
             let server_name = tool.name.to_string();
             let made = name.and_then(|name| {
-                remote_tool(peer, tool, name, &self.shaping, &self.list)
+                remote_tool(peer, tool, name, &self.shaping, &self.list, &self.progress)
                     .map_err(|error| error.to_string())
             });
             match made {
@@ -273,9 +275,11 @@ impl McpClientBuilder {
         E: std::error::Error + Send + Sync + 'static,
     {
         let list = Arc::new(ToolList::new());
+        let progress = ProgressDispatcher::new();
         let watcher = Watcher {
             config: ClientConfig::new(ClientCapabilities::default(), self.implementation),
             list: Arc::clone(&list),
+            progress: progress.clone(),
         };
         let service = watcher
             .serve(transport)
@@ -285,6 +289,7 @@ impl McpClientBuilder {
             service,
             shaping: self.shaping,
             list,
+            progress,
             warned: Warned::default(),
         })
     }

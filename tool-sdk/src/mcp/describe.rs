@@ -1,10 +1,12 @@
-//! A tool definition as an MCP tool: name, description, `inputSchema`, annotations.
+//! A tool definition as an MCP tool: name, description, `inputSchema`, `outputSchema`,
+//! annotations.
 
 use std::sync::Arc;
 
 use rmcp::model::Tool as RmcpTool;
 
 use super::annotations::annotations_for;
+use super::structured::output_schema;
 use crate::define::ToolDefinition;
 use crate::describe::{lower, Dialect, LoweringError, LoweringErrorKind};
 
@@ -21,10 +23,14 @@ pub(crate) fn describe(definition: &ToolDefinition) -> Result<RmcpTool, Lowering
             rule: "the parameters schema must be an object schema".into(),
         });
     };
-    Ok(RmcpTool::new(
+    let tool = RmcpTool::new(
         definition.name.clone(),
         definition.description.clone(),
         Arc::new(schema),
     )
-    .with_annotations(annotations_for(&definition.options)))
+    .with_annotations(annotations_for(&definition.options));
+    Ok(match output_schema(definition.output_schema.as_ref()).0 {
+        Some(output) => tool.with_raw_output_schema(Arc::new(output)),
+        None => tool,
+    })
 }

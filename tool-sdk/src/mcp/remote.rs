@@ -2,16 +2,17 @@
 
 use std::sync::Arc;
 
+use rmcp::handler::client::progress::ProgressDispatcher;
 use rmcp::model::{CallToolRequestParams, Tool as RmcpTool};
 use rmcp::service::Peer;
 use rmcp::RoleClient;
 use serde_json::Value;
 
 use super::annotations::options_from;
-use super::result::from_call_result;
+use super::remote_call::call_remote;
 use super::tool_list::ToolList;
 use crate::define::{Confirm, Defer};
-use crate::register::{DynamicTool, RegistryError};
+use crate::register::{CallScope, DynamicTool, RegistryError};
 
 /// How the client shapes the tools of its server.
 #[derive(Debug, Clone)]
@@ -22,7 +23,8 @@ pub(crate) struct Shaping {
 }
 
 /// `tool` as a dynamic tool named `name` (see [`names`](super::listing::names)), whose calls
-/// go to the server through `peer` under the server's own name. A call the server does not answer (the session ended,
+/// go to the server through `peer` under the server's own name, with progress through
+/// `dispatcher` (see [`call_remote`]). A call the server does not answer (the session ended,
 /// the tool is gone) makes `list` list the server again.
 pub(crate) fn remote_tool(
     peer: &Peer<RoleClient>,
@@ -30,6 +32,7 @@ pub(crate) fn remote_tool(
     name: String,
     shaping: &Shaping,
     list: &Arc<ToolList>,
+    dispatcher: &ProgressDispatcher,
 ) -> Result<DynamicTool, RegistryError> {
     let Shaping {
         prefix: _,
@@ -44,24 +47,26 @@ pub(crate) fn remote_tool(
     }
     let peer = peer.clone();
     let list = Arc::clone(list);
-    let remote_name = tool.name;
-    let handler = move |arguments: Value| {
-        let peer = peer.clone();
-        let list = Arc::clone(&list);
+    let dispatcher = dispatcher.clone();
+    let remote_name = tool.name.clone();
+    let handler = move |arguments: Value, scope: CallScope| {
         let mut request = CallToolRequestParams::new(remote_name.clone());
         // The arguments were validated against the object schema, so they are an object.
         if let Value::Object(arguments) = arguments {
             request = request.with_arguments(arguments);
         }
-        async move {
-            match peer.call_tool(request).await {
-                Ok(result) => from_call_result(result),
-                Err(error) => {
-                    list.invalidate();
-                    Err(format!("the MCP server did not answer: {error}"))
-                }
-            }
-        }
+        call_remote(
+            peer.clone(),
+            request,
+            scope,
+            dispatcher.clone(),
+            Arc::clone(&list),
+        )
     };
-    Ok(DynamicTool::new(name, description, parameters, handler)?.with_options(options))
+    let tool_schema = tool.output_schema;
+    let remote = DynamicTool::scoped(name, description, parameters, handler)?.with_options(options);
+    Ok(match tool_schema {
+        Some(schema) => remote.with_output_schema(Value::Object(schema.as_ref().clone())),
+        None => remote,
+    })
 }

@@ -7,11 +7,8 @@ use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::Value;
 
 use super::content::{block_part, part_block};
+use super::structured::{Wrapping, STRUCTURED_RESULT_KEY};
 use crate::define::{parts_text, Part, ToolOutput, ToolResult};
-
-/// The key a JSON result that is not an object is wrapped under in `structuredContent`, which
-/// MCP wants to be an object (the convention of the Python SDK's FastMCP).
-pub const STRUCTURED_RESULT_KEY: &str = "result";
 
 /// A call's outcome as the client sees it. Output is a text block, or a block per part; JSON
 /// output, or an output with exactly one JSON part, is also `structuredContent`. A classified
@@ -19,9 +16,9 @@ pub const STRUCTURED_RESULT_KEY: &str = "result";
 /// it can correct itself.
 ///
 /// [`ToolError::model_message`]: crate::define::ToolError::model_message
-pub(crate) fn to_call_result(result: ToolResult) -> CallToolResult {
+pub(crate) fn to_call_result(result: ToolResult, wrapping: Wrapping) -> CallToolResult {
     match result {
-        Ok(output) => success(output),
+        Ok(output) => success(output, wrapping),
         Err(error) => refusal(error.model_message()),
     }
 }
@@ -31,37 +28,17 @@ pub(crate) fn refusal(message: String) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(message)])
 }
 
-fn success(output: ToolOutput) -> CallToolResult {
-    let is_json = output.is_json();
+fn success(output: ToolOutput, wrapping: Wrapping) -> CallToolResult {
+    let structured = output.structured().map(|value| wrapping.content(value));
     let (content, parts) = output.into_content_and_parts();
-    let (blocks, structured) = if parts.is_empty() {
-        let structured = is_json.then(|| structured(&content)).flatten();
-        (vec![ContentBlock::text(content)], structured)
+    let blocks = if parts.is_empty() {
+        vec![ContentBlock::text(content)]
     } else {
-        // Several JSON parts have no one structured form; a client reads them as text.
-        let mut json = parts.iter().filter_map(|part| match part {
-            Part::Json { json } => Some(json),
-            _ => None,
-        });
-        let structured = match (json.next(), json.next()) {
-            (Some(only), None) => structured(only),
-            _ => None,
-        };
-        (parts.into_iter().map(part_block).collect(), structured)
+        parts.into_iter().map(part_block).collect()
     };
     let mut result = CallToolResult::success(blocks);
     result.structured_content = structured;
     result
-}
-
-/// `json` as `structuredContent`: an object as it is, any other value wrapped.
-fn structured(json: &str) -> Option<Value> {
-    serde_json::from_str::<Value>(json)
-        .ok()
-        .map(|value| match value {
-            Value::Object(_) => value,
-            other => serde_json::json!({ STRUCTURED_RESULT_KEY: other }),
-        })
 }
 
 /// What a server's `tools/call` result becomes for the model: its output, or the server's
@@ -87,13 +64,20 @@ pub(crate) fn from_call_result(result: CallToolResult) -> Result<ToolOutput, Str
         }
         return Err(message.to_owned());
     }
-    if parts.iter().all(|part| matches!(part, Part::Text { .. })) {
-        return Ok(text_output(parts_text(&parts), structured_content));
-    }
-    Ok(ToolOutput::from_parts(mark_structured(
-        parts,
-        structured_content,
-    )))
+    let output = if parts.iter().all(|part| matches!(part, Part::Text { .. })) {
+        text_output(parts_text(&parts), structured_content.clone())
+    } else {
+        ToolOutput::from_parts(mark_structured(parts, structured_content.clone()))
+    };
+    // The structured form is kept as the server sent it, for hooks, events and the output
+    // schema the server listed.
+    // (When the output's own JSON says the same, nothing needs keeping.)
+    Ok(match structured_content {
+        Some(structured) if output.structured().as_ref() != Some(&structured) => {
+            output.with_structured(structured)
+        }
+        _ => output,
+    })
 }
 
 /// The text is the result as the tool wrote it: servers repeat structured content there (a
@@ -161,7 +145,7 @@ mod tests {
 
     #[test]
     fn parts_are_served_as_one_block_each_in_order() {
-        let result = to_call_result(Ok(ToolOutput::from_parts(chart_parts())));
+        let result = to_call_result(Ok(ToolOutput::from_parts(chart_parts())), Wrapping::ByValue);
         assert_eq!(result.is_error, Some(false));
         let wire = serde_json::to_value(&result.content).expect("serializable");
         let kinds: Vec<&str> = (0..5).filter_map(|i| wire[i]["type"].as_str()).collect();
@@ -184,13 +168,13 @@ mod tests {
     #[test]
     fn served_parts_come_back_as_the_same_parts() {
         let served = ToolOutput::from_parts(chart_parts());
-        let back = from_call_result(to_call_result(Ok(served.clone()))).unwrap();
+        let back = from_call_result(to_call_result(Ok(served.clone()), Wrapping::ByValue)).unwrap();
         assert_eq!(back, served);
         assert_eq!(back.parts(), chart_parts());
 
         // A JSON part that is not an object is wrapped, and found again.
         let parts = vec![Part::json("[1,2]"), Part::image("image/gif", [7])];
-        let result = to_call_result(Ok(ToolOutput::from_parts(parts.clone())));
+        let result = to_call_result(Ok(ToolOutput::from_parts(parts.clone())), Wrapping::ByValue);
         assert_eq!(
             result.structured_content,
             Some(serde_json::json!({"result": [1, 2]}))
@@ -205,7 +189,7 @@ mod tests {
             Part::json("2"),
             Part::image("image/png", [1]),
         ];
-        let result = to_call_result(Ok(ToolOutput::from_parts(parts)));
+        let result = to_call_result(Ok(ToolOutput::from_parts(parts)), Wrapping::ByValue);
         assert_eq!(result.structured_content, None);
         let back = from_call_result(result).unwrap();
         assert_eq!(back.parts()[..2], [Part::text("1"), Part::text("2")]);
@@ -213,7 +197,7 @@ mod tests {
 
     #[test]
     fn text_alone_is_served_as_before() {
-        let result = to_call_result(Ok(ToolOutput::text("3 rooms free")));
+        let result = to_call_result(Ok(ToolOutput::text("3 rooms free")), Wrapping::ByValue);
         let wire = serde_json::to_value(&result).expect("serializable");
         assert_eq!(
             wire["content"],
@@ -287,14 +271,14 @@ mod tests {
 
     #[test]
     fn json_object_is_structured_as_it_is() {
-        let result = to_call_result(Ok(ToolOutput::json(r#"{"a":1}"#.into())));
+        let result = to_call_result(Ok(ToolOutput::json(r#"{"a":1}"#.into())), Wrapping::ByValue);
         assert_eq!(result.is_error, Some(false));
         assert_eq!(result.structured_content, Some(serde_json::json!({"a": 1})));
     }
 
     #[test]
     fn json_that_is_not_an_object_is_wrapped() {
-        let result = to_call_result(Ok(ToolOutput::json("[1,2]".into())));
+        let result = to_call_result(Ok(ToolOutput::json("[1,2]".into())), Wrapping::ByValue);
         assert_eq!(
             result.structured_content,
             Some(serde_json::json!({"result": [1, 2]}))
@@ -303,14 +287,17 @@ mod tests {
 
     #[test]
     fn text_is_not_structured() {
-        let result = to_call_result(Ok(ToolOutput::text("{\"looks\": \"like json\"}")));
+        let result = to_call_result(
+            Ok(ToolOutput::text("{\"looks\": \"like json\"}")),
+            Wrapping::ByValue,
+        );
         assert_eq!(result.structured_content, None);
     }
 
     #[test]
     fn errors_carry_the_model_message() {
         let error = ToolError::failed("t", "no seats left");
-        let result = to_call_result(Err(error));
+        let result = to_call_result(Err(error), Wrapping::ByValue);
         assert_eq!(result.is_error, Some(true));
         let text = result.content[0].as_text().map(|text| text.text.as_str());
         assert_eq!(text, Some("Error: no seats left"));
@@ -318,7 +305,7 @@ mod tests {
 
     #[test]
     fn structured_results_come_back_as_their_json_text() {
-        let result = to_call_result(Ok(ToolOutput::json("2".into())));
+        let result = to_call_result(Ok(ToolOutput::json("2".into())), Wrapping::ByValue);
         let output = from_call_result(result).unwrap();
         assert!(output.is_json());
         assert_eq!(output.content(), "2");

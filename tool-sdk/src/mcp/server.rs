@@ -16,7 +16,9 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use super::describe::describe;
 use super::framing;
 use super::gatekeeper::{Gatekeeper, Passage};
+use super::progress::Forwarding;
 use super::result::to_call_result;
+use super::structured::wrapping;
 use super::{McpDecisions, McpError, McpServerInfo, McpTool};
 use crate::define::ToolContext;
 use crate::gate::ConfirmationPolicy;
@@ -31,16 +33,21 @@ use crate::register::ToolRegistry;
 ///   the tool's options (see the [module documentation](super#annotations)).
 /// - **Calls**: output is a text block; JSON output (a [`Json`](crate::define::Json) or any
 ///   `Serialize` result) is also `structuredContent` (an object as it is, any other value
-///   under `"result"`). A classified [`ToolError`](crate::define::ToolError) (bad arguments, the
-///   tool's `Err`, a panic, a timeout) is an `isError: true` result carrying
-///   [`model_message`](crate::define::ToolError::model_message), for the model to read and correct.
-///   An unknown tool name is a protocol error (`-32602`), as MCP asks.
+///   under `"result"`). A tool with an output schema lists it as `outputSchema` (wrapped
+///   under `"result"` when it is not an object schema, its results then always wrapped too).
+///   A classified [`ToolError`](crate::define::ToolError) (bad arguments, the tool's `Err`, a
+///   panic, a timeout) is an `isError: true` result carrying
+///   [`model_message`](crate::define::ToolError::model_message), for the model to read and
+///   correct. An unknown tool name is a protocol error (`-32602`), as MCP asks.
 /// - **Decisions**: a call that needs a person's decision (the tool's `confirm`, or the
 ///   [`ConfirmationPolicy`] given to the builder) **asks the host's user** by default: with an
 ///   input request on a 2026-07-28 session, an elicitation request on an older one, and a
 ///   refusal naming what is missing when the client offers neither; the call runs once if
 ///   allowed. [`McpDecisions`] (given to [`McpServerBuilder::with_decisions`]) chooses
 ///   otherwise: refuse, or a policy of the application's own.
+/// - **Progress**: a tool's reports through its context ([`Progress`](crate::define::Progress))
+///   reach the client as `notifications/progress` when its request carries a progress token,
+///   all before the result.
 /// - **Cancellation**: a client's `notifications/cancelled` cancels the token tools see in
 ///   their context ([`CancellationToken`](crate::run::CancellationToken)).
 ///
@@ -292,14 +299,23 @@ impl ServerHandler for Handler {
         if let Passage::Answer(answer) = passage {
             return Ok(*answer);
         }
-        let tool_context = ToolContext::new()
+        let mut tool_context = ToolContext::new()
             .with_call_id(&call_id)
             .with_cancellation(&context.ct);
+        let progress = Forwarding::start(&context);
+        if let Some(progress) = &progress {
+            tool_context = tool_context.with_progress(progress.sink());
+        }
         let result = registry.call_with(name, &arguments, tool_context).await;
+        if let Some(progress) = progress {
+            // Every report reaches the client before the result does.
+            progress.finish().await;
+        }
         if let Err(error) = &result {
             tracing::debug!(tool = name, %error, "tool call failed");
         }
-        Ok(to_call_result(result).into())
+        let wrapping = wrapping(tool.definition().output_schema.as_ref());
+        Ok(to_call_result(result, wrapping).into())
     }
 
     /// `rmcp` hands over every request it could not read as a standard one. For a method

@@ -7,17 +7,20 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use rmcp::model::ClientConfig;
+use rmcp::handler::client::progress::ProgressDispatcher;
+use rmcp::model::{ClientConfig, ProgressNotificationParam};
 use rmcp::service::{NotificationContext, RoleClient};
 use rmcp::ClientHandler;
 
 use crate::define::Tool;
 
-/// The client's side of the session: introduces the client, and notes the server's
-/// `notifications/tools/list_changed`.
+/// The client's side of the session: introduces the client, notes the server's
+/// `notifications/tools/list_changed`, and hands its `notifications/progress` to the calls
+/// that asked for them.
 pub(super) struct Watcher {
     pub(super) config: ClientConfig,
     pub(super) list: Arc<ToolList>,
+    pub(super) progress: ProgressDispatcher,
 }
 
 impl ClientHandler for Watcher {
@@ -31,6 +34,14 @@ impl ClientHandler for Watcher {
     ) -> impl Future<Output = ()> + Send + '_ {
         self.list.invalidate();
         std::future::ready(())
+    }
+
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        self.progress.handle_notification(params).await;
     }
 }
 

@@ -12,6 +12,7 @@ use std::time::Duration;
 use crate::define::{
     start_caught, CatchPanic, Tool, ToolContext, ToolError, ToolFuture, ToolResult,
 };
+use crate::register::output_check::OutputCheck;
 
 /// What [`ToolRegistry::call`](crate::register::ToolRegistry::call) returns.
 ///
@@ -25,6 +26,9 @@ use crate::define::{
 #[must_use = "a tool call does nothing until it is awaited"]
 pub struct CallFuture<'a> {
     state: State<'a>,
+    /// In debug builds, the check of the result against the tool's output schema, and the
+    /// tool's name.
+    output: Option<(&'a OutputCheck, &'a str)>,
 }
 
 type Timed<'a> = Pin<Box<tokio::time::Timeout<CatchPanic<'a, ToolFuture<'a>>>>>;
@@ -52,6 +56,7 @@ impl<'a> CallFuture<'a> {
     pub(crate) fn done(result: ToolResult) -> Self {
         Self {
             state: State::Done(Some(result)),
+            output: None,
         }
     }
 
@@ -72,7 +77,19 @@ impl<'a> CallFuture<'a> {
                 context,
                 timeout,
             },
+            output: None,
         }
+    }
+
+    /// The same call of `tool`, its result checked by `output`.
+    #[inline]
+    pub(crate) fn with_output_check(
+        mut self,
+        output: Option<&'a OutputCheck>,
+        tool: &'a str,
+    ) -> Self {
+        self.output = output.map(|check| (check, tool));
+        self
     }
 
     /// Starts the call now, if it has not started: a synchronous tool runs to its end here.
@@ -125,6 +142,17 @@ impl Future for CallFuture<'_> {
 
     #[inline]
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ToolResult> {
+        let poll = self.as_mut().poll_result(cx);
+        match (self.output, poll) {
+            (Some((check, tool)), Poll::Ready(result)) => Poll::Ready(check.check(tool, result)),
+            (_, poll) => poll,
+        }
+    }
+}
+
+impl CallFuture<'_> {
+    #[inline]
+    fn poll_result(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ToolResult> {
         // A synchronous tool's result goes straight out, never stored.
         if let Some(result) = self.begin() {
             return Poll::Ready(result);

@@ -8,16 +8,27 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::define::arguments::{decode_object, json_type, with_article};
+use tokio_util::sync::CancellationToken;
+
 use crate::define::{
-    IntoToolOutput, Tool, ToolContext, ToolDefinition, ToolError, ToolFuture, ToolOptions,
-    ToolResult,
+    FromToolContext, IntoToolOutput, Progress, Tool, ToolContext, ToolDefinition, ToolError,
+    ToolFuture, ToolOptions, ToolResult,
 };
 use crate::register::{validate_name, RegistryError};
 
 mod expected;
 
-type Handler =
-    dyn Fn(Value) -> Pin<Box<dyn Future<Output = ToolResult> + Send + 'static>> + Send + Sync;
+type Handler = dyn Fn(Value, CallScope) -> Pin<Box<dyn Future<Output = ToolResult> + Send + 'static>>
+    + Send
+    + Sync;
+
+/// What a call's context lends a handler that outlives the borrow: its progress and its
+/// cancellation, owned.
+#[cfg_attr(not(feature = "mcp"), allow(dead_code))]
+pub(crate) struct CallScope {
+    pub(crate) progress: Progress,
+    pub(crate) cancellation: Option<CancellationToken>,
+}
 
 /// A tool whose schema is only known at run time: its arguments are validated against the JSON
 /// Schema it was built with, then handed to an `async` closure as a [`serde_json::Value`].
@@ -71,12 +82,29 @@ impl DynamicTool {
         Fut: Future<Output = R> + Send + 'static,
         R: IntoToolOutput + 'static,
     {
+        Self::scoped(name, description, parameters, move |arguments, _scope| {
+            handler(arguments)
+        })
+    }
+
+    /// [`new`](Self::new), the handler also given the call's [`CallScope`].
+    pub(crate) fn scoped<F, Fut, R>(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        parameters: Value,
+        handler: F,
+    ) -> Result<Self, RegistryError>
+    where
+        F: Fn(Value, CallScope) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = R> + Send + 'static,
+        R: IntoToolOutput + 'static,
+    {
         let name = name.into();
         validate_name(&name)?;
         let validator = compile_schema(&name, &parameters)?;
         let tool_name: Arc<str> = Arc::from(name.as_str());
-        let handler: Arc<Handler> = Arc::new(move |arguments| {
-            let future = handler(arguments);
+        let handler: Arc<Handler> = Arc::new(move |arguments, scope| {
+            let future = handler(arguments, scope);
             let tool_name = Arc::clone(&tool_name);
             Box::pin(async move { future.await.into_tool_output(&tool_name) })
         });
@@ -90,6 +118,13 @@ impl DynamicTool {
     /// The same tool with other options (timeout, return-direct, ...).
     pub fn with_options(mut self, options: ToolOptions) -> Self {
         self.definition.options = options;
+        self
+    }
+
+    /// The same tool declaring the JSON Schema of its output
+    /// ([`ToolDefinition::output_schema`]): an MCP server's `outputSchema`, say.
+    pub fn with_output_schema(mut self, schema: Value) -> Self {
+        self.definition.output_schema = Some(schema);
         self
     }
 
@@ -117,9 +152,17 @@ impl Tool for DynamicTool {
         &self.definition
     }
 
-    fn call<'a>(&'a self, arguments: &'a str, _context: ToolContext<'a>) -> ToolFuture<'a> {
+    fn call<'a>(&'a self, arguments: &'a str, context: ToolContext<'a>) -> ToolFuture<'a> {
         match self.validate(arguments) {
-            Ok(value) => ToolFuture::boxed((self.handler)(value)),
+            Ok(value) => {
+                let scope = CallScope {
+                    // Never fails: taking progress out of a context cannot.
+                    progress: Progress::from_tool_context(&context)
+                        .unwrap_or_else(|_| Progress::ignored()),
+                    cancellation: context.cancellation().cloned(),
+                };
+                ToolFuture::boxed((self.handler)(value, scope))
+            }
             Err(error) => ToolFuture::ready(Err(error)),
         }
     }

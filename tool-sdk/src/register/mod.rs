@@ -10,11 +10,14 @@ mod error;
 mod into_registry;
 mod name;
 pub(crate) mod name_index;
+mod output_check;
 mod provider;
 mod registry;
 pub(crate) mod suggest;
 
 pub use call::CallFuture;
+#[cfg(feature = "mcp")]
+pub(crate) use dynamic::CallScope;
 pub use dynamic::DynamicTool;
 pub use error::{RegistryError, RegistryErrorKind};
 pub use into_registry::IntoRegistry;

@@ -8,6 +8,7 @@ use crate::define::{
     SharedState, Tool, ToolContext, ToolDefinition, ToolError, ToolSet, DEFAULT_MAX_ARGUMENTS_BYTES,
 };
 use crate::register::name_index::NameIndex;
+use crate::register::output_check::OutputCheck;
 use crate::register::{validate_name, CallFuture, RegistryError};
 
 /// Tools by name, in insertion order, and the one place their calls go through.
@@ -52,6 +53,8 @@ struct Slot {
     name: Box<str>,
     tool: Arc<dyn Tool>,
     timeout: Option<Duration>,
+    /// In debug builds, the check of what the tool returns against its output schema.
+    output: Option<OutputCheck>,
 }
 
 impl Default for ToolRegistry {
@@ -107,20 +110,32 @@ impl ToolRegistry {
     }
 
     /// Adds a tool that is shared already.
+    ///
+    /// In debug builds a tool that declares an output schema is refused when the schema does
+    /// not compile, and what it returns is checked against it (see
+    /// [`call_with`](Self::call_with)).
     pub fn register_arc(&mut self, tool: Arc<dyn Tool>) -> Result<&mut Self, RegistryError> {
         let name = tool.definition().name.as_str();
         validate_name(name)?;
         if self.index.contains(name) {
             return Err(RegistryError::DuplicateName(name.to_owned()));
         }
+        let output = OutputCheck::of(tool.definition())?;
+        self.insert(tool, output);
+        Ok(self)
+    }
+
+    /// Adds a tool whose name was checked.
+    fn insert(&mut self, tool: Arc<dyn Tool>, output: Option<OutputCheck>) {
+        let name = tool.definition().name.as_str();
         let slot = Slot {
             name: name.into(),
             tool: Arc::clone(&tool),
             timeout: tool.definition().options.timeout,
+            output,
         };
         self.index.insert(name, slot);
         self.tools.push(tool);
-        Ok(self)
     }
 
     /// Adds every tool of a `#[tools]` impl block, all sharing `set`. Nothing is added when one
@@ -128,6 +143,7 @@ impl ToolRegistry {
     pub fn register_set<S: ToolSet>(&mut self, set: Arc<S>) -> Result<&mut Self, RegistryError> {
         let tools = set.tools();
         let mut names = Vec::with_capacity(tools.len());
+        let mut outputs = Vec::with_capacity(tools.len());
         for tool in &tools {
             let name = tool.definition().name.as_str();
             validate_name(name)?;
@@ -135,9 +151,10 @@ impl ToolRegistry {
                 return Err(RegistryError::DuplicateName(name.to_owned()));
             }
             names.push(name);
+            outputs.push(OutputCheck::of(tool.definition())?);
         }
-        for tool in tools {
-            self.register_arc(tool)?;
+        for (tool, output) in tools.into_iter().zip(outputs) {
+            self.insert(tool, output);
         }
         Ok(self)
     }
@@ -188,6 +205,12 @@ impl ToolRegistry {
     ///
     /// Nothing runs until the future is first polled: then a synchronous tool runs to its end,
     /// and an `async` one runs as the future is polled.
+    ///
+    /// In debug builds (tests included), the structured output
+    /// ([`ToolOutput::structured`](crate::define::ToolOutput::structured)) of a tool that
+    /// declares an [output schema](crate::define::ToolDefinition::output_schema) is checked
+    /// against it: output that does not fit is the tool's failure
+    /// ([`ToolError::ExecutionFailed`]), naming where, and a `tracing` error.
     #[inline]
     pub fn call_with<'a>(
         &'a self,
@@ -211,6 +234,7 @@ impl ToolRegistry {
             context = context.with_state(&self.state);
         }
         CallFuture::pending(&*slot.tool, tool_name, arguments, context, slot.timeout)
+            .with_output_check(slot.output.as_ref(), tool_name)
     }
 
     /// The error for a name nobody registered, with the closest registered names.

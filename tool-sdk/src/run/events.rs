@@ -1,9 +1,12 @@
 //! What the loop reports as it goes, to an optional listener and as `tracing` events.
 
+use serde_json::Value;
+
+use crate::define::ProgressUpdate;
 use crate::model::ToolResultStatus;
 
 /// One step of a run.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum LoopEvent {
     /// A request went to the model.
@@ -26,6 +29,21 @@ pub enum LoopEvent {
         name: String,
         /// How it ended.
         status: ToolResultStatus,
+        /// The structured form of a successful call's output
+        /// ([`ToolOutput::structured`](crate::define::ToolOutput::structured)): a JSON result,
+        /// or an MCP server's `structuredContent`; `None` for text and for failures.
+        structured: Option<Value>,
+    },
+    /// A running call reported progress through its context
+    /// ([`Progress`](crate::define::Progress)): its own, or an MCP server's
+    /// `notifications/progress` for a consumed tool.
+    ToolProgress {
+        /// The call's key in its reply.
+        key: String,
+        /// The tool.
+        name: String,
+        /// How far it is.
+        update: ProgressUpdate,
     },
     /// A successful call was rolled back (or its rollback failed).
     Compensated {

@@ -11,6 +11,7 @@ mod end;
 mod entry;
 mod events;
 mod options;
+mod progress;
 mod recover;
 mod round;
 mod rounds;

@@ -7,13 +7,14 @@ use tracing::Instrument as _;
 
 use crate::compensate::Held;
 
-use crate::define::{ToolContext, ToolError};
+use crate::define::{ToolContext, ToolError, ToolOutput};
 use crate::gate::{CallResult, Resolution};
 use crate::model::{
     tool_call_keys, AssistantMessage, Message, ToolCall, ToolResultMessage, ToolResultStatus,
 };
 use crate::run::durable::WriteAhead;
 use crate::run::outcome::RoundEnd;
+use crate::run::progress::LoopProgress;
 use crate::run::tools::RunTools;
 use crate::run::{Concurrency, ErrorAction, LoopEvent, LoopStatus, ToolLoop};
 use crate::store::{CallSummary, RecordEntry, RunState, StoreError};
@@ -67,6 +68,14 @@ impl ToolLoop {
         if let Some(id) = &call.id {
             context = context.with_call_id(id);
         }
+        // Progress goes to a listener; with none, tools report to nowhere at no cost.
+        let progress = self
+            .listener
+            .as_ref()
+            .map(|listener| LoopProgress::sink(listener, &key));
+        if let Some(sink) = &progress {
+            context = context.with_progress(sink);
+        }
         let span = tracing::info_span!(
             "gen_ai.execute_tool",
             gen_ai.operation.name = "execute_tool",
@@ -92,15 +101,19 @@ impl ToolLoop {
         if let Some(terminal) = &self.terminal {
             terminal.call_ended(&result, |error| self.options.errors.action(error.kind()));
         }
-        self.emit(&LoopEvent::ToolFinished {
-            key: key.clone(),
-            name: call.name.clone(),
-            status: if result.is_ok() {
-                ToolResultStatus::Success
-            } else {
-                ToolResultStatus::Error
-            },
-        });
+        if self.listens() {
+            self.emit(&LoopEvent::ToolFinished {
+                key: key.clone(),
+                name: call.name.clone(),
+                status: if result.is_ok() {
+                    ToolResultStatus::Success
+                } else {
+                    ToolResultStatus::Error
+                },
+                // Parsed only for a listener: a run nobody watches pays nothing.
+                structured: result.as_ref().ok().and_then(ToolOutput::structured),
+            });
+        }
         if let Ok(output) = &result {
             let compensable = tools
                 .get(&call.name)

@@ -14,7 +14,7 @@ use crate::run::terminal::Terminal;
 use crate::run::tools::RunTools;
 use crate::run::{LoopEvent, LoopOptions};
 
-type Listener = dyn Fn(&LoopEvent) + Send + Sync;
+pub(crate) type Listener = dyn Fn(&LoopEvent) + Send + Sync;
 type BeforeHook = dyn Fn(&ToolCall) + Send + Sync;
 type AfterHook = dyn Fn(&ToolCall, &crate::define::ToolResult) + Send + Sync;
 type ErrorHandler = dyn Fn(&ToolCall, &crate::define::ToolError) -> String + Send + Sync;
@@ -234,6 +234,11 @@ impl ToolLoop {
                 self.emit(&LoopEvent::ToolSkipped { name, reason });
             }
         }
+    }
+
+    /// Whether anyone listens to events.
+    pub(crate) fn listens(&self) -> bool {
+        self.listener.is_some()
     }
 
     pub(crate) fn emit(&self, event: &LoopEvent) {

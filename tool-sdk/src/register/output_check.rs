@@ -1,0 +1,74 @@
+//! In debug builds (tests included), what a tool returns is checked against the output schema
+//! its definition declares: a `Serialize` impl written by hand, a `#[serde(...)]` attribute
+//! schemars reads otherwise, or an MCP server whose results stray from its `outputSchema`, is
+//! found where it happens rather than by a client that validates. Release builds check
+//! nothing and pay nothing.
+
+use std::fmt;
+
+use crate::define::{ToolDefinition, ToolError, ToolResult};
+use crate::register::RegistryError;
+
+/// The compiled output schema of one tool.
+pub(crate) struct OutputCheck {
+    validator: jsonschema::Validator,
+}
+
+impl OutputCheck {
+    /// The check of `definition`'s output schema: `None` without one, and in release builds.
+    /// A schema that does not compile is refused, naming where it is wrong.
+    pub(crate) fn of(definition: &ToolDefinition) -> Result<Option<Self>, RegistryError> {
+        let Some(schema) = &definition.output_schema else {
+            return Ok(None);
+        };
+        if !cfg!(debug_assertions) {
+            return Ok(None);
+        }
+        let invalid = |pointer: String, message: String| RegistryError::InvalidSchema {
+            tool: definition.name.clone(),
+            pointer,
+            message: format!("in the output schema: {message}"),
+        };
+        crate::define::check_json_schema(schema)
+            .map_err(|problem| invalid(problem.pointer, problem.message))?;
+        let validator = jsonschema::options()
+            .with_draft(jsonschema::Draft::Draft202012)
+            .build(schema)
+            .map_err(|error| invalid(error.instance_path().to_string(), error.to_string()))?;
+        Ok(Some(Self { validator }))
+    }
+
+    /// `result`, or, when its structured output does not fit the schema, the tool's failure
+    /// saying where and how.
+    pub(crate) fn check(&self, tool: &str, result: ToolResult) -> ToolResult {
+        let Ok(output) = &result else {
+            return result;
+        };
+        let Some(structured) = output.structured() else {
+            return result;
+        };
+        let Some(error) = self.validator.iter_errors(&structured).next() else {
+            return result;
+        };
+        let pointer = error.instance_path().to_string();
+        tracing::error!(
+            tool,
+            pointer,
+            %error,
+            "a tool's output does not fit its output schema"
+        );
+        Err(ToolError::failed(
+            tool,
+            format!(
+                "the tool's output does not fit its output schema at `{}`: {error}",
+                if pointer.is_empty() { "/" } else { &pointer }
+            ),
+        ))
+    }
+}
+
+impl fmt::Debug for OutputCheck {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OutputCheck").finish_non_exhaustive()
+    }
+}
