@@ -4,17 +4,21 @@ use std::fmt;
 use std::sync::Arc;
 
 use rmcp::handler::client::progress::ProgressDispatcher;
-use rmcp::model::{ClientCapabilities, ClientConfig, Implementation};
+use rmcp::model::{
+    ClientCapabilities, ClientConfig, ElicitationCapability, FormElicitationCapability,
+    Implementation,
+};
 use rmcp::service::RunningService;
 use rmcp::transport::TokioChildProcess;
 use rmcp::{RoleClient, ServiceExt};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::process::Command;
 
+use super::elicitation::Answerer;
 use super::listing::{names, LeftOutTool, McpToolListing, RenamedTool, Warned};
 use super::remote::{remote_tool, Shaping};
 use super::tool_list::{ToolList, Watcher};
-use super::{McpError, McpServerInfo};
+use super::{McpElicitation, McpElicitationAnswer, McpError, McpServerInfo};
 use crate::define::{Defer, Tool};
 use crate::register::{DynamicTool, ProviderFuture, ToolProvider, ToolRegistry};
 
@@ -77,6 +81,7 @@ type Shaped = (Vec<DynamicTool>, Vec<RenamedTool>, Vec<LeftOutTool>);
 pub struct McpClientBuilder {
     implementation: Implementation,
     shaping: Shaping,
+    elicitation: Option<Answerer>,
     #[cfg(feature = "mcp-http")]
     pub(super) http: super::http_client_settings::HttpSettings,
 }
@@ -91,6 +96,7 @@ impl McpClient {
                 confirm_destructive: false,
                 defer: Defer::Never,
             },
+            elicitation: None,
             #[cfg(feature = "mcp-http")]
             http: super::http_client_settings::HttpSettings::default(),
         }
@@ -249,6 +255,39 @@ impl McpClientBuilder {
         self
     }
 
+    /// Answers the server's requests for the user's input (`elicitation/create`, form mode)
+    /// with `answer`, and declares that the client can: such a server may then ask during a
+    /// call, a tool-sdk server asking about a call that needs a person's decision. Without
+    /// it, the client declares no elicitation.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// use serde_json::json;
+    /// use tokio::process::Command;
+    /// use tool_sdk::mcp::{McpClient, McpElicitationAnswer};
+    ///
+    /// # async fn run() -> Result<(), tool_sdk::mcp::McpError> {
+    /// let client = McpClient::builder()
+    ///     .with_elicitation(|asked| async move {
+    ///         // Show `asked.message` and a form for `asked.schema` to the user...
+    ///         eprintln!("{}", asked.message);
+    ///         McpElicitationAnswer::Accept(json!({"decision": "deny", "reason": "not now"}))
+    ///     })
+    ///     .spawn(Command::new("bank-mcp-server"))
+    ///     .await?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn with_elicitation<F, Fut>(mut self, answer: F) -> Self
+    where
+        F: Fn(McpElicitation) -> Fut + Send + Sync + 'static,
+        Fut: std::future::Future<Output = McpElicitationAnswer> + Send + 'static,
+    {
+        self.elicitation = Some(Answerer::new(answer));
+        self
+    }
+
     /// Starts `command` as the server, speaking MCP over its standard input and output (its
     /// standard error is inherited), and sets the session up.
     pub async fn spawn(self, command: Command) -> Result<McpClient, McpError> {
@@ -276,10 +315,16 @@ impl McpClientBuilder {
     {
         let list = Arc::new(ToolList::new());
         let progress = ProgressDispatcher::new();
+        let mut capabilities = ClientCapabilities::default();
+        if self.elicitation.is_some() {
+            capabilities.elicitation =
+                Some(ElicitationCapability::new().with_form(FormElicitationCapability::default()));
+        }
         let watcher = Watcher {
-            config: ClientConfig::new(ClientCapabilities::default(), self.implementation),
+            config: ClientConfig::new(capabilities, self.implementation),
             list: Arc::clone(&list),
             progress: progress.clone(),
+            elicitation: self.elicitation,
         };
         let service = watcher
             .serve(transport)

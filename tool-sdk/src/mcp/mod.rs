@@ -115,6 +115,7 @@ mod client;
 mod content;
 mod decisions;
 mod describe;
+mod elicitation;
 mod error;
 mod file_uri;
 mod framing;
@@ -150,6 +151,7 @@ mod tool_list;
 
 pub use client::{McpClient, McpClientBuilder};
 pub use decisions::{McpDecision, McpDecisions};
+pub use elicitation::{McpElicitation, McpElicitationAnswer};
 pub use error::{McpError, McpErrorKind};
 #[cfg(feature = "mcp-http")]
 pub use http_service::{McpHttpResponse, McpHttpService};

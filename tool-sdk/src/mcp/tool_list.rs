@@ -8,19 +8,25 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rmcp::handler::client::progress::ProgressDispatcher;
-use rmcp::model::{ClientConfig, ProgressNotificationParam};
-use rmcp::service::{NotificationContext, RoleClient};
-use rmcp::ClientHandler;
+use rmcp::model::{
+    ClientConfig, ElicitRequestParams, ElicitResult, ElicitationAction, ProgressNotificationParam,
+};
+use rmcp::service::{NotificationContext, RequestContext, RoleClient};
+use rmcp::{ClientHandler, ErrorData};
+
+use super::elicitation::Answerer;
 
 use crate::define::Tool;
 
 /// The client's side of the session: introduces the client, notes the server's
-/// `notifications/tools/list_changed`, and hands its `notifications/progress` to the calls
-/// that asked for them.
+/// `notifications/tools/list_changed`, hands its `notifications/progress` to the calls that
+/// asked for them, and its elicitation requests to the application.
 pub(super) struct Watcher {
     pub(super) config: ClientConfig,
     pub(super) list: Arc<ToolList>,
     pub(super) progress: ProgressDispatcher,
+    /// The application's answers to the server's elicitation requests, when it gave any.
+    pub(super) elicitation: Option<Answerer>,
 }
 
 impl ClientHandler for Watcher {
@@ -34,6 +40,18 @@ impl ClientHandler for Watcher {
     ) -> impl Future<Output = ()> + Send + '_ {
         self.list.invalidate();
         std::future::ready(())
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        Ok(match &self.elicitation {
+            Some(answerer) => answerer.answer(request).await,
+            // Declared no elicitation: a server that asks anyway is declined.
+            None => ElicitResult::new(ElicitationAction::Decline),
+        })
     }
 
     async fn on_progress(
