@@ -116,6 +116,22 @@ async fn wait_for_cancel(#[context] cancel: CancellationToken) -> String {
     }
 }
 
+/// Writes a report, a page at a time; long enough to be served as a task.
+#[tool(read_only, long_running)]
+async fn write_report(pages: u32, #[context] progress: Progress) -> String {
+    for page in 1..=pages {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        progress.report(f64::from(page), Some(f64::from(pages)), Some("writing"));
+    }
+    format!("a report of {pages} pages")
+}
+
+/// Waits until the call is cancelled, a minute at most; served as a task.
+#[tool(read_only, long_running)]
+async fn long_wait(#[context] cancel: CancellationToken) -> String {
+    wait_for_cancel(cancel).await
+}
+
 /// Says how many calls were cancelled in this process.
 #[tool(read_only)]
 fn cancelled_calls() -> usize {
@@ -156,7 +172,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .register(ThermometerTool)?
         .register(CountdownTool)?
         .register(WaitForCancelTool)?
-        .register(CancelledCallsTool)?;
+        .register(CancelledCallsTool)?
+        .register(WriteReportTool)?
+        .register(LongWaitTool)?;
     let policy = ConfirmationPolicy::new().with_confirm_when(|call| {
         serde_json::from_str::<serde_json::Value>(&call.arguments)
             .ok()

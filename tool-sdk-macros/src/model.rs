@@ -172,6 +172,8 @@ pub(crate) struct Options {
     pub(crate) defer: Option<DeferMode>,
     /// `read_only`: the tool changes nothing (a hint for hosts, such as MCP's).
     pub(crate) read_only: bool,
+    /// `long_running`: the tool's work outlasts a request; MCP may serve it as a task.
+    pub(crate) long_running: bool,
     /// `destructive` or `destructive = false`: whether the tool's changes may destroy.
     pub(crate) destructive: Option<bool>,
     pub(crate) crate_path: Option<syn::Path>,

@@ -13,6 +13,7 @@ pub(crate) const CONFIRM: &str = "confirm";
 pub(crate) const COMPENSATE: &str = "compensate";
 pub(crate) const READ_ONLY: &str = "read_only";
 pub(crate) const DESTRUCTIVE: &str = "destructive";
+pub(crate) const LONG_RUNNING: &str = "long_running";
 pub(crate) const DIALECTS: &str = "dialects";
 
 /// Keys `#[tool(...)]` accepts, for the "unknown key" error.
@@ -26,6 +27,7 @@ pub(crate) const TOOL_KEYS: &[&str] = &[
     DEFER,
     READ_ONLY,
     DESTRUCTIVE,
+    LONG_RUNNING,
     CONFIRM,
     COMPENSATE,
     DIALECTS,

@@ -162,7 +162,7 @@ fn unknown_methods_get_method_not_found() {
     );
     // Still serving.
     let answer = session.request(2, "tools/list", json!({}));
-    assert_eq!(answer["result"]["tools"].as_array().map(Vec::len), Some(11));
+    assert_eq!(answer["result"]["tools"].as_array().map(Vec::len), Some(13));
 }
 
 #[test]
@@ -465,4 +465,70 @@ fn a_client_that_dies_mid_call_ends_the_server_cleanly() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(status.success(), "exit status {status}; stderr:\n{stderr}");
     assert!(after < DRAIN + Duration::from_secs(3), "took {after:?}");
+}
+
+/// Capabilities of a client that takes tasks (the Tasks extension).
+fn takes_tasks() -> Value {
+    json!({"extensions": {"io.modelcontextprotocol/tasks": {}}})
+}
+
+/// Polls `tasks/get` for `task` until it leaves `working`, a few seconds at most.
+fn settled(session: &mut Session, first_id: u64, task: &Value) -> Value {
+    for id in first_id..first_id + 200 {
+        let answer = session.request(id, "tasks/get", json!({"taskId": task}));
+        if answer["result"]["status"] != "working" {
+            return answer["result"].clone();
+        }
+        thread::sleep(Duration::from_millis(25));
+    }
+    panic!("task {task} still works")
+}
+
+#[test]
+fn a_long_running_tool_is_served_as_a_task_to_a_client_that_takes_tasks() {
+    let mut session = Session::start_declaring(usize::MAX, takes_tasks());
+    let created = session.request(
+        1,
+        "tools/call",
+        json!({"name": "write_report", "arguments": {"pages": 3}}),
+    );
+    let task = &created["result"];
+    assert_eq!(task["resultType"], "task", "{created}");
+    assert_eq!(task["status"], "working", "{created}");
+    let task_id = task["taskId"].clone();
+    let done = settled(&mut session, 2, &task_id);
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(
+        done["result"]["content"][0]["text"], "a report of 3 pages",
+        "{done}"
+    );
+    // Its progress was its status message.
+    assert_eq!(done["statusMessage"], "3 of 3: writing", "{done}");
+    // An unknown task is a protocol error.
+    let unknown = session.request(900, "tasks/get", json!({"taskId": "no-such-task"}));
+    assert!(unknown["error"]["code"].is_i64(), "{unknown}");
+}
+
+#[test]
+fn a_cancelled_task_cancels_its_tool() {
+    let mut session = Session::start_declaring(usize::MAX, takes_tasks());
+    let created = session.request(
+        1,
+        "tools/call",
+        json!({"name": "long_wait", "arguments": {}}),
+    );
+    let task_id = created["result"]["taskId"].clone();
+    let cancelled = session.request(2, "tasks/cancel", json!({"taskId": task_id}));
+    assert!(cancelled.get("error").is_none(), "{cancelled}");
+    let done = settled(&mut session, 3, &task_id);
+    assert_eq!(done["status"], "cancelled", "{done}");
+    let count = session.call(500, "cancelled_calls", json!({}));
+    assert_eq!(text(&count), "1", "the tool saw its token cancelled");
+}
+
+#[test]
+fn a_client_that_takes_no_tasks_gets_the_result_in_the_call() {
+    let mut session = Session::start(usize::MAX);
+    let result = session.call(1, "write_report", json!({"pages": 2}));
+    assert_eq!(text(&result), "a report of 2 pages", "{result}");
 }

@@ -53,6 +53,7 @@ fn expansions() -> Vec<(&'static str, TokenStream)> {
                     skip_permission,
                     defer = "auto",
                     read_only,
+                    long_running,
                     destructive = false,
                     confirm = needs_ok,
                     compensate = undo,

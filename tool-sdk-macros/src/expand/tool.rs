@@ -122,6 +122,9 @@ pub(crate) fn options(def: &ToolDef, private: &TokenStream) -> TokenStream {
     if o.read_only {
         calls.push(quote!(.with_read_only(true)));
     }
+    if o.long_running {
+        calls.push(quote!(.with_long_running(true)));
+    }
     if let Some(destructive) = o.destructive {
         calls.push(quote!(.with_destructive(#destructive)));
     }

@@ -80,6 +80,7 @@ pub(crate) fn parse_tool_attr(cx: &mut Ctxt, tokens: TokenStream) -> ToolAttr {
             OVERRIDES_BUILT_IN => flag(cx, &meta, &mut attr.options.overrides_built_in, fresh)?,
             SKIP_PERMISSION => flag(cx, &meta, &mut attr.options.skip_permission, fresh)?,
             READ_ONLY => flag(cx, &meta, &mut attr.options.read_only, fresh)?,
+            LONG_RUNNING => flag(cx, &meta, &mut attr.options.long_running, fresh)?,
             DESTRUCTIVE => {
                 // Alone it says "yes"; `= false` states the opposite, which differs from
                 // saying nothing (hosts assume a tool that says nothing may destroy).

@@ -108,6 +108,10 @@ pub struct ToolOptions {
     /// add (`Some(false)`); `None` when the tool does not say. A hint for hosts (MCP's
     /// `destructiveHint`), not enforced; meaningless for a [`read_only`](Self::with_read_only) tool.
     pub destructive: Option<bool>,
+    /// The tool's work outlasts a request (a report, a migration, a long download): an MCP
+    /// server serves its calls as tasks to clients that take them, which poll for the result
+    /// instead of holding a request open.
+    pub long_running: bool,
 }
 
 impl ToolOptions {
@@ -155,6 +159,12 @@ impl ToolOptions {
     /// Sets [`compensable`](Self::with_compensable).
     pub fn with_compensable(mut self, on: bool) -> Self {
         self.compensable = on;
+        self
+    }
+
+    /// Sets [`long_running`](Self::with_long_running).
+    pub fn with_long_running(mut self, on: bool) -> Self {
+        self.long_running = on;
         self
     }
 

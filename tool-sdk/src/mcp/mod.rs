@@ -146,6 +146,7 @@ mod result;
 mod server;
 mod server_info;
 mod structured;
+mod tasks;
 mod tool_annotations;
 mod tool_list;
 

@@ -4,9 +4,9 @@ use std::fmt;
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ErrorCode,
-    Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
-    Tool as RmcpTool,
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, CustomRequest, CustomResult,
+    ErrorCode, GetTaskParams, GetTaskResult, Implementation, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool as RmcpTool, UpdateTaskParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -19,6 +19,7 @@ use super::gatekeeper::{Gatekeeper, Passage};
 use super::progress::Forwarding;
 use super::result::to_call_result;
 use super::structured::wrapping;
+use super::tasks::{TaskCall, Tasks};
 use super::{McpDecisions, McpError, McpServerInfo, McpTool};
 use crate::define::ToolContext;
 use crate::gate::ConfirmationPolicy;
@@ -94,6 +95,8 @@ struct Inner {
     instructions: Option<String>,
     policy: ConfirmationPolicy,
     gatekeeper: Gatekeeper,
+    /// Calls of long-running tools, served as tasks.
+    tasks: Tasks,
     line_limit: usize,
 }
 
@@ -182,6 +185,14 @@ impl McpServer {
         McpServerInfo::from_rmcp(self.inner.implementation.clone())
     }
 
+    /// Whether a tool is long-running, so that the server declares the Tasks extension.
+    fn serves_tasks(&self) -> bool {
+        self.inner
+            .registry
+            .definitions()
+            .any(|definition| definition.options.long_running)
+    }
+
     /// What rmcp serves: the server under a type of the crate's own, so that rmcp's handler
     /// trait is no part of [`McpServer`]'s public API.
     pub(super) fn handler(&self) -> Handler {
@@ -237,6 +248,7 @@ impl McpServerBuilder {
                 instructions: self.instructions,
                 policy: self.policy,
                 gatekeeper,
+                tasks: Tasks::default(),
                 line_limit: self.line_limit,
             }),
         })
@@ -249,8 +261,16 @@ pub(super) struct Handler(McpServer);
 
 impl ServerHandler for Handler {
     fn get_info(&self) -> ServerConfig {
-        let config = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(self.0.inner.implementation.clone());
+        let capabilities = if self.0.serves_tasks() {
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_tasks()
+                .build()
+        } else {
+            ServerCapabilities::builder().enable_tools().build()
+        };
+        let config =
+            ServerConfig::new(capabilities).with_server_info(self.0.inner.implementation.clone());
         match &self.0.inner.instructions {
             Some(instructions) => config.with_instructions(instructions.clone()),
             None => config,
@@ -299,6 +319,17 @@ impl ServerHandler for Handler {
         if let Passage::Answer(answer) = passage {
             return Ok(*answer);
         }
+        let wrapping = wrapping(tool.definition().output_schema.as_ref());
+        if tool.definition().options.long_running && takes_tasks(&context) {
+            let task = self.0.inner.tasks.start(TaskCall {
+                registry: Arc::clone(registry),
+                name: name.to_owned(),
+                arguments,
+                call_id,
+                wrapping,
+            });
+            return Ok(CallToolResponse::Task(task));
+        }
         let mut tool_context = ToolContext::new()
             .with_call_id(&call_id)
             .with_cancellation(&context.ct);
@@ -314,8 +345,33 @@ impl ServerHandler for Handler {
         if let Err(error) = &result {
             tracing::debug!(tool = name, %error, "tool call failed");
         }
-        let wrapping = wrapping(tool.definition().output_schema.as_ref());
         Ok(to_call_result(result, wrapping).into())
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        let tasks = self.0.inner.tasks.manager();
+        tasks.get_task(&request.task_id).map(GetTaskResult::new)
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let tasks = self.0.inner.tasks.manager();
+        tasks.update_task(&request.task_id, request.input_responses)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.0.inner.tasks.manager().cancel_task(&request.task_id)
     }
 
     /// `rmcp` hands over every request it could not read as a standard one. For a method
@@ -341,8 +397,22 @@ impl ServerHandler for Handler {
     }
 }
 
+/// Whether the client declared the Tasks extension for this request (or its session).
+fn takes_tasks(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .client_capabilities()
+        .is_some_and(|capabilities| capabilities.supports_tasks())
+}
+
 /// The methods this server answers, besides the lifecycle.
-const SERVED_METHODS: &[&str] = &["tools/list", "tools/call", "ping"];
+const SERVED_METHODS: &[&str] = &[
+    "tools/list",
+    "tools/call",
+    "ping",
+    "tasks/get",
+    "tasks/update",
+    "tasks/cancel",
+];
 
 impl fmt::Debug for McpServer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
