@@ -6,6 +6,7 @@
 mod asked;
 mod client;
 mod clients;
+mod conformance;
 mod decisions;
 mod everything;
 mod http;
