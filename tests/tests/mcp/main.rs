@@ -16,6 +16,7 @@ mod media;
 mod progress;
 mod protocol;
 mod python;
+mod tasks;
 mod tool_list;
 mod tool_names;
 mod typed;
