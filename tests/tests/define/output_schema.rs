@@ -85,6 +85,12 @@ fn any_json() -> Value {
     json!({"a": 1})
 }
 
+/// Any JSON, marked as JSON.
+#[tool]
+fn any_json_marked() -> Json<Value> {
+    Json(json!({"a": 1}))
+}
+
 /// Parts.
 #[tool]
 fn parts() -> Vec<Part> {
@@ -160,6 +166,7 @@ fn text_parts_and_untyped_values_have_none() {
         &BorrowedTool,
         &NothingTool,
         &AnyJsonTool,
+        &AnyJsonMarkedTool,
         &PartsTool,
         &OpaqueTool,
     ] {

@@ -98,6 +98,29 @@ async fn cancelling_a_consumed_call_tells_the_server() {
     assert!(started.elapsed() < Duration::from_secs(30), "{error}");
     assert!(error.to_string().contains("cancelled"), "{error}");
     // The server's tool saw its token cancelled: `notifications/cancelled` reached it.
+    assert_eq!(calls_cancelled_on_the_server(&registry).await, json!(1));
+}
+
+#[tokio::test]
+async fn a_consumed_call_dropped_before_its_answer_tells_the_server() {
+    let (_client, registry) = consumed(tokio::process::Command::new(SERVER)).await;
+    // A caller that stops waiting (a timeout of its own) drops the call's future.
+    let gave_up = tokio::time::timeout(
+        Duration::from_millis(300),
+        registry.call("wait_for_cancel", "{}"),
+    )
+    .await;
+    assert!(gave_up.is_err(), "the call should still be waiting");
+    assert_eq!(
+        calls_cancelled_on_the_server(&registry).await,
+        json!(1),
+        "the server's tool saw its token cancelled"
+    );
+}
+
+/// How many calls the test server saw cancelled, once it says one (5 s at most: the
+/// notification travels on its own).
+async fn calls_cancelled_on_the_server(registry: &tool_sdk::ToolRegistry) -> Value {
     let mut cancelled = Value::Null;
     for _ in 0..50 {
         let output = registry
@@ -110,5 +133,5 @@ async fn cancelling_a_consumed_call_tells_the_server() {
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    assert_eq!(cancelled, json!(1));
+    cancelled
 }

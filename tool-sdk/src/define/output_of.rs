@@ -48,7 +48,7 @@ pub trait JsonOutputSchema {
 }
 impl<U: JsonSchema> JsonOutputSchema for &&&OutputOf<Json<U>> {
     fn __output_schema(&self) -> Option<Value> {
-        Some(output_schema::<U>())
+        constraining(output_schema::<U>())
     }
 }
 
@@ -70,7 +70,17 @@ pub trait SerializedOutputSchema {
 }
 impl<T: Serialize + JsonSchema> SerializedOutputSchema for &OutputOf<T> {
     fn __output_schema(&self) -> Option<Value> {
-        Some(output_schema::<T>())
+        constraining(output_schema::<T>())
+    }
+}
+
+/// `schema`, unless it allows any value (`Json<serde_json::Value>`'s `true` or `{}`): such a
+/// tool says nothing about its output, and MCP would wrap every object it returns.
+fn constraining(schema: Value) -> Option<Value> {
+    match &schema {
+        Value::Bool(true) => None,
+        Value::Object(object) if object.is_empty() => None,
+        _ => Some(schema),
     }
 }
 
@@ -120,6 +130,7 @@ mod tests {
         assert_eq!((&&&&OutputOf::<String>::new()).__output_schema(), None);
         assert_eq!((&&&&OutputOf::<()>::new()).__output_schema(), None);
         assert_eq!((&&&&OutputOf::<Value>::new()).__output_schema(), None);
+        assert_eq!((&&&&OutputOf::<Json<Value>>::new()).__output_schema(), None);
         assert_eq!((&&&&OutputOf::<Vec<Part>>::new()).__output_schema(), None);
         assert_eq!(
             (&&&&OutputOf::<Vec<u32>>::new()).__output_schema(),

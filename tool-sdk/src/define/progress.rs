@@ -17,6 +17,17 @@ pub struct ProgressUpdate {
     pub message: Option<String>,
 }
 
+impl ProgressUpdate {
+    /// `done` of `total` (when known), with what the tool is doing.
+    pub fn new(done: f64, total: Option<f64>, message: Option<String>) -> Self {
+        Self {
+            done,
+            total,
+            message,
+        }
+    }
+}
+
 /// Where a call's progress goes: given to the call through
 /// [`ToolContext::with_progress`](crate::define::ToolContext::with_progress). The loop and the MCP server each give one; an application
 /// calling tools itself may give its own.
@@ -78,11 +89,7 @@ impl Progress {
     /// Reports that `done` of `total` (when known) is done, with what the tool is doing.
     pub fn report(&self, done: f64, total: Option<f64>, message: Option<&str>) {
         if let Some(target) = &self.to {
-            let update = ProgressUpdate {
-                done,
-                total,
-                message: message.map(str::to_owned),
-            };
+            let update = ProgressUpdate::new(done, total, message.map(str::to_owned));
             target
                 .sink
                 .progress(&target.tool, target.call_id.as_deref(), update);

@@ -201,12 +201,18 @@ impl ToolOutput {
         self
     }
 
+    /// Whether the structured form was given with [`with_structured`](Self::with_structured)
+    /// (by an MCP server, say) rather than being the output's own JSON.
+    pub(crate) fn structured_is_given(&self) -> bool {
+        self.structured.is_some()
+    }
+
     /// The structured form of the output: the one given with
     /// [`with_structured`](Self::with_structured), else the JSON value of JSON output (a
     /// [`Json`](crate::define::Json) or any `Serialize` result) or of its one JSON part;
     /// `None` for text. What is checked against the tool's
     /// [output schema](crate::define::ToolDefinition::output_schema), and what hooks and
-    /// events are offered.
+    /// events are offered. Each call parses the JSON (or clones the given value) anew.
     ///
     /// ```
     /// use serde_json::json;

@@ -36,4 +36,6 @@ pub use fingerprint::{canonical_arguments, fingerprint};
 pub use gate::{CallOutcome, CallResult, Gate, GateOutcome, Resolution};
 pub use policy::ConfirmationPolicy;
 pub use resume::Kept;
+#[cfg(feature = "mcp")]
+pub(crate) use seal::SealDomain;
 pub use seal::{OpenedTurn, Sealer};

@@ -18,6 +18,22 @@ use crate::store::{
 /// Separates these MACs from any other use of the same key.
 const DOMAIN: &[u8] = b"tool-sdk/paused-turn/v1\n";
 
+/// What a sealed token is for: a paused turn of the loop or gate, or another use of the same
+/// key (an MCP request state) whose tokens must never open as the loop's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct SealDomain(&'static [u8]);
+
+impl SealDomain {
+    /// Paused turns handed out by the gate and the loop.
+    pub(crate) const PAUSED_TURN: Self = Self(DOMAIN);
+
+    /// A domain of its own, such as `b"tool-sdk/mcp-request-state/v1\n"`.
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
+    pub(crate) const fn new(name: &'static [u8]) -> Self {
+        Self(name)
+    }
+}
+
 /// Seals paused replies into tokens and opens them again.
 ///
 /// A token carries the paused reply (call ids, names, arguments), the names of the tools the
@@ -133,6 +149,17 @@ impl Sealer {
 
     /// Seals `turn` as of `now`.
     pub fn seal_at(&self, turn: &PausedTurn, now: SystemTime) -> Result<String, GateError> {
+        self.seal_in(SealDomain::PAUSED_TURN, turn, now)
+    }
+
+    /// Seals `turn` as of `now` for `domain`: only [`open_in`](Self::open_in) with the same
+    /// domain opens it.
+    pub(crate) fn seal_in(
+        &self,
+        domain: SealDomain,
+        turn: &PausedTurn,
+        now: SystemTime,
+    ) -> Result<String, GateError> {
         let mut nonce = [0u8; 16];
         getrandom::fill(&mut nonce)
             .map_err(|_| GateError::Malformed("no randomness for a nonce"))?;
@@ -144,7 +171,7 @@ impl Sealer {
         };
         let bytes = serde_json::to_vec(&payload)
             .map_err(|_| GateError::Malformed("unserializable turn"))?;
-        let tag = self.mac(&bytes).finalize().into_bytes();
+        let tag = self.mac(domain, &bytes).finalize().into_bytes();
         Ok(format!(
             "{}.{}",
             URL_SAFE_NO_PAD.encode(&bytes),
@@ -160,6 +187,16 @@ impl Sealer {
 
     /// Verifies a token as of `now`.
     pub fn open_at(&self, token: &str, now: SystemTime) -> Result<OpenedTurn, GateError> {
+        self.open_in(SealDomain::PAUSED_TURN, token, now)
+    }
+
+    /// Verifies a token sealed for `domain`, as of `now`.
+    pub(crate) fn open_in(
+        &self,
+        domain: SealDomain,
+        token: &str,
+        now: SystemTime,
+    ) -> Result<OpenedTurn, GateError> {
         let (payload, tag) = token
             .split_once('.')
             .ok_or(GateError::Malformed("no signature part"))?;
@@ -170,7 +207,7 @@ impl Sealer {
             .decode(tag)
             .map_err(|_| GateError::Malformed("the signature is not base64url"))?;
         // Constant-time comparison.
-        self.mac(&bytes)
+        self.mac(domain, &bytes)
             .verify_slice(&tag)
             .map_err(|_| GateError::BadSignature)?;
         let payload: Payload = serde_json::from_slice(&bytes)
@@ -190,9 +227,9 @@ impl Sealer {
         })
     }
 
-    fn mac(&self, bytes: &[u8]) -> HmacSha256 {
+    fn mac(&self, domain: SealDomain, bytes: &[u8]) -> HmacSha256 {
         let mut mac = self.mac.clone();
-        mac.update(DOMAIN);
+        mac.update(domain.0);
         mac.update(bytes);
         mac
     }

@@ -46,12 +46,13 @@ pub(super) const OWN_KEY_TTL: Duration = Duration::from_secs(15 * 60);
 /// let key = [7u8; 32];
 /// let asked = McpDecisions::ask().with_sealer(Sealer::new(&key)?);
 ///
-/// // The application's own policy: small transfers run, others are asked about.
+/// // The application's own policy: transfers up to 10 run, others are asked about.
 /// let policy = McpDecisions::decide_with(|call| {
-///     if call.name == "transfer" && call.arguments.contains("\"amount\":1}") {
-///         McpDecision::Allow
-///     } else {
-///         McpDecision::Ask
+///     let arguments: serde_json::Value =
+///         serde_json::from_str(&call.arguments).unwrap_or_default();
+///     match arguments["amount"].as_u64() {
+///         Some(amount) if call.name == "transfer" && amount <= 10 => McpDecision::Allow,
+///         _ => McpDecision::Ask,
 ///     }
 /// });
 ///

@@ -6,7 +6,7 @@ use rmcp::model::{
     CallToolResponse, ElicitRequest, InputRequest, InputRequests, InputRequiredResult,
     InputResponses, ProtocolVersion,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{RequestContext, ServiceError};
 use rmcp::{ErrorData, RoleServer};
 use serde_json::Value;
 
@@ -17,6 +17,10 @@ use super::result::refusal;
 use super::McpError;
 use crate::gate::{Sealer, MIN_KEY_BYTES};
 use crate::model::ToolCall;
+
+/// How long an elicitation request (older sessions) waits for the user: as long as the request
+/// state of an input request lives when the server seals it with a key of its own.
+const ASK_TIMEOUT: std::time::Duration = OWN_KEY_TTL;
 
 /// The server's decisions, with the sealer of its request states.
 pub(super) struct Gatekeeper {
@@ -90,7 +94,7 @@ impl Gatekeeper {
         }
         tracing::info!(tool = %call.name, "asking the host's user with an elicitation request");
         let answered = tokio::select! {
-            answered = context.peer.create_elicitation(question) => answered,
+            answered = context.peer.create_elicitation_with_timeout(question, Some(ASK_TIMEOUT)) => answered,
             () = context.ct.cancelled() => {
                 let cancelled = format!(
                     "Error: the call of `{}` was cancelled while its user was asked; it was not \
@@ -100,12 +104,24 @@ impl Gatekeeper {
                 return Ok(Passage::Answer(Box::new(refusal(cancelled).into())));
             }
         };
-        let answered = answered.map_err(|error| {
-            ErrorData::internal_error(
-                format!("the client's user could not be asked: {error}"),
-                None,
-            )
-        })?;
+        let answered = match answered {
+            Ok(answered) => answered,
+            Err(ServiceError::Timeout { .. }) => {
+                let unanswered = format!(
+                    "Error: the user did not answer about the call of `{}` within {} minutes; \
+                     it was not run.",
+                    call.name,
+                    ASK_TIMEOUT.as_secs() / 60
+                );
+                return Ok(Passage::Answer(Box::new(refusal(unanswered).into())));
+            }
+            Err(error) => {
+                return Err(ErrorData::internal_error(
+                    format!("the client's user could not be asked: {error}"),
+                    None,
+                ))
+            }
+        };
         let answered = serde_json::to_value(answered).unwrap_or(Value::Null);
         let answer = read_answer(&call.name, &answered)
             .map_err(|why| ErrorData::invalid_params(format!("{why}; nothing ran"), None))?;

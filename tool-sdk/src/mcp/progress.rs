@@ -1,8 +1,8 @@
 //! A served call's progress as `notifications/progress`, when its request carries a progress
-//! token: reports go out in order, on a task of their own, and all of them before the call's
-//! result.
+//! token: reports go out in order, on a task started by the first of them (rmcp's clients put
+//! a token on every request, and most tools report nothing), all before the call's result.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::model::{ProgressNotificationParam, ProgressToken};
 use rmcp::service::{Peer, RequestContext};
@@ -14,38 +14,50 @@ use crate::define::{ProgressSink, ProgressUpdate};
 
 /// The progress of one call going to its client.
 pub(super) struct Forwarding {
+    target: Arc<Target>,
     sink: Arc<dyn ProgressSink>,
-    sender: mpsc::UnboundedSender<Report>,
-    task: JoinHandle<()>,
 }
 
-enum Report {
-    Update(ProgressUpdate),
-    /// The call ended: what came before goes out, anything after is dropped.
-    End,
+struct Target {
+    peer: Peer<RoleServer>,
+    token: ProgressToken,
+    state: Mutex<State>,
 }
 
-struct Sink(mpsc::UnboundedSender<Report>);
+enum State {
+    /// Nothing reported yet.
+    Idle,
+    /// Reports going out through the task.
+    Sending(mpsc::UnboundedSender<ProgressUpdate>, JoinHandle<()>),
+    /// The call ended: MCP has no progress after the result.
+    Ended,
+}
 
-impl ProgressSink for Sink {
+impl ProgressSink for Target {
     fn progress(&self, _tool: &str, _call_id: Option<&str>, update: ProgressUpdate) {
-        // After the call ended (a handle kept by work the tool spawned) there is no one to
-        // tell: MCP has no progress after the result.
-        let _ = self.0.send(Report::Update(update));
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        if matches!(*state, State::Idle) {
+            let (sender, reports) = mpsc::unbounded_channel();
+            let task = tokio::spawn(forward(self.peer.clone(), self.token.clone(), reports));
+            *state = State::Sending(sender, task);
+        }
+        if let State::Sending(sender, _) = &*state {
+            let _ = sender.send(update);
+        }
     }
 }
 
 impl Forwarding {
-    /// Starts forwarding, when the request asked for progress.
+    /// Forwarding for the call of `context`, when its request asked for progress.
     pub(super) fn start(context: &RequestContext<RoleServer>) -> Option<Self> {
         let token = context.meta.get_progress_token()?;
-        let (sender, receiver) = mpsc::unbounded_channel();
-        let task = tokio::spawn(forward(context.peer.clone(), token, receiver));
-        Some(Self {
-            sink: Arc::new(Sink(sender.clone())),
-            sender,
-            task,
-        })
+        let target = Arc::new(Target {
+            peer: context.peer.clone(),
+            token,
+            state: Mutex::new(State::Idle),
+        });
+        let sink: Arc<dyn ProgressSink> = target.clone();
+        Some(Self { target, sink })
     }
 
     /// Where the call's context sends its reports.
@@ -53,11 +65,21 @@ impl Forwarding {
         &self.sink
     }
 
-    /// Sends what was reported and stops.
+    /// Sends what was reported, and drops what comes later.
     pub(super) async fn finish(self) {
-        let _ = self.sender.send(Report::End);
-        if let Err(error) = self.task.await {
-            tracing::warn!(%error, "the progress of an MCP call could not all be sent");
+        let state = {
+            let mut state = self
+                .target
+                .state
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            std::mem::replace(&mut *state, State::Ended)
+        };
+        if let State::Sending(sender, task) = state {
+            drop(sender);
+            if let Err(error) = task.await {
+                tracing::warn!(%error, "the progress of an MCP call could not all be sent");
+            }
         }
     }
 }
@@ -65,9 +87,9 @@ impl Forwarding {
 async fn forward(
     peer: Peer<RoleServer>,
     token: ProgressToken,
-    mut reports: mpsc::UnboundedReceiver<Report>,
+    mut reports: mpsc::UnboundedReceiver<ProgressUpdate>,
 ) {
-    while let Some(Report::Update(update)) = reports.recv().await {
+    while let Some(update) = reports.recv().await {
         let mut notification = ProgressNotificationParam::new(token.clone(), update.done);
         notification.total = update.total;
         notification.message = update.message;

@@ -11,8 +11,18 @@ use serde_json::Value;
 use super::annotations::options_from;
 use super::remote_call::call_remote;
 use super::tool_list::ToolList;
-use crate::define::{Confirm, Defer};
+use crate::define::{Confirm, Defer, Tool as _};
 use crate::register::{CallScope, DynamicTool, RegistryError};
+
+/// Whether a server's `outputSchema` is a JSON Schema (2020-12) that compiles: one that is not
+/// is dropped rather than failing the registration of the server's tools.
+fn usable_output_schema(schema: &Value) -> bool {
+    crate::define::check_json_schema(schema).is_ok()
+        && jsonschema::options()
+            .with_draft(jsonschema::Draft::Draft202012)
+            .build(schema)
+            .is_ok()
+}
 
 /// How the client shapes the tools of its server.
 #[derive(Debug, Clone)]
@@ -65,8 +75,17 @@ pub(crate) fn remote_tool(
     };
     let tool_schema = tool.output_schema;
     let remote = DynamicTool::scoped(name, description, parameters, handler)?.with_options(options);
-    Ok(match tool_schema {
-        Some(schema) => remote.with_output_schema(Value::Object(schema.as_ref().clone())),
-        None => remote,
-    })
+    Ok(
+        match tool_schema.map(|schema| Value::Object(schema.as_ref().clone())) {
+            Some(schema) if usable_output_schema(&schema) => remote.with_output_schema(schema),
+            Some(_) => {
+                tracing::warn!(
+                    tool = %remote.definition().name,
+                    "the server's output schema is not a valid JSON Schema; the tool is kept without it"
+                );
+                remote
+            }
+            None => remote,
+        },
+    )
 }

@@ -2,14 +2,18 @@
 //! client's retry can only run the call the person was asked about, once, in time.
 
 use std::fmt;
+use std::time::SystemTime;
 
-use crate::gate::{fingerprint, GateError, OpenedTurn, Sealer};
+use crate::gate::{fingerprint, GateError, OpenedTurn, SealDomain, Sealer};
 use crate::model::{AssistantMessage, ToolCall};
 use crate::store::PausedTurn;
 
-/// The key the sealed call waits under: a paused turn of the loop never has it, so one of its
-/// tokens is not taken for an MCP request state (nor the other way round).
+/// The key the sealed call waits under, named for what it is.
 const WAITING_KEY: &str = "mcp/input-request";
+
+/// Request states are sealed apart from the loop's paused turns: with one key for both, a
+/// token of either never opens as the other.
+const DOMAIN: SealDomain = SealDomain::new(b"tool-sdk/mcp-request-state/v1\n");
 
 /// Why a retry's request state runs nothing.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,7 +37,7 @@ pub(super) fn seal(sealer: &Sealer, call: &ToolCall) -> Result<String, GateError
         [call.name.as_str()],
         [WAITING_KEY],
     );
-    sealer.seal(&turn)
+    sealer.seal_in(DOMAIN, &turn, SystemTime::now())
 }
 
 /// Opens `state` for `call` (the retry's tool and arguments), not yet using it up.
@@ -42,10 +46,12 @@ pub(super) fn open(
     state: &str,
     call: &ToolCall,
 ) -> Result<OpenedTurn, StateRefused> {
-    let opened = sealer.open(state).map_err(|error| match error {
-        GateError::Expired { .. } => StateRefused::Expired,
-        _ => StateRefused::Forged,
-    })?;
+    let opened = sealer
+        .open_in(DOMAIN, state, SystemTime::now())
+        .map_err(|error| match error {
+            GateError::Expired { .. } => StateRefused::Expired,
+            _ => StateRefused::Forged,
+        })?;
     let turn = opened.turn();
     if turn.awaiting() != [WAITING_KEY] {
         return Err(StateRefused::Forged);
@@ -88,5 +94,54 @@ impl fmt::Display for StateRefused {
                  nothing ran: try again"
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sealer() -> Sealer {
+        Sealer::new(&[3u8; 32]).unwrap()
+    }
+
+    #[test]
+    fn a_request_state_and_a_paused_turn_of_one_key_never_open_as_each_other() {
+        let sealer = sealer();
+        let call = ToolCall::new("1", "rm", r#"{"path": "/"}"#);
+        let state = seal(&sealer, &call).unwrap();
+        assert!(open(&sealer, &state, &call).is_ok());
+        assert!(matches!(sealer.open(&state), Err(GateError::BadSignature)));
+
+        // A paused turn of the loop, shaped as a request state and sealed with the same key.
+        let turn = PausedTurn::new(
+            AssistantMessage::with_tool_calls(vec![call.clone()]),
+            ["rm"],
+            [WAITING_KEY],
+        );
+        let token = sealer.seal(&turn).unwrap();
+        assert_eq!(
+            open(&sealer, &token, &call).err(),
+            Some(StateRefused::Forged)
+        );
+    }
+
+    #[test]
+    fn a_state_opens_only_for_its_call() {
+        let sealer = sealer();
+        let call = ToolCall::new("1", "rm", r#"{"path": "/tmp/a"}"#);
+        let state = seal(&sealer, &call).unwrap();
+        let reordered = ToolCall::new("2", "rm", r#"{ "path":"/tmp/a" }"#);
+        assert!(open(&sealer, &state, &reordered).is_ok());
+        let swapped = ToolCall::new("1", "rm", r#"{"path": "/"}"#);
+        assert_eq!(
+            open(&sealer, &state, &swapped).err(),
+            Some(StateRefused::OtherCall)
+        );
+        let other_tool = ToolCall::new("1", "rmdir", r#"{"path": "/tmp/a"}"#);
+        assert_eq!(
+            open(&sealer, &state, &other_tool).err(),
+            Some(StateRefused::OtherCall)
+        );
     }
 }

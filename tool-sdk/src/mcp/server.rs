@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::sync::Arc;
+use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, CustomRequest, CustomResult,
@@ -19,7 +20,7 @@ use super::gatekeeper::{Gatekeeper, Passage};
 use super::progress::Forwarding;
 use super::result::to_call_result;
 use super::structured::wrapping;
-use super::tasks::{TaskCall, Tasks};
+use super::tasks::{TaskCall, Tasks, DEFAULT_TASK_TTL};
 use super::{McpDecisions, McpError, McpServerInfo, McpTool};
 use crate::define::ToolContext;
 use crate::gate::ConfirmationPolicy;
@@ -107,6 +108,7 @@ pub struct McpServerBuilder {
     instructions: Option<String>,
     policy: ConfirmationPolicy,
     decisions: McpDecisions,
+    task_ttl: Duration,
     line_limit: usize,
 }
 
@@ -119,6 +121,7 @@ impl McpServer {
             instructions: None,
             policy: ConfirmationPolicy::new(),
             decisions: McpDecisions::default(),
+            task_ttl: DEFAULT_TASK_TTL,
             line_limit: framing::DEFAULT_LINE_LIMIT,
         }
     }
@@ -220,6 +223,14 @@ impl McpServerBuilder {
         self
     }
 
+    /// How long a task (a [`long_running`](crate::define::ToolOptions::long_running) tool's
+    /// call, served to a client that takes tasks) and its result are kept, counted from its
+    /// creation: a task still working then fails, its call dropped. An hour by default.
+    pub fn with_task_ttl(mut self, ttl: Duration) -> Self {
+        self.task_ttl = ttl;
+        self
+    }
+
     /// The longest line, in bytes (its line break aside), that
     /// [`serve_stdio`](McpServer::serve_stdio) and [`serve_io`](McpServer::serve_io) read: a
     /// longer one is dropped as it arrives and answered with a `-32600` error naming the
@@ -248,7 +259,7 @@ impl McpServerBuilder {
                 instructions: self.instructions,
                 policy: self.policy,
                 gatekeeper,
-                tasks: Tasks::default(),
+                tasks: Tasks::new(self.task_ttl),
                 line_limit: self.line_limit,
             }),
         })

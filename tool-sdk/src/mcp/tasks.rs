@@ -6,8 +6,10 @@
 //! most 5 s more). The tool's progress reports
 //! become the task's status message.
 //!
-//! Tasks are kept in this process's memory, for the task's time to live (5 minutes by default,
-//! counted from its last change).
+//! Tasks are kept in this process's memory for their time to live, counted from their creation
+//! ([`McpServerBuilder::with_task_ttl`](super::McpServerBuilder::with_task_ttl), an hour by
+//! default): a task still working then fails (its call dropped), and a finished one is
+//! forgotten that long after it finished.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -24,10 +26,14 @@ use crate::register::ToolRegistry;
 /// How long a cancelled task's tool may take to stop after its token is cancelled.
 const CANCEL_GRACE: Duration = Duration::from_secs(5);
 
+/// How long a task and its result are kept unless the server is told otherwise.
+pub(super) const DEFAULT_TASK_TTL: Duration = Duration::from_secs(60 * 60);
+
 /// The tasks of one server.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub(super) struct Tasks {
     manager: TaskManager,
+    ttl: Duration,
 }
 
 /// A call to run as a task: everything it needs, owned.
@@ -40,11 +46,21 @@ pub(super) struct TaskCall {
 }
 
 impl Tasks {
+    /// No tasks yet; each kept for `ttl`.
+    pub(super) fn new(ttl: Duration) -> Self {
+        Self {
+            manager: TaskManager::new(),
+            ttl,
+        }
+    }
+
     /// Starts `call` as a task; what the client gets back at once.
     pub(super) fn start(&self, call: TaskCall) -> CreateTaskResult {
-        let task = self.manager.spawn(TaskOptions::new(), move |context| {
-            Box::pin(run(call, context))
-        });
+        let ttl_ms = u64::try_from(self.ttl.as_millis()).unwrap_or(u64::MAX);
+        let options = TaskOptions::new().with_ttl_ms(ttl_ms);
+        let task = self
+            .manager
+            .spawn(options, move |context| Box::pin(run(call, context)));
         CreateTaskResult::new(task)
     }
 
