@@ -6,17 +6,21 @@
 //!
 //! Options: `--state-ttl SECONDS`, how long the request state of an input request stays valid
 //! (15 minutes by default); `--refuse`, calls that need a decision are refused instead of
-//! asked about.
+//! asked about; `--task-store sqlite:PATH` or `--task-store postgres:CONFIG`, where tasks are
+//! kept (in memory by default); `--task-lease-ms N`, the lease of a working task (30 s by
+//! default).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use schemars::JsonSchema;
 use serde::Serialize;
 use tool_sdk::define::{Json, Progress};
 use tool_sdk::gate::{ConfirmationPolicy, Sealer};
-use tool_sdk::mcp::{McpDecisions, McpServer};
+use tool_sdk::mcp::{McpDecisions, McpServer, McpTasks};
 use tool_sdk::run::CancellationToken;
+use tool_sdk::store::{PostgresStore, SqliteStore, TaskStore};
 use tool_sdk::{tool, ToolRegistry};
 use tool_sdk_tests::stray::StrayReading;
 
@@ -138,24 +142,45 @@ fn cancelled_calls() -> usize {
     CANCELLED.load(Ordering::SeqCst)
 }
 
-/// The decisions the command line asks for.
-fn decisions() -> Result<McpDecisions, Box<dyn std::error::Error>> {
-    let arguments: Vec<String> = std::env::args().skip(1).collect();
-    match arguments
-        .iter()
-        .map(String::as_str)
-        .collect::<Vec<_>>()
-        .as_slice()
-    {
-        [] => Ok(McpDecisions::ask()),
-        ["--refuse"] => Ok(McpDecisions::refuse()),
-        ["--state-ttl", seconds] => {
-            let ttl = Duration::from_secs(seconds.parse()?);
-            let sealer = Sealer::new(b"the test server's request-state key, 32+ bytes")?;
-            Ok(McpDecisions::ask().with_sealer(sealer.with_ttl(ttl)))
+/// What the command line asks for.
+struct Options {
+    decisions: McpDecisions,
+    tasks: McpTasks,
+}
+
+/// Reads the command line; see the options above.
+async fn options() -> Result<Options, Box<dyn std::error::Error>> {
+    let mut options = Options {
+        decisions: McpDecisions::ask(),
+        tasks: McpTasks::in_memory(),
+    };
+    let mut arguments = std::env::args().skip(1);
+    while let Some(option) = arguments.next() {
+        let mut value = || arguments.next().ok_or(format!("`{option}` needs a value"));
+        match option.as_str() {
+            "--refuse" => options.decisions = McpDecisions::refuse(),
+            "--state-ttl" => {
+                let ttl = Duration::from_secs(value()?.parse()?);
+                let sealer = Sealer::new(b"the test server's request-state key, 32+ bytes")?;
+                options.decisions = McpDecisions::ask().with_sealer(sealer.with_ttl(ttl));
+            }
+            "--task-store" => {
+                let place = value()?;
+                let store: Arc<dyn TaskStore> = match place.split_once(':') {
+                    Some(("sqlite", path)) => Arc::new(SqliteStore::open(path)?),
+                    Some(("postgres", config)) => Arc::new(PostgresStore::connect(config).await?),
+                    _ => return Err(format!("unknown task store `{place}`").into()),
+                };
+                options.tasks = McpTasks::stored_in(store);
+            }
+            "--task-lease-ms" => {
+                let lease = Duration::from_millis(value()?.parse()?);
+                options.tasks = options.tasks.with_lease(lease);
+            }
+            other => return Err(format!("unknown option `{other}`").into()),
         }
-        other => Err(format!("unknown arguments {other:?}").into()),
     }
+    Ok(options)
 }
 
 #[tokio::main(flavor = "current_thread")]
@@ -181,9 +206,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             .and_then(|arguments| arguments["amount"].as_u64())
             .is_some_and(|amount| amount > 1_000)
     });
+    let options = options().await?;
     McpServer::builder("mcp-test-server", "9.9.9")
         .with_confirmation_policy(policy)
-        .with_decisions(decisions()?)
+        .with_decisions(options.decisions)
+        .with_tasks(options.tasks)
         .build(registry)?
         .serve_stdio()
         .await?;

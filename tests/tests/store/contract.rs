@@ -5,8 +5,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tool_sdk::store::{
-    Compensated, InMemoryRunStore, Orphans, PauseId, PostgresStore, RecordEntry, RunId, RunStore,
-    SqliteStore, StoreError,
+    Compensated, InMemoryRunStore, InMemoryTaskStore, Orphans, PauseId, PostgresStore, RecordEntry,
+    RunId, RunStore, SqliteStore, StoreError, StoredTask, TaskEnd, TaskState, TaskStore,
 };
 use tool_sdk::{
     define::{Confirm, ToolOptions},
@@ -31,12 +31,14 @@ enum Kind {
 struct Opener {
     kind: Kind,
     memory: Arc<InMemoryRunStore>,
+    memory_tasks: InMemoryTaskStore,
     place: Option<Place>,
 }
 
 /// One handle, with the other traits of the durable stores when it has them.
 struct Handle {
     runs: Arc<dyn RunStore>,
+    tasks: Arc<dyn TaskStore>,
     sqlite: Option<SqliteStore>,
     postgres: Option<PostgresStore>,
 }
@@ -51,6 +53,7 @@ impl Opener {
         Self {
             kind,
             memory: Arc::new(InMemoryRunStore::new()),
+            memory_tasks: InMemoryTaskStore::new(),
             place,
         }
     }
@@ -60,6 +63,7 @@ impl Opener {
         match self.kind {
             Kind::Memory => Handle {
                 runs: Arc::new(self.memory.handle()),
+                tasks: Arc::new(self.memory_tasks.clone()),
                 sqlite: None,
                 postgres: None,
             },
@@ -67,6 +71,7 @@ impl Opener {
                 let store = SqliteStore::open(location).expect("open SQLite");
                 Handle {
                     runs: Arc::new(store.clone()),
+                    tasks: Arc::new(store.clone()),
                     sqlite: Some(store),
                     postgres: None,
                 }
@@ -77,6 +82,7 @@ impl Opener {
                     .expect("connect to PostgreSQL");
                 Handle {
                     runs: Arc::new(store.clone()),
+                    tasks: Arc::new(store.clone()),
                     sqlite: None,
                     postgres: Some(store),
                 }
@@ -428,6 +434,126 @@ async fn memory_and_paused_turns_survive_a_reopen(kind: Kind) {
     ));
 }
 
+/// The task `id` as `handle` sees it; it must be known.
+async fn seen(handle: &Handle, id: &str) -> StoredTask {
+    let found = handle.tasks.load_task(id).await.expect("the task loads");
+    found.unwrap_or_else(|| panic!("the task `{id}` is unknown"))
+}
+
+async fn a_task_is_seen_renewed_cancelled_and_ended_from_another_handle(kind: Kind) {
+    let opener = Opener::new(kind, "task_lifecycle").await;
+    let (owner, other) = (opener.open().await, opener.open().await);
+    assert_eq!(
+        other.tasks.load_task("t-1").await,
+        Ok(None),
+        "unknown at first"
+    );
+    assert_eq!(other.tasks.request_task_cancel("t-1").await, Ok(false));
+    let created_at = owner
+        .tasks
+        .create_task("t-1", LONG, LONG)
+        .await
+        .expect("create");
+    let task = seen(&other, "t-1").await;
+    assert_eq!(
+        task.state,
+        TaskState::Working {
+            cancel_requested: false
+        }
+    );
+    assert_eq!(task.created_at, created_at);
+    assert_eq!(task.status_message, None);
+    // The owner renews with its news; the other handle sees it.
+    let asked = owner.tasks.renew_task("t-1", LONG, Some("1 of 3")).await;
+    assert_eq!(asked, Ok(false), "no one asked for a cancel yet");
+    let task = seen(&other, "t-1").await;
+    assert_eq!(task.status_message.as_deref(), Some("1 of 3"));
+    assert!(task.updated_at >= task.created_at);
+    // A cancel asked through the other handle reaches the owner at its next renewal.
+    assert_eq!(other.tasks.request_task_cancel("t-1").await, Ok(true));
+    assert_eq!(owner.tasks.renew_task("t-1", LONG, None).await, Ok(true));
+    let task = seen(&other, "t-1").await;
+    assert_eq!(
+        task.state,
+        TaskState::Working {
+            cancel_requested: true
+        }
+    );
+    assert_eq!(
+        task.status_message.as_deref(),
+        Some("1 of 3"),
+        "kept without news"
+    );
+    // The first end is kept, with the owner's last word.
+    let result = serde_json::json!({"content": [{"type": "text", "text": "done"}]});
+    let completed = TaskEnd::Completed(result);
+    owner
+        .tasks
+        .end_task("t-1", &completed, Some("3 of 3"))
+        .await
+        .expect("end");
+    owner
+        .tasks
+        .end_task("t-1", &TaskEnd::Cancelled, None)
+        .await
+        .expect("a second end is harmless");
+    let task = seen(&other, "t-1").await;
+    assert_eq!(task.state, TaskState::Ended(completed));
+    assert_eq!(task.status_message.as_deref(), Some("3 of 3"));
+    assert_eq!(
+        owner.tasks.renew_task("t-1", LONG, Some("late")).await,
+        Ok(false),
+        "an ended task is renewed no more"
+    );
+}
+
+async fn a_task_whose_lease_ran_out_is_abandoned_and_one_past_its_ttl_forgotten(kind: Kind) {
+    let opener = Opener::new(kind, "task_lease").await;
+    let (owner, other) = (opener.open().await, opener.open().await);
+    let short = Duration::from_millis(200);
+    owner
+        .tasks
+        .create_task("leased", LONG, short)
+        .await
+        .expect("create");
+    owner
+        .tasks
+        .create_task("brief", short, LONG)
+        .await
+        .expect("create");
+    tokio::time::sleep(short * 2).await;
+    let task = seen(&other, "leased").await;
+    assert_eq!(task.state, TaskState::Abandoned);
+    assert_eq!(
+        other.tasks.load_task("brief").await,
+        Ok(None),
+        "past its time to live"
+    );
+    assert_eq!(other.tasks.request_task_cancel("brief").await, Ok(false));
+    // An owner that comes back to an abandoned task holds it again.
+    owner
+        .tasks
+        .renew_task("leased", LONG, None)
+        .await
+        .expect("renew");
+    let task = seen(&other, "leased").await;
+    assert_eq!(
+        task.state,
+        TaskState::Working {
+            cancel_requested: false
+        }
+    );
+    // A failure keeps its error.
+    let failed = TaskEnd::Failed(serde_json::json!({"code": -32603, "message": "boom"}));
+    owner
+        .tasks
+        .end_task("leased", &failed, None)
+        .await
+        .expect("end");
+    let task = seen(&other, "leased").await;
+    assert_eq!(task.state, TaskState::Ended(failed));
+}
+
 macro_rules! on_every_store {
     ($($scenario:ident),* $(,)?) => {
         mod memory {
@@ -464,4 +590,6 @@ on_every_store!(
     a_claim_passes_over_the_runs_it_is_told_to_skip,
     a_paused_run_is_taken_back_once,
     memory_and_paused_turns_survive_a_reopen,
+    a_task_is_seen_renewed_cancelled_and_ended_from_another_handle,
+    a_task_whose_lease_ran_out_is_abandoned_and_one_past_its_ttl_forgotten,
 );

@@ -2,7 +2,6 @@
 
 use std::fmt;
 use std::sync::Arc;
-use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, CustomRequest, CustomResult,
@@ -20,7 +19,8 @@ use super::gatekeeper::{Gatekeeper, Passage};
 use super::progress::Forwarding;
 use super::result::to_call_result;
 use super::structured::wrapping;
-use super::tasks::{TaskCall, Tasks, DEFAULT_TASK_TTL};
+use super::task_settings::McpTasks;
+use super::tasks::{TaskCall, Tasks};
 use super::{McpDecisions, McpError, McpServerInfo, McpTool};
 use crate::define::ToolContext;
 use crate::gate::ConfirmationPolicy;
@@ -108,7 +108,7 @@ pub struct McpServerBuilder {
     instructions: Option<String>,
     policy: ConfirmationPolicy,
     decisions: McpDecisions,
-    task_ttl: Duration,
+    tasks: McpTasks,
     line_limit: usize,
 }
 
@@ -121,7 +121,7 @@ impl McpServer {
             instructions: None,
             policy: ConfirmationPolicy::new(),
             decisions: McpDecisions::default(),
-            task_ttl: DEFAULT_TASK_TTL,
+            tasks: McpTasks::default(),
             line_limit: framing::DEFAULT_LINE_LIMIT,
         }
     }
@@ -223,11 +223,11 @@ impl McpServerBuilder {
         self
     }
 
-    /// How long a task (a [`long_running`](crate::define::ToolOptions::long_running) tool's
-    /// call, served to a client that takes tasks) and its result are kept, counted from its
-    /// creation: a task still working then fails, its call dropped. An hour by default.
-    pub fn with_task_ttl(mut self, ttl: Duration) -> Self {
-        self.task_ttl = ttl;
+    /// Where the tasks this server serves (the calls of
+    /// [`long_running`](crate::define::ToolOptions::long_running) tools, to a client that takes
+    /// tasks) are kept, and for how long: by default in memory, for an hour.
+    pub fn with_tasks(mut self, tasks: McpTasks) -> Self {
+        self.tasks = tasks;
         self
     }
 
@@ -259,7 +259,7 @@ impl McpServerBuilder {
                 instructions: self.instructions,
                 policy: self.policy,
                 gatekeeper,
-                tasks: Tasks::new(self.task_ttl),
+                tasks: Tasks::new(self.tasks),
                 line_limit: self.line_limit,
             }),
         })
@@ -332,13 +332,18 @@ impl ServerHandler for Handler {
         }
         let wrapping = wrapping(tool.definition().output_schema.as_ref());
         if tool.definition().options.long_running && takes_tasks(&context) {
-            let task = self.0.inner.tasks.start(TaskCall {
-                registry: Arc::clone(registry),
-                name: name.to_owned(),
-                arguments,
-                call_id,
-                wrapping,
-            });
+            let task = self
+                .0
+                .inner
+                .tasks
+                .start(TaskCall {
+                    registry: Arc::clone(registry),
+                    name: name.to_owned(),
+                    arguments,
+                    call_id,
+                    wrapping,
+                })
+                .await?;
             return Ok(CallToolResponse::Task(task));
         }
         let mut tool_context = ToolContext::new()
@@ -364,8 +369,8 @@ impl ServerHandler for Handler {
         request: GetTaskParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
-        let tasks = self.0.inner.tasks.manager();
-        tasks.get_task(&request.task_id).map(GetTaskResult::new)
+        let task = self.0.inner.tasks.get(&request.task_id).await?;
+        Ok(GetTaskResult::new(task))
     }
 
     async fn update_task(
@@ -373,8 +378,7 @@ impl ServerHandler for Handler {
         request: UpdateTaskParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        let tasks = self.0.inner.tasks.manager();
-        tasks.update_task(&request.task_id, request.input_responses)
+        self.0.inner.tasks.update(&request.task_id).await
     }
 
     async fn cancel_task(
@@ -382,7 +386,7 @@ impl ServerHandler for Handler {
         request: CancelTaskParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.0.inner.tasks.manager().cancel_task(&request.task_id)
+        self.0.inner.tasks.cancel(&request.task_id).await
     }
 
     /// `rmcp` hands over every request it could not read as a standard one. For a method

@@ -33,6 +33,10 @@ pub(crate) const SQLITE: &[Migration] = &[
         version: 5,
         sql: include_str!("../../migrations/sqlite/0005_pause_identity.sql"),
     },
+    Migration {
+        version: 6,
+        sql: include_str!("../../migrations/sqlite/0006_tasks.sql"),
+    },
 ];
 
 /// The PostgreSQL schema.
@@ -57,5 +61,9 @@ pub(crate) const POSTGRES: &[Migration] = &[
     Migration {
         version: 5,
         sql: include_str!("../../migrations/postgres/0005_pause_identity.sql"),
+    },
+    Migration {
+        version: 6,
+        sql: include_str!("../../migrations/postgres/0006_tasks.sql"),
     },
 ];

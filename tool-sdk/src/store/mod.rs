@@ -1,5 +1,6 @@
 //! What must outlive a process: the record of each run (which compensable calls succeeded, and
-//! which were rolled back), paused runs waiting for decisions, and chat memory.
+//! which were rolled back), paused runs waiting for decisions, chat memory, and long work's
+//! tasks.
 //!
 //! One seam, [`RunStore`], keeps a run's life: it *begins* (owned by this process under a
 //! lease the loop renews), each compensable success is *recorded* before the loop goes on
@@ -14,6 +15,9 @@
 //! | `SqliteStore` (feature `sqlite`) | one file | one process; survive restarts |
 //! | `PostgresStore` (feature `postgres`) | a server | several replicas share runs |
 //!
+//! A second seam, [`TaskStore`], keeps long work that outlives the request that started it (an
+//! MCP server's tasks): where each stands, under a lease its server renews, and how it ended.
+//!
 //! Compensating actions receive a stable idempotency key ([`RecordEntry::idempotency_key`],
 //! as the context's call id): a rollback repeated after a crash between doing it and recording
 //! it carries the same key, so the action can make the repetition harmless.
@@ -23,6 +27,7 @@ mod chat_memory;
 mod error;
 mod id;
 mod in_memory;
+mod in_memory_tasks;
 mod lease;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod migrations;
@@ -34,6 +39,7 @@ mod replay;
 mod seal;
 #[cfg(feature = "sqlite")]
 mod sqlite;
+mod task;
 
 use std::time::Duration;
 
@@ -44,8 +50,11 @@ pub use deadpool_postgres;
 pub use error::{StoreError, StoreErrorKind, StoreFuture};
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub(crate) use id::owner_token;
+#[cfg(feature = "mcp")]
+pub(crate) use id::random_token;
 pub use id::{PauseId, RunId};
 pub use in_memory::InMemoryRunStore;
+pub use in_memory_tasks::InMemoryTaskStore;
 pub(crate) use lease::Heartbeat;
 pub(crate) use paused::RunState;
 pub use paused::{CallSummary, PausedTurn, PendingCall};
@@ -60,6 +69,9 @@ pub(crate) use seal::HmacSha256;
 pub use seal::RowSeal;
 #[cfg(feature = "sqlite")]
 pub use sqlite::SqliteStore;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+pub(crate) use task::{decode_state, encode_end};
+pub use task::{StoredTask, TaskEnd, TaskState, TaskStore};
 
 /// How long a store remembers who finished a run: a late `finish` by an owner that lost the
 /// run meanwhile is refused within this time.
@@ -154,11 +166,11 @@ pub trait RunStore: Send + Sync {
 }
 
 /// A store for everything that must outlive a process: runs (with their paused turns and
-/// compensation records), chat memory, and the used nonces of sealed tokens. Every type that is
-/// all three is one (the SQLite and PostgreSQL stores are).
-pub trait DurableStore: RunStore + ChatMemory + ReplayGuard {}
+/// compensation records), chat memory, the used nonces of sealed tokens, and tasks. Every type
+/// that is all four is one (the SQLite and PostgreSQL stores are).
+pub trait DurableStore: RunStore + ChatMemory + ReplayGuard + TaskStore {}
 
-impl<T> DurableStore for T where T: RunStore + ChatMemory + ReplayGuard + ?Sized {}
+impl<T> DurableStore for T where T: RunStore + ChatMemory + ReplayGuard + TaskStore + ?Sized {}
 
 /// Encodes the paused turn of `run` for a store, sealed when the store has a seal.
 #[cfg_attr(not(any(feature = "sqlite", feature = "postgres")), allow(dead_code))]

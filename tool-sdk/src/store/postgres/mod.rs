@@ -3,6 +3,7 @@
 mod memory;
 mod replay;
 mod runs;
+mod tasks;
 
 use std::sync::Arc;
 use std::time::Duration;

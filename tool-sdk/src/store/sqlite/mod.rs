@@ -10,6 +10,7 @@ use rusqlite::{params, Connection, TransactionBehavior};
 mod memory;
 mod replay;
 mod runs;
+mod tasks;
 
 use crate::store::migrations::SQLITE;
 use crate::store::{owner_token, RowSeal, StoreError, StoreFuture};
