@@ -21,11 +21,47 @@ pub struct McpElicitation {
     pub schema: Value,
 }
 
+impl McpElicitation {
+    /// The form's default values: each property's `default`, by name. A form shown to the
+    /// user starts from them; an accepted answer that leaves a property out gets its default
+    /// (SEP-1034).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_sdk::mcp::McpElicitation;
+    ///
+    /// let asked = McpElicitation::new(
+    ///     "Your name?",
+    ///     json!({"type": "object", "properties": {"name": {"type": "string", "default": "Ada"}}}),
+    /// );
+    /// assert_eq!(asked.defaults()["name"], "Ada");
+    /// ```
+    pub fn defaults(&self) -> serde_json::Map<String, Value> {
+        let Some(properties) = self.schema.get("properties").and_then(Value::as_object) else {
+            return serde_json::Map::new();
+        };
+        properties
+            .iter()
+            .filter_map(|(name, property)| Some((name.clone(), property.get("default")?.clone())))
+            .collect()
+    }
+
+    /// A question: `message`, and the form's JSON Schema. What a server sends; built by hand
+    /// to test an answering function.
+    pub fn new(message: impl Into<String>, schema: Value) -> Self {
+        Self {
+            message: message.into(),
+            schema,
+        }
+    }
+}
+
 /// The user's answer to an [`McpElicitation`].
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum McpElicitationAnswer {
-    /// The form, filled in (an object following the schema).
+    /// The form, filled in (an object following the schema). A property left out is sent
+    /// with the schema's default, when it has one.
     Accept(Value),
     /// The user said no.
     Decline,
@@ -62,8 +98,15 @@ impl Answerer {
             return ElicitResult::new(ElicitationAction::Decline);
         };
         let schema = serde_json::to_value(requested_schema).unwrap_or(Value::Null);
-        match (self.0)(McpElicitation { message, schema }).await {
-            McpElicitationAnswer::Accept(content) => {
+        let asked = McpElicitation::new(message, schema);
+        let defaults = asked.defaults();
+        match (self.0)(asked).await {
+            McpElicitationAnswer::Accept(mut content) => {
+                if let Value::Object(fields) = &mut content {
+                    for (name, default) in defaults {
+                        fields.entry(name).or_insert(default);
+                    }
+                }
                 ElicitResult::new(ElicitationAction::Accept).with_content(content)
             }
             McpElicitationAnswer::Decline => ElicitResult::new(ElicitationAction::Decline),
