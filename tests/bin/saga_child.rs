@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use serde_json::json;
 use tool_sdk::store::{
-    Compensated, Orphan, Orphans, PauseId, PostgresStore, RecordEntry, RunId, RunStore,
+    Compensated, Orphan, Orphans, PauseId, PausedRun, PostgresStore, RecordEntry, RunId, RunStore,
     SqliteStore, StoreFuture,
 };
 use tool_sdk::{
@@ -113,6 +113,9 @@ impl RunStore for Counting {
     }
     fn load_paused<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, PausedTurn> {
         self.inner.load_paused(run)
+    }
+    fn list_paused(&self, limit: usize) -> StoreFuture<'_, Vec<PausedRun>> {
+        self.inner.list_paused(limit)
     }
     fn take_paused<'a>(
         &'a self,

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tool_sdk::store::{
-    Compensated, Orphan, Orphans, PauseId, PausedTurn, PostgresStore, RecordEntry, ReplayGuard,
-    RowSeal, RunId, RunStore, SqliteStore, StoreError, StoreFuture,
+    Compensated, Orphan, Orphans, PauseId, PausedRun, PausedTurn, PostgresStore, RecordEntry,
+    ReplayGuard, RowSeal, RunId, RunStore, SqliteStore, StoreError, StoreFuture,
 };
 
 use crate::booking::Timeline;
@@ -233,6 +233,9 @@ impl RunStore for Watched {
     }
     fn load_paused<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, PausedTurn> {
         self.inner.load_paused(run)
+    }
+    fn list_paused(&self, limit: usize) -> StoreFuture<'_, Vec<PausedRun>> {
+        self.inner.list_paused(limit)
     }
     fn take_paused<'a>(
         &'a self,

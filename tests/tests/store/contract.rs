@@ -344,6 +344,49 @@ async fn a_paused_run_is_taken_back_once(kind: Kind) {
     ));
 }
 
+async fn paused_runs_are_listed_newest_first_until_taken(kind: Kind) {
+    let opener = Opener::new(kind, "listed").await;
+    let handle = opener.open().await;
+    assert_eq!(handle.runs.list_paused(10).await.unwrap(), []);
+    let mut paused = Vec::new();
+    for _ in 0..3 {
+        paused.push(pause_a_transfer(handle.runs.clone()).await);
+        // Pauses a clock tick apart, so that newest first has one meaning.
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    // A run still going is not listed.
+    let running = RunId::from_string("still-running");
+    handle.runs.begin(&running, LONG).await.unwrap();
+
+    let other = opener.open().await;
+    let listed = other.runs.list_paused(10).await.unwrap();
+    let ids: Vec<_> = listed.iter().map(|run| run.turn.id().clone()).collect();
+    let newest_first: Vec<_> = paused.iter().rev().map(|turn| turn.id().clone()).collect();
+    assert_eq!(ids, newest_first);
+    assert_eq!(listed[0].turn, paused[2], "the turn as it was paused");
+    assert!(listed[0].paused_at > listed[1].paused_at);
+    assert!(listed[1].paused_at > listed[2].paused_at);
+    let first_two: Vec<_> = other.runs.list_paused(2).await.unwrap();
+    assert_eq!(first_two.len(), 2);
+    assert_eq!(first_two[0].turn.id(), paused[2].id());
+
+    // Once taken back, a run is listed no more.
+    other
+        .runs
+        .take_paused(paused[1].id(), paused[1].pause(), LONG)
+        .await
+        .unwrap();
+    let ids: Vec<_> = other
+        .runs
+        .list_paused(10)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|run| run.turn.id().clone())
+        .collect();
+    assert_eq!(ids, [paused[2].id().clone(), paused[0].id().clone()]);
+}
+
 async fn pause_a_transfer(store: Arc<dyn RunStore>) -> PausedTurn {
     let mut registry = ToolRegistry::new();
     registry
@@ -590,6 +633,7 @@ on_every_store!(
     a_claim_passes_over_the_runs_it_is_told_to_skip,
     a_paused_run_is_taken_back_once,
     memory_and_paused_turns_survive_a_reopen,
+    paused_runs_are_listed_newest_first_until_taken,
     a_task_is_seen_renewed_cancelled_and_ended_from_another_handle,
     a_task_whose_lease_ran_out_is_abandoned_and_one_past_its_ttl_forgotten,
 );

@@ -36,13 +36,16 @@ impl ToolLoop {
         outcome
     }
 
-    /// Begins a run and drives it until it stops.
+    /// Begins a run and drives it until it stops; `remembered` is the id of the conversation
+    /// a chat memory keeps for it, if any.
     pub(super) async fn start(
         &self,
         conversation: &mut Vec<Message>,
+        remembered: Option<&str>,
         cancel: &CancellationToken,
     ) -> LoopOutcome {
-        let state = RunState::new(RunId::next());
+        let mut state = RunState::new(RunId::next());
+        state.conversation = remembered.map(str::to_owned);
         let tools = RunTools::new(
             &self.registry,
             &*self.search,

@@ -93,7 +93,8 @@ impl ToolLoop {
             if let Some(terminal) = &self.terminal {
                 terminal.started(&self.model.description(), messages);
             }
-            let mut outcome = self.start(messages, &options.cancel).await;
+            let remembered = options.memory.map(|(_, id)| id);
+            let mut outcome = self.start(messages, remembered, &options.cancel).await;
             if self.approver.is_some() || options.memory.is_some() {
                 // Boxed: only a run with an approver or a memory goes there, and its state held
                 // inline would make every run's future larger.

@@ -4,11 +4,11 @@
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use crate::store::{
-    Compensated, Orphan, Orphans, PauseId, PausedTurn, RecordEntry, RunId, RunStore, StoreError,
-    StoreFuture, FINISHED_KEPT,
+    Compensated, Orphan, Orphans, PauseId, PausedRun, PausedTurn, RecordEntry, RunId, RunStore,
+    StoreError, StoreFuture, FINISHED_KEPT,
 };
 
 /// A [`RunStore`] in this process's memory (the default): runs survive nothing, but follow the
@@ -61,7 +61,7 @@ struct Run {
 #[derive(Debug)]
 enum Phase {
     Running { owner: u64, lease_until: Instant },
-    Paused(Box<PausedTurn>),
+    Paused(Box<PausedTurn>, SystemTime),
 }
 
 impl Default for InMemoryRunStore {
@@ -211,7 +211,8 @@ impl RunStore for InMemoryRunStore {
     fn pause<'a>(&'a self, run: &'a RunId, paused: &'a PausedTurn) -> StoreFuture<'a, ()> {
         Box::pin(async move {
             let mut runs = self.runs();
-            self.running(&mut runs, run)?.phase = Phase::Paused(Box::new(paused.clone()));
+            self.running(&mut runs, run)?.phase =
+                Phase::Paused(Box::new(paused.clone()), SystemTime::now());
             Ok(())
         })
     }
@@ -219,7 +220,7 @@ impl RunStore for InMemoryRunStore {
     fn load_paused<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, PausedTurn> {
         Box::pin(async move {
             match self.runs().get(run).map(|found| &found.phase) {
-                Some(Phase::Paused(paused)) => Ok((**paused).clone()),
+                Some(Phase::Paused(paused, _)) => Ok((**paused).clone()),
                 Some(Phase::Running { .. }) => Err(StoreError::AlreadyDecided(run.to_string())),
                 None => Err(self.gone(run)),
             }
@@ -238,14 +239,28 @@ impl RunStore for InMemoryRunStore {
                 return Err(self.gone(run));
             };
             match &found.phase {
-                Phase::Paused(paused) if paused.pause() == pause => {}
+                Phase::Paused(paused, _) if paused.pause() == pause => {}
                 _ => return Err(StoreError::AlreadyDecided(run.to_string())),
             }
             match std::mem::replace(&mut found.phase, self.running_phase(lease)) {
-                Phase::Paused(paused) => Ok(*paused),
+                Phase::Paused(paused, _) => Ok(*paused),
                 Phase::Running { .. } => Err(StoreError::AlreadyDecided(run.to_string())),
             }
         })
+    }
+
+    fn list_paused(&self, limit: usize) -> StoreFuture<'_, Vec<PausedRun>> {
+        let mut paused: Vec<PausedRun> = self
+            .runs()
+            .values()
+            .filter_map(|run| match &run.phase {
+                Phase::Paused(turn, at) => Some(PausedRun::new(*at, (**turn).clone())),
+                Phase::Running { .. } => None,
+            })
+            .collect();
+        paused.sort_by(|a, b| (b.paused_at, b.turn.id()).cmp(&(a.paused_at, a.turn.id())));
+        paused.truncate(limit);
+        Box::pin(async move { Ok(paused) })
     }
 
     fn finish<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, ()> {
@@ -284,7 +299,7 @@ impl RunStore for InMemoryRunStore {
                         && (which == Orphans::All || lease_until <= now)
                         && !skip.contains(id)
                 }
-                Phase::Paused(_) => false,
+                Phase::Paused(..) => false,
             });
             let Some((id, found)) = claimable else {
                 return Ok(None);

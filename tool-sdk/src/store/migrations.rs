@@ -37,6 +37,10 @@ pub(crate) const SQLITE: &[Migration] = &[
         version: 6,
         sql: include_str!("../../migrations/sqlite/0006_tasks.sql"),
     },
+    Migration {
+        version: 7,
+        sql: include_str!("../../migrations/sqlite/0007_paused_at.sql"),
+    },
 ];
 
 /// The PostgreSQL schema.
@@ -65,5 +69,9 @@ pub(crate) const POSTGRES: &[Migration] = &[
     Migration {
         version: 6,
         sql: include_str!("../../migrations/postgres/0006_tasks.sql"),
+    },
+    Migration {
+        version: 7,
+        sql: include_str!("../../migrations/postgres/0007_paused_at.sql"),
     },
 ];

@@ -57,7 +57,7 @@ pub use in_memory::InMemoryRunStore;
 pub use in_memory_tasks::InMemoryTaskStore;
 pub(crate) use lease::Heartbeat;
 pub(crate) use paused::RunState;
-pub use paused::{CallSummary, PausedTurn, PendingCall};
+pub use paused::{CallSummary, PausedRun, PausedTurn, PendingCall};
 #[cfg(feature = "postgres")]
 pub use postgres::PostgresStore;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
@@ -146,6 +146,11 @@ pub trait RunStore: Send + Sync {
         pause: &'a PauseId,
         lease: Duration,
     ) -> StoreFuture<'a, PausedTurn>;
+
+    /// The runs waiting at a pause, newest first, `limit` at most: what a screen where a person
+    /// decides lists. A paused turn whose row fails its seal is left out (and refused, as
+    /// always, when loaded or taken).
+    fn list_paused(&self, limit: usize) -> StoreFuture<'_, Vec<PausedRun>>;
 
     /// The run ended (answered, rolled back, recovered): its record is dropped.
     fn finish<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, ()>;

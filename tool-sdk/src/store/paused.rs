@@ -29,6 +29,24 @@ pub struct PausedTurn {
     pub(crate) run: RunState,
 }
 
+/// A run waiting at a pause, as [`RunStore::list_paused`](crate::store::RunStore::list_paused)
+/// gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct PausedRun {
+    /// When it paused.
+    pub paused_at: std::time::SystemTime,
+    /// The turn it waits at: its run's id, its pause, its calls.
+    pub turn: PausedTurn,
+}
+
+impl PausedRun {
+    /// The run paused at `paused_at`, waiting at `turn`: for a store of the application's own.
+    pub fn new(paused_at: std::time::SystemTime, turn: PausedTurn) -> Self {
+        Self { paused_at, turn }
+    }
+}
+
 /// One call of a paused reply, as shown to the person deciding.
 #[derive(Debug, Clone)]
 pub struct PendingCall<'a> {
@@ -96,6 +114,12 @@ impl PausedTurn {
         &self.reply
     }
 
+    /// The id of the conversation the run keeps in a chat memory
+    /// ([`Run::with_memory`](crate::run::Run::with_memory)), when it runs on one.
+    pub fn conversation(&self) -> Option<&str> {
+        self.run.conversation.as_deref()
+    }
+
     /// The names of the tools the request offered; an allowed call of another tool never runs.
     pub fn request_tools(&self) -> &[String] {
         &self.request_tools
@@ -135,6 +159,10 @@ pub(crate) struct RunState {
     pub(crate) record: CompensationRecord,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) calls: Vec<CallSummary>,
+    /// The id of the conversation a chat memory keeps for the run, when it runs on one: where
+    /// a screen finds what the run is about, and what its resume goes on with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) conversation: Option<String>,
     /// Idempotency keys of recorded entries the store refused (the run was taken over): this
     /// process alone knows of them. A run that pauses has none.
     #[serde(skip)]
@@ -157,6 +185,7 @@ impl RunState {
             found: std::collections::HashSet::new(),
             record: CompensationRecord::new(),
             calls: Vec::new(),
+            conversation: None,
             local_only: std::collections::HashSet::new(),
             store_error: None,
         }

@@ -1,13 +1,13 @@
 //! The PostgreSQL [`RunStore`]: each operation one statement; a write to a run locks the run's
 //! row (`FOR SHARE`) while it checks ownership, so it cannot interleave with a takeover.
 
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use super::{backend, PostgresStore};
 use crate::store::{
     decode_entry, decode_paused, encode_entry, encode_paused, Compensated, Orphan, Orphans,
-    PauseId, PausedTurn, RecordEntry, RunId, RunStore, StoreError, StoreFuture, FINISHED_KEPT,
-    TIMED_OUT_PREFIX,
+    PauseId, PausedRun, PausedTurn, RecordEntry, RunId, RunStore, StoreError, StoreFuture,
+    FINISHED_KEPT, TIMED_OUT_PREFIX,
 };
 
 fn millis(lease: Duration) -> i64 {
@@ -180,7 +180,7 @@ impl RunStore for PostgresStore {
                 .execute(
                     "UPDATE tool_sdk_runs
                      SET phase = 'paused', owner = NULL, lease_until = NULL, paused = $3,
-                         pause_id = $4
+                         pause_id = $4, paused_at = now()
                      WHERE id = $1 AND phase = 'running' AND owner = $2",
                     &[
                         &run.as_str(),
@@ -195,6 +195,35 @@ impl RunStore for PostgresStore {
                 return Err(StoreError::Lost(run.to_string()));
             }
             Ok(())
+        })
+    }
+
+    fn list_paused(&self, limit: usize) -> StoreFuture<'_, Vec<PausedRun>> {
+        Box::pin(async move {
+            let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+            let rows = self
+                .connection()
+                .await
+                .map_err(backend)?
+                .query(
+                    "SELECT id, paused, COALESCE(paused_at, 'epoch'::timestamptz)
+                     FROM tool_sdk_runs WHERE phase = 'paused'
+                     ORDER BY paused_at DESC NULLS LAST, id DESC LIMIT $1",
+                    &[&limit],
+                )
+                .await
+                .map_err(backend)?;
+            let mut paused = Vec::new();
+            for row in rows {
+                let run: &str = row.try_get(0).map_err(backend)?;
+                let stored: &str = row.try_get(1).map_err(backend)?;
+                let at: SystemTime = row.try_get(2).map_err(backend)?;
+                match decode_paused(stored, self.row_seal.as_ref(), run) {
+                    Ok(turn) => paused.push(PausedRun::new(at, turn)),
+                    Err(error) => tracing::warn!(%run, %error, "a paused run is left out"),
+                }
+            }
+            Ok(paused)
         })
     }
 

@@ -71,6 +71,11 @@ pub(super) fn now_ms() -> i64 {
     i64::try_from(since.as_millis()).unwrap_or(i64::MAX)
 }
 
+/// A time of the store's clock (Unix milliseconds) as a time.
+pub(super) fn at(ms: i64) -> SystemTime {
+    UNIX_EPOCH + Duration::from_millis(u64::try_from(ms).unwrap_or_default())
+}
+
 pub(super) fn lease_until(lease: Duration) -> i64 {
     now_ms().saturating_add(i64::try_from(lease.as_millis()).unwrap_or(i64::MAX))
 }

@@ -4,11 +4,11 @@ use std::time::Duration;
 
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 
-use super::{backend, lease_until, now_ms, SqliteStore};
+use super::{at, backend, lease_until, now_ms, SqliteStore};
 use crate::store::{
     decode_entry, decode_paused, encode_entry, encode_paused, Compensated, Orphan, Orphans,
-    PauseId, PausedTurn, RecordEntry, RunId, RunStore, StoreError, StoreFuture, FINISHED_KEPT,
-    TIMED_OUT_PREFIX,
+    PauseId, PausedRun, PausedTurn, RecordEntry, RunId, RunStore, StoreError, StoreFuture,
+    FINISHED_KEPT, TIMED_OUT_PREFIX,
 };
 
 /// How long who finished a run is kept, in the clock's milliseconds.
@@ -154,15 +154,46 @@ impl RunStore for SqliteStore {
                 .execute(
                     "UPDATE tool_sdk_runs
                      SET phase = 'paused', owner = NULL, lease_until = NULL, paused = ?3,
-                         pause_id = ?4
+                         pause_id = ?4, paused_at = ?5
                      WHERE id = ?1 AND phase = 'running' AND owner = ?2",
-                    params![run, owner, paused, pause],
+                    params![run, owner, paused, pause, now_ms()],
                 )
                 .map_err(backend)?;
             if changed == 0 {
                 return Err(StoreError::Lost(run));
             }
             Ok(())
+        })
+    }
+
+    fn list_paused(&self, limit: usize) -> StoreFuture<'_, Vec<PausedRun>> {
+        let seal = self.row_seal();
+        self.with(move |connection, _| {
+            let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+            let mut statement = connection
+                .prepare(
+                    "SELECT id, paused, paused_at FROM tool_sdk_runs WHERE phase = 'paused'
+                     ORDER BY paused_at DESC, id DESC LIMIT ?1",
+                )
+                .map_err(backend)?;
+            let rows = statement
+                .query_map([limit], |row| {
+                    Ok((
+                        row.get::<_, String>(0)?,
+                        row.get::<_, String>(1)?,
+                        row.get::<_, i64>(2)?,
+                    ))
+                })
+                .map_err(backend)?;
+            let mut paused = Vec::new();
+            for row in rows {
+                let (run, stored, paused_at) = row.map_err(backend)?;
+                match decode_paused(&stored, seal.as_ref(), &run) {
+                    Ok(turn) => paused.push(PausedRun::new(at(paused_at), turn)),
+                    Err(error) => tracing::warn!(%run, %error, "a paused run is left out"),
+                }
+            }
+            Ok(paused)
         })
     }
 

@@ -1,17 +1,12 @@
 //! The SQLite store's tasks: every process sharing the file sees them, and they survive a
 //! restart.
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime};
 
 use rusqlite::{params, OptionalExtension};
 
-use super::{backend, lease_until, now_ms, SqliteStore};
+use super::{at, backend, lease_until, now_ms, SqliteStore};
 use crate::store::{decode_state, encode_end, StoreFuture, StoredTask, TaskEnd, TaskStore};
-
-/// A time of the store's clock (Unix milliseconds) as a time.
-fn at(ms: i64) -> SystemTime {
-    UNIX_EPOCH + Duration::from_millis(u64::try_from(ms).unwrap_or_default())
-}
 
 impl TaskStore for SqliteStore {
     fn create_task<'a>(
