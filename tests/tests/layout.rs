@@ -67,6 +67,7 @@ fn lib_declares_the_stages_in_order() {
             "compensate",
             "run",
             "mcp",
+            "approvals",
             "__private"
         ],
         "lib.rs declares the stages in dependency order, then the macros' private module"

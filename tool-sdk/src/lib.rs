@@ -160,7 +160,8 @@ extern crate self as tool_sdk;
 
 // The stages, in dependency order: each uses only those declared before it (a test reads the
 // sources and fails on an import that breaks the order). Data flows the same way:
-// define → register → describe → model → store → gate → compensate → run, with MCP at the edge.
+// define → register → describe → model → store → gate → compensate → run, with MCP and the
+// approval page at the edge.
 
 // What a tool is: the trait, its definition and schema, its context, its output, its error.
 pub mod define;
@@ -181,6 +182,9 @@ pub mod run;
 // Serve a registry over MCP, and use an MCP server's tools.
 #[cfg(feature = "mcp")]
 pub mod mcp;
+// A page where a person decides on paused runs, in a browser.
+#[cfg(feature = "approvals")]
+pub mod approvals;
 
 #[doc(hidden)]
 #[path = "private.rs"]

@@ -237,6 +237,15 @@ impl ToolLoop {
     }
 
     /// Whether anyone listens to events.
+    /// Where this loop's runs are kept: its store, or without one its own in-memory run store.
+    #[cfg_attr(not(feature = "approvals"), allow(dead_code))]
+    pub(crate) fn run_store(&self) -> &dyn RunStore {
+        match &self.store {
+            Some(store) => &**store,
+            None => &self.parked,
+        }
+    }
+
     pub(crate) fn listens(&self) -> bool {
         self.listener.is_some()
     }

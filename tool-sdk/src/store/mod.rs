@@ -50,7 +50,7 @@ pub use deadpool_postgres;
 pub use error::{StoreError, StoreErrorKind, StoreFuture};
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub(crate) use id::owner_token;
-#[cfg(feature = "mcp")]
+#[cfg(any(feature = "mcp", feature = "approvals"))]
 pub(crate) use id::random_token;
 pub use id::{PauseId, RunId};
 pub use in_memory::InMemoryRunStore;

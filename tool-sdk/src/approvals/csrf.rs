@@ -1,0 +1,97 @@
+//! The page's defence against cross-site requests: a decision carries a token that only a page
+//! served to the same browser holds.
+//!
+//! Each browser gets a random session value in a cookie (`HttpOnly`, `SameSite=Strict`); the
+//! form carries the HMAC of that value under a key of this page's own. A site elsewhere can
+//! make the browser send the cookie, but cannot read the page, so it cannot write the token.
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine as _;
+use hmac::Mac as _;
+
+use crate::store::{random_token, HmacSha256, StoreError};
+
+/// The cookie holding the browser's session value.
+pub(super) const COOKIE: &str = "tool_sdk_approvals";
+
+/// The page's key for CSRF tokens, drawn once per page.
+#[derive(Clone)]
+pub(super) struct Csrf {
+    key: [u8; 32],
+}
+
+impl Csrf {
+    pub(super) fn new() -> Result<Self, StoreError> {
+        let mut key = [0u8; 32];
+        getrandom::fill(&mut key)
+            .map_err(|e| StoreError::Backend(format!("no randomness for the page's key: {e}")))?;
+        Ok(Self { key })
+    }
+
+    fn mac(&self, session: &str) -> HmacSha256 {
+        let mut mac = <HmacSha256 as hmac::Mac>::new_from_slice(&self.key)
+            .unwrap_or_else(|_| unreachable!("HMAC takes a key of any length"));
+        mac.update(session.as_bytes());
+        mac
+    }
+
+    /// The token a form served to the browser holding `session` carries.
+    pub(super) fn token(&self, session: &str) -> String {
+        URL_SAFE_NO_PAD.encode(self.mac(session).finalize().into_bytes())
+    }
+
+    /// Whether `token` is the one for `session`, compared in constant time.
+    pub(super) fn verify(&self, session: &str, token: &str) -> bool {
+        let Ok(tag) = URL_SAFE_NO_PAD.decode(token) else {
+            return false;
+        };
+        self.mac(session).verify_slice(&tag).is_ok()
+    }
+}
+
+/// A fresh session value for a browser that has none.
+pub(super) fn new_session() -> Result<String, StoreError> {
+    random_token()
+}
+
+/// The session value in a request's `Cookie` headers, if any.
+pub(super) fn session_of(headers: &axum::http::HeaderMap) -> Option<String> {
+    headers
+        .get_all(axum::http::header::COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|cookies| cookies.split(';'))
+        .filter_map(|cookie| cookie.trim().split_once('='))
+        .find(|(name, value)| *name == COOKIE && !value.is_empty())
+        .map(|(_, value)| value.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_token_verifies_for_its_session_only() {
+        let csrf = Csrf::new().expect("randomness");
+        let token = csrf.token("session-a");
+        assert!(csrf.verify("session-a", &token));
+        assert!(!csrf.verify("session-b", &token));
+        assert!(!csrf.verify("session-a", ""));
+        assert!(!csrf.verify("session-a", "not base64 !"));
+        let other_page = Csrf::new().expect("randomness");
+        assert!(!other_page.verify("session-a", &token));
+    }
+
+    #[test]
+    fn the_session_is_read_among_other_cookies() {
+        let mut headers = axum::http::HeaderMap::new();
+        headers.insert(
+            axum::http::header::COOKIE,
+            "theme=dark; tool_sdk_approvals=abc; other=1"
+                .parse()
+                .expect("a header"),
+        );
+        assert_eq!(session_of(&headers).as_deref(), Some("abc"));
+        assert_eq!(session_of(&axum::http::HeaderMap::new()), None);
+    }
+}

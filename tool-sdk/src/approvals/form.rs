@@ -1,0 +1,159 @@
+//! A submitted decision form, read into the decisions it carries.
+
+use crate::gate::{ToolCallDecision, ToolCallDecisions};
+use crate::store::{PauseId, RunId};
+
+/// What a denial tells the model when the person wrote nothing.
+const DEFAULT_DENIAL: &str = "A person denied this call.";
+
+/// The decisions of one submitted form, and the run they are for.
+#[derive(Debug)]
+pub(super) struct DecisionForm {
+    pub(super) csrf: String,
+    pub(super) run: RunId,
+    pub(super) decisions: ToolCallDecisions,
+}
+
+/// One call's fields, gathered by index.
+#[derive(Default)]
+struct CallFields {
+    key: Option<String>,
+    fingerprint: Option<String>,
+    verdict: Option<String>,
+    message: Option<String>,
+}
+
+/// Reads the form's fields: `csrf`, `run`, `pause`, and for each call `call.N.key`,
+/// `call.N.fingerprint`, `call.N.verdict` (`allow` or `deny`) and `call.N.message`. A field
+/// missing or out of place is an error naming it.
+pub(super) fn read(fields: Vec<(String, String)>) -> Result<DecisionForm, String> {
+    let (mut csrf, mut run, mut pause) = (None, None, None);
+    let mut calls: Vec<CallFields> = Vec::new();
+    for (name, value) in fields {
+        match name.as_str() {
+            "csrf" => csrf = Some(value),
+            "run" => run = Some(value),
+            "pause" => pause = Some(value),
+            _ => {
+                let (index, field) = call_field(&name)?;
+                if index >= 256 {
+                    return Err(format!("the form names call {index}: too many calls"));
+                }
+                if calls.len() <= index {
+                    calls.resize_with(index + 1, CallFields::default);
+                }
+                let slot = match field {
+                    "key" => &mut calls[index].key,
+                    "fingerprint" => &mut calls[index].fingerprint,
+                    "verdict" => &mut calls[index].verdict,
+                    "message" => &mut calls[index].message,
+                    other => {
+                        return Err(format!(
+                            "the form has an unknown field `call.{index}.{other}`"
+                        ))
+                    }
+                };
+                *slot = Some(value);
+            }
+        }
+    }
+    let run = run.ok_or("the form names no run")?;
+    let pause = pause.ok_or("the form names no pause")?;
+    let mut decisions = ToolCallDecisions::for_pause(PauseId::from_string(pause));
+    for (index, call) in calls.into_iter().enumerate() {
+        decisions.push(decision(index, call)?);
+    }
+    Ok(DecisionForm {
+        csrf: csrf.unwrap_or_default(),
+        run: RunId::from_string(run),
+        decisions,
+    })
+}
+
+/// `call.3.verdict` as `(3, "verdict")`.
+fn call_field(name: &str) -> Result<(usize, &str), String> {
+    let unknown = || format!("the form has an unknown field `{name}`");
+    let rest = name.strip_prefix("call.").ok_or_else(unknown)?;
+    let (index, field) = rest.split_once('.').ok_or_else(unknown)?;
+    Ok((index.parse().map_err(|_| unknown())?, field))
+}
+
+fn decision(index: usize, call: CallFields) -> Result<ToolCallDecision, String> {
+    let key = call.key.ok_or(format!("call {index} has no key"))?;
+    match call.verdict.as_deref() {
+        Some("allow") => {
+            let fingerprint = call
+                .fingerprint
+                .ok_or(format!("call `{key}` has no fingerprint"))?;
+            Ok(ToolCallDecision::allow(key, fingerprint))
+        }
+        Some("deny") => {
+            let message = call
+                .message
+                .map(|m| m.trim().to_owned())
+                .filter(|m| !m.is_empty())
+                .unwrap_or_else(|| DEFAULT_DENIAL.to_owned());
+            Ok(ToolCallDecision::deny(key, message))
+        }
+        Some(other) => Err(format!("call `{key}` has an unknown verdict `{other}`")),
+        None => Err(format!(
+            "call `{key}` has no decision: choose allow or deny for each call"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fields(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn a_form_becomes_the_decisions_it_carries() {
+        let form = read(fields(&[
+            ("csrf", "t"),
+            ("run", "r-1"),
+            ("pause", "p-1"),
+            ("call.0.key", "a"),
+            ("call.0.fingerprint", "fa"),
+            ("call.0.verdict", "allow"),
+            ("call.1.key", "b"),
+            ("call.1.fingerprint", "fb"),
+            ("call.1.verdict", "deny"),
+            ("call.1.message", "  not today  "),
+        ]))
+        .expect("a well-formed form");
+        assert_eq!(form.csrf, "t");
+        assert_eq!(form.run.as_str(), "r-1");
+        assert_eq!(form.decisions.pause().as_str(), "p-1");
+        assert_eq!(
+            form.decisions.decisions(),
+            [
+                ToolCallDecision::allow("a", "fa"),
+                ToolCallDecision::deny("b", "not today")
+            ]
+        );
+    }
+
+    #[test]
+    fn a_form_missing_a_part_says_which() {
+        let undecided = read(fields(&[("run", "r"), ("pause", "p"), ("call.0.key", "a")]));
+        assert!(undecided.unwrap_err().contains("no decision"));
+        let stray = read(fields(&[("run", "r"), ("pause", "p"), ("call.x.key", "a")]));
+        assert!(stray.unwrap_err().contains("unknown field"));
+        let huge = read(fields(&[
+            ("run", "r"),
+            ("pause", "p"),
+            ("call.9999.key", "a"),
+        ]));
+        assert!(huge.unwrap_err().contains("too many"));
+        assert!(read(fields(&[("pause", "p")]))
+            .unwrap_err()
+            .contains("no run"));
+    }
+}

@@ -1,0 +1,128 @@
+//! Who may use the page, and the headers every answer carries.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::request::Parts;
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+use super::render::message_page;
+use super::Shared;
+
+/// The application's check of who may see and decide: `Ok` lets the request through; `Err`
+/// gives the reason shown to the refused person.
+pub(super) type Authorize = dyn Fn(&Parts) -> Result<(), String> + Send + Sync;
+
+/// What a browser may load and send from the page: its own script and style, nothing inline,
+/// forms posted only back to the page, and no framing.
+const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; \
+     style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; \
+     frame-ancestors 'none'; base-uri 'none'";
+
+/// The default check: a request from this machine (the loopback interface) only.
+pub(super) fn loopback_only(request: &Parts) -> Result<(), String> {
+    match request.extensions.get::<ConnectInfo<SocketAddr>>() {
+        Some(ConnectInfo(peer)) if peer.ip().is_loopback() => Ok(()),
+        Some(ConnectInfo(peer)) => Err(format!(
+            "This page lets only this machine decide, and the request came from {}. An \
+             application that lets others decide gives the page a check of its own \
+             (ApprovalPage::with_authorize).",
+            peer.ip()
+        )),
+        None => Err(
+            "This page lets only this machine decide, and cannot tell where the \
+             request came from (mounted without connection info). An application that mounts \
+             it gives the page a check of its own (ApprovalPage::with_authorize)."
+                .to_owned(),
+        ),
+    }
+}
+
+/// Every request passes the application's check (and a decision, the same-origin check);
+/// every answer carries the security headers.
+pub(super) async fn guard(
+    State(shared): State<Arc<Shared>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let refusal = match (shared.authorize)(&parts) {
+        Err(reason) => Some((StatusCode::FORBIDDEN, reason)),
+        Ok(()) if parts.method == Method::POST && !same_origin(&parts.headers) => Some((
+            StatusCode::FORBIDDEN,
+            "This decision was sent from another site, and is refused: decide on this page."
+                .to_owned(),
+        )),
+        Ok(()) => None,
+    };
+    let mut response = match refusal {
+        Some((status, reason)) => {
+            (status, message_page(&shared.title, "Not allowed", &reason)).into_response()
+        }
+        None => next.run(Request::from_parts(parts, body)).await,
+    };
+    secure(response.headers_mut());
+    response
+}
+
+/// Whether a form post comes from a page of this origin: its `Origin` (sent by browsers with
+/// every POST) names the host the request was sent to. A request without one (not a browser)
+/// passes: the CSRF token guards it.
+fn same_origin(headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) else {
+        return true;
+    };
+    let Some(host) = headers.get(header::HOST).and_then(|v| v.to_str().ok()) else {
+        return false;
+    };
+    origin
+        .split_once("://")
+        .is_some_and(|(_, authority)| authority.eq_ignore_ascii_case(host))
+}
+
+fn secure(headers: &mut HeaderMap) {
+    let fixed = [
+        (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (header::REFERRER_POLICY, "no-referrer"),
+        (header::X_FRAME_OPTIONS, "DENY"),
+        (header::CACHE_CONTROL, "no-store"),
+    ];
+    for (name, value) in fixed {
+        headers.insert(name, HeaderValue::from_static(value));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with(pairs: &[(header::HeaderName, &str)]) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        for (name, value) in pairs {
+            headers.insert(name.clone(), value.parse().expect("a header value"));
+        }
+        headers
+    }
+
+    #[test]
+    fn a_post_from_another_origin_is_told_apart() {
+        let here = [(header::HOST, "127.0.0.1:8080")];
+        assert!(same_origin(&with(&here)));
+        let ours = [
+            (header::HOST, "127.0.0.1:8080"),
+            (header::ORIGIN, "http://127.0.0.1:8080"),
+        ];
+        assert!(same_origin(&with(&ours)));
+        let theirs = [
+            (header::HOST, "127.0.0.1:8080"),
+            (header::ORIGIN, "https://evil.example"),
+        ];
+        assert!(!same_origin(&with(&theirs)));
+        let null = [(header::HOST, "127.0.0.1:8080"), (header::ORIGIN, "null")];
+        assert!(!same_origin(&with(&null)));
+    }
+}

@@ -1,0 +1,243 @@
+//! A page where a person decides on paused runs, in a browser (feature `approvals`).
+//!
+//! [`ApprovalPage`] is a router over a [`ToolLoop`] (and the run store it keeps its runs in)
+//! and the [`ChatMemory`] its runs keep their conversations in. It lists the runs waiting for
+//! a decision, newest first, each with the conversation's last user message; for each waiting
+//! call it shows the tool, its description and the arguments as indented JSON (a call the
+//! policy did not gate shows as "will run"). The person allows or denies each call, a denial
+//! with a message for the model, and submits once: the run resumes in the server, and the page
+//! shows what came of it: the answer, what ran, and what was rolled back and why. The list
+//! updates itself as runs pause and are decided elsewhere (it polls every 2 s). Plain HTML, a
+//! style sheet and a little script: usable with a keyboard, readable on a phone.
+//!
+//! The runs it decides are those started with a chat memory
+//! ([`Run::with_memory`](crate::run::Run::with_memory)): the page resumes each on its
+//! conversation. Others are listed, to be decided in the application.
+//!
+//! # Safe by construction
+//!
+//! - [`bind`](ApprovalPage::bind) listens on the loopback interface; and by default the page
+//!   answers requests from this machine only, saying so to anyone else.
+//!   [`with_authorize`](ApprovalPage::with_authorize) replaces that check with the
+//!   application's (a session, a header set by a proxy that authenticated the person).
+//! - A decision carries a CSRF token (the HMAC, under a key of the page's own, of a random
+//!   value in a `SameSite=Strict`, `HttpOnly` cookie), and a post from another origin is
+//!   refused.
+//! - Each allowance carries the fingerprint of the arguments shown: arguments changed between
+//!   showing and deciding run nothing. A second submit (another tab, a replayed request) is
+//!   refused, and nothing runs twice: the run store hands a pause to one resume.
+//! - Every answer sets a content security policy that allows no inline script or style and no
+//!   framing; whatever a model or a tool wrote is escaped, so markup in an argument shows as
+//!   text.
+//!
+//! # Examples
+//!
+//! ```no_run
+//! use std::sync::Arc;
+//! use tool_sdk::approvals::ApprovalPage;
+//! use tool_sdk::run::{CancellationToken, ToolLoop};
+//! use tool_sdk::store::SqliteStore;
+//! use tool_sdk::{ScriptedModel, ToolRegistry};
+//!
+//! # #[tokio::main]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let store = Arc::new(SqliteStore::open("agent.db")?);
+//! let agent = ToolLoop::new(ScriptedModel::new([]), ToolRegistry::new()).with_store(store.clone());
+//! let page = ApprovalPage::new(Arc::new(agent), store).bind(8080).await?;
+//! println!("decide at {}", page.url());
+//! page.serve(CancellationToken::new()).await?;
+//! # Ok(())
+//! # }
+//! ```
+
+mod csrf;
+mod escape;
+mod form;
+mod guard;
+mod outcomes;
+mod render;
+mod routes;
+
+use std::fmt;
+use std::io;
+use std::net::{Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+
+use axum::http::request::Parts;
+use axum::routing::{get, post};
+use axum::Router;
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+
+use self::csrf::Csrf;
+use self::guard::{guard, loopback_only, Authorize};
+use self::outcomes::Outcomes;
+use crate::run::ToolLoop;
+use crate::store::ChatMemory;
+
+/// How many paused runs the page lists unless told otherwise.
+const DEFAULT_LISTED: usize = 50;
+
+/// A page where a person decides on paused runs; see the [module](self).
+pub struct ApprovalPage {
+    agent: Arc<ToolLoop>,
+    memory: Arc<dyn ChatMemory>,
+    authorize: Box<Authorize>,
+    title: String,
+    listed: usize,
+}
+
+/// What the page's handlers share.
+struct Shared {
+    agent: Arc<ToolLoop>,
+    memory: Arc<dyn ChatMemory>,
+    authorize: Box<Authorize>,
+    title: String,
+    listed: usize,
+    csrf: Csrf,
+    outcomes: Outcomes,
+}
+
+impl ApprovalPage {
+    /// A page over `agent`'s paused runs (in its run store), whose conversations `memory`
+    /// keeps.
+    pub fn new(agent: Arc<ToolLoop>, memory: Arc<dyn ChatMemory>) -> Self {
+        Self {
+            agent,
+            memory,
+            authorize: Box::new(loopback_only),
+            title: "tool-sdk approvals".to_owned(),
+            listed: DEFAULT_LISTED,
+        }
+    }
+
+    /// Who may see the page and decide: `check` gets each request's head and lets it through
+    /// (`Ok`) or refuses it with a reason shown to the person (`Err`). Replaces the default,
+    /// which lets through requests from the loopback interface only.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use tool_sdk::approvals::ApprovalPage;
+    /// use tool_sdk::run::ToolLoop;
+    /// use tool_sdk::store::InMemoryChatMemory;
+    /// use tool_sdk::{ScriptedModel, ToolRegistry};
+    ///
+    /// let agent = Arc::new(ToolLoop::new(ScriptedModel::new([]), ToolRegistry::new()));
+    /// let page = ApprovalPage::new(agent, Arc::new(InMemoryChatMemory::new()))
+    ///     // A proxy in front authenticates people and names them in this header.
+    ///     .with_authorize(|request| match request.headers.get("x-authenticated-user") {
+    ///         Some(user) if user == "ana" || user == "ben" => Ok(()),
+    ///         _ => Err("Only the on-call team decides here.".to_owned()),
+    ///     });
+    /// # let _ = page;
+    /// ```
+    pub fn with_authorize(
+        mut self,
+        check: impl Fn(&Parts) -> Result<(), String> + Send + Sync + 'static,
+    ) -> Self {
+        self.authorize = Box::new(check);
+        self
+    }
+
+    /// The name the page shows at its top and in its title: the application's.
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
+        self.title = title.into();
+        self
+    }
+
+    /// How many paused runs the page lists at most, newest first (50 by default).
+    pub fn with_listed(mut self, listed: usize) -> Self {
+        self.listed = listed;
+        self
+    }
+
+    /// The page as a router, to mount in the application's (at a path of its own, say
+    /// `/approvals/`; its links are relative). The default check needs the connection's
+    /// address: serve the application with
+    /// `into_make_service_with_connect_info::<SocketAddr>()`, or give a check of its own.
+    /// Fails only when the system has no randomness for the page's CSRF key.
+    pub fn router(self) -> io::Result<Router> {
+        let csrf = Csrf::new().map_err(io::Error::other)?;
+        let shared = Arc::new(Shared {
+            agent: self.agent,
+            memory: self.memory,
+            authorize: self.authorize,
+            title: self.title,
+            listed: self.listed,
+            csrf,
+            outcomes: Outcomes::default(),
+        });
+        Ok(Router::new()
+            .route("/", get(routes::list))
+            .route("/runs", get(routes::runs))
+            .route("/decide", post(routes::decide))
+            .route("/outcome", get(routes::outcome))
+            .route("/page.css", get(routes::style))
+            .route("/page.js", get(routes::script))
+            .layer(axum::middleware::from_fn_with_state(
+                Arc::clone(&shared),
+                guard,
+            ))
+            .with_state(shared))
+    }
+
+    /// Listens on the loopback interface (`127.0.0.1`) at `port` (0: a free one), ready to
+    /// [serve](BoundPage::serve).
+    pub async fn bind(self, port: u16) -> io::Result<BoundPage> {
+        self.bind_to(SocketAddr::from((Ipv4Addr::LOCALHOST, port)))
+            .await
+    }
+
+    /// Listens at `address`: another interface means other machines reach the page, so give
+    /// it a check of its own ([`with_authorize`](Self::with_authorize)); the default still
+    /// lets only this machine decide.
+    pub async fn bind_to(self, address: SocketAddr) -> io::Result<BoundPage> {
+        let router = self.router()?;
+        let listener = TcpListener::bind(address).await?;
+        let local = listener.local_addr()?;
+        Ok(BoundPage {
+            listener,
+            router,
+            url: format!("http://{local}/"),
+        })
+    }
+}
+
+/// An [`ApprovalPage`] listening, not yet serving: its URL is known.
+pub struct BoundPage {
+    listener: TcpListener,
+    router: Router,
+    url: String,
+}
+
+impl BoundPage {
+    /// Where a browser opens the page: `http://127.0.0.1:PORT/`.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// Serves until `shutdown` is cancelled; requests in flight then finish.
+    pub async fn serve(self, shutdown: CancellationToken) -> io::Result<()> {
+        let service = self
+            .router
+            .into_make_service_with_connect_info::<SocketAddr>();
+        axum::serve(self.listener, service)
+            .with_graceful_shutdown(shutdown.cancelled_owned())
+            .await
+    }
+}
+
+impl fmt::Debug for ApprovalPage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ApprovalPage")
+            .field("title", &self.title)
+            .field("listed", &self.listed)
+            .finish_non_exhaustive()
+    }
+}
+
+impl fmt::Debug for BoundPage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BoundPage").field("url", &self.url).finish()
+    }
+}

@@ -1,0 +1,76 @@
+// The approval page's one script: it keeps the list current (runs that paused since the page
+// loaded appear, runs decided elsewhere go) without touching a form being filled in, and it
+// disables a form's button once submitted.
+"use strict";
+
+(function () {
+  const POLL_MS = 2000;
+  const list = document.getElementById("runs");
+  const news = document.getElementById("news");
+  if (!list) {
+    return; // an outcome or a message: nothing to keep current
+  }
+
+  function busy(section) {
+    return section.contains(document.activeElement) || section.dataset.busy === "yes" ||
+      Array.from(section.querySelectorAll("input[type=radio]")).some((r) => r.checked) ||
+      Array.from(section.querySelectorAll("textarea")).some((t) => t.value !== "");
+  }
+
+  function shown() {
+    const sections = new Map();
+    for (const section of list.querySelectorAll("section.run")) {
+      sections.set(section.dataset.run, section);
+    }
+    return sections;
+  }
+
+  async function refresh() {
+    let answer;
+    try {
+      const response = await fetch("runs", { credentials: "same-origin", cache: "no-store" });
+      if (!response.ok) {
+        return;
+      }
+      answer = await response.json();
+    } catch (_) {
+      return; // the server is away for a moment; try again at the next beat
+    }
+    const current = shown();
+    const waiting = new Set(answer.runs.map((run) => run.id));
+    let added = 0;
+    // Newest first: each new run goes before the first run that is older than it.
+    answer.runs.forEach((run, index) => {
+      if (current.has(run.id)) {
+        return;
+      }
+      const holder = document.createElement("div");
+      holder.innerHTML = run.html; // escaped by the server
+      const section = holder.firstElementChild;
+      const next = answer.runs.slice(index + 1).map((r) => current.get(r.id)).find(Boolean);
+      list.insertBefore(section, next || null);
+      current.set(run.id, section);
+      added += 1;
+    });
+    for (const [id, section] of current) {
+      if (!waiting.has(id) && !busy(section)) {
+        section.remove();
+      }
+    }
+    if (added > 0) {
+      news.textContent = added === 1 ? "A new run waits for you." : added + " new runs wait for you.";
+    }
+  }
+
+  list.addEventListener("submit", (event) => {
+    const form = event.target;
+    form.closest("section.run").dataset.busy = "yes";
+    const button = form.querySelector("button[type=submit]");
+    if (button) {
+      // Disabled once the browser has read the form: the server refuses a second submit anyway.
+      setTimeout(() => { button.disabled = true; button.textContent = "Deciding…"; }, 0);
+    }
+  });
+
+  setInterval(refresh, POLL_MS);
+})();

@@ -1,0 +1,292 @@
+//! The page's HTML: the waiting runs, each with its form, the outcome of a decision, and a
+//! message. Everything a model, a tool or a person wrote goes through [`escape`].
+
+use std::time::SystemTime;
+
+use super::escape::{arguments, escape, push};
+use crate::compensate::CompensationReport;
+use crate::gate::fingerprint;
+use crate::model::ToolResultStatus;
+use crate::register::ToolRegistry;
+use crate::run::{LoopOutcome, LoopStatus};
+use crate::store::{CallSummary, PausedRun};
+
+/// A paused run as the page shows it.
+pub(super) struct Waiting<'a> {
+    pub(super) run: &'a PausedRun,
+    /// The conversation's last user message, when the memory has the conversation.
+    pub(super) asked: Option<String>,
+    /// The tools, for their descriptions.
+    pub(super) registry: &'a ToolRegistry,
+}
+
+/// The whole page around `body`.
+fn document(title: &str, heading: &str, body: &str) -> String {
+    let (title, heading) = (escape(title), escape(heading));
+    format!(
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>{heading} · {title}</title>\n<link rel=\"stylesheet\" href=\"page.css\">\n\
+         <script src=\"page.js\" defer></script>\n</head>\n<body>\n\
+         <header class=\"top\"><p class=\"product\">{title}</p><h1>{heading}</h1></header>\n\
+         <main>\n{body}\n</main>\n</body>\n</html>\n"
+    )
+}
+
+/// The list of waiting runs, newest first, each with its form.
+pub(super) fn list_page(title: &str, waiting: &[Waiting<'_>], csrf: &str) -> String {
+    let mut body = String::from(
+        "<p class=\"lead\">Runs wait here for your decision on calls that need one. Allow or \
+         deny each, then submit once: the run goes on at once. A denial's message is what the \
+         model is told.</p>\n<p class=\"status\" role=\"status\" aria-live=\"polite\" \
+         id=\"news\"></p>\n<div id=\"runs\">\n",
+    );
+    for run in waiting {
+        body.push_str(&run_section(run, csrf));
+    }
+    body.push_str("</div>\n<p class=\"empty\" id=\"empty\">Nothing waits for a decision.</p>\n");
+    document(title, "Waiting for your decision", &body)
+}
+
+/// One waiting run: what it is about, and a form over its calls.
+pub(super) fn run_section(waiting: &Waiting<'_>, csrf: &str) -> String {
+    let turn = &waiting.run.turn;
+    let id = escape(turn.id().as_str());
+    let mut html = String::new();
+    push(
+        &mut html,
+        format_args!("<section class=\"run\" id=\"run-{id}\" data-run=\"{id}\">\n<header>"),
+    );
+    match &waiting.asked {
+        Some(asked) => push(
+            &mut html,
+            format_args!(
+                "<h2><span class=\"said\">The user asked</span> {}</h2>",
+                escape(asked)
+            ),
+        ),
+        None => html.push_str("<h2>A run</h2>"),
+    }
+    push(
+        &mut html,
+        format_args!(
+            "<p class=\"meta\">Paused {} · run <code>{id}</code></p></header>\n",
+            escape(&when(waiting.run.paused_at))
+        ),
+    );
+    if turn.conversation().is_none() {
+        html.push_str(
+            "<p class=\"note\">This run keeps its conversation in the application, not in a \
+             chat memory: decide on it there.</p>\n</section>\n",
+        );
+        return html;
+    }
+    push(
+        &mut html,
+        format_args!(
+            "<form method=\"post\" action=\"decide\">\n\
+             <input type=\"hidden\" name=\"csrf\" value=\"{}\">\n\
+             <input type=\"hidden\" name=\"run\" value=\"{id}\">\n\
+             <input type=\"hidden\" name=\"pause\" value=\"{}\">\n",
+            escape(csrf),
+            escape(turn.pause().as_str())
+        ),
+    );
+    for (index, call) in turn.calls().enumerate() {
+        let name = escape(&call.call.name);
+        let badge = if call.awaiting {
+            "<span class=\"badge ask\">needs your decision</span>"
+        } else {
+            "<span class=\"badge run\">will run</span>"
+        };
+        push(
+            &mut html,
+            format_args!(
+                "<fieldset class=\"call\">\n<legend><span class=\"tool\">{name}</span> \
+                 {badge}</legend>\n"
+            ),
+        );
+        if let Some(tool) = waiting.registry.get(&call.call.name) {
+            push(
+                &mut html,
+                format_args!(
+                    "<p class=\"description\">{}</p>\n",
+                    escape(&tool.definition().description)
+                ),
+            );
+        }
+        push(
+            &mut html,
+            format_args!(
+                "<pre class=\"arguments\" aria-label=\"arguments\">{}</pre>\n\
+                 <input type=\"hidden\" name=\"call.{index}.key\" value=\"{}\">\n\
+                 <input type=\"hidden\" name=\"call.{index}.fingerprint\" value=\"{}\">\n",
+                arguments(&call.call.arguments),
+                escape(&call.key),
+                escape(&fingerprint(call.call))
+            ),
+        );
+        if call.awaiting {
+            push(
+                &mut html,
+                format_args!(
+                    "<div class=\"choice\">\
+                     <label><input type=\"radio\" name=\"call.{index}.verdict\" value=\"allow\" \
+                     required> Allow</label>\
+                     <label><input type=\"radio\" name=\"call.{index}.verdict\" value=\"deny\"> \
+                     Deny</label></div>\n\
+                     <label class=\"reason\">Message for the model, if denied\
+                     <textarea name=\"call.{index}.message\" rows=\"2\" maxlength=\"2000\">\
+                     </textarea></label>\n"
+                ),
+            );
+        } else {
+            push(
+                &mut html,
+                format_args!(
+                    "<input type=\"hidden\" name=\"call.{index}.verdict\" value=\"allow\">\n"
+                ),
+            );
+        }
+        html.push_str("</fieldset>\n");
+    }
+    html.push_str("<button type=\"submit\">Submit decisions</button>\n</form>\n</section>\n");
+    html
+}
+
+/// What came of a decision: the answer, what ran, and what was rolled back and why.
+pub(super) fn outcome_page(title: &str, outcome: &LoopOutcome) -> String {
+    let mut body = String::new();
+    push(
+        &mut body,
+        format_args!(
+            "<p class=\"meta\">Run <code>{}</code></p>\n<section class=\"verdict\">{}</section>\n",
+            escape(outcome.run_id.as_str()),
+            status(&outcome.status)
+        ),
+    );
+    if !outcome.calls.is_empty() {
+        body.push_str(
+            "<h2>What ran</h2>\n<table class=\"calls\"><thead><tr><th scope=\"col\">Tool</th>\
+             <th scope=\"col\">Arguments</th><th scope=\"col\">How it ended</th></tr></thead>\
+             <tbody>\n",
+        );
+        for call in &outcome.calls {
+            body.push_str(&call_row(call));
+        }
+        body.push_str("</tbody></table>\n");
+    }
+    if !outcome.compensations.is_empty() {
+        body.push_str("<h2>Rolled back</h2>\n");
+        if let Some(why) = rollback_reason(&outcome.status) {
+            push(
+                &mut body,
+                format_args!("<p class=\"why\">{}</p>\n", escape(&why)),
+            );
+        }
+        body.push_str("<ul class=\"rollbacks\">\n");
+        for report in &outcome.compensations {
+            body.push_str(&rollback_item(report));
+        }
+        body.push_str("</ul>\n");
+    }
+    body.push_str("<p><a href=\"./\">Back to the waiting runs</a></p>\n");
+    document(title, "Outcome", &body)
+}
+
+/// A page saying `message` under `heading`, with a way back.
+pub(super) fn message_page(title: &str, heading: &str, message: &str) -> String {
+    let body = format!(
+        "<p class=\"message\" role=\"alert\">{}</p>\n<p><a href=\"./\">Back to the waiting \
+         runs</a></p>\n",
+        escape(message)
+    );
+    document(title, heading, &body)
+}
+
+fn status(status: &LoopStatus) -> String {
+    match status {
+        LoopStatus::Answered(answer) => format!(
+            "<h2>The model answered</h2>\n<p class=\"answer\">{}</p>",
+            escape(answer.text.as_deref().unwrap_or(""))
+        ),
+        LoopStatus::ReturnedDirect(results) => {
+            let texts: Vec<String> = results.iter().map(|r| escape(&r.content)).collect();
+            format!(
+                "<h2>The tools answered</h2>\n<p class=\"answer\">{}</p>",
+                texts.join("<br>")
+            )
+        }
+        LoopStatus::Paused(_) => "<h2>The run paused again</h2>\n<p>It waits on the list for \
+                                  the next decisions.</p>"
+            .to_owned(),
+        LoopStatus::RolledBack { name, error, .. } => format!(
+            "<h2>The run was rolled back</h2>\n<p>{} failed: {}</p>",
+            escape(name),
+            escape(&error.to_string())
+        ),
+        LoopStatus::Cancelled => "<h2>The run was cancelled</h2>".to_owned(),
+        LoopStatus::MaxRoundsReached => "<h2>The run stopped at its round limit</h2>".to_owned(),
+        LoopStatus::ModelFailed(error) => format!(
+            "<h2>The model could not be called</h2>\n<p>{}</p>",
+            escape(&error.to_string())
+        ),
+        LoopStatus::DescribeFailed(error) => format!(
+            "<h2>A tool could not be described to the model</h2>\n<p>{}</p>",
+            escape(&error.to_string())
+        ),
+        LoopStatus::StoreFailed => "<h2>The run's store failed</h2>".to_owned(),
+    }
+}
+
+fn rollback_reason(status: &LoopStatus) -> Option<String> {
+    match status {
+        LoopStatus::RolledBack { name, error, .. } => Some(format!(
+            "Because {name} failed ({error}), what had succeeded was undone, newest first."
+        )),
+        LoopStatus::Cancelled => {
+            Some("Because the run was cancelled, what had succeeded was undone.".to_owned())
+        }
+        LoopStatus::ModelFailed(_) | LoopStatus::DescribeFailed(_) | LoopStatus::StoreFailed => {
+            Some("Because the run could not go on, what had succeeded was undone.".to_owned())
+        }
+        _ => None,
+    }
+}
+
+fn call_row(call: &CallSummary) -> String {
+    let (ended, class) = match call.status {
+        ToolResultStatus::Success => ("ran", "ran"),
+        ToolResultStatus::Error if call.started => ("failed", "failed"),
+        ToolResultStatus::Error => ("did not run", "failed"),
+        ToolResultStatus::Denied => ("denied", "denied"),
+        ToolResultStatus::RolledBack => ("ran, then rolled back", "rolled-back"),
+    };
+    format!(
+        "<tr><td class=\"tool\">{}</td><td><pre class=\"arguments\">{}</pre></td>\
+         <td class=\"ended {class}\">{ended}</td></tr>\n",
+        escape(&call.call.name),
+        arguments(&call.call.arguments),
+    )
+}
+
+fn rollback_item(report: &CompensationReport) -> String {
+    match &report.result {
+        Ok(()) => format!(
+            "<li><span class=\"tool\">{}</span> undone</li>\n",
+            escape(&report.name)
+        ),
+        Err(error) => format!(
+            "<li><span class=\"tool\">{}</span> could not be undone: {}</li>\n",
+            escape(&report.name),
+            escape(&error.to_string())
+        ),
+    }
+}
+
+/// A time as a person reads it: `2026-12-05 11:21:12 UTC`.
+fn when(at: SystemTime) -> String {
+    chrono::DateTime::<chrono::Utc>::from(at)
+        .format("%Y-%m-%d %H:%M:%S UTC")
+        .to_string()
+}

@@ -1,0 +1,257 @@
+//! What each address of the page answers.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::extract::{Query, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Form;
+
+use super::render::{list_page, message_page, outcome_page, run_section, Waiting};
+use super::{csrf, form, Shared};
+use crate::gate::GateError;
+use crate::run::Conversation;
+use crate::store::{PausedRun, RunId, StoreError};
+
+/// The page's style and script: files of their own, so that the content security policy
+/// allows no inline code.
+const STYLE: &str = include_str!("page.css");
+const SCRIPT: &str = include_str!("page.js");
+
+/// `GET /`: the waiting runs, newest first. A browser without a session gets one.
+pub(super) async fn list(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response {
+    let (session, fresh) = match csrf::session_of(&headers) {
+        Some(session) => (session, false),
+        None => match csrf::new_session() {
+            Ok(session) => (session, true),
+            Err(error) => return failed(&shared, &error.to_string()),
+        },
+    };
+    let paused = match shared.paused().await {
+        Ok(paused) => paused,
+        Err(error) => return failed(&shared, &error.to_string()),
+    };
+    let waiting = shared.waiting(&paused).await;
+    let token = shared.csrf.token(&session);
+    let mut response = html(StatusCode::OK, list_page(&shared.title, &waiting, &token));
+    if fresh {
+        let cookie = format!(
+            "{}={session}; HttpOnly; SameSite=Strict; Path=/",
+            csrf::COOKIE
+        );
+        if let Ok(value) = HeaderValue::from_str(&cookie) {
+            response.headers_mut().insert(header::SET_COOKIE, value);
+        }
+    }
+    response
+}
+
+/// `GET /runs`: the waiting runs as JSON (`{"runs": [{"id", "html"}]}`), for the page to
+/// add the runs that paused since it was loaded and drop those decided elsewhere.
+pub(super) async fn runs(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response {
+    let Some(session) = csrf::session_of(&headers) else {
+        return (StatusCode::FORBIDDEN, "reload the page").into_response();
+    };
+    let paused = match shared.paused().await {
+        Ok(paused) => paused,
+        Err(error) => return (StatusCode::SERVICE_UNAVAILABLE, error.to_string()).into_response(),
+    };
+    let token = shared.csrf.token(&session);
+    let runs: Vec<serde_json::Value> = shared
+        .waiting(&paused)
+        .await
+        .iter()
+        .map(|waiting| {
+            serde_json::json!({
+                "id": waiting.run.turn.id().as_str(),
+                "html": run_section(waiting, &token),
+            })
+        })
+        .collect();
+    let body = serde_json::json!({ "runs": runs }).to_string();
+    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+/// `POST /decide`: checks the form, resumes the run with its decisions, and sends the browser
+/// to the outcome.
+pub(super) async fn decide(
+    State(shared): State<Arc<Shared>>,
+    headers: HeaderMap,
+    Form(fields): Form<Vec<(String, String)>>,
+) -> Response {
+    let refused = |status, heading: &str, message: &str| {
+        html(status, message_page(&shared.title, heading, message))
+    };
+    let form = match form::read(fields) {
+        Ok(form) => form,
+        Err(problem) => {
+            return refused(
+                StatusCode::BAD_REQUEST,
+                "The form is not whole",
+                &format!("Nothing ran: {problem}."),
+            )
+        }
+    };
+    let session = csrf::session_of(&headers).unwrap_or_default();
+    if session.is_empty() || !shared.csrf.verify(&session, &form.csrf) {
+        return refused(
+            StatusCode::FORBIDDEN,
+            "Not allowed",
+            "Nothing ran: the form's security token is missing or wrong. Reload the page and \
+             decide again.",
+        );
+    }
+    let turn = match shared.agent.run_store().load_paused(&form.run).await {
+        Ok(turn) => turn,
+        Err(StoreError::AlreadyDecided(_)) => return decided_already(&shared),
+        Err(StoreError::UnknownRun(_)) => {
+            return refused(
+                StatusCode::NOT_FOUND,
+                "No such run",
+                "Nothing ran: no run waits \
+                 under this id.",
+            )
+        }
+        Err(error) => return failed(&shared, &error.to_string()),
+    };
+    let Some(conversation) = turn.conversation() else {
+        return refused(
+            StatusCode::CONFLICT,
+            "Decide in the application",
+            "Nothing ran: this run keeps its conversation in the application, not in a chat \
+             memory, so it is decided there.",
+        );
+    };
+    let resumed = shared
+        .agent
+        .resume(Conversation::Owned(Vec::new()), &form.run, &form.decisions)
+        .with_memory(&*shared.memory, conversation)
+        .await;
+    match resumed {
+        Ok(outcome) => {
+            let page = outcome_page(&shared.title, &outcome);
+            shared.outcomes.keep(form.run.clone(), page);
+            let location = format!("outcome?run={}", percent_encode(form.run.as_str()));
+            (StatusCode::SEE_OTHER, [(header::LOCATION, location)]).into_response()
+        }
+        Err(GateError::AlreadyDecided { .. }) => decided_already(&shared),
+        Err(GateError::ArgumentsChanged { key }) => refused(
+            StatusCode::CONFLICT,
+            "The calls changed",
+            &format!(
+                "Nothing ran: the allowance of call `{key}` is for other arguments than the \
+                 call has. Reload the page and decide on what it shows."
+            ),
+        ),
+        Err(error) => refused(
+            StatusCode::BAD_REQUEST,
+            "The decisions were refused",
+            &format!("Nothing ran, and the run still waits: {error}."),
+        ),
+    }
+}
+
+/// `GET /outcome?run=ID`: what came of the latest decision on a run.
+pub(super) async fn outcome(
+    State(shared): State<Arc<Shared>>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
+    let page = query
+        .get("run")
+        .and_then(|run| shared.outcomes.get(&RunId::from_string(run.as_str())));
+    match page {
+        Some(page) => html(StatusCode::OK, page.to_string()),
+        None => html(
+            StatusCode::NOT_FOUND,
+            message_page(
+                &shared.title,
+                "No outcome here",
+                "This page keeps the outcomes of its latest decisions only, and has none for \
+                 this run.",
+            ),
+        ),
+    }
+}
+
+pub(super) async fn style() -> Response {
+    ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE).into_response()
+}
+
+pub(super) async fn script() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        SCRIPT,
+    )
+        .into_response()
+}
+
+fn decided_already(shared: &Shared) -> Response {
+    html(
+        StatusCode::CONFLICT,
+        message_page(
+            &shared.title,
+            "Decided already",
+            "Nothing ran for this submission: the run was decided already, in another tab, by \
+             someone else, or by this form sent twice. Each decision runs once.",
+        ),
+    )
+}
+
+fn failed(shared: &Shared, problem: &str) -> Response {
+    html(
+        StatusCode::SERVICE_UNAVAILABLE,
+        message_page(&shared.title, "Something failed", problem),
+    )
+}
+
+fn html(status: StatusCode, page: String) -> Response {
+    (
+        status,
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        page,
+    )
+        .into_response()
+}
+
+/// `text` safe in a URL's query: every byte but unreserved ones as `%XX`.
+fn percent_encode(text: &str) -> String {
+    let mut encoded = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'_' | b'.' | b'~') {
+            encoded.push(char::from(byte));
+        } else {
+            encoded.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    encoded
+}
+
+impl Shared {
+    /// The runs waiting, newest first, as many as the page lists.
+    async fn paused(&self) -> Result<Vec<PausedRun>, StoreError> {
+        self.agent.run_store().list_paused(self.listed).await
+    }
+
+    /// Each paused run with what the page shows of it.
+    async fn waiting<'a>(&'a self, paused: &'a [PausedRun]) -> Vec<Waiting<'a>> {
+        let mut waiting = Vec::with_capacity(paused.len());
+        for run in paused {
+            waiting.push(Waiting {
+                run,
+                asked: self.last_user_message(run).await,
+                registry: self.agent.registry(),
+            });
+        }
+        waiting
+    }
+
+    async fn last_user_message(&self, run: &PausedRun) -> Option<String> {
+        let conversation = run.turn.conversation()?;
+        let messages = self.memory.load(conversation).await.ok()?;
+        messages.iter().rev().find_map(|message| match message {
+            crate::model::Message::User { content } => Some(content.clone()),
+            _ => None,
+        })
+    }
+}
