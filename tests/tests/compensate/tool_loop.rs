@@ -78,6 +78,20 @@ async fn a_failure_rolls_back_every_earlier_success_newest_first_once() {
     assert!(rolled_back
         .iter()
         .all(|r| r.content.contains("rolled back") && r.content.contains("book_car")));
+    // The outcome's calls say the same as the model was told.
+    let ended: Vec<_> = outcome
+        .calls
+        .iter()
+        .map(|call| (call.key.as_str(), call.status))
+        .collect();
+    assert_eq!(
+        ended,
+        [
+            ("c1", ToolResultStatus::RolledBack),
+            ("c2", ToolResultStatus::RolledBack),
+            ("c3", ToolResultStatus::Error),
+        ]
+    );
 }
 
 #[tokio::test]

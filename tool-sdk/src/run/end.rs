@@ -68,6 +68,7 @@ impl ToolLoop {
                         (entry, held)
                     })
                     .collect();
+                let calls = &mut state.calls;
                 let rollback = Rollback {
                     store: self.store.as_deref(),
                     heartbeat: &heartbeat,
@@ -92,6 +93,15 @@ impl ToolLoop {
                             round: entry.round,
                             error: error.clone(),
                         });
+                        if error.is_none() {
+                            // The outcome's summary of the call says what the model is told.
+                            let call = calls
+                                .iter_mut()
+                                .find(|call| call.round == entry.round && call.key == entry.key);
+                            if let Some(call) = call {
+                                call.status = ToolResultStatus::RolledBack;
+                            }
+                        }
                         tell_rolled_back(conversation, entry.message_index, &reason, error);
                     },
                 ))
