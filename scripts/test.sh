@@ -53,8 +53,9 @@ if ! "$VENV_MCP1/bin/python" -c \
 fi
 export TOOL_SDK_PYTHON_MCP1="$VENV_MCP1/bin/python"
 
-# Node.js 20 and npm: the TypeScript SDK's client and the reference server
-# `@modelcontextprotocol/server-everything`, pinned in tests/package.json and its lock, go to
+# Node.js 20 and npm: the TypeScript SDK's client, the reference server
+# `@modelcontextprotocol/server-everything`, the conformance suite and playwright-core (the
+# approval page's browser driver), pinned in tests/package.json and its lock, go to
 # tests/node_modules; the MCP inspector tests run `npx --yes @modelcontextprotocol/inspector@0.15.0`.
 # Without npm those tests fail, saying so; said here too, before the long build.
 if command -v npm >/dev/null 2>&1; then
@@ -62,6 +63,10 @@ if command -v npm >/dev/null 2>&1; then
 else
   echo "warning: npm is not on the PATH: the MCP tests with Node.js clients and servers will fail (install Node.js 20 and npm)" >&2
 fi
+
+# Headless Chromium for the approval page's browser tests (installed if missing), its path in
+# TOOL_SDK_CHROMIUM; playwright-core, pinned in tests/package.json, drives it.
+source scripts/chromium.sh
 
 # The model servers, each on a free port of 127.0.0.1, all stopped on exit:
 # - one fakellm per rule file tests/fakellm/NAME.yaml, behind a tests/servers/validate_proxy.py

@@ -7,9 +7,9 @@ use axum::extract::{ConnectInfo, Request, State};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 
-use super::render::message_page;
+use super::render::{html, message_page};
 use super::Shared;
 
 /// The application's check of who may see and decide: `Ok` lets the request through; `Err`
@@ -59,9 +59,7 @@ pub(super) async fn guard(
         Ok(()) => None,
     };
     let mut response = match refusal {
-        Some((status, reason)) => {
-            (status, message_page(&shared.title, "Not allowed", &reason)).into_response()
-        }
+        Some((status, reason)) => html(status, message_page(&shared.title, "Not allowed", &reason)),
         None => next.run(Request::from_parts(parts, body)).await,
     };
     secure(response.headers_mut());
@@ -87,7 +85,9 @@ fn secure(headers: &mut HeaderMap) {
     let fixed = [
         (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),
         (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-        (header::REFERRER_POLICY, "no-referrer"),
+        // Not `no-referrer`: with it, browsers send `Origin: null` with the page's own forms,
+        // and the same-origin check could not tell them from another site's.
+        (header::REFERRER_POLICY, "same-origin"),
         (header::X_FRAME_OPTIONS, "DENY"),
         (header::CACHE_CONTROL, "no-store"),
     ];

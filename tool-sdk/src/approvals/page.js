@@ -57,6 +57,7 @@
         section.remove();
       }
     }
+    document.getElementById("empty").hidden = list.querySelector("section.run") !== null;
     if (added > 0) {
       news.textContent = added === 1 ? "A new run waits for you." : added + " new runs wait for you.";
     }

@@ -3,6 +3,9 @@
 
 use std::time::SystemTime;
 
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+
 use super::escape::{arguments, escape, push};
 use crate::compensate::CompensationReport;
 use crate::gate::fingerprint;
@@ -44,7 +47,13 @@ pub(super) fn list_page(title: &str, waiting: &[Waiting<'_>], csrf: &str) -> Str
     for run in waiting {
         body.push_str(&run_section(run, csrf));
     }
-    body.push_str("</div>\n<p class=\"empty\" id=\"empty\">Nothing waits for a decision.</p>\n");
+    let hidden = if waiting.is_empty() { "" } else { " hidden" };
+    push(
+        &mut body,
+        format_args!(
+            "</div>\n<p class=\"empty\" id=\"empty\"{hidden}>Nothing waits for a decision.</p>\n"
+        ),
+    );
     document(title, "Waiting for your decision", &body)
 }
 
@@ -194,6 +203,16 @@ pub(super) fn outcome_page(title: &str, outcome: &LoopOutcome) -> String {
     document(title, "Outcome", &body)
 }
 
+/// A page as an answer with `status`.
+pub(super) fn html(status: StatusCode, page: String) -> Response {
+    (
+        status,
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        page,
+    )
+        .into_response()
+}
+
 /// A page saying `message` under `heading`, with a way back.
 pub(super) fn message_page(title: &str, heading: &str, message: &str) -> String {
     let body = format!(
@@ -220,9 +239,8 @@ fn status(status: &LoopStatus) -> String {
         LoopStatus::Paused(_) => "<h2>The run paused again</h2>\n<p>It waits on the list for \
                                   the next decisions.</p>"
             .to_owned(),
-        LoopStatus::RolledBack { name, error, .. } => format!(
-            "<h2>The run was rolled back</h2>\n<p>{} failed: {}</p>",
-            escape(name),
+        LoopStatus::RolledBack { error, .. } => format!(
+            "<h2>The run was rolled back</h2>\n<p>{}</p>",
             escape(&error.to_string())
         ),
         LoopStatus::Cancelled => "<h2>The run was cancelled</h2>".to_owned(),
@@ -241,8 +259,8 @@ fn status(status: &LoopStatus) -> String {
 
 fn rollback_reason(status: &LoopStatus) -> Option<String> {
     match status {
-        LoopStatus::RolledBack { name, error, .. } => Some(format!(
-            "Because {name} failed ({error}), what had succeeded was undone, newest first."
+        LoopStatus::RolledBack { name, .. } => Some(format!(
+            "Because {name} failed, what had succeeded was undone, newest first."
         )),
         LoopStatus::Cancelled => {
             Some("Because the run was cancelled, what had succeeded was undone.".to_owned())

@@ -8,7 +8,7 @@ use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Form;
 
-use super::render::{list_page, message_page, outcome_page, run_section, Waiting};
+use super::render::{html, list_page, message_page, outcome_page, run_section, Waiting};
 use super::{csrf, form, Shared};
 use crate::gate::GateError;
 use crate::run::Conversation;
@@ -203,15 +203,6 @@ fn failed(shared: &Shared, problem: &str) -> Response {
         StatusCode::SERVICE_UNAVAILABLE,
         message_page(&shared.title, "Something failed", problem),
     )
-}
-
-fn html(status: StatusCode, page: String) -> Response {
-    (
-        status,
-        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-        page,
-    )
-        .into_response()
 }
 
 /// `text` safe in a URL's query: every byte but unreserved ones as `%XX`.

@@ -1,0 +1,209 @@
+//! A small travel desk for the page's tests: tools that write what they do in a ledger, a
+//! model that follows fixed rules, and a page serving on a free loopback port.
+//!
+//! Tests run at once in one process and share the ledger, so each uses names of its own (a
+//! city, a recipient) and reads back only its own entries.
+
+use std::sync::{Arc, Mutex};
+
+use serde_json::{json, Value};
+use tool_sdk::approvals::ApprovalPage;
+use tool_sdk::model::{ChatModel, ChatRequest, ChatResponse, Message, ModelFuture};
+use tool_sdk::register::IntoRegistry as _;
+use tool_sdk::run::{CancellationToken, LoopStatus, ToolLoop};
+use tool_sdk::store::{InMemoryChatMemory, PausedTurn, RunId, RunStore, SqliteStore};
+use tool_sdk::{tool, AssistantMessage, ToolCall};
+use tool_sdk_tests::mcp::node_package;
+
+/// What the tools did, in order, across every test of the binary.
+static LEDGER: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+fn write(entry: String) {
+    LEDGER.lock().unwrap_or_else(|e| e.into_inner()).push(entry);
+}
+
+/// The ledger's entries that mention `tag`, in order.
+pub(crate) fn ledger(tag: &str) -> Vec<String> {
+    let ledger = LEDGER.lock().unwrap_or_else(|e| e.into_inner());
+    ledger.iter().filter(|e| e.contains(tag)).cloned().collect()
+}
+
+/// Books a hotel; cancelled again if a later step fails.
+#[tool(confirm, compensate = |_, booking: String| write(format!("cancelled {booking}")))]
+fn book_hotel(city: String, nights: u32) -> String {
+    write(format!("booked {city}-{nights}N"));
+    format!("{city}-{nights}N")
+}
+
+/// Charges the company card, whose limit is 400 EUR.
+#[tool(confirm)]
+fn charge_card(euros: u32, city: String) -> Result<String, String> {
+    if euros > 400 {
+        return Err(format!(
+            "the card declined {euros} EUR: over its 400 EUR limit"
+        ));
+    }
+    write(format!("charged {euros} for {city}"));
+    Ok(format!("charged {euros} EUR"))
+}
+
+/// Sends an email on the team's behalf.
+#[tool(confirm)]
+fn send_email(to: String, body: String) -> String {
+    write(format!("sent to {to}: {body}"));
+    format!("sent to {to}")
+}
+
+/// Tells the weather where someone is; reads only, so it runs without asking.
+#[tool(read_only)]
+fn weather(place: String) -> String {
+    write(format!("weather for {place}"));
+    format!("{place}: 21 °C")
+}
+
+/// The desk's model: `book N in CITY for EUROS` books and charges; `email TO: BODY` looks up
+/// the weather and sends; after tool results, it reports each (a denial with its message).
+struct DeskModel;
+
+impl ChatModel for DeskModel {
+    fn chat<'a>(&'a self, request: ChatRequest<'a>) -> ModelFuture<'a> {
+        let reply = reply_to(request.messages);
+        Box::pin(async move { Ok(ChatResponse::new(reply)) })
+    }
+}
+
+fn call(name: &str, arguments: Value) -> ToolCall {
+    ToolCall::new(name, name, arguments.to_string())
+}
+
+fn reply_to(messages: &[Message]) -> AssistantMessage {
+    let results: Vec<_> = messages
+        .iter()
+        .rev()
+        .map_while(|message| match message {
+            Message::Tool(result) => Some(format!("{}: {}", result.name, result.content)),
+            _ => None,
+        })
+        .collect();
+    if !results.is_empty() {
+        return AssistantMessage::text(results.into_iter().rev().collect::<Vec<_>>().join("\n"));
+    }
+    let Some(Message::User { content }) = messages.last() else {
+        return AssistantMessage::text("nothing to do");
+    };
+    let words: Vec<&str> = content.split_whitespace().collect();
+    match words.as_slice() {
+        ["book", nights, "in", city, "for", euros] => AssistantMessage::with_tool_calls(vec![
+            call(
+                "book_hotel",
+                json!({"city": city, "nights": nights.parse::<u32>().unwrap_or(1)}),
+            ),
+            call(
+                "charge_card",
+                json!({"euros": euros.parse::<u32>().unwrap_or(0), "city": city}),
+            ),
+        ]),
+        ["email", ..] => {
+            let (to, body) = content["email ".len()..]
+                .split_once(": ")
+                .unwrap_or(("nobody", ""));
+            AssistantMessage::with_tool_calls(vec![
+                call("weather", json!({"place": to})),
+                call("send_email", json!({"to": to, "body": body})),
+            ])
+        }
+        _ => AssistantMessage::text("the desk books hotels and sends emails"),
+    }
+}
+
+/// The page over a desk, serving on a free loopback port until dropped.
+pub(crate) struct Desk {
+    agent: Arc<ToolLoop>,
+    memory: Arc<InMemoryChatMemory>,
+    pub(crate) store: Arc<SqliteStore>,
+    pub(crate) url: String,
+    shutdown: CancellationToken,
+}
+
+impl Desk {
+    pub(crate) async fn start() -> Self {
+        let tools = (BookHotelTool, ChargeCardTool, SendEmailTool, WeatherTool)
+            .into_registry()
+            .expect("the desk's tools register");
+        let store = Arc::new(SqliteStore::open_in_memory().expect("a store"));
+        let agent = Arc::new(ToolLoop::new(DeskModel, tools).with_store(store.clone()));
+        let memory = Arc::new(InMemoryChatMemory::new());
+        let page = ApprovalPage::new(Arc::clone(&agent), memory.clone())
+            .with_title("Travel desk")
+            .bind(0)
+            .await
+            .expect("the page listens");
+        let url = page.url().to_owned();
+        let shutdown = CancellationToken::new();
+        tokio::spawn(page.serve(shutdown.clone()));
+        Self {
+            agent,
+            memory,
+            store,
+            url,
+            shutdown,
+        }
+    }
+
+    /// Runs `prompt` on the conversation `conversation` until it pauses; the paused turn.
+    pub(crate) async fn ask(&self, prompt: &str, conversation: &str) -> PausedTurn {
+        let outcome = self
+            .agent
+            .run(prompt)
+            .with_memory(&*self.memory, conversation)
+            .await;
+        match outcome.status {
+            LoopStatus::Paused(turn) => *turn,
+            other => panic!("`{prompt}` did not pause: {other:?}"),
+        }
+    }
+
+    /// Whether `run` still waits for a decision.
+    pub(crate) async fn waits(&self, run: &RunId) -> bool {
+        let paused = self.store.list_paused(100).await.expect("the store lists");
+        paused.iter().any(|paused| paused.turn.id() == run)
+    }
+
+    /// The conversation's messages as the memory keeps them.
+    pub(crate) async fn conversation(&self, conversation: &str) -> Vec<Message> {
+        use tool_sdk::store::ChatMemory as _;
+        self.memory
+            .load(conversation)
+            .await
+            .expect("the memory loads")
+    }
+}
+
+impl Drop for Desk {
+    fn drop(&mut self) {
+        self.shutdown.cancel();
+    }
+}
+
+/// Runs the browser along `steps` (see `tests/page/browser.mjs`); what it recorded.
+pub(crate) async fn browse(steps: Value) -> Value {
+    let script = format!("{}/page/browser.mjs", env!("CARGO_MANIFEST_DIR"));
+    // The script finds playwright-core in tests/node_modules.
+    let _ = node_package("playwright-core/package.json");
+    let output = tokio::process::Command::new("node")
+        .arg(script)
+        .arg(steps.to_string())
+        .output()
+        .await
+        .expect("node runs the browser script");
+    let printed = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "the browser script failed:\n{printed}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let seen: Value = serde_json::from_str(printed.trim())
+        .unwrap_or_else(|error| panic!("the browser script printed no JSON ({error}):\n{printed}"));
+    assert_eq!(seen["consoleErrors"], json!([]), "the page's script failed");
+    seen
+}

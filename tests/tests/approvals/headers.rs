@@ -1,0 +1,123 @@
+//! What the page answers at the HTTP level, to any client: its security headers, and who it
+//! refuses.
+
+use std::sync::Arc;
+
+use tool_sdk::approvals::ApprovalPage;
+use tool_sdk::run::{CancellationToken, ToolLoop};
+use tool_sdk::store::InMemoryChatMemory;
+use tool_sdk::{ScriptedModel, ToolRegistry};
+
+use super::desk::Desk;
+
+/// `GET url` with `headers`: the status line and headers, and the body.
+async fn get(url: &str, headers: &[(&str, &str)]) -> (String, String) {
+    let mut command = tokio::process::Command::new("curl");
+    command.args(["-s", "-i", url]);
+    for (name, value) in headers {
+        command.args(["-H", &format!("{name}: {value}")]);
+    }
+    let output = command.output().await.expect("curl runs");
+    let text = String::from_utf8_lossy(&output.stdout).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    (head.to_lowercase(), body.to_owned())
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_answer_carries_the_security_headers() {
+    let desk = Desk::start().await;
+    for path in ["", "runs", "page.js", "page.css", "outcome?run=none"] {
+        let (head, _) = get(&format!("{}{path}", desk.url), &[]).await;
+        assert!(
+            head.contains(
+                "content-security-policy: default-src 'none'; script-src 'self'; style-src 'self'"
+            ),
+            "{path}: {head}"
+        );
+        assert!(head.contains("x-content-type-options: nosniff"), "{path}");
+        assert!(head.contains("x-frame-options: deny"), "{path}");
+    }
+    let (head, _) = get(&desk.url, &[]).await;
+    assert!(head.contains("set-cookie: tool_sdk_approvals="), "{head}");
+    assert!(head.contains("httponly; samesite=strict"), "{head}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_post_from_another_origin_is_refused_before_anything_is_read() {
+    let desk = Desk::start().await;
+    let output = tokio::process::Command::new("curl")
+        .args(["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST"])
+        .args([
+            "-H",
+            "Origin: https://evil.example",
+            "--data",
+            "run=x&pause=y",
+        ])
+        .arg(format!("{}decide", desk.url))
+        .output()
+        .await
+        .expect("curl runs");
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "403");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_application_check_decides_who_may_see_the_page() {
+    let agent = Arc::new(ToolLoop::new(ScriptedModel::new([]), ToolRegistry::new()));
+    let page = ApprovalPage::new(agent, Arc::new(InMemoryChatMemory::new()))
+        .with_authorize(|request| match request.headers.get("x-user") {
+            Some(user) if user == "ana" => Ok(()),
+            _ => Err("Only Ana decides here.".to_owned()),
+        })
+        .bind(0)
+        .await
+        .expect("the page listens");
+    let url = page.url().to_owned();
+    let shutdown = CancellationToken::new();
+    tokio::spawn(page.serve(shutdown.clone()));
+    let (head, body) = get(&url, &[]).await;
+    assert!(head.starts_with("http/1.1 403"), "{head}");
+    assert!(body.contains("Only Ana decides here."), "{body}");
+    assert!(
+        head.contains("content-security-policy"),
+        "refusals are secured too"
+    );
+    let (head, _) = get(&url, &[("x-user", "ana")]).await;
+    assert!(head.starts_with("http/1.1 200"), "{head}");
+    shutdown.cancel();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_default_check_refuses_a_request_it_cannot_place() {
+    // Mounted in an application's router served without connection info, the page cannot
+    // tell where a request comes from, and refuses it, saying how to fix that.
+    let agent = Arc::new(ToolLoop::new(ScriptedModel::new([]), ToolRegistry::new()));
+    let router = ApprovalPage::new(agent, Arc::new(InMemoryChatMemory::new()))
+        .router()
+        .expect("the router");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a port");
+    let url = format!("http://{}/", listener.local_addr().expect("an address"));
+    let shutdown = CancellationToken::new();
+    let serving = shutdown.clone();
+    tokio::spawn(async move {
+        axum_serve(listener, router, serving).await;
+    });
+    let (head, body) = get(&url, &[]).await;
+    assert!(head.starts_with("http/1.1 403"), "{head}");
+    assert!(
+        body.contains("cannot tell where the request came from"),
+        "{body}"
+    );
+    shutdown.cancel();
+}
+
+async fn axum_serve(
+    listener: tokio::net::TcpListener,
+    router: axum::Router,
+    stop: CancellationToken,
+) {
+    let _ = axum::serve(listener, router)
+        .with_graceful_shutdown(stop.cancelled_owned())
+        .await;
+}
