@@ -13,6 +13,7 @@
 //   {"wait_for": {"tab": "a", "run": "RUN", "ms": 10000}}  until the run's section is shown
 //   {"keys": {"tab": "a", "press": ["Tab", "Space"]}}  keys pressed, one after another
 //   {"wait_url": {"tab": "a", "contains": "outcome", "ms": 10000}}  until the tab is there
+//   {"poke": {"url": "http://127.0.0.1:PORT/"}}  a request from the script, not the page
 //   {"read": {"tab": "a", "as": "label"}}  records the page: url, status, heading, text, html
 //   {"eval": {"tab": "a", "js": "expression", "as": "label"}}  records an expression's value
 //   {"screenshot": {"tab": "a", "path": "...", "full": false}}
@@ -98,6 +99,10 @@ try {
         });
         break;
       }
+      case "poke":
+        // Tells the test to go on (a request to a listener of its own), and waits for its answer.
+        await fetch(args.url);
+        break;
       case "keys":
         for (const key of args.press) {
           await page.keyboard.press(key);

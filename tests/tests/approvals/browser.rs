@@ -34,6 +34,9 @@ async fn the_page_shows_the_waiting_calls_and_a_screenshot_is_taken() {
         {"eval": {"tab": "a", "js": format!(
             "Array.from(document.querySelectorAll('section[data-run=\"{run}\"] legend')).map(l => l.innerText)"
         ), "as": "legends"}},
+        // On a phone's screen, nothing is wider than the screen.
+        {"open": {"tab": "phone", "url": desk.url, "width": 360, "height": 740}},
+        {"eval": {"tab": "phone", "js": "document.documentElement.scrollWidth <= window.innerWidth", "as": "fits"}},
     ]))
     .await;
     let text = seen["page"]["text"].as_str().expect("the page's text");
@@ -51,6 +54,10 @@ async fn the_page_shows_the_waiting_calls_and_a_screenshot_is_taken() {
     assert_eq!(
         seen["legends"],
         json!(["weather will run", "send_email needs your decision"])
+    );
+    assert_eq!(
+        seen["fits"], true,
+        "the page is wider than a phone's screen"
     );
     let png = std::fs::read(&screenshot).expect("the screenshot was written");
     assert!(png.starts_with(b"\x89PNG"), "not a PNG");
@@ -235,20 +242,34 @@ async fn markup_in_an_argument_shows_as_text() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_run_that_pauses_later_appears_without_a_reload_and_is_decided_by_keyboard() {
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
     let desk = std::sync::Arc::new(Desk::start().await);
+    // The run starts once the browser has read the empty page: the script pokes this listener,
+    // and its answer comes once the run has paused.
+    let trigger = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a port");
+    let poke = format!("http://{}/", trigger.local_addr().expect("an address"));
     let later = {
         let desk = std::sync::Arc::clone(&desk);
         tokio::spawn(async move {
-            tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
-            desk.ask("book 1 in Latertown for 50", "later").await
+            let (mut socket, _) = trigger.accept().await.expect("the browser pokes");
+            let mut request = [0u8; 1024];
+            let _ = socket.read(&mut request).await;
+            let turn = desk.ask("book 1 in Latertown for 50", "later").await;
+            let answer = b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\nconnection: close\r\n\r\n";
+            socket.write_all(answer).await.expect("the answer is sent");
+            turn
         })
     };
-    // The run's id is not known before it pauses: the browser waits for any section.
     let seen = browse(json!([
         open(&desk),
         read("a", "before"),
+        {"poke": {"url": poke}},
+        // The page polls every 2 s: the run shows without a reload.
         {"eval": {"tab": "a", "js": "new Promise(r => { const t = setInterval(() => { if (document.querySelector('section.run')) { clearInterval(t); r(true); } }, 100); setTimeout(() => r(false), 10000); })", "as": "appeared"}},
         {"eval": {"tab": "a", "js": "document.getElementById('news').textContent", "as": "news"}},
+        {"eval": {"tab": "a", "js": "document.getElementById('empty').hidden", "as": "empty_hidden"}},
         // Keyboard only: Tab to the first call's choices, Space allows; Tab past its message
         // to the second call's, Space allows; Tab past its message to the button, Enter.
         {"keys": {"tab": "a", "press": ["Tab", "Space", "Tab", "Tab", "Space", "Tab", "Tab", "Enter"]}},
@@ -257,15 +278,11 @@ async fn a_run_that_pauses_later_appears_without_a_reload_and_is_decided_by_keyb
     ]))
     .await;
     let turn = later.await.expect("the later run");
-    assert!(
-        seen["before"]["text"]
-            .as_str()
-            .is_some_and(|text| text.contains("Nothing waits for a decision")),
-        "{}",
-        seen["before"]["text"]
-    );
+    let before = seen["before"]["text"].as_str().unwrap_or_default();
+    assert!(before.contains("Nothing waits for a decision"), "{before}");
     assert_eq!(seen["appeared"], true, "the new run did not appear");
     assert_eq!(seen["news"], "A new run waits for you.");
+    assert_eq!(seen["empty_hidden"], true);
     assert_eq!(
         seen["outcome"]["heading"], "Outcome",
         "{}",

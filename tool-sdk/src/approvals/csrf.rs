@@ -14,10 +14,10 @@ use crate::store::{random_token, HmacSha256, StoreError};
 /// The cookie holding the browser's session value.
 pub(super) const COOKIE: &str = "tool_sdk_approvals";
 
-/// The page's key for CSRF tokens, drawn once per page.
+/// The page's key for CSRF tokens, drawn once per page, ready to sign.
 #[derive(Clone)]
 pub(super) struct Csrf {
-    key: [u8; 32],
+    keyed: HmacSha256,
 }
 
 impl Csrf {
@@ -25,12 +25,13 @@ impl Csrf {
         let mut key = [0u8; 32];
         getrandom::fill(&mut key)
             .map_err(|e| StoreError::Backend(format!("no randomness for the page's key: {e}")))?;
-        Ok(Self { key })
+        let keyed = <HmacSha256 as hmac::Mac>::new_from_slice(&key)
+            .map_err(|e| StoreError::Backend(format!("the page's key is unusable: {e}")))?;
+        Ok(Self { keyed })
     }
 
     fn mac(&self, session: &str) -> HmacSha256 {
-        let mut mac = <HmacSha256 as hmac::Mac>::new_from_slice(&self.key)
-            .unwrap_or_else(|_| unreachable!("HMAC takes a key of any length"));
+        let mut mac = self.keyed.clone();
         mac.update(session.as_bytes());
         mac
     }

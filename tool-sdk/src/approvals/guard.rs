@@ -1,45 +1,20 @@
 //! Who may use the page, and the headers every answer carries.
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 
-use axum::extract::{ConnectInfo, Request, State};
-use axum::http::request::Parts;
+use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::Response;
 
 use super::render::{html, message_page};
-use super::Shared;
-
-/// The application's check of who may see and decide: `Ok` lets the request through; `Err`
-/// gives the reason shown to the refused person.
-pub(super) type Authorize = dyn Fn(&Parts) -> Result<(), String> + Send + Sync;
+use super::shared::Shared;
 
 /// What a browser may load and send from the page: its own script and style, nothing inline,
 /// forms posted only back to the page, and no framing.
 const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; \
      style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; \
      frame-ancestors 'none'; base-uri 'none'";
-
-/// The default check: a request from this machine (the loopback interface) only.
-pub(super) fn loopback_only(request: &Parts) -> Result<(), String> {
-    match request.extensions.get::<ConnectInfo<SocketAddr>>() {
-        Some(ConnectInfo(peer)) if peer.ip().is_loopback() => Ok(()),
-        Some(ConnectInfo(peer)) => Err(format!(
-            "This page lets only this machine decide, and the request came from {}. An \
-             application that lets others decide gives the page a check of its own \
-             (ApprovalPage::with_authorize).",
-            peer.ip()
-        )),
-        None => Err(
-            "This page lets only this machine decide, and cannot tell where the \
-             request came from (mounted without connection info). An application that mounts \
-             it gives the page a check of its own (ApprovalPage::with_authorize)."
-                .to_owned(),
-        ),
-    }
-}
 
 /// Every request passes the application's check (and a decision, the same-origin check);
 /// every answer carries the security headers.

@@ -50,6 +50,7 @@
 //! # }
 //! ```
 
+mod authorize;
 mod csrf;
 mod escape;
 mod form;
@@ -57,6 +58,7 @@ mod guard;
 mod outcomes;
 mod render;
 mod routes;
+mod shared;
 
 use std::fmt;
 use std::io;
@@ -69,9 +71,11 @@ use axum::Router;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
+use self::authorize::{loopback_only, Authorize};
 use self::csrf::Csrf;
-use self::guard::{guard, loopback_only, Authorize};
+use self::guard::guard;
 use self::outcomes::Outcomes;
+use self::shared::Shared;
 use crate::run::ToolLoop;
 use crate::store::ChatMemory;
 
@@ -85,17 +89,6 @@ pub struct ApprovalPage {
     authorize: Box<Authorize>,
     title: String,
     listed: usize,
-}
-
-/// What the page's handlers share.
-struct Shared {
-    agent: Arc<ToolLoop>,
-    memory: Arc<dyn ChatMemory>,
-    authorize: Box<Authorize>,
-    title: String,
-    listed: usize,
-    csrf: Csrf,
-    outcomes: Outcomes,
 }
 
 impl ApprovalPage {

@@ -8,11 +8,12 @@ use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Form;
 
-use super::render::{html, list_page, message_page, outcome_page, run_section, Waiting};
-use super::{csrf, form, Shared};
+use super::render::{html, list_page, message_page, outcome_page, run_section};
+use super::shared::Shared;
+use super::{csrf, form};
 use crate::gate::GateError;
 use crate::run::Conversation;
-use crate::store::{PausedRun, RunId, StoreError};
+use crate::store::{RunId, StoreError};
 
 /// The page's style and script: files of their own, so that the content security policy
 /// allows no inline code.
@@ -216,33 +217,4 @@ fn percent_encode(text: &str) -> String {
         }
     }
     encoded
-}
-
-impl Shared {
-    /// The runs waiting, newest first, as many as the page lists.
-    async fn paused(&self) -> Result<Vec<PausedRun>, StoreError> {
-        self.agent.run_store().list_paused(self.listed).await
-    }
-
-    /// Each paused run with what the page shows of it.
-    async fn waiting<'a>(&'a self, paused: &'a [PausedRun]) -> Vec<Waiting<'a>> {
-        let mut waiting = Vec::with_capacity(paused.len());
-        for run in paused {
-            waiting.push(Waiting {
-                run,
-                asked: self.last_user_message(run).await,
-                registry: self.agent.registry(),
-            });
-        }
-        waiting
-    }
-
-    async fn last_user_message(&self, run: &PausedRun) -> Option<String> {
-        let conversation = run.turn.conversation()?;
-        let messages = self.memory.load(conversation).await.ok()?;
-        messages.iter().rev().find_map(|message| match message {
-            crate::model::Message::User { content } => Some(content.clone()),
-            _ => None,
-        })
-    }
 }
