@@ -93,6 +93,16 @@ async fn an_edited_paused_turn_runs_nothing(backend: Backend) {
     );
     assert!(tampered(store.load_paused(paused.id()).await));
     assert!(timeline.lock().unwrap().is_empty(), "nothing ran");
+    // A screen listing the waiting runs leaves the edited one out, and lists the others.
+    let (_, honest) = pause_transfer(&store, &timeline, "bob").await;
+    let listed: Vec<_> = store
+        .list_paused(10)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|run| run.turn.id().clone())
+        .collect();
+    assert_eq!(listed, [honest.id().clone()]);
 
     let repair = "UPDATE tool_sdk_runs SET paused = replace(paused, 'mallory', 'alice')
                   WHERE paused LIKE '%mallory%'";
