@@ -10,7 +10,7 @@ use crate::describe::rule::{Piece, Reference, Rule};
 use crate::describe::rules::{Maps, Refs, Rules, Tuples, TypeUnions};
 use crate::describe::shape::compare::{keeps, Compare};
 use crate::describe::shape::text::Pointer;
-use crate::describe::shape::tree::{same_str, Definition, Keyword, Shape};
+use crate::describe::shape::tree::{same, same_str, Definition, Keyword, Shape};
 use crate::describe::shape::view::{branch, branches, Base, Unreadable, Value, View};
 use crate::describe::LoweringErrorKind;
 
@@ -712,7 +712,7 @@ impl Check {
         while i < self.defined_len {
             let (defined, height) = self.defined[i];
             if same_str(defined.name, definition.name) {
-                if !same_shape(&defined.schema, &definition.schema, 0) {
+                if !same(&defined.schema, &definition.schema) {
                     return Err(Stop::Unchecked("two types that share a definition name"));
                 }
                 return Ok(Some(height));
@@ -767,62 +767,4 @@ const fn has_null(values: &[Shape]) -> bool {
         i += 1;
     }
     false
-}
-
-/// Whether two shapes are the same, keyword for keyword (references by name), as far as
-/// `depth` allows; deeper ones are taken as different.
-const fn same_shape(a: &Shape, b: &Shape, depth: usize) -> bool {
-    if depth > 32 {
-        return false;
-    }
-    match (a, b) {
-        (Shape::Schema(a), Shape::Schema(b)) => {
-            if a.len() != b.len() {
-                return false;
-            }
-            let mut i = 0;
-            while i < a.len() {
-                if !a[i].0.is(b[i].0) || !same_shape(&a[i].1, &b[i].1, depth + 1) {
-                    return false;
-                }
-                i += 1;
-            }
-            true
-        }
-        (Shape::Names(a), Shape::Names(b)) => {
-            if a.len() != b.len() {
-                return false;
-            }
-            let mut i = 0;
-            while i < a.len() {
-                if !same_str(a[i].0, b[i].0) || !same_shape(&a[i].1, &b[i].1, depth + 1) {
-                    return false;
-                }
-                i += 1;
-            }
-            true
-        }
-        (Shape::List(a), Shape::List(b)) => {
-            if a.len() != b.len() {
-                return false;
-            }
-            let mut i = 0;
-            while i < a.len() {
-                if !same_shape(&a[i], &b[i], depth + 1) {
-                    return false;
-                }
-                i += 1;
-            }
-            true
-        }
-        (Shape::Ref(a), Shape::Ref(b)) => same_str(a.name, b.name),
-        (Shape::Recursive(a), Shape::Recursive(b)) => same_str(a, b),
-        (Shape::Nullable(a), Shape::Nullable(b)) => same_shape(a, b, depth + 1),
-        (Shape::Annotated(a, x), Shape::Annotated(b, y)) => {
-            same_shape(a, b, depth + 1)
-                && same_shape(&Shape::Schema(x), &Shape::Schema(y), depth + 1)
-        }
-        (Shape::Unchecked, Shape::Unchecked) => true,
-        _ => crate::describe::shape::compare::same_data(a, b),
-    }
 }

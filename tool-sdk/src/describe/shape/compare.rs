@@ -3,7 +3,7 @@
 //! several. Two schemas are the same when the keywords the dialect writes out are, in order.
 
 use crate::describe::rules::{Others, Refs, Rules};
-use crate::describe::shape::tree::{same_str, Keyword, Shape};
+use crate::describe::shape::tree::{same, same_str, Keyword, Shape};
 use crate::describe::shape::view::{Base, Value, View};
 
 /// Deepest two schemas are compared (a tuple's elements).
@@ -160,54 +160,16 @@ impl Compare {
                     (Shape::Recursive(a), Shape::Recursive(b)) => Some(same_str(a, b)),
                     _ => Some(false),
                 },
-                _ => Some(same_data(a, b)),
+                _ => Some(same(a, b)),
             },
             (Value::TypeOrNull(a), Value::TypeOrNull(b))
             | (Value::EnumOrNull(a), Value::EnumOrNull(b))
-            | (Value::ConstOrNull(a), Value::ConstOrNull(b)) => Some(same_data(a, b)),
+            | (Value::ConstOrNull(a), Value::ConstOrNull(b)) => Some(same(a, b)),
             (Value::NullBranches(a), Value::NullBranches(b)) => {
                 self.same_views(View::object(a), View::object(b), depth)
             }
             _ => Some(false),
         }
-    }
-}
-
-/// Whether two values are the same JSON.
-pub(crate) const fn same_data(a: &Shape, b: &Shape) -> bool {
-    match (a, b) {
-        (Shape::Null, Shape::Null) => true,
-        (Shape::Bool(a), Shape::Bool(b)) => *a == *b,
-        (Shape::Int(a), Shape::Int(b)) => *a == *b,
-        (Shape::Float(a), Shape::Float(b)) => a.to_bits() == b.to_bits(),
-        (Shape::Str(a), Shape::Str(b)) => same_str(a, b),
-        (Shape::List(a), Shape::List(b)) => {
-            if a.len() != b.len() {
-                return false;
-            }
-            let mut i = 0;
-            while i < a.len() {
-                if !same_data(&a[i], &b[i]) {
-                    return false;
-                }
-                i += 1;
-            }
-            true
-        }
-        (Shape::Names(a), Shape::Names(b)) => {
-            if a.len() != b.len() {
-                return false;
-            }
-            let mut i = 0;
-            while i < a.len() {
-                if !same_str(a[i].0, b[i].0) || !same_data(&a[i].1, &b[i].1) {
-                    return false;
-                }
-                i += 1;
-            }
-            true
-        }
-        _ => false,
     }
 }
 

@@ -168,3 +168,76 @@ pub(crate) const fn same_str(a: &str, b: &str) -> bool {
     }
     true
 }
+
+/// How deep [`same`] looks before it takes two shapes for different: a bound that keeps the
+/// comparison of a pathological schema short in `const` evaluation.
+const SAME_DEPTH: usize = 32;
+
+/// Whether two shapes are the same: values by value (a float by its bits), schemas keyword for
+/// keyword, references by the name of their definition; shapes nested deeper than
+/// [`SAME_DEPTH`] are taken as different.
+pub(crate) const fn same(a: &Shape, b: &Shape) -> bool {
+    same_within(a, b, 0)
+}
+
+const fn same_within(a: &Shape, b: &Shape, depth: usize) -> bool {
+    if depth > SAME_DEPTH {
+        return false;
+    }
+    match (a, b) {
+        (Shape::Null, Shape::Null) | (Shape::Unchecked, Shape::Unchecked) => true,
+        (Shape::Bool(a), Shape::Bool(b)) => *a == *b,
+        (Shape::Int(a), Shape::Int(b)) => *a == *b,
+        (Shape::Float(a), Shape::Float(b)) => a.to_bits() == b.to_bits(),
+        (Shape::Str(a), Shape::Str(b)) | (Shape::Recursive(a), Shape::Recursive(b)) => {
+            same_str(a, b)
+        }
+        (Shape::Ref(a), Shape::Ref(b)) => same_str(a.name, b.name),
+        (Shape::List(a), Shape::List(b)) => {
+            if a.len() != b.len() {
+                return false;
+            }
+            let mut i = 0;
+            while i < a.len() {
+                if !same_within(&a[i], &b[i], depth + 1) {
+                    return false;
+                }
+                i += 1;
+            }
+            true
+        }
+        (Shape::Names(a), Shape::Names(b)) => {
+            if a.len() != b.len() {
+                return false;
+            }
+            let mut i = 0;
+            while i < a.len() {
+                if !same_str(a[i].0, b[i].0) || !same_within(&a[i].1, &b[i].1, depth + 1) {
+                    return false;
+                }
+                i += 1;
+            }
+            true
+        }
+        (Shape::Schema(a), Shape::Schema(b)) => same_keywords(a, b, depth),
+        (Shape::Nullable(a), Shape::Nullable(b)) => same_within(a, b, depth + 1),
+        (Shape::Annotated(a, x), Shape::Annotated(b, y)) => {
+            same_within(a, b, depth + 1) && same_keywords(x, y, depth)
+        }
+        _ => false,
+    }
+}
+
+const fn same_keywords(a: &[(Keyword, Shape)], b: &[(Keyword, Shape)], depth: usize) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if !a[i].0.is(b[i].0) || !same_within(&a[i].1, &b[i].1, depth + 1) {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
