@@ -8,7 +8,7 @@
 //! (15 minutes by default); `--refuse`, calls that need a decision are refused instead of
 //! asked about; `--task-store sqlite:PATH` or `--task-store postgres:CONFIG`, where tasks are
 //! kept (in memory by default); `--task-lease-ms N`, the lease of a working task (30 s by
-//! default).
+//! default); `--task-ttl-ms N`, a task's time to live (an hour by default).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -176,6 +176,10 @@ async fn options() -> Result<Options, Box<dyn std::error::Error>> {
             "--task-lease-ms" => {
                 let lease = Duration::from_millis(value()?.parse()?);
                 options.tasks = options.tasks.with_lease(lease);
+            }
+            "--task-ttl-ms" => {
+                let ttl = Duration::from_millis(value()?.parse()?);
+                options.tasks = options.tasks.with_ttl(ttl);
             }
             other => return Err(format!("unknown option `{other}`").into()),
         }

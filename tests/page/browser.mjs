@@ -49,7 +49,14 @@ try {
     switch (action) {
       case "open": {
         const tab = await context.newPage();
-        tab.setViewportSize({ width: args.width || 1000, height: args.height || 900 });
+        await tab.setViewportSize({ width: args.width || 1000, height: args.height || 900 });
+        // The page's own style and script must load: a failure there is a fault, where a
+        // refused form's status is not.
+        tab.on("response", (response) => {
+          if (response.status() >= 400 && /\/page\.(js|css)$/.test(response.url())) {
+            consoleErrors.push(`${response.status()} for ${response.url()}`);
+          }
+        });
         tab.on("console", (message) => {
           // A refused form's answer (403, 409) is logged as a failed load: expected, not a fault.
           if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {

@@ -326,7 +326,12 @@ async fn the_example_serves_a_desk_whose_runs_wait() {
         }
         printed.push(line);
     };
-    assert!(printed[0].contains("scripted desk"), "{printed:?}");
+    assert!(
+        printed
+            .first()
+            .is_some_and(|line| line.contains("scripted desk")),
+        "{printed:?}"
+    );
     let seen = browse(json!([
         {"open": {"tab": "a", "url": url}},
         {"eval": {"tab": "a", "js": "document.querySelectorAll('section.run form').length", "as": "forms"}},

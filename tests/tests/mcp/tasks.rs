@@ -195,6 +195,24 @@ async fn a_replica_answers_for_and_cancels_another_replicas_task(backend: Backen
     other.cancel().await.ok();
 }
 
+#[tokio::test]
+async fn a_task_out_of_time_is_stopped_and_reported_failed_while_it_can_be_read() {
+    // A time to live of 3 s and a lease of 1 s: the task may work 2 s, and reads as failed,
+    // saying why, for the last second of its life.
+    let client = client_of_server_with(&["--task-ttl-ms", "3000", "--task-lease-ms", "1000"]).await;
+    let task = start_task(&client, "long_wait", json!({})).await.task_id;
+    let TaskPayload::Failed { error } = settled(&client, &task).await else {
+        panic!("the task out of time is not failed");
+    };
+    assert!(
+        error["message"]
+            .as_str()
+            .is_some_and(|message| message.contains("ran out of time")),
+        "{error:?}"
+    );
+    client.cancel().await.ok();
+}
+
 macro_rules! on_durable_stores {
     ($($scenario:ident),* $(,)?) => {
         mod sqlite {

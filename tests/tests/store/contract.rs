@@ -545,8 +545,12 @@ async fn a_task_is_seen_renewed_cancelled_and_ended_from_another_handle(kind: Ki
     assert_eq!(task.status_message.as_deref(), Some("3 of 3"));
     assert_eq!(
         owner.tasks.renew_task("t-1", LONG, Some("late")).await,
-        Ok(false),
-        "an ended task is renewed no more"
+        Ok(true),
+        "an ended task is renewed no more: its owner stops"
+    );
+    assert_eq!(
+        seen(&other, "t-1").await.status_message.as_deref(),
+        Some("3 of 3")
     );
 }
 
@@ -573,28 +577,38 @@ async fn a_task_whose_lease_ran_out_is_abandoned_and_one_past_its_ttl_forgotten(
         "past its time to live"
     );
     assert_eq!(other.tasks.request_task_cancel("brief").await, Ok(false));
-    // An owner that comes back to an abandoned task holds it again.
+    // Reported failed, it stays so: an owner that comes back late is told to stop, and its
+    // late end changes nothing.
+    assert_eq!(owner.tasks.renew_task("leased", LONG, None).await, Ok(true));
+    let completed = TaskEnd::Completed(serde_json::json!({"content": []}));
     owner
         .tasks
-        .renew_task("leased", LONG, None)
+        .end_task("leased", &completed, None)
         .await
-        .expect("renew");
-    let task = seen(&other, "leased").await;
-    assert_eq!(
-        task.state,
-        TaskState::Working {
-            cancel_requested: false
-        }
-    );
+        .expect("a late end is harmless");
+    assert_eq!(seen(&other, "leased").await.state, TaskState::Abandoned);
     // A failure keeps its error.
+    owner
+        .tasks
+        .create_task("failing", LONG, LONG)
+        .await
+        .expect("create");
     let failed = TaskEnd::Failed(serde_json::json!({"code": -32603, "message": "boom"}));
     owner
         .tasks
-        .end_task("leased", &failed, None)
+        .end_task("failing", &failed, None)
         .await
         .expect("end");
-    let task = seen(&other, "leased").await;
-    assert_eq!(task.state, TaskState::Ended(failed));
+    assert_eq!(
+        seen(&other, "failing").await.state,
+        TaskState::Ended(failed)
+    );
+    // An id is created once.
+    assert!(owner
+        .tasks
+        .create_task("failing", LONG, LONG)
+        .await
+        .is_err());
 }
 
 macro_rules! on_every_store {

@@ -1,7 +1,8 @@
 //! The page's defence against cross-site requests: a decision carries a token that only a page
 //! served to the same browser holds.
 //!
-//! Each browser gets a random session value in a cookie (`HttpOnly`, `SameSite=Strict`); the
+//! Each browser gets a random session value in a cookie (`HttpOnly`, `SameSite=Lax`: sent on
+//! a top-level visit from a link elsewhere, never with another site's post); the
 //! form carries the HMAC of that value under a key of this page's own. A site elsewhere can
 //! make the browser send the cookie, but cannot read the page, so it cannot write the token.
 

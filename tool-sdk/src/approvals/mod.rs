@@ -17,12 +17,17 @@
 //! # Safe by construction
 //!
 //! - [`bind`](ApprovalPage::bind) listens on the loopback interface; and by default the page
-//!   answers requests from this machine only, saying so to anyone else.
+//!   answers requests from this machine only, sent to a loopback name (`127.0.0.1`,
+//!   `localhost`, `[::1]`: a site whose name an attacker points at this machine is refused),
+//!   saying so to anyone else. Behind a reverse proxy on the same machine every request comes
+//!   from loopback: give such a page a check of its own.
 //!   [`with_authorize`](ApprovalPage::with_authorize) replaces that check with the
 //!   application's (a session, a header set by a proxy that authenticated the person).
 //! - A decision carries a CSRF token (the HMAC, under a key of the page's own, of a random
-//!   value in a `SameSite=Strict`, `HttpOnly` cookie), and a post from another origin is
+//!   value in a `SameSite=Lax`, `HttpOnly` cookie), and a post from another origin is
 //!   refused.
+//! - A decision's resume runs to its end in the server even when the browser leaves before
+//!   the answer comes.
 //! - Each allowance carries the fingerprint of the arguments shown: arguments changed between
 //!   showing and deciding run nothing. A second submit (another tab, a replayed request) is
 //!   refused, and nothing runs twice: the run store hands a pause to one resume.

@@ -39,6 +39,15 @@
     const current = shown();
     const waiting = new Set(answer.runs.map((run) => run.id));
     let added = 0;
+    // A run decided elsewhere that paused again waits at a new pause: its old form would be
+    // refused, so it is replaced, unless someone is filling it in.
+    for (const run of answer.runs) {
+      const section = current.get(run.id);
+      if (section && section.dataset.pause !== run.pause && !busy(section)) {
+        section.remove();
+        current.delete(run.id);
+      }
+    }
     // Newest first: each new run goes before the first run that is older than it.
     answer.runs.forEach((run, index) => {
       if (current.has(run.id)) {

@@ -61,10 +61,14 @@ pub(super) fn list_page(title: &str, waiting: &[Waiting<'_>], csrf: &str) -> Str
 pub(super) fn run_section(waiting: &Waiting<'_>, csrf: &str) -> String {
     let turn = &waiting.run.turn;
     let id = escape(turn.id().as_str());
+    let pause = escape(turn.pause().as_str());
     let mut html = String::new();
     push(
         &mut html,
-        format_args!("<section class=\"run\" id=\"run-{id}\" data-run=\"{id}\">\n<header>"),
+        format_args!(
+            "<section class=\"run\" id=\"run-{id}\" data-run=\"{id}\" data-pause=\"{pause}\">\n\
+             <header>"
+        ),
     );
     match &waiting.asked {
         Some(asked) => push(
@@ -96,9 +100,8 @@ pub(super) fn run_section(waiting: &Waiting<'_>, csrf: &str) -> String {
             "<form method=\"post\" action=\"decide\">\n\
              <input type=\"hidden\" name=\"csrf\" value=\"{}\">\n\
              <input type=\"hidden\" name=\"run\" value=\"{id}\">\n\
-             <input type=\"hidden\" name=\"pause\" value=\"{}\">\n",
+             <input type=\"hidden\" name=\"pause\" value=\"{pause}\">\n",
             escape(csrf),
-            escape(turn.pause().as_str())
         ),
     );
     for (index, call) in turn.calls().enumerate() {
@@ -302,9 +305,15 @@ fn rollback_item(report: &CompensationReport) -> String {
     }
 }
 
-/// A time as a person reads it: `2026-12-05 11:21:12 UTC`.
+/// A time as a person reads it: `2026-12-05 11:21:12 UTC`; one a store holds out of the
+/// calendar's range (a corrupt row) as "at an unknown time".
 fn when(at: SystemTime) -> String {
-    chrono::DateTime::<chrono::Utc>::from(at)
-        .format("%Y-%m-%d %H:%M:%S UTC")
-        .to_string()
+    let Ok(since) = at.duration_since(SystemTime::UNIX_EPOCH) else {
+        return "at an unknown time".to_owned();
+    };
+    let seconds = i64::try_from(since.as_secs()).unwrap_or(i64::MAX);
+    match chrono::DateTime::from_timestamp(seconds, since.subsec_nanos()) {
+        Some(time) => time.format("%Y-%m-%d %H:%M:%S UTC").to_string(),
+        None => "at an unknown time".to_owned(),
+    }
 }

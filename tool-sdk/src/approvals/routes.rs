@@ -26,21 +26,18 @@ pub(super) async fn list(State(shared): State<Arc<Shared>>, headers: HeaderMap) 
         Some(session) => (session, false),
         None => match csrf::new_session() {
             Ok(session) => (session, true),
-            Err(error) => return failed(&shared, &error.to_string()),
+            Err(error) => return failed_with(&shared, &error),
         },
     };
     let paused = match shared.paused().await {
         Ok(paused) => paused,
-        Err(error) => return failed(&shared, &error.to_string()),
+        Err(error) => return failed_with(&shared, &error),
     };
     let waiting = shared.waiting(&paused).await;
     let token = shared.csrf.token(&session);
     let mut response = html(StatusCode::OK, list_page(&shared.title, &waiting, &token));
     if fresh {
-        let cookie = format!(
-            "{}={session}; HttpOnly; SameSite=Strict; Path=/",
-            csrf::COOKIE
-        );
+        let cookie = format!("{}={session}; HttpOnly; SameSite=Lax; Path=/", csrf::COOKIE);
         if let Ok(value) = HeaderValue::from_str(&cookie) {
             response.headers_mut().insert(header::SET_COOKIE, value);
         }
@@ -56,7 +53,10 @@ pub(super) async fn runs(State(shared): State<Arc<Shared>>, headers: HeaderMap) 
     };
     let paused = match shared.paused().await {
         Ok(paused) => paused,
-        Err(error) => return (StatusCode::SERVICE_UNAVAILABLE, error.to_string()).into_response(),
+        Err(error) => {
+            tracing::error!(%error, "the approval page could not list the paused runs");
+            return (StatusCode::SERVICE_UNAVAILABLE, "the run store failed").into_response();
+        }
     };
     let token = shared.csrf.token(&session);
     let runs: Vec<serde_json::Value> = shared
@@ -66,6 +66,7 @@ pub(super) async fn runs(State(shared): State<Arc<Shared>>, headers: HeaderMap) 
         .map(|waiting| {
             serde_json::json!({
                 "id": waiting.run.turn.id().as_str(),
+                "pause": waiting.run.turn.pause().as_str(),
                 "html": run_section(waiting, &token),
             })
         })
@@ -114,7 +115,7 @@ pub(super) async fn decide(
                  under this id.",
             )
         }
-        Err(error) => return failed(&shared, &error.to_string()),
+        Err(error) => return failed_with(&shared, &error),
     };
     let Some(conversation) = turn.conversation() else {
         return refused(
@@ -124,11 +125,29 @@ pub(super) async fn decide(
              memory, so it is decided there.",
         );
     };
-    let resumed = shared
-        .agent
-        .resume(Conversation::Owned(Vec::new()), &form.run, &form.decisions)
-        .with_memory(&*shared.memory, conversation)
-        .await;
+    // The resume runs in a task of its own: a browser that leaves (a closed tab, a proxy's
+    // timeout) drops this handler, and must not drop a run taken from its pause half-way.
+    let resuming = {
+        let (shared, conversation) = (Arc::clone(&shared), conversation.to_owned());
+        let (run, decisions) = (form.run.clone(), form.decisions);
+        tokio::spawn(async move {
+            shared
+                .agent
+                .resume(Conversation::Owned(Vec::new()), &run, &decisions)
+                .with_memory(&*shared.memory, &conversation)
+                .await
+        })
+    };
+    let resumed = match resuming.await {
+        Ok(resumed) => resumed,
+        Err(error) => {
+            tracing::error!(run = %form.run, %error, "a resume from the approval page failed");
+            return failed(
+                &shared,
+                "The run stopped unexpectedly; see the server's log.",
+            );
+        }
+    };
     match resumed {
         Ok(outcome) => {
             let page = outcome_page(&shared.title, &outcome);
@@ -145,6 +164,7 @@ pub(super) async fn decide(
                  call has. Reload the page and decide on what it shows."
             ),
         ),
+        Err(GateError::Store(error)) => failed_with(&shared, &error),
         Err(error) => refused(
             StatusCode::BAD_REQUEST,
             "The decisions were refused",
@@ -196,6 +216,15 @@ fn decided_already(shared: &Shared) -> Response {
             "Nothing ran for this submission: the run was decided already, in another tab, by \
              someone else, or by this form sent twice. Each decision runs once.",
         ),
+    )
+}
+
+/// The page for a failure of the server's own, whose details go to its log, not the browser.
+fn failed_with(shared: &Shared, error: &dyn std::fmt::Display) -> Response {
+    tracing::error!(%error, "the approval page failed");
+    failed(
+        shared,
+        "The server could not reach its run store; see its log.",
     )
 }
 

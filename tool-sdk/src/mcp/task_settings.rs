@@ -12,10 +12,12 @@ use crate::store::{InMemoryTaskStore, TaskStore, DEFAULT_LEASE};
 /// PostgreSQL run store), where a task and its result survive a restart and every replica
 /// sharing the store answers for it.
 ///
-/// A task is kept for its time to live, counted from its creation (an hour by default): still
-/// working then, it fails and its call is dropped. While a task works, its server renews a
-/// lease on it in the store; a task whose server stopped (a crash, a restart) is reported
-/// failed once its lease has run out (30 s by default).
+/// A task is kept for its time to live, counted from its creation (an hour by default). A task
+/// still working a lease before that ends (half of it, for a time to live shorter than two
+/// leases) is stopped and reported failed, its call dropped, so that the client can still read
+/// why. While a task works, its server renews a lease on it in the store; a task whose server
+/// stopped (a crash, a restart) is reported failed once its lease has run out (30 s by default),
+/// and stays failed: a server that comes back late to it stops it.
 ///
 /// # Examples
 ///
@@ -69,6 +71,17 @@ impl McpTasks {
     pub fn with_lease(mut self, lease: Duration) -> Self {
         self.lease = lease;
         self
+    }
+}
+
+impl McpTasks {
+    /// How long a task may work: its time to live, less a lease to report it failed in.
+    pub(super) fn work_time(&self) -> Duration {
+        if self.ttl > self.lease * 2 {
+            self.ttl - self.lease
+        } else {
+            self.ttl / 2
+        }
     }
 }
 

@@ -33,6 +33,9 @@ use crate::store::{random_token, StoreError, TaskEnd, TaskState, TaskStore};
 /// How long a cancelled task's tool may take to stop after its token is cancelled.
 const CANCEL_GRACE: Duration = Duration::from_secs(5);
 
+/// How often storing a task's end is tried.
+const END_ATTEMPTS: u32 = 3;
+
 /// The tasks of one server: the store that keeps them, and those running in this process.
 #[derive(Clone)]
 pub(super) struct Tasks {
@@ -161,13 +164,22 @@ impl Tasks {
         self.running.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Runs the task to its end, renewing its lease meanwhile, and keeps the end.
+    /// Runs the task to its end, renewing its lease meanwhile, and keeps the end: tried again
+    /// twice when the store fails, since a lost end reads as an abandoned task.
     async fn run(self, id: String, call: TaskCall, running: Running) {
         let end = self.work(&id, call, &running).await;
         let last_word = running.status();
-        let stored = self.store().end_task(&id, &end, last_word.as_deref()).await;
-        if let Err(error) = stored {
-            tracing::error!(task = %id, %error, "the end of a task could not be stored");
+        for attempt in 1..=END_ATTEMPTS {
+            match self.store().end_task(&id, &end, last_word.as_deref()).await {
+                Ok(()) => break,
+                Err(error) if attempt == END_ATTEMPTS => {
+                    tracing::error!(task = %id, %error, "the end of a task could not be stored");
+                }
+                Err(error) => {
+                    tracing::warn!(task = %id, %error, attempt, "storing a task's end failed");
+                    tokio::time::sleep(Duration::from_millis(200) * attempt).await;
+                }
+            }
         }
         self.running_now().remove(&id);
     }
@@ -184,7 +196,7 @@ impl Tasks {
         tokio::pin!(call_future);
         let renewals = self.renew_while_working(id, running);
         tokio::pin!(renewals);
-        let out_of_time = tokio::time::sleep(self.settings.ttl);
+        let out_of_time = tokio::time::sleep(self.settings.work_time());
         tokio::select! {
             biased;
             () = running.cancel.cancelled() => {
@@ -203,15 +215,15 @@ impl Tasks {
                 }
             }
             () = out_of_time => TaskEnd::Failed(Value::Object(error_object(
-                "the task outlived its time to live and was stopped",
+                "the task ran out of time before its time to live ended, and was stopped",
             ))),
             never = &mut renewals => match never {},
         }
     }
 
     /// Renews the task's lease every third of it, with its latest status message, until the
-    /// task ends; cancels the task when the store says someone asked for that (on another
-    /// replica). Never returns.
+    /// task ends; stops the task when the store says so (someone asked for that on another
+    /// replica, or the lease ran out and the task reads as abandoned). Never returns.
     async fn renew_while_working(&self, id: &str, running: &Running) -> Infallible {
         let lease = self.settings.lease;
         let every = (lease / 3).max(Duration::from_millis(10));
@@ -223,9 +235,9 @@ impl Tasks {
                 .as_deref()
                 .filter(|now| said.as_deref() != Some(*now));
             match self.store().renew_task(id, lease, news).await {
-                Ok(cancel_requested) => {
+                Ok(stop) => {
                     said = status;
-                    if cancel_requested {
+                    if stop {
                         running.cancel.cancel();
                     }
                 }
@@ -252,9 +264,16 @@ impl ProgressSink for StatusMessages {
     }
 }
 
-/// A time as the protocol writes it: ISO 8601, UTC.
+/// A time as the protocol writes it: ISO 8601, UTC. A time a store holds out of the
+/// calendar's range (a corrupt row) reads as the epoch.
 fn timestamp(at: SystemTime) -> String {
-    chrono::DateTime::<chrono::Utc>::from(at).to_rfc3339()
+    let since = at
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap_or_default();
+    let seconds = i64::try_from(since.as_secs()).unwrap_or(i64::MAX);
+    chrono::DateTime::from_timestamp(seconds, since.subsec_nanos())
+        .unwrap_or_default()
+        .to_rfc3339()
 }
 
 fn millis(duration: Duration) -> u64 {

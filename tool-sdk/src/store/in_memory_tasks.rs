@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant, SystemTime};
 
-use crate::store::{StoreFuture, StoredTask, TaskEnd, TaskState, TaskStore};
+use crate::store::{StoreError, StoreFuture, StoredTask, TaskEnd, TaskState, TaskStore};
 
 /// A [`TaskStore`] in this process's memory (an MCP server's default): tasks survive nothing,
 /// but follow the rules of the durable stores. A clone shares the tasks.
@@ -90,9 +90,14 @@ impl TaskStore for InMemoryTaskStore {
             end: None,
         };
         let mut tasks = self.tasks();
-        let _ = tasks.live(id);
-        tasks.0.insert(id.to_owned(), task);
-        Box::pin(async move { Ok(now) })
+        let created = match tasks.live(id) {
+            Some(_) => Err(StoreError::Backend(format!("a task `{id}` exists already"))),
+            None => {
+                tasks.0.insert(id.to_owned(), task);
+                Ok(now)
+            }
+        };
+        Box::pin(async move { created })
     }
 
     fn renew_task<'a>(
@@ -102,8 +107,8 @@ impl TaskStore for InMemoryTaskStore {
         status_message: Option<&'a str>,
     ) -> StoreFuture<'a, bool> {
         let mut tasks = self.tasks();
-        let cancel_requested = match tasks.live(id) {
-            Some(task) if task.end.is_none() => {
+        let stop = match tasks.live(id) {
+            Some(task) if task.end.is_none() && task.lease_until > Instant::now() => {
                 task.lease_until = later(lease);
                 if let Some(message) = status_message {
                     if task.status_message.as_deref() != Some(message) {
@@ -113,9 +118,9 @@ impl TaskStore for InMemoryTaskStore {
                 }
                 task.cancel_requested
             }
-            _ => false,
+            _ => true,
         };
-        Box::pin(async move { Ok(cancel_requested) })
+        Box::pin(async move { Ok(stop) })
     }
 
     fn end_task<'a>(
@@ -126,7 +131,7 @@ impl TaskStore for InMemoryTaskStore {
     ) -> StoreFuture<'a, ()> {
         let mut tasks = self.tasks();
         if let Some(task) = tasks.live(id) {
-            if task.end.is_none() {
+            if task.end.is_none() && task.lease_until > Instant::now() {
                 task.end = Some(end.clone());
                 if let Some(message) = status_message {
                     task.status_message = Some(message.to_owned());

@@ -90,7 +90,9 @@ pub trait TaskStore: Send + Sync {
     ) -> StoreFuture<'a, SystemTime>;
 
     /// Its owner is still at work: the lease is extended, and `status_message` (when given)
-    /// kept. Says whether someone asked for the task to stop.
+    /// kept. Says whether the owner must stop: someone asked for that, or the task is no longer
+    /// its to renew (it ended, or its lease ran out, so that it reads as abandoned for good: a
+    /// task reported failed never comes back).
     fn renew_task<'a>(
         &'a self,
         id: &'a str,
@@ -99,7 +101,7 @@ pub trait TaskStore: Send + Sync {
     ) -> StoreFuture<'a, bool>;
 
     /// The task ended, its owner's last word `status_message` (when given) kept. A task that
-    /// ended already keeps its first end.
+    /// ended already keeps its first end, and one whose lease ran out stays abandoned.
     fn end_task<'a>(
         &'a self,
         id: &'a str,

@@ -216,10 +216,13 @@ impl RunStore for PostgresStore {
             let mut paused = Vec::new();
             for row in rows {
                 let run: &str = row.try_get(0).map_err(backend)?;
-                let stored: &str = row.try_get(1).map_err(backend)?;
-                let at: SystemTime = row.try_get(2).map_err(backend)?;
-                match decode_paused(stored, self.row_seal.as_ref(), run) {
-                    Ok(turn) => paused.push(PausedRun::new(at, turn)),
+                let read = row
+                    .try_get::<_, &str>(1)
+                    .map_err(backend)
+                    .and_then(|stored| decode_paused(stored, self.row_seal.as_ref(), run));
+                let at = row.try_get::<_, SystemTime>(2).map_err(backend);
+                match read.and_then(|turn| Ok(PausedRun::new(at?, turn))) {
+                    Ok(listed) => paused.push(listed),
                     Err(error) => tracing::warn!(%run, %error, "a paused run is left out"),
                 }
             }

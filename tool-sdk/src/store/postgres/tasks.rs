@@ -60,13 +60,17 @@ impl TaskStore for PostgresStore {
                                             AND $3::text IS DISTINCT FROM status_message
                                       THEN now() ELSE updated_at END,
                          status_message = COALESCE($3::text, status_message)
-                     WHERE id = $1 AND state = 'working'
+                     WHERE id = $1 AND state = 'working' AND lease_until > now()
                      RETURNING cancel_requested",
                     &[&id, &millis(lease), &status_message],
                 )
                 .await
                 .map_err(backend)?;
-            Ok(row.is_some_and(|row| row.get::<_, bool>(0)))
+            // No row: the task ended, or its lease ran out; either way its owner stops.
+            match row {
+                Some(row) => row.try_get::<_, bool>(0).map_err(backend),
+                None => Ok(true),
+            }
         })
     }
 
@@ -85,7 +89,7 @@ impl TaskStore for PostgresStore {
                     "UPDATE tool_sdk_tasks
                      SET state = $2, outcome = $3, updated_at = now(),
                          status_message = COALESCE($4::text, status_message)
-                     WHERE id = $1 AND state = 'working'",
+                     WHERE id = $1 AND state = 'working' AND lease_until > now()",
                     &[&id, &state, &outcome, &status_message],
                 )
                 .await

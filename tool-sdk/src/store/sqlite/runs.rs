@@ -180,7 +180,7 @@ impl RunStore for SqliteStore {
                 .query_map([limit], |row| {
                     Ok((
                         row.get::<_, String>(0)?,
-                        row.get::<_, String>(1)?,
+                        row.get::<_, Option<String>>(1)?,
                         row.get::<_, i64>(2)?,
                     ))
                 })
@@ -188,6 +188,7 @@ impl RunStore for SqliteStore {
             let mut paused = Vec::new();
             for row in rows {
                 let (run, stored, paused_at) = row.map_err(backend)?;
+                let stored = stored.unwrap_or_default();
                 match decode_paused(&stored, seal.as_ref(), &run) {
                     Ok(turn) => paused.push(PausedRun::new(at(paused_at), turn)),
                     Err(error) => tracing::warn!(%run, %error, "a paused run is left out"),

@@ -51,14 +51,15 @@ impl TaskStore for SqliteStore {
                                             AND ?3 IS NOT status_message
                                       THEN ?4 ELSE updated_at END,
                          status_message = COALESCE(?3, status_message)
-                     WHERE id = ?1 AND state = 'working'
+                     WHERE id = ?1 AND state = 'working' AND lease_until > ?4
                      RETURNING cancel_requested",
                     params![id, lease_until(lease), status_message, now_ms()],
                     |row| row.get::<_, bool>(0),
                 )
                 .optional()
                 .map_err(backend)?;
-            Ok(cancel_requested.unwrap_or(false))
+            // No row: the task ended, or its lease ran out; either way its owner stops.
+            Ok(cancel_requested.unwrap_or(true))
         })
     }
 
@@ -77,7 +78,7 @@ impl TaskStore for SqliteStore {
                     "UPDATE tool_sdk_tasks
                      SET state = ?2, outcome = ?3, updated_at = ?4,
                          status_message = COALESCE(?5, status_message)
-                     WHERE id = ?1 AND state = 'working'",
+                     WHERE id = ?1 AND state = 'working' AND lease_until > ?4",
                     params![id, state, outcome, now_ms(), status_message],
                 )
                 .map_err(backend)?;
