@@ -133,14 +133,8 @@ impl Desk {
         let store = Arc::new(SqliteStore::open_in_memory().expect("a store"));
         let agent = Arc::new(ToolLoop::new(DeskModel, tools).with_store(store.clone()));
         let memory = Arc::new(InMemoryChatMemory::new());
-        let page = ApprovalPage::new(Arc::clone(&agent), memory.clone())
-            .with_title("Travel desk")
-            .bind(0)
-            .await
-            .expect("the page listens");
-        let url = page.url().to_owned();
-        let shutdown = CancellationToken::new();
-        tokio::spawn(page.serve(shutdown.clone()));
+        let page = ApprovalPage::new(Arc::clone(&agent), memory.clone()).with_title("Travel desk");
+        let (url, shutdown) = serve(page).await;
         Self {
             agent,
             memory,
@@ -183,6 +177,15 @@ impl Drop for Desk {
     fn drop(&mut self) {
         self.shutdown.cancel();
     }
+}
+
+/// Serves `page` on a free loopback port until the token is cancelled; its URL.
+pub(crate) async fn serve(page: ApprovalPage) -> (String, CancellationToken) {
+    let page = page.bind(0).await.expect("the page listens");
+    let url = page.url().to_owned();
+    let shutdown = CancellationToken::new();
+    tokio::spawn(page.serve(shutdown.clone()));
+    (url, shutdown)
 }
 
 /// Runs the browser along `steps` (see `tests/page/browser.mjs`); what it recorded.

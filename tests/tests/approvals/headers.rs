@@ -8,7 +8,7 @@ use tool_sdk::run::{CancellationToken, ToolLoop};
 use tool_sdk::store::InMemoryChatMemory;
 use tool_sdk::{ScriptedModel, ToolRegistry};
 
-use super::desk::Desk;
+use super::desk::{serve, Desk};
 
 /// `GET url` with `headers`: the status line and headers, and the body.
 async fn get(url: &str, headers: &[(&str, &str)]) -> (String, String) {
@@ -119,17 +119,14 @@ async fn a_request_to_another_name_is_refused_by_default() {
 #[tokio::test(flavor = "multi_thread")]
 async fn an_application_check_decides_who_may_see_the_page() {
     let agent = Arc::new(ToolLoop::new(ScriptedModel::new([]), ToolRegistry::new()));
-    let page = ApprovalPage::new(agent, Arc::new(InMemoryChatMemory::new()))
-        .with_authorize(|request| match request.headers.get("x-user") {
-            Some(user) if user == "ana" => Ok(()),
-            _ => Err("Only Ana decides here.".to_owned()),
-        })
-        .bind(0)
-        .await
-        .expect("the page listens");
-    let url = page.url().to_owned();
-    let shutdown = CancellationToken::new();
-    tokio::spawn(page.serve(shutdown.clone()));
+    let page =
+        ApprovalPage::new(agent, Arc::new(InMemoryChatMemory::new())).with_authorize(|request| {
+            match request.headers.get("x-user") {
+                Some(user) if user == "ana" => Ok(()),
+                _ => Err("Only Ana decides here.".to_owned()),
+            }
+        });
+    let (url, shutdown) = serve(page).await;
     let (head, body) = get(&url, &[]).await;
     assert!(head.starts_with("http/1.1 403"), "{head}");
     assert!(body.contains("Only Ana decides here."), "{body}");
