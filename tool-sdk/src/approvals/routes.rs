@@ -111,8 +111,7 @@ pub(super) async fn decide(
             return refused(
                 StatusCode::NOT_FOUND,
                 "No such run",
-                "Nothing ran: no run waits \
-                 under this id.",
+                "Nothing ran: no run waits under this id.",
             )
         }
         Err(error) => return failed_with(&shared, &error),
@@ -125,17 +124,22 @@ pub(super) async fn decide(
              memory, so it is decided there.",
         );
     };
-    // The resume runs in a task of its own: a browser that leaves (a closed tab, a proxy's
-    // timeout) drops this handler, and must not drop a run taken from its pause half-way.
+    // The resume runs in a task of its own, and keeps its outcome there: a browser that
+    // leaves (a closed tab, a proxy's timeout) drops this handler, and must drop neither a run
+    // taken from its pause half-way nor what came of it.
     let resuming = {
         let (shared, conversation) = (Arc::clone(&shared), conversation.to_owned());
         let (run, decisions) = (form.run.clone(), form.decisions);
         tokio::spawn(async move {
-            shared
+            let outcome = shared
                 .agent
                 .resume(Conversation::Owned(Vec::new()), &run, &decisions)
                 .with_memory(&*shared.memory, &conversation)
-                .await
+                .await?;
+            shared
+                .outcomes
+                .keep(run, outcome_page(&shared.title, &outcome));
+            Ok::<(), GateError>(())
         })
     };
     let resumed = match resuming.await {
@@ -149,9 +153,7 @@ pub(super) async fn decide(
         }
     };
     match resumed {
-        Ok(outcome) => {
-            let page = outcome_page(&shared.title, &outcome);
-            shared.outcomes.keep(form.run.clone(), page);
+        Ok(()) => {
             let location = format!("outcome?run={}", percent_encode(form.run.as_str()));
             (StatusCode::SEE_OTHER, [(header::LOCATION, location)]).into_response()
         }
