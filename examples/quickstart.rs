@@ -33,6 +33,7 @@ const SCRIPT: &str = r#"book_room {"city": "Lisbon", "nights": "two"}
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let tools = (BookRoomTool, PayTool, EmailTool);
     let agent = ToolLoop::from_env_or(SCRIPT, tools)?.with_terminal();
-    agent.run("Book 2 nights in Lisbon, pay, email me").await;
+    // The terminal shows each step and how the run ended; the outcome holds the same as data.
+    let _outcome = agent.run("Book 2 nights in Lisbon, pay, email me").await;
     Ok(())
 }

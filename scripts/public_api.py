@@ -128,11 +128,15 @@ def render_generics(generics):
 
 
 def render_self(ty):
-    """`self`, `&self`, `&mut self`, or `self: Type`."""
+    """`self`, `&self`, `&'a mut self`, or `self: Type`: the receiver as written, lifetime kept
+    (`&'a self` ties what a method returns to the receiver, which is part of its signature)."""
     if ty == {"generic": "Self"}:
         return "self"
     if "borrowed_ref" in ty and ty["borrowed_ref"]["type"] == {"generic": "Self"}:
-        return "&mut self" if ty["borrowed_ref"].get("is_mutable") else "&self"
+        borrowed = ty["borrowed_ref"]
+        lifetime = f"{borrowed['lifetime']} " if borrowed.get("lifetime") else ""
+        mutable = "mut " if borrowed.get("is_mutable") else ""
+        return f"&{lifetime}{mutable}self"
     return f"self: {render_type(ty)}"
 
 

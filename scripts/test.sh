@@ -5,12 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The BFCL corpus lives beside the checkout (../shared/corpora/bfcl) unless told otherwise.
-if [ -z "${TOOL_SDK_BFCL_DIR:-}" ] && [ ! -d ../shared/corpora/bfcl ]; then
-  echo "error: the BFCL corpus is not at ../shared/corpora/bfcl; set TOOL_SDK_BFCL_DIR" >&2
-  exit 1
-fi
-
 # Python tools of the tests, pinned, in .venv: fakellm (an OpenAI-compatible server answering
 # from YAML rules), the openai package, the mcp package (the reference MCP client, and
 # FastMCP for a server the MCP client tests consume), and the anthropic and google-genai
@@ -38,6 +32,9 @@ then
     "anthropic==$ANTHROPIC_VERSION" "google-genai==$GOOGLE_GENAI_VERSION"
 fi
 export TOOL_SDK_PYTHON="$VENV/bin/python"
+
+# The BFCL corpus, from its PyPI package (pinned, hash checked): TOOL_SDK_BFCL_DIR.
+source scripts/bfcl.sh
 
 # The older `mcp` 1.x client, pinned, in a venv of its own next to .venv (the two majors
 # cannot share one): the MCP tests drive the server with both.

@@ -1,5 +1,6 @@
-//! The Berkeley Function Calling Leaderboard corpus (`../shared/corpora/bfcl`): real function
-//! definitions, mapped from BFCL's type words to JSON Schema, with their ground-truth calls.
+//! The Berkeley Function Calling Leaderboard corpus, as its PyPI package `bfcl-eval` ships it
+//! (`scripts/bfcl.sh` fetches it, pinned and hash-checked): real function definitions, mapped
+//! from BFCL's type words to JSON Schema, with their ground-truth calls.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -64,12 +65,19 @@ struct RawAnswer {
     ground_truth: Vec<Map<String, Value>>,
 }
 
-/// Where the corpus is: `TOOL_SDK_BFCL_DIR`, else `../shared/corpora/bfcl` beside the checkout.
+/// The version of `bfcl-eval` the corpus comes from; `scripts/bfcl.sh` pins the same.
+pub const BFCL_EVAL_VERSION: &str = "2026.3.23";
+
+/// Where the corpus is: `TOOL_SDK_BFCL_DIR`, else where `scripts/bfcl.sh` unpacks it
+/// (`.corpora/bfcl-eval-VERSION` in the checkout).
 pub fn corpus_dir() -> PathBuf {
     if let Some(dir) = std::env::var_os("TOOL_SDK_BFCL_DIR") {
         return PathBuf::from(dir);
     }
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpora/bfcl")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(".corpora")
+        .join(format!("bfcl-eval-{BFCL_EVAL_VERSION}"))
 }
 
 /// Every entry of one category, with its ground truth.
@@ -131,7 +139,8 @@ pub fn load_all() -> Vec<Entry> {
 fn read(path: &Path) -> String {
     fs::read_to_string(path).unwrap_or_else(|e| {
         panic!(
-            "cannot read the BFCL corpus at {} ({e}); set TOOL_SDK_BFCL_DIR to its folder",
+            "cannot read the BFCL corpus at {} ({e}); run ./scripts/test.sh, which fetches it \
+             from PyPI, or set TOOL_SDK_BFCL_DIR to its folder",
             path.display()
         )
     })

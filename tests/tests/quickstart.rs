@@ -13,8 +13,10 @@ fn quickstart(env: &[(&str, &str)]) -> String {
         "OPENAI_API_KEY",
         "ANTHROPIC_API_KEY",
         "ANTHROPIC_MODEL",
+        "ANTHROPIC_BASE_URL",
         "GEMINI_API_KEY",
         "GEMINI_MODEL",
+        "GEMINI_BASE_URL",
     ] {
         command.env_remove(name);
     }

@@ -100,13 +100,14 @@ fn main() {
                 runtime.block_on(async { black_box(&mut conversation) });
             }
             "compensable" => {
-                black_box(runtime.block_on(compensable.run(&mut conversation).into_future()));
+                let _ =
+                    black_box(runtime.block_on(compensable.run(&mut conversation).into_future()));
             }
             "durable" => {
-                black_box(runtime.block_on(durable.run(&mut conversation).into_future()));
+                let _ = black_box(runtime.block_on(durable.run(&mut conversation).into_future()));
             }
             _ => {
-                black_box(runtime.block_on(agent.run(&mut conversation).into_future()));
+                let _ = black_box(runtime.block_on(agent.run(&mut conversation).into_future()));
             }
         }
     }

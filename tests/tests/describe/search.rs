@@ -286,7 +286,7 @@ mod in_the_loop {
             ]));
             let agent = ToolLoop::new(Shared(Arc::clone(&model)), bfcl_registry(entry));
             let mut conversation = vec![Message::user(entry.question.clone())];
-            agent.run(&mut conversation).await;
+            let _ = agent.run(&mut conversation).await;
             let requests = model.requests();
             assert_eq!(
                 requests[0].tools,
@@ -402,7 +402,7 @@ mod in_the_loop {
         ]));
         let agent = ToolLoop::new(Shared(Arc::clone(&model)), registry);
         let mut conversation = vec![Message::user("hi")];
-        agent.run(&mut conversation).await;
+        let _ = agent.run(&mut conversation).await;
         let results: Vec<&str> = conversation
             .iter()
             .filter_map(|m| match m {
@@ -444,7 +444,7 @@ mod in_the_loop {
             let model = Arc::new(ScriptedModel::new([answer()]));
             let agent = ToolLoop::new(Shared(Arc::clone(&model)), registry())
                 .with_options(LoopOptions::default().with_defer_threshold(threshold));
-            agent.run(&mut vec![Message::user("hi")]).await;
+            let _ = agent.run(&mut vec![Message::user("hi")]).await;
             assert_eq!(
                 model.requests()[0].tools.len(),
                 expected,

@@ -113,7 +113,7 @@ async fn everythings_long_operation_reports_progress_as_loop_events() {
             events.lock().unwrap().push((update.done, update.total));
         }
     });
-    agent.run(&mut vec![Message::user("go")]).await;
+    let _ = agent.run(&mut vec![Message::user("go")]).await;
     assert_eq!(
         *seen.lock().unwrap(),
         [(1.0, Some(3.0)), (2.0, Some(3.0)), (3.0, Some(3.0))]

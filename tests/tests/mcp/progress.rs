@@ -63,7 +63,7 @@ async fn a_consumed_servers_progress_is_the_loops_progress_events() {
             events.lock().unwrap().push(progress);
         }
     });
-    agent.run(&mut vec![Message::user("count down")]).await;
+    let _ = agent.run(&mut vec![Message::user("count down")]).await;
     let seen = seen.lock().unwrap();
     let expected: Vec<(String, String, f64, Option<f64>, String)> = (1..=3)
         .map(|done| {

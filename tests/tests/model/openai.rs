@@ -186,7 +186,7 @@ async fn a_model_not_strict_sends_the_canonical_schema_without_strict() {
     let mut tools = ToolRegistry::new();
     tools.register(ForecastTool).unwrap();
     let agent = ToolLoop::new(session.builder().build().unwrap(), tools);
-    agent
+    let _ = agent
         .run(&mut user("scenario:strict Weather in Lisbon tomorrow?"))
         .await;
     let bodies = session.bodies_sent();

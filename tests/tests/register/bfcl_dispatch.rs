@@ -7,7 +7,7 @@ use tool_sdk::{
     register::{provider_name, DynamicTool},
     ToolError, ToolRegistry,
 };
-use tool_sdk_tests::bfcl::{load_all, Entry};
+use tool_sdk_tests::bfcl::{load_all, Entry, BFCL_EVAL_VERSION};
 
 /// A registry of the entry's functions, each echoing its arguments. BFCL names such as
 /// `math.factorial` are mapped onto the provider rule (`math_factorial`), as BFCL's own OpenAI
@@ -133,4 +133,15 @@ async fn every_bfcl_ground_truth_call_validates_and_dispatches() {
     );
     assert_eq!(entries.len(), 1000);
     assert_eq!(calls + refused.len(), 1747);
+}
+
+/// The corpus the tests read is the one the test script fetches: one pinned version in both.
+#[test]
+fn the_test_script_fetches_the_version_the_tests_read() {
+    let script = include_str!("../../../scripts/bfcl.sh");
+    let pinned = script
+        .lines()
+        .find_map(|line| line.strip_prefix("BFCL_VERSION="))
+        .expect("scripts/bfcl.sh pins BFCL_VERSION");
+    assert_eq!(pinned, BFCL_EVAL_VERSION);
 }

@@ -216,14 +216,14 @@ async fn a_tool_changed_under_the_same_name_is_lowered_anew() {
     let agent = ToolLoop::new(Arc::clone(&model), ToolRegistry::new())
         .with_provider(Arc::clone(&provider) as Arc<dyn ToolProvider>);
 
-    agent.run(&mut vec![Message::user("First.")]).await;
+    let _ = agent.run(&mut vec![Message::user("First.")]).await;
     assert_eq!(model.offered(0, "lookup")["required"], json!(["city"]));
 
     *provider.0.lock().unwrap() = lookup(json!({
         "city": {"type": "string"},
         "country": {"type": "string"}
     }));
-    agent.run(&mut vec![Message::user("Second.")]).await;
+    let _ = agent.run(&mut vec![Message::user("Second.")]).await;
     let sent = model.offered(1, "lookup");
     assert_eq!(sent["required"], json!(["city", "country"]));
     assert_eq!(

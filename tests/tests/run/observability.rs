@@ -25,7 +25,7 @@ async fn hooks_see_every_call_before_and_after() {
                 .push(format!("after {} = {output}", call.name));
         });
     let mut conversation = vec![Message::user("1 + 2?")];
-    agent.run(&mut conversation).await;
+    let _ = agent.run(&mut conversation).await;
     assert_eq!(*seen.lock().unwrap(), ["before add", "after add = 3"]);
 }
 

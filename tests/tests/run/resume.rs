@@ -265,7 +265,7 @@ async fn one_approval_runs_one_call(
     assert_eq!(*counter.lock().unwrap(), 1, "a retry runs nothing");
     // The second pause is decided on its own.
     let next = again.decide().allow("#0").build();
-    agent
+    let _ = agent
         .resume(&mut conversation, again.id(), &next)
         .await
         .unwrap();

@@ -58,7 +58,7 @@ async fn spans_carry_the_gen_ai_attribute_names() {
     let _guard = tracing::subscriber::set_default(spans.clone());
     let agent = ToolLoop::new(script(), registry());
     let mut conversation = vec![Message::user("1 + 2?")];
-    agent.run(&mut conversation).await;
+    let _ = agent.run(&mut conversation).await;
     let spans = spans.0.lock().unwrap();
     let chat: Vec<_> = spans
         .iter()

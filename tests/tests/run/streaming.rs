@@ -108,7 +108,7 @@ async fn a_streamed_run_ends_as_the_plain_run_does() {
         let plain = ToolLoop::new(ScriptedModel::new(replies()), note_tool(&timeline))
             .with_options(options.clone());
         let mut plain_conversation = vec![Message::user("go")];
-        plain.run(&mut plain_conversation).await;
+        let _ = plain.run(&mut plain_conversation).await;
 
         let streamed = ToolLoop::new(
             ScriptedModel::new(replies()).with_stream_gap(Duration::from_millis(1)),

@@ -156,7 +156,7 @@ async fn concurrent_calls_overlap_and_answer_in_call_order() {
     let options = LoopOptions::default().with_concurrency(Concurrency::Bounded(3));
     let agent = ToolLoop::new(model, meeting_tools(&barrier)).with_options(options);
     let mut conversation = vec![Message::user("go")];
-    agent.run(&mut conversation).await;
+    let _ = agent.run(&mut conversation).await;
     let contents: Vec<_> = conversation
         .iter()
         .filter_map(|m| match m {
@@ -451,7 +451,7 @@ async fn an_error_handler_words_what_the_model_reads() {
         },
     );
     let mut conversation = vec![Message::user("go")];
-    agent.run(&mut conversation).await;
+    let _ = agent.run(&mut conversation).await;
     let Message::Tool(result) = &conversation[2] else {
         panic!()
     };

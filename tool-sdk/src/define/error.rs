@@ -343,7 +343,7 @@ struct HumanDuration(Duration);
 impl fmt::Display for HumanDuration {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let millis = self.0.as_millis();
-        if millis % 1000 == 0 {
+        if millis.is_multiple_of(1000) {
             write!(f, "{} s", millis / 1000)
         } else {
             write!(f, "{millis} ms")

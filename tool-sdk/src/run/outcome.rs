@@ -5,7 +5,11 @@ use crate::model::{AssistantMessage, ModelError};
 use crate::store::{CallSummary, PausedTurn, RunId, StoreError};
 
 /// How a run ended, with what it did.
+///
+/// A run that paused is waiting for a person and a run that failed may have rolled back: an
+/// outcome dropped unread loses that, hence `#[must_use]`.
 #[derive(Debug)]
+#[must_use = "a run may have paused for a decision or failed; read its status"]
 pub struct LoopOutcome {
     /// Why the run stopped.
     pub status: LoopStatus,
