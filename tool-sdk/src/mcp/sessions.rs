@@ -7,7 +7,8 @@
 //! rather than refusing the new one: a refusal would lock every new client out for as long as
 //! the idle sessions live (minutes), and one that opened them on purpose could keep it so; a
 //! closed session costs its client one new `initialize`, which MCP asks clients to send when
-//! their session is not found (`404`). A session in use is the last to go.
+//! their session is not found (`404`). Every request, notification and stream of a session
+//! counts as a use, so the sessions that go are the ones their clients left.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
