@@ -7,9 +7,9 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::classify::{classify, named_twice, syntax_error};
-use super::json_type;
 use super::scan::{scan, Finding, Look};
 use super::unique::UniqueKeys;
+use super::{json_type, MAX_ARGUMENTS_DEPTH};
 use crate::define::{ArgumentProblem, ToolError};
 
 /// Decodes `arguments` into `T`. An empty text counts as `{}`, as some models send it for tools
@@ -61,6 +61,12 @@ fn decode_without_nulls<T: DeserializeOwned>(
 #[cold]
 fn refused(tool: &str, finding: Finding) -> ToolError {
     let problem = match finding {
+        Finding::TooDeep => {
+            return ToolError::ArgumentsTooDeep {
+                tool: tool.to_owned(),
+                limit: MAX_ARGUMENTS_DEPTH,
+            }
+        }
         Finding::Duplicate { pointer, key } => named_twice(pointer, &key),
         Finding::Inexact { pointer, literal } => ArgumentProblem {
             pointer,
@@ -408,6 +414,24 @@ mod tests {
             r#"{"meta": {"a": {"a": 1}}, "items": [{"a": 1}, {"a": 2}]}"#
         )
         .is_ok());
+    }
+
+    #[test]
+    fn a_member_the_decoder_ignores_is_still_held_to_the_depth_limit() {
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Lenient {
+            inner: Option<std::collections::BTreeMap<String, u8>>,
+            outer: Option<Open>,
+        }
+        #[derive(Debug, serde::Deserialize)]
+        struct Open {}
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        let text = format!(r#"{{"inner": {{}}, "outer": {{"junk": {deep}}}}}"#);
+        assert!(matches!(
+            decode::<Lenient>("t", &text),
+            Err(ToolError::ArgumentsTooDeep { limit: 128, .. })
+        ));
     }
 
     #[test]

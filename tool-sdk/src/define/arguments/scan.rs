@@ -4,15 +4,15 @@
 //! that did not decode exactly (an integer beyond 64 bits read as the nearest float, or more
 //! digits than a float holds).
 //!
-//! It reads the text the decoder accepted, so it is well-formed JSON nested no deeper than the
-//! decoder's limit; it builds no value. Keys are compared as written unless escaped (then
+//! It reads the text the decoder accepted, so it is well-formed JSON; it builds no value, and
+//! goes no deeper than the decoder's limit (a member the decoder ignores may nest deeper). Keys are compared as written unless escaped (then
 //! unescaped), each object's keys sorted once when it closes; nothing is allocated for an
 //! object without members or a key without escapes, beside one list of keys for the whole
 //! text.
 
 use std::borrow::Cow;
 
-use super::escape_pointer_token;
+use super::{escape_pointer_token, MAX_ARGUMENTS_DEPTH};
 
 /// What the look found first (in order of the text, a key before what follows it).
 #[derive(Debug, PartialEq, Eq)]
@@ -21,6 +21,9 @@ pub(super) enum Finding {
     Duplicate { pointer: String, key: String },
     /// The number `literal` at `pointer` would reach the tool as another number.
     Inexact { pointer: String, literal: String },
+    /// Nesting deeper than [`MAX_ARGUMENTS_DEPTH`]: the decoder skips a member it ignores
+    /// without a limit, the look does not.
+    TooDeep,
 }
 
 /// What to look for.
@@ -91,6 +94,7 @@ impl<'a> Scanner<'a> {
     fn value(&mut self) -> Result<(), Finding> {
         self.skip_space();
         match self.bytes.get(self.at) {
+            Some(b'{' | b'[') if self.path.len() >= MAX_ARGUMENTS_DEPTH => Err(Finding::TooDeep),
             Some(b'{') => self.object(),
             Some(b'[') => self.array(),
             Some(b'"') => {
@@ -302,6 +306,14 @@ mod tests {
             assert_eq!(scan(text, KEYS), None, "{text}");
             assert_eq!(scan(text, NUMBERS), None, "{text}");
         }
+    }
+
+    #[test]
+    fn nesting_deeper_than_the_decoder_goes_is_not_followed() {
+        let deep = format!("{{\"a\": {}{}}}", "[".repeat(100_000), "]".repeat(100_000));
+        assert_eq!(scan(&deep, KEYS), Some(Finding::TooDeep));
+        let within = format!("{{\"a\": {}{}}}", "[".repeat(127), "]".repeat(127));
+        assert_eq!(scan(&within, KEYS), None);
     }
 
     #[test]
