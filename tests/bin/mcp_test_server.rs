@@ -130,10 +130,21 @@ async fn write_report(pages: u32, #[context] progress: Progress) -> String {
     format!("a report of {pages} pages")
 }
 
-/// Waits until the call is cancelled, a minute at most; served as a task.
+/// Waits until the call is cancelled, a minute at most, and then stops with an error; served
+/// as a task.
 #[tool(read_only, long_running)]
-async fn long_wait(#[context] cancel: CancellationToken) -> String {
-    wait_for_cancel(cancel).await
+async fn long_wait(#[context] cancel: CancellationToken) -> Result<String, String> {
+    match wait_for_cancel(cancel).await.as_str() {
+        "cancelled" => Err("stopped: the call was cancelled".into()),
+        other => Ok(other.into()),
+    }
+}
+
+/// Works for a moment without watching for a cancel, and finishes; served as a task.
+#[tool(read_only, long_running)]
+async fn finish_anyway() -> String {
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    "finished anyway".into()
 }
 
 /// Says how many calls were cancelled in this process.
@@ -203,7 +214,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .register(WaitForCancelTool)?
         .register(CancelledCallsTool)?
         .register(WriteReportTool)?
-        .register(LongWaitTool)?;
+        .register(LongWaitTool)?
+        .register(FinishAnywayTool)?;
     let policy = ConfirmationPolicy::new().with_confirm_when(|call| {
         serde_json::from_str::<serde_json::Value>(&call.arguments)
             .ok()

@@ -1,5 +1,6 @@
 //! MCP over streamable HTTP at its edges, with raw requests: bodies that are not JSON-RPC
-//! messages, the `Origin` check against DNS rebinding, and the end of a session.
+//! messages, the `Origin` check against DNS rebinding, the end of a session, and the bound on
+//! sessions kept open.
 
 use std::net::SocketAddr;
 
@@ -222,5 +223,61 @@ async fn ending_a_session_answers_200() {
     let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}).to_string();
     let answer = send(address, "POST", &headers, &list).await;
     assert_eq!(answer.status, 404, "{answer:?}");
+    shutdown.cancel();
+}
+
+/// Opens a session (initialize, then initialized); its id.
+async fn open_session(address: SocketAddr) -> String {
+    let answer = send(address, "POST", &[], &initialize()).await;
+    let session = answer
+        .header("mcp-session-id")
+        .unwrap_or_else(|| panic!("a session id: {answer:?}"))
+        .to_owned();
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let answer = send(
+        address,
+        "POST",
+        &session_headers(&session),
+        &initialized.to_string(),
+    )
+    .await;
+    assert_eq!(answer.status, 202, "{answer:?}");
+    session
+}
+
+fn session_headers(session: &str) -> [(&str, &str); 2] {
+    [
+        ("Mcp-Session-Id", session),
+        ("MCP-Protocol-Version", "2025-06-18"),
+    ]
+}
+
+/// The status of a `tools/list` in `session`.
+async fn list_in(address: SocketAddr, session: &str) -> u16 {
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}).to_string();
+    send(address, "POST", &session_headers(session), &list)
+        .await
+        .status
+}
+
+#[tokio::test]
+async fn past_the_most_sessions_the_one_unused_the_longest_is_closed() {
+    let (address, shutdown) = serve(Some(McpHttpSettings::new().with_max_sessions(2))).await;
+    let first = open_session(address).await;
+    let second = open_session(address).await;
+    // The first is used again: the second is now the one unused the longest.
+    assert_eq!(list_in(address, &first).await, 200);
+    let third = open_session(address).await;
+    assert_eq!(
+        list_in(address, &second).await,
+        404,
+        "the second was closed"
+    );
+    assert_eq!(list_in(address, &first).await, 200);
+    assert_eq!(list_in(address, &third).await, 200);
+    // Its client opens another, as MCP asks after a `404`; the first goes now.
+    let again = open_session(address).await;
+    assert_eq!(list_in(address, &again).await, 200);
+    assert_eq!(list_in(address, &first).await, 404);
     shutdown.cancel();
 }

@@ -7,6 +7,7 @@ mod asked;
 mod client;
 mod clients;
 mod conformance;
+mod corpus;
 mod decisions;
 mod everything;
 mod http;

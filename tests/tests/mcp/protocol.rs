@@ -162,7 +162,7 @@ fn unknown_methods_get_method_not_found() {
     );
     // Still serving.
     let answer = session.request(2, "tools/list", json!({}));
-    assert_eq!(answer["result"]["tools"].as_array().map(Vec::len), Some(13));
+    assert_eq!(answer["result"]["tools"].as_array().map(Vec::len), Some(14));
 }
 
 #[test]

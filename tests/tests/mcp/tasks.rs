@@ -1,6 +1,7 @@
 //! A long-running tool served as a task to rmcp's own client, which declares the Tasks
 //! extension: the call answers with a task, `tasks/get` polls it to its result, and
-//! `tasks/cancel` ends another cancelled, its tool's token cancelled. With tasks kept in a
+//! `tasks/cancel` ends another cancelled, its tool's token cancelled (or completed, when its
+//! tool finished anyway). With tasks kept in a
 //! durable store, a task's result outlives its server, a task whose server stopped is reported
 //! failed, and a replica sharing the store answers for, and cancels, another's task.
 
@@ -82,6 +83,28 @@ async fn rmcps_client_cancels_a_task() {
         settled(&client, &task_id).await,
         TaskPayload::Cancelled
     ));
+    client.cancel().await.ok();
+}
+
+#[tokio::test]
+async fn a_task_whose_tool_finished_anyway_is_reported_completed_with_its_result() {
+    let client = client_taking_tasks().await;
+    let task_id = start_task(&client, "finish_anyway", json!({}))
+        .await
+        .task_id;
+    client
+        .cancel_task(CancelTaskParams::new(task_id.as_str()))
+        .await
+        .expect("tasks/cancel answers");
+    let payload = settled(&client, &task_id).await;
+    let TaskPayload::Completed { result } = payload else {
+        panic!("the tool finished, but the task reads {payload:?}");
+    };
+    assert_eq!(
+        result["content"][0]["text"], "finished anyway",
+        "{result:?}"
+    );
+    assert_eq!(result["isError"], false, "{result:?}");
     client.cancel().await.ok();
 }
 

@@ -146,6 +146,74 @@ async fn duplicate_keys_are_refused_for_typed_tools() {
     );
 }
 
+/// Tags a record; parameters that take objects of any keys.
+#[tool]
+fn tag(
+    meta: Option<serde_json::Value>,
+    labels: Option<std::collections::HashMap<String, String>>,
+    items: Option<Vec<serde_json::Value>>,
+) -> String {
+    format!("{meta:?} {labels:?} {items:?}")
+}
+
+/// Below the arguments object, a typed tool's `Value`, map and array parameters would keep
+/// the last of two keys: refused at every depth, with the dynamic tool's error and pointer.
+#[tokio::test]
+async fn duplicate_keys_below_the_top_are_refused_for_typed_tools_as_for_dynamic_ones() {
+    let mut registry = registry();
+    registry.register(TagTool).unwrap();
+    let schema = json!({"type": "object"});
+    let read = DynamicTool::new("read", "Reads a file.", schema, |_| async { "read" }).unwrap();
+    registry.register(read).unwrap();
+    for (arguments, pointer) in [
+        (r#"{"meta":{"owner":"ana","owner":"root"}}"#, "/meta/owner"),
+        (r#"{"labels":{"team":"a","team":"b"}}"#, "/labels/team"),
+        (r#"{"items":[{"id":1},{"id":2,"id":3}]}"#, "/items/1/id"),
+    ] {
+        let typed = registry.call("tag", arguments).await.unwrap_err();
+        let dynamic = registry.call("read", arguments).await.unwrap_err();
+        assert_eq!(typed.kind(), ToolErrorKind::InvalidArguments, "{typed}");
+        assert_eq!(
+            typed.model_message(),
+            dynamic.model_message().replace("`read`", "`tag`"),
+            "{arguments}"
+        );
+        assert!(typed.model_message().contains(pointer), "{typed}");
+    }
+    assert!(registry
+        .call(
+            "tag",
+            r#"{"meta":{"owner":"ana"},"items":[{"id":1},{"id":1}]}"#
+        )
+        .await
+        .is_ok());
+}
+
+/// A dynamic tool decodes into a `serde_json::Value`, where an integer beyond 64 bits becomes
+/// the nearest float: the tool would run with a number other than the one approved.
+#[tokio::test]
+async fn a_dynamic_tool_never_receives_a_number_other_than_the_one_written() {
+    let registry = registry();
+    let error = registry
+        .call("measure", r#"{"x":18446744073709551617}"#)
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), ToolErrorKind::InvalidArguments);
+    assert!(error.model_message().contains("/x"), "{error}");
+    assert!(
+        error.model_message().contains("18446744073709551617"),
+        "{error}"
+    );
+    assert_eq!(
+        kind(&registry, "measure", r#"{"x":18446744073709551615}"#).await,
+        Ok(r#"{"x":18446744073709551615}"#.into())
+    );
+    assert_eq!(
+        kind(&registry, "measure", r#"{"x":2.5e-3}"#).await,
+        Ok(r#"{"x":0.0025}"#.into())
+    );
+}
+
 /// A key named twice may be read with its first value by the person deciding (or a log) and
 /// with its last by the tool: what was approved would not be what runs. A dynamic tool refuses
 /// it, at any depth, with the error a typed tool gives.

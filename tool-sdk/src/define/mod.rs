@@ -10,6 +10,7 @@ mod catch;
 mod context;
 mod definition;
 mod error;
+mod finite;
 pub(crate) mod inline;
 mod output;
 pub(crate) mod output_of;

@@ -6,6 +6,7 @@ use std::fmt::Display;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::define::finite::Finite;
 use crate::define::{Part, ToolError, ToolOutput, ToolResult};
 
 /// The text `()` results become.
@@ -103,12 +104,42 @@ impl<T: IntoToolOutput, E: Display> IntoToolOutput for Result<T, E> {
 }
 
 /// Serializes a result to JSON text; a value serde cannot write (a map with non-string keys,
-/// say) is the tool's failure, not a crash.
+/// say) or JSON cannot carry (a NaN or an infinity, which serde_json would write `null`) is
+/// the tool's failure, not a crash, in every build.
 #[inline]
 pub(crate) fn to_json<T: Serialize + ?Sized>(value: &T, tool: &str) -> ToolResult {
-    serde_json::to_string(value)
+    serde_json::to_string(&Finite(value))
         .map(ToolOutput::json)
         .map_err(|error| {
             ToolError::failed(tool, format!("could not serialize the result: {error}"))
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_result_holding_a_number_json_cannot_carry_is_the_tools_failure() {
+        let results = [
+            Json(f64::NAN).into_tool_output("t"),
+            Json(vec![1.5, f64::INFINITY]).into_tool_output("t"),
+            Json(Some((1_u8, f32::NEG_INFINITY))).into_tool_output("t"),
+        ];
+        for result in results {
+            match result {
+                Err(ToolError::ExecutionFailed { message, .. }) => {
+                    assert!(message.contains("not finite"), "{message}");
+                }
+                other => panic!("expected the tool's failure, got {other:?}"),
+            }
+        }
+        assert_eq!(
+            Json(vec![1.5, -0.0])
+                .into_tool_output("t")
+                .unwrap()
+                .content(),
+            "[1.5,-0.0]"
+        );
+    }
 }

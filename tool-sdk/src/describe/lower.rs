@@ -2,7 +2,9 @@
 
 use serde_json::Value;
 
-use crate::describe::{rules, walk, Dialect, LoweringError, LoweringErrorKind};
+use crate::describe::{
+    objects_for_booleans, rules, walk, Dialect, LoweringError, LoweringErrorKind,
+};
 
 /// Lowers `schema` (a tool's canonical parameters schema) to `dialect`.
 ///
@@ -59,11 +61,13 @@ pub fn lower(tool: &str, schema: &Value, dialect: Dialect) -> Result<Value, Lowe
     })?;
     let rules = rules::of(dialect);
     // The walk lowers, and checks what every dialect needs (each `$ref` resolves); a dialect
-    // that takes the canonical schema gets it as it is.
+    // that takes the canonical schema gets it as it is, but for its boolean subschemas.
     let lowered =
         walk::lower(rules, schema).map_err(|(kind, pointer, rule)| fail(kind, &pointer, rule))?;
     Ok(if rules.canonical {
-        schema.clone()
+        let mut canonical = schema.clone();
+        objects_for_booleans(&mut canonical);
+        canonical
     } else {
         lowered
     })

@@ -4,6 +4,7 @@
 #![doc = include_str!("dialects.md")]
 #![doc = include_str!("guide.md")]
 
+mod any_value;
 mod ci;
 mod dialect;
 mod error;
@@ -18,6 +19,7 @@ pub mod search;
 pub(crate) mod shape;
 mod walk;
 
+pub(crate) use any_value::objects_for_booleans;
 pub use ci::{check_lowering, check_schema_lock, SchemaLockError, WRITE_LOCK_ENV};
 pub use dialect::Dialect;
 pub use error::{LoweringError, LoweringErrorKind};

@@ -22,6 +22,7 @@ use rmcp::transport::streamable_http_server::StreamableHttpService;
 use super::kept_body::{Kept, KeptBody};
 use super::rejection::reject;
 use super::server::Handler;
+use super::sessions::Bounded;
 use super::{McpHttpSettings, McpServer};
 
 /// How rmcp's plain-text answer to a body it could not read as a message begins.
@@ -34,7 +35,7 @@ pub type McpHttpResponse = Response<BoxBody<Bytes, Infallible>>;
 /// [`McpServer::into_http_service`].
 #[derive(Clone)]
 pub struct McpHttpService {
-    inner: StreamableHttpService<Handler, LocalSessionManager>,
+    inner: StreamableHttpService<Handler, Bounded<LocalSessionManager>>,
     max_body: usize,
 }
 
@@ -45,7 +46,10 @@ impl McpHttpService {
         let handler = server.handler();
         let inner = StreamableHttpService::new(
             move || Ok(handler.clone()),
-            Arc::new(LocalSessionManager::default()),
+            Arc::new(Bounded::new(
+                LocalSessionManager::default(),
+                settings.max_sessions(),
+            )),
             config,
         );
         Self { inner, max_body }

@@ -25,6 +25,9 @@ const LOOPBACK_ORIGINS: &[&str] = &[
 /// The largest request body served by default, the same as the stdio line limit.
 const DEFAULT_MAX_BODY: usize = 4 * 1024 * 1024;
 
+/// The most sessions kept open by default: some 60 MB of sessions at most.
+const DEFAULT_MAX_SESSIONS: usize = 1_000;
+
 /// How often an idle event stream gets a comment by default, so that proxies keep it open.
 const DEFAULT_KEEP_ALIVE: Duration = Duration::from_secs(15);
 
@@ -43,7 +46,9 @@ const DEFAULT_KEEP_ALIVE: Duration = Duration::from_secs(15);
 ///   most, a larger one answered `413`.
 /// - **Sessions** ([`with_sessions`](Self::with_sessions)): a session per client, its events
 ///   on a stream kept open with a comment every 15 s
-///   ([`with_keep_alive`](Self::with_keep_alive)).
+///   ([`with_keep_alive`](Self::with_keep_alive)); 1,000 sessions at most
+///   ([`with_max_sessions`](Self::with_max_sessions)), opening another closing the one unused
+///   the longest.
 /// - **Shutdown** ([`with_cancellation_token`](Self::with_cancellation_token)): cancelling the
 ///   token ends every session.
 ///
@@ -64,6 +69,7 @@ const DEFAULT_KEEP_ALIVE: Duration = Duration::from_secs(15);
 /// assert_eq!(settings.allowed_origins(), ["https://app.example.com"]);
 /// assert_eq!(settings.max_request_body_bytes(), 1024 * 1024);
 /// assert!(settings.sessions());
+/// assert_eq!(settings.max_sessions(), 1_000);
 /// shutdown.cancel();
 /// assert!(settings.cancellation_token().is_cancelled());
 /// ```
@@ -74,6 +80,7 @@ pub struct McpHttpSettings {
     max_request_body_bytes: usize,
     cancellation_token: CancellationToken,
     sessions: bool,
+    max_sessions: usize,
     json_response: bool,
     keep_alive: Option<Duration>,
 }
@@ -86,6 +93,7 @@ impl Default for McpHttpSettings {
             max_request_body_bytes: DEFAULT_MAX_BODY,
             cancellation_token: CancellationToken::new(),
             sessions: true,
+            max_sessions: DEFAULT_MAX_SESSIONS,
             json_response: false,
             keep_alive: Some(DEFAULT_KEEP_ALIVE),
         }
@@ -144,6 +152,17 @@ impl McpHttpSettings {
         self
     }
 
+    /// The most sessions kept open at once (1,000 by default; at least 1). Each holds some
+    /// 60 KB until its client ends it or it is idle for 5 minutes, so clients that open
+    /// sessions and leave them would grow the server without a bound. When a client opens
+    /// one more, the session that has gone longest without a request is closed: its client
+    /// gets `404` on its next request and opens a new session, as MCP asks. Refusing the new
+    /// session instead would keep every new client out for as long as the idle ones live.
+    pub fn with_max_sessions(mut self, max: usize) -> Self {
+        self.max_sessions = max.max(1);
+        self
+    }
+
     /// In stateless mode, whether a request the server answers with one message gets
     /// `application/json` rather than an event stream. Off by default; sessions ignore it.
     pub fn with_json_response(mut self, on: bool) -> Self {
@@ -181,6 +200,11 @@ impl McpHttpSettings {
     /// Whether the server keeps a session per client.
     pub fn sessions(&self) -> bool {
         self.sessions
+    }
+
+    /// The most sessions kept open at once.
+    pub fn max_sessions(&self) -> usize {
+        self.max_sessions
     }
 
     /// Whether a stateless answer of one message is `application/json`.

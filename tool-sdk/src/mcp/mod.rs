@@ -145,6 +145,8 @@ mod request_state;
 mod result;
 mod server;
 mod server_info;
+#[cfg(feature = "mcp-http")]
+mod sessions;
 mod structured;
 mod task_settings;
 mod tasks;

@@ -4,6 +4,8 @@
 
 use serde_json::{json, Map, Value};
 
+use crate::describe::objects_for_booleans;
+
 /// The key a JSON result that is not an object is wrapped under in `structuredContent`, which
 /// MCP wants to be an object (the convention of the Python SDK's FastMCP).
 pub const STRUCTURED_RESULT_KEY: &str = "result";
@@ -47,21 +49,29 @@ pub(crate) fn output_schema(schema: Option<&Value>) -> (Option<Map<String, Value
     let Some(schema) = schema else {
         return (None, Wrapping::ByValue);
     };
-    if let (Value::Object(object), Wrapping::AsIs) = (schema, wrapping(Some(schema))) {
-        return (Some(object.clone()), Wrapping::AsIs);
+    let (mut listed, wrapping) = match (schema, wrapping(Some(schema))) {
+        (Value::Object(_), Wrapping::AsIs) => (schema.clone(), Wrapping::AsIs),
+        _ => {
+            let mut inner = schema.clone();
+            let definitions = inner
+                .as_object_mut()
+                .and_then(|object| object.remove("$defs"));
+            let mut wrapper = Map::new();
+            wrapper.insert("type".into(), json!("object"));
+            wrapper.insert("properties".into(), json!({ STRUCTURED_RESULT_KEY: inner }));
+            wrapper.insert("required".into(), json!([STRUCTURED_RESULT_KEY]));
+            if let Some(definitions) = definitions {
+                wrapper.insert("$defs".into(), definitions);
+            }
+            (Value::Object(wrapper), Wrapping::Wrapped)
+        }
+    };
+    // A result of any type (`true`) listed as `{}`, as the parameters are.
+    objects_for_booleans(&mut listed);
+    match listed {
+        Value::Object(listed) => (Some(listed), wrapping),
+        _ => (None, Wrapping::ByValue),
     }
-    let mut inner = schema.clone();
-    let definitions = inner
-        .as_object_mut()
-        .and_then(|object| object.remove("$defs"));
-    let mut wrapper = Map::new();
-    wrapper.insert("type".into(), json!("object"));
-    wrapper.insert("properties".into(), json!({ STRUCTURED_RESULT_KEY: inner }));
-    wrapper.insert("required".into(), json!([STRUCTURED_RESULT_KEY]));
-    if let Some(definitions) = definitions {
-        wrapper.insert("$defs".into(), definitions);
-    }
-    (Some(wrapper), Wrapping::Wrapped)
 }
 
 #[cfg(test)]
@@ -92,6 +102,20 @@ mod tests {
             })
         );
         assert_eq!(output_schema(None), (None, Wrapping::ByValue));
+    }
+
+    #[test]
+    fn a_result_of_any_type_is_listed_as_an_object_schema() {
+        let (wrapped, wrapping) = output_schema(Some(&json!(true)));
+        assert_eq!(wrapping, Wrapping::Wrapped);
+        assert_eq!(
+            wrapped.map(Value::Object),
+            Some(json!({
+                "type": "object",
+                "properties": {"result": {}},
+                "required": ["result"],
+            }))
+        );
     }
 
     #[test]

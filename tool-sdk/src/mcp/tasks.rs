@@ -3,7 +3,9 @@
 //! from a client that declares the extension answers at once with a task, which the client
 //! polls (`tasks/get`: working, with the tool's progress as status message, then completed
 //! with the call's result) or cancels (`tasks/cancel`: the tool's cancellation token is
-//! cancelled, and the call given up after at most 5 s more).
+//! cancelled, and the call given up after at most 5 s more). A task is reported as what
+//! happened: cancelled when its tool stopped (with an error) or was given up, completed with
+//! its result when the tool finished its work anyway.
 //!
 //! Where a task stands is kept in the server's [`TaskStore`] before the client hears of it,
 //! and its end as soon as it ends: with a durable store, a task's result outlives the process,
@@ -26,7 +28,7 @@ use tokio_util::sync::CancellationToken;
 use super::result::to_call_result;
 use super::structured::Wrapping;
 use super::task_settings::McpTasks;
-use crate::define::{ProgressSink, ProgressUpdate, ToolContext};
+use crate::define::{ProgressSink, ProgressUpdate, ToolContext, ToolResult};
 use crate::register::ToolRegistry;
 use crate::store::{random_token, StoreError, TaskEnd, TaskState, TaskStore};
 
@@ -202,18 +204,15 @@ impl Tasks {
             () = running.cancel.cancelled() => {
                 // The tool sees its token cancelled and gets a moment to stop cleanly (release
                 // what it holds, say); then the call is dropped at its next await.
-                let _ = tokio::time::timeout(CANCEL_GRACE, &mut call_future).await;
-                TaskEnd::Cancelled
-            }
-            result = &mut call_future => {
-                let result: CallToolResult = to_call_result(result, call.wrapping);
-                match serde_json::to_value(&result) {
-                    Ok(result) => TaskEnd::Completed(result),
-                    Err(error) => TaskEnd::Failed(Value::Object(error_object(&format!(
-                        "the tool's result could not be encoded: {error}"
-                    )))),
+                match tokio::time::timeout(CANCEL_GRACE, &mut call_future).await {
+                    // The tool finished its work anyway (it had, or it does not watch its
+                    // token): what it did happened, and its result says what.
+                    Ok(Ok(output)) => completed(Ok(output), call.wrapping),
+                    // It stopped (its error says so), or was stopped.
+                    Ok(Err(_)) | Err(_) => TaskEnd::Cancelled,
                 }
             }
+            result = &mut call_future => completed(result, call.wrapping),
             () = out_of_time => TaskEnd::Failed(Value::Object(error_object(
                 "the task ran out of time before its time to live ended, and was stopped",
             ))),
@@ -244,6 +243,18 @@ impl Tasks {
                 Err(error) => tracing::warn!(task = %id, %error, "a task's lease was not renewed"),
             }
         }
+    }
+}
+
+/// The end of a task whose tool returned `result`: completed with the call's result, an error
+/// of the tool's included (as `isError`).
+fn completed(result: ToolResult, wrapping: Wrapping) -> TaskEnd {
+    let result: CallToolResult = to_call_result(result, wrapping);
+    match serde_json::to_value(&result) {
+        Ok(result) => TaskEnd::Completed(result),
+        Err(error) => TaskEnd::Failed(Value::Object(error_object(&format!(
+            "the tool's result could not be encoded: {error}"
+        )))),
     }
 }
 

@@ -2,8 +2,9 @@
 //! its definition declares: a `Serialize` impl written by hand, or a `#[serde(...)]` attribute
 //! schemars reads otherwise, is found where it happens rather than by a client that
 //! validates. An MCP server's result that strays from its `outputSchema` is only logged: it is
-//! another program's, and passes as in a release build. Release builds check nothing and pay
-//! nothing.
+//! another program's, and passes as in a release build. Release builds check nothing here and
+//! pay nothing; a number JSON cannot carry (NaN, an infinity) is refused in every build when
+//! the result is serialized (`define::finite`), where it costs no second walk.
 
 use std::fmt;
 

@@ -114,11 +114,7 @@ fn problem_of(mut pointer: String, message: &str) -> ArgumentProblem {
     }
     if let Some(field) = backticked(message.strip_prefix("duplicate field ")) {
         push_field(&mut pointer, field);
-        return ArgumentProblem {
-            pointer,
-            expected: "each field once".to_owned(),
-            found: Some(format!("`{field}` twice")),
-        };
+        return named_twice(pointer, field);
     }
     for prefix in [
         "invalid type: ",
@@ -153,6 +149,15 @@ fn problem_of(mut pointer: String, message: &str) -> ArgumentProblem {
         pointer,
         expected,
         found,
+    }
+}
+
+/// A key named twice in one object; `pointer` is the member's.
+pub(super) fn named_twice(pointer: String, key: &str) -> ArgumentProblem {
+    ArgumentProblem {
+        pointer,
+        expected: "each field once".to_owned(),
+        found: Some(format!("`{key}` twice")),
     }
 }
 

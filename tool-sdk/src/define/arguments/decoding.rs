@@ -1,12 +1,16 @@
-//! The decoding itself: one plain parse, and a second look only when it fails.
+//! The decoding itself: one plain parse; a second look when it fails, and for what a decoded
+//! value no longer tells (a key named twice below the top, a number that changed).
+
+use std::borrow::Cow;
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::classify::{classify, syntax_error};
-use super::json_type;
+use super::classify::{classify, named_twice, syntax_error};
+use super::scan::{scan, Finding, Look};
 use super::unique::UniqueKeys;
-use crate::define::ToolError;
+use super::{json_type, MAX_ARGUMENTS_DEPTH};
+use crate::define::{ArgumentProblem, ToolError};
 
 /// Decodes `arguments` into `T`. An empty text counts as `{}`, as some models send it for tools
 /// without parameters.
@@ -14,19 +18,82 @@ use crate::define::ToolError;
 /// The fast path is one plain `serde_json` parse. Only a failure pays for a second look, and
 /// that look is not generic: each tool's decoder is compiled once, for `serde_json::from_str`,
 /// which keeps what `#[tool]` adds to a build small.
+///
+/// A key named twice in the arguments object is refused by the decoder itself; below it, a
+/// map or a `serde_json::Value` would keep the last of the two, so arguments with an object
+/// inside get a look for repeated keys once decoded. Arguments of scalars and arrays of them,
+/// the common case, pay one search for a `{`.
 #[inline]
 pub(crate) fn decode<T: DeserializeOwned>(tool: &str, arguments: &str) -> Result<T, ToolError> {
     let text = object_text(tool, arguments)?;
-    let error = match serde_json::from_str(text) {
-        Ok(decoded) => return Ok(decoded),
-        Err(error) => error,
+    let decoded = match serde_json::from_str(text) {
+        Ok(decoded) => decoded,
+        Err(error) => decode_without_nulls(tool, text, &error)?,
     };
+    if text.get(1..).is_some_and(|inner| inner.contains('{')) {
+        let keys = Look {
+            keys: true,
+            numbers: false,
+        };
+        if let Some(finding) = scan(text, keys) {
+            return Err(refused(tool, finding));
+        }
+    }
+    Ok(decoded)
+}
+
+/// The second try of [`decode`], out of its fast path: `null` members left out.
+#[cold]
+fn decode_without_nulls<T: DeserializeOwned>(
+    tool: &str,
+    text: &str,
+    error: &serde_json::Error,
+) -> Result<T, ToolError> {
     if let Some(stripped) = without_nulls(text) {
         if let Ok(decoded) = serde_json::from_str(&stripped) {
             return Ok(decoded);
         }
     }
-    Err(classify(tool, text, &error))
+    Err(classify(tool, text, error))
+}
+
+/// What [`scan`] found, as the invalid arguments it makes.
+#[cold]
+fn refused(tool: &str, finding: Finding) -> ToolError {
+    let problem = match finding {
+        Finding::TooDeep => {
+            return ToolError::ArgumentsTooDeep {
+                tool: tool.to_owned(),
+                limit: MAX_ARGUMENTS_DEPTH,
+            }
+        }
+        Finding::Duplicate { pointer, key } => named_twice(pointer, &key),
+        Finding::Inexact { pointer, literal } => ArgumentProblem {
+            pointer,
+            expected: "a number the tool receives as written: an integer from \
+                       -9223372036854775808 to 18446744073709551615, or a number with a \
+                       fraction or an exponent that a 64-bit float holds exactly as written \
+                       (at most 17 significant digits)"
+                .to_owned(),
+            found: Some(format!("number `{}`", elided(&literal))),
+        },
+    };
+    ToolError::InvalidArguments {
+        tool: tool.to_owned(),
+        problem: Box::new(problem),
+    }
+}
+
+/// A number's text, its middle left out when it is long.
+fn elided(literal: &str) -> Cow<'_, str> {
+    const KEEP: usize = 24;
+    if literal.len() <= 2 * KEEP {
+        return Cow::Borrowed(literal);
+    }
+    // A number's text is ASCII: every byte offset is a character boundary.
+    let head = literal.get(..KEEP).unwrap_or_default();
+    let tail = literal.get(literal.len() - KEEP..).unwrap_or_default();
+    Cow::Owned(format!("{head}…{tail} ({} characters)", literal.len()))
 }
 
 /// Strict dialects (OpenAI strict mode) make every property required and let the model say
@@ -65,12 +132,34 @@ fn without_nulls(text: &str) -> Option<String> {
 
 /// Decodes `arguments` into a JSON object value (for tools whose schema is only known at run
 /// time). A key named twice in any object is refused, as a typed tool refuses a field named
-/// twice, with the same error.
+/// twice, with the same error. So is a number the value would not hold as written (an integer
+/// beyond 64 bits, which would become the nearest float; more digits than a float holds):
+/// the tool runs with the number that was asked for, or not at all.
 pub(crate) fn decode_object(tool: &str, arguments: &str) -> Result<Value, ToolError> {
     let text = object_text(tool, arguments)?;
-    serde_json::from_str::<UniqueKeys>(text)
+    let value = serde_json::from_str::<UniqueKeys>(text)
         .map(|object| object.0)
-        .map_err(|error| classify(tool, text, &error))
+        .map_err(|error| classify(tool, text, &error))?;
+    // Integers that fit decode as integers, exactly; only a float may be another number.
+    if has_float(&value) {
+        let numbers = Look {
+            keys: false,
+            numbers: true,
+        };
+        if let Some(finding) = scan(text, numbers) {
+            return Err(refused(tool, finding));
+        }
+    }
+    Ok(value)
+}
+
+fn has_float(value: &Value) -> bool {
+    match value {
+        Value::Number(number) => number.is_f64(),
+        Value::Array(items) => items.iter().any(has_float),
+        Value::Object(members) => members.values().any(has_float),
+        _ => false,
+    }
 }
 
 /// The arguments text when it holds an object (`{}` when it is blank). serde would also
@@ -276,6 +365,102 @@ mod tests {
         assert!(decoded.inner.is_none());
         // A required field is still required.
         assert!(decode::<Args>("t", r#"{"a": null}"#).is_err());
+    }
+
+    #[test]
+    fn a_key_named_twice_is_refused_at_any_depth_by_typed_and_dynamic_tools_alike() {
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Typed {
+            meta: Option<Value>,
+            labels: Option<std::collections::BTreeMap<String, String>>,
+            items: Option<Vec<Value>>,
+        }
+        for (text, pointer, key) in [
+            (
+                r#"{"meta": {"owner": "ana", "owner": "root"}}"#,
+                "/meta/owner",
+                "owner",
+            ),
+            (
+                r#"{"labels": {"a": "x", "b": "y", "a": "z"}}"#,
+                "/labels/a",
+                "a",
+            ),
+            (
+                r#"{"items": [{"k": 1}, {"k": 1, "k": 2}]}"#,
+                "/items/1/k",
+                "k",
+            ),
+            (
+                r#"{"meta": {"deep": [{"x": {"y": 1, "y": 2}}]}}"#,
+                "/meta/deep/0/x/y",
+                "y",
+            ),
+        ] {
+            let typed = problem_decoding::<Typed>(text);
+            let dynamic = match decode_object("t", text) {
+                Err(ToolError::InvalidArguments { problem, .. }) => *problem,
+                other => panic!("expected invalid arguments, got {other:?}"),
+            };
+            assert_eq!(typed, dynamic, "{text}");
+            assert_eq!(typed.pointer, pointer, "{text}");
+            assert_eq!(typed.expected, "each field once", "{text}");
+            assert_eq!(typed.found, Some(format!("`{key}` twice")), "{text}");
+        }
+        // The same key in different objects is no repetition.
+        assert!(decode::<Typed>(
+            "t",
+            r#"{"meta": {"a": {"a": 1}}, "items": [{"a": 1}, {"a": 2}]}"#
+        )
+        .is_ok());
+    }
+
+    #[test]
+    fn a_member_the_decoder_ignores_is_still_held_to_the_depth_limit() {
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Lenient {
+            inner: Option<std::collections::BTreeMap<String, u8>>,
+            outer: Option<Open>,
+        }
+        #[derive(Debug, serde::Deserialize)]
+        struct Open {}
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        let text = format!(r#"{{"inner": {{}}, "outer": {{"junk": {deep}}}}}"#);
+        assert!(matches!(
+            decode::<Lenient>("t", &text),
+            Err(ToolError::ArgumentsTooDeep { limit: 128, .. })
+        ));
+    }
+
+    #[test]
+    fn a_number_a_dynamic_tool_would_receive_changed_is_refused() {
+        for (text, pointer) in [
+            (r#"{"amount": 18446744073709551617}"#, "/amount"),
+            (r#"{"list": [1.5, -9223372036854775809]}"#, "/list/1"),
+            (r#"{"rate": 0.10000000000000000001}"#, "/rate"),
+        ] {
+            match decode_object("t", text) {
+                Err(ToolError::InvalidArguments { problem, .. }) => {
+                    assert_eq!(problem.pointer, pointer, "{text}");
+                    assert!(
+                        problem
+                            .found
+                            .as_deref()
+                            .is_some_and(|found| found.starts_with("number `")),
+                        "{problem:?}"
+                    );
+                }
+                other => panic!("{text}: expected invalid arguments, got {other:?}"),
+            }
+        }
+        let exact =
+            r#"{"a": 18446744073709551615, "b": -9223372036854775808, "c": 0.1, "d": 1e300}"#;
+        assert_eq!(
+            decode_object("t", exact).unwrap(),
+            serde_json::from_str::<Value>(exact).unwrap()
+        );
     }
 
     #[test]

@@ -6,6 +6,7 @@ pub(crate) mod fields;
 mod pointer;
 #[cfg(test)]
 mod pointer_properties;
+mod scan;
 mod unique;
 
 use serde_json::Value;
