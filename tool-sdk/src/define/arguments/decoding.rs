@@ -30,7 +30,7 @@ pub(crate) fn decode<T: DeserializeOwned>(tool: &str, arguments: &str) -> Result
         Ok(decoded) => decoded,
         Err(error) => decode_without_nulls(tool, text, &error)?,
     };
-    if text.get(1..).is_some_and(|inner| inner.contains('{')) {
+    if has_inner_object(text) {
         let keys = Look {
             keys: true,
             numbers: false,
@@ -40,6 +40,13 @@ pub(crate) fn decode<T: DeserializeOwned>(tool: &str, arguments: &str) -> Result
         }
     }
     Ok(decoded)
+}
+
+/// Whether `text` opens an object past its first byte. A plain loop: arguments are short, and
+/// `str::contains` sets up a word-at-a-time search that costs more than the bytes it skips.
+#[inline]
+fn has_inner_object(text: &str) -> bool {
+    text.as_bytes().iter().skip(1).any(|&byte| byte == b'{')
 }
 
 /// The second try of [`decode`], out of its fast path: `null` members left out.
