@@ -141,6 +141,7 @@ impl Sealer {
 
     /// Whether the replay guard was chosen with [`with_replay_guard`](Self::with_replay_guard)
     /// rather than left as this process's.
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
     pub(crate) fn replay_guard_chosen(&self) -> bool {
         self.guard_chosen
     }
