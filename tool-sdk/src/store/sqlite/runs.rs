@@ -216,11 +216,11 @@ impl RunStore for SqliteStore {
         self.with(move |connection, _| {
             let paused: Option<(String, String, bool)> = connection
                 .query_row(
-                    "SELECT paused, pause_id, EXISTS (
-                         SELECT 1 FROM tool_sdk_waiting_pauses
-                         WHERE run_id = id AND pause_id = tool_sdk_runs.pause_id
+                    "SELECT r.paused, r.pause_id, EXISTS (
+                         SELECT 1 FROM tool_sdk_waiting_pauses AS w
+                         WHERE w.run_id = r.id AND w.pause_id = r.pause_id
                      )
-                     FROM tool_sdk_runs WHERE id = ?1 AND phase = 'paused'",
+                     FROM tool_sdk_runs AS r WHERE r.id = ?1 AND r.phase = 'paused'",
                     [&run],
                     |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
                 )
