@@ -104,17 +104,19 @@ impl Gate {
             },
             other => GateError::Store(other),
         };
-        // A stored run waiting at another pause went on past the one the decisions name.
-        self.resolve(
-            &store.load_paused(id).await.map_err(already_decided)?,
-            decisions,
-        )
-        .map_err(|error| match error {
-            GateError::OtherPause { decisions_for, .. } => GateError::AlreadyDecided {
-                pause: decisions_for,
-            },
-            other => other,
-        })?;
+        let kept = store.load_paused(id).await.map_err(already_decided)?;
+        self.resolve(&kept, decisions)
+            .map_err(|error| match error {
+                // A pause of this run that was decided: the run went on past it.
+                GateError::OtherPause { decisions_for, .. }
+                    if kept.run.decided.contains(&decisions_for) =>
+                {
+                    GateError::AlreadyDecided {
+                        pause: decisions_for,
+                    }
+                }
+                other => other,
+            })?;
         let taken = store
             .take_paused(id, decisions.pause(), lease)
             .await
