@@ -5,7 +5,8 @@
 //! Serves over stdio.
 //!
 //! Options: `--state-ttl SECONDS`, how long the request state of an input request stays valid
-//! (15 minutes by default); `--refuse`, calls that need a decision are refused instead of
+//! (15 minutes by default); `--state-key KEY sqlite:PATH` (or `postgres:CONFIG`), the key
+//! replicas seal request states with and the store where they redeem them; `--refuse`, calls that need a decision are refused instead of
 //! asked about; `--task-store sqlite:PATH` or `--task-store postgres:CONFIG`, where tasks are
 //! kept (in memory by default); `--task-lease-ms N`, the lease of a working task (30 s by
 //! default); `--task-ttl-ms N`, a task's time to live (an hour by default).
@@ -20,7 +21,7 @@ use tool_sdk::define::{Json, Progress};
 use tool_sdk::gate::{ConfirmationPolicy, Sealer};
 use tool_sdk::mcp::{McpDecisions, McpServer, McpTasks};
 use tool_sdk::run::CancellationToken;
-use tool_sdk::store::{PostgresStore, SqliteStore, TaskStore};
+use tool_sdk::store::{InMemoryReplayGuard, PostgresStore, ReplayGuard, SqliteStore, TaskStore};
 use tool_sdk::{tool, ToolRegistry};
 use tool_sdk_tests::stray::StrayReading;
 
@@ -172,8 +173,21 @@ async fn options() -> Result<Options, Box<dyn std::error::Error>> {
             "--refuse" => options.decisions = McpDecisions::refuse(),
             "--state-ttl" => {
                 let ttl = Duration::from_secs(value()?.parse()?);
-                let sealer = Sealer::new(b"the test server's request-state key, 32+ bytes")?;
+                let sealer = Sealer::new(b"the test server's request-state key, 32+ bytes")?
+                    .with_replay_guard(Arc::new(InMemoryReplayGuard::default()));
                 options.decisions = McpDecisions::ask().with_sealer(sealer.with_ttl(ttl));
+            }
+            "--state-key" => {
+                // As the replicas of `McpDecisions`' documentation are set up: one key, and
+                // the store they share, where each request state is redeemed.
+                let key = value()?;
+                let shared: Arc<dyn ReplayGuard> = match value()?.split_once(':') {
+                    Some(("sqlite", path)) => Arc::new(SqliteStore::open(path)?),
+                    Some(("postgres", config)) => Arc::new(PostgresStore::connect(config).await?),
+                    _ => return Err("`--state-key` needs a key and a store".into()),
+                };
+                let sealer = Sealer::new(key.as_bytes())?.with_replay_guard(shared);
+                options.decisions = McpDecisions::ask().with_sealer(sealer);
             }
             "--task-store" => {
                 let place = value()?;

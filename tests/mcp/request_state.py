@@ -14,8 +14,13 @@ each printed under `steps` with the result or the JSON-RPC error it got:
   the call's own when given;
 - {"sleep": SECONDS};
 - {"call": {"name": ..., "arguments": {...}}}: another call, as an honest client makes it.
+
+A retry or call step with "on": N goes to replica N instead: the script starts as many server
+processes (each SERVER_COMMAND [ARGS...], replica 0 the one asked first) as the steps name,
+as replicas behind a load balancer sharing their settings.
 """
 
+import contextlib
 import json
 import sys
 
@@ -51,13 +56,21 @@ async def outcome(call):
 
 async def main(call, steps, command, args):
     server = StdioServerParameters(command=command, args=args)
-    async with Client(server, mode="auto", elicitation_callback=never_asked) as client:
-        session = client.session
+    replicas = 1 + max((step.get("on", 0) for step in steps), default=0)
+    async with contextlib.AsyncExitStack() as stack:
+        clients = [
+            await stack.enter_async_context(
+                Client(server, mode="auto", elicitation_callback=never_asked)
+            )
+            for _ in range(replicas)
+        ]
+        session = clients[0].session
         name, arguments = call["name"], call.get("arguments", {})
         first = await session.call_tool(name, arguments, allow_input_required=True)
         issued = getattr(first, "request_state", None)
         seen = []
         for step in steps:
+            client = clients[step.get("on", 0)]
             if "sleep" in step:
                 await anyio.sleep(step["sleep"])
                 seen.append({"slept": step["sleep"]})
@@ -68,7 +81,7 @@ async def main(call, steps, command, args):
                 state = {"issued": issued, "forged": forged(issued or ""), "none": None}[step["retry"]]
                 answer = step.get("answer")
                 responses = None if answer is None else {"decision": answer}
-                retry = session.call_tool(
+                retry = client.session.call_tool(
                     name,
                     step.get("arguments", arguments),
                     input_responses=responses,

@@ -166,7 +166,7 @@ async fn a_call_that_finishes_after_a_takeover_is_rolled_back_by_its_owner(backe
 }
 
 /// `book` (its compensation logs `cancel KEY` at once), `linger` (its compensation logs
-/// `cancel KEY`, then takes `undo_takes`, within a 5 s timeout), and `stall` (never returns: a
+/// `cancel KEY`, then takes `undo_takes`, within a 5 s timeout, and logs `undone KEY`), and `stall` (never returns: a
 /// process stopped inside it crashed there).
 fn lingering_tools(timeline: &Timeline, undo_takes: Duration) -> ToolRegistry {
     let mut registry = ToolRegistry::new();
@@ -181,6 +181,7 @@ fn lingering_tools(timeline: &Timeline, undo_takes: Duration) -> ToolRegistry {
                     let key = tool_sdk::compensate::idempotency_key().unwrap_or_default();
                     undo.lock().unwrap().push(format!("cancel {key}"));
                     tokio::time::sleep(undo_takes).await;
+                    undo.lock().unwrap().push(format!("undone {key}"));
                 }
             })]
             |reference: String| -> String { format!("booked {reference}") }
@@ -444,5 +445,50 @@ async fn a_local_only_rollback_that_times_out_is_tried_again_in_place() {
     assert_eq!(
         tries,
         vec![key; tool_sdk::store::MAX_COMPENSATION_ATTEMPTS as usize]
+    );
+}
+
+/// A recovery pass dropped while a compensating action runs (its caller gave up on it, or its
+/// process shuts down) stops that action: it never goes on beside the next owner's attempt.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropped_recovery_stops_the_compensating_action_it_started() {
+    let timeline = Timeline::default();
+    let undo_takes = Duration::from_millis(600);
+    let store = InMemoryRunStore::new();
+    let agent = ToolLoop::new(
+        ScriptedModel::new([reply("b", "linger"), reply("c", "stall")]),
+        lingering_tools(&timeline, undo_takes),
+    )
+    .with_store(Arc::new(store.handle()))
+    .with_lease(LEASE);
+    let mut conversation = vec![Message::user("book")];
+    let stopped = tokio::time::timeout(Duration::from_millis(300), agent.run(&mut conversation));
+    assert!(stopped.await.is_err(), "the run stalls");
+
+    let successor: Arc<dyn RunStore> = Arc::new(store.handle());
+    let recovering = replica(&successor, &timeline, undo_takes);
+    let pass = recovering.recover(Orphans::All);
+    let started = async {
+        while cancels(&timeline).is_empty() {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    };
+    tokio::select! {
+        _ = pass => panic!("the pass ended before its compensating action"),
+        () = started => {}
+    }
+    // The pass was dropped there, mid-compensation.
+
+    tokio::time::sleep(undo_takes * 2).await;
+    let undone: Vec<String> = timeline
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|line| line.starts_with("undone "))
+        .cloned()
+        .collect();
+    assert!(
+        undone.is_empty(),
+        "the dropped pass's action went on: {undone:?}"
     );
 }

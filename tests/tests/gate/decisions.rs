@@ -640,3 +640,44 @@ async fn a_stored_turn_resumes_once_even_when_two_resumes_race() {
         Err(GateError::UnknownTurn { id }) if id == unknown
     ));
 }
+
+#[tokio::test]
+async fn decisions_built_for_another_pause_are_refused_as_such_and_nothing_runs() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let registry = registry(&runs);
+    let gate = Gate::default();
+    let (first, token) = sealed(&registry).await;
+    let (second, _) = sealed(&registry).await;
+    // Decisions built from the other turn: the same calls, another pause.
+    let theirs = second.decide().allow_rest().build();
+
+    let refused = gate.resolve(&first, &theirs).unwrap_err();
+    let sealer = sealer();
+    let kept = Kept::Sealed {
+        sealer: &sealer,
+        token: &token,
+    };
+    let resumed = gate.resume(&registry, kept, &theirs).await.unwrap_err();
+    for error in [&refused, &resumed] {
+        assert_eq!(
+            *error,
+            GateError::OtherPause {
+                decisions_for: theirs.pause().clone(),
+                paused_at: first.pause().clone(),
+            }
+        );
+        assert_eq!(error.kind(), tool_sdk::gate::GateErrorKind::Decisions);
+        let message = error.to_string();
+        assert!(message.contains("another pause"), "{message}");
+        assert!(!message.contains("decided already"), "{message}");
+    }
+    assert_eq!(runs.load(Ordering::SeqCst), 0);
+    // The token was not used up: the right decisions still resume it.
+    let ours = first.decide().allow_rest().build();
+    let kept = Kept::Sealed {
+        sealer: &sealer,
+        token: &token,
+    };
+    gate.resume(&registry, kept, &ours).await.unwrap();
+    assert_eq!(runs.load(Ordering::SeqCst), 2);
+}

@@ -9,7 +9,14 @@
 
 use std::process::Command;
 
+use std::sync::Arc;
+
 use serde_json::{json, Value};
+use tool_sdk::gate::Sealer;
+use tool_sdk::mcp::{McpDecisions, McpErrorKind, McpServer};
+use tool_sdk::store::InMemoryRunStore;
+use tool_sdk::ToolRegistry;
+use tool_sdk_tests::durable::{place, Backend};
 use tool_sdk_tests::mcp::{python, python_mcp1, script, OtherClient};
 
 const SERVER: &str = env!("CARGO_BIN_EXE_mcp_test_server");
@@ -261,4 +268,77 @@ fn an_expired_request_state_runs_nothing() {
         "the request state has expired; nothing ran: call the tool again to be asked anew",
     );
     assert_eq!(transfers_made(&steps[2]), "0", "{steps}");
+}
+
+/// The key replicas of one server share.
+const REPLICA_KEY: &str = "the replicas' request-state key, 32+ bytes";
+
+/// Three replicas set up as `McpDecisions`' documentation says, sharing a key and a store: the
+/// user allowed the call on the first, and the client's retry, carrying the one request state,
+/// reaches each replica (a load balancer, a retried request, or a replay). The call runs once
+/// in all; the other replicas refuse the state as used.
+async fn one_allowed_request_state_runs_once_across_replicas(backend: Backend) {
+    let place = place(backend, "mcp_replicas").await;
+    let steps = json!([
+        {"retry": "issued", "answer": allow(), "on": 0},
+        {"retry": "issued", "answer": allow(), "on": 1},
+        {"retry": "issued", "answer": allow(), "on": 2},
+        {"call": {"name": "transfers_made", "arguments": {}}, "on": 0},
+        {"call": {"name": "transfers_made", "arguments": {}}, "on": 1},
+        {"call": {"name": "transfers_made", "arguments": {}}, "on": 2},
+    ]);
+    let args = [
+        "--state-key".to_owned(),
+        REPLICA_KEY.to_owned(),
+        place.spec.clone(),
+    ];
+    let seen = tokio::task::spawn_blocking(move || {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        drive(&steps, &args)
+    })
+    .await
+    .unwrap();
+    let steps = &seen["steps"];
+    assert_eq!(text(&steps[0]["result"]), "sent 5000 to ana", "{steps}");
+    for replayed in [&steps[1], &steps[2]] {
+        refused_with(
+            replayed,
+            "the request state was used already; the call did not run again",
+        );
+    }
+    let made: u64 = (3..6)
+        .map(|step| transfers_made(&steps[step]).parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(made, 1, "{steps}");
+}
+
+tool_sdk_tests::on_both_stores!(
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    one_allowed_request_state_runs_once_across_replicas,
+);
+
+/// A key given without a replay guard of its own is shared by something (replicas, or the
+/// next start of this process) that would redeem each state again: the server is not built.
+#[test]
+fn a_shared_key_without_a_shared_replay_guard_is_refused() {
+    let sealer = Sealer::new(REPLICA_KEY.as_bytes()).unwrap();
+    let built = McpServer::builder("bank", "1.0.0")
+        .with_decisions(McpDecisions::ask().with_sealer(sealer))
+        .build(ToolRegistry::new());
+    let Err(refused) = built else {
+        panic!("a server was built with a key and this process's replay guard");
+    };
+    assert_eq!(refused.kind(), McpErrorKind::InvalidSettings);
+    assert!(
+        refused.to_string().contains("with_replay_guard"),
+        "{refused}"
+    );
+
+    let guarded = Sealer::new(REPLICA_KEY.as_bytes())
+        .unwrap()
+        .with_replay_guard(Arc::new(InMemoryRunStore::new()));
+    McpServer::builder("bank", "1.0.0")
+        .with_decisions(McpDecisions::ask().with_sealer(guarded))
+        .build(ToolRegistry::new())
+        .unwrap();
 }

@@ -77,15 +77,68 @@ async fn a_refused_resume_leaves_the_run_resumable(store: Arc<dyn RunStore>) {
     assert_eq!(*timeline.lock().unwrap(), ["transfer to ana"]);
 }
 
+/// Two runs wait in one store; decisions built for the pause of one are sent to resume the
+/// other. They are refused as made for another pause (not as decided already: neither pause
+/// was), nothing runs, and both runs stay resumable.
+async fn decisions_for_another_runs_pause_are_refused_as_such(store: Arc<dyn RunStore>) {
+    let timeline = Timeline::default();
+    let (first, second) = (
+        agent(&timeline, Arc::clone(&store)),
+        agent(&timeline, store),
+    );
+    let mut conversation = vec![Message::user("pay ana")];
+    let LoopStatus::Paused(waiting) = first.run(&mut conversation).await.status else {
+        panic!("expected a pause");
+    };
+    let mut other_conversation = vec![Message::user("pay ana")];
+    let LoopStatus::Paused(other) = second.run(&mut other_conversation).await.status else {
+        panic!("expected a pause");
+    };
+    let theirs = other.decide().allow("t").build();
+    let refused = first.resume(&mut conversation, waiting.id(), &theirs).await;
+    match refused {
+        Err(GateError::OtherPause {
+            decisions_for,
+            paused_at,
+        }) => {
+            assert_eq!(&decisions_for, other.pause());
+            assert_eq!(&paused_at, waiting.pause());
+        }
+        refused => panic!("{refused:?}"),
+    }
+    assert!(timeline.lock().unwrap().is_empty());
+    for (agent, conversation, paused) in [
+        (&first, &mut conversation, &waiting),
+        (&second, &mut other_conversation, &other),
+    ] {
+        let decisions = paused.decide().allow("t").build();
+        let outcome = agent
+            .resume(conversation, paused.id(), &decisions)
+            .await
+            .unwrap();
+        assert!(
+            matches!(outcome.status, LoopStatus::Answered(_)),
+            "{:?}",
+            outcome.status
+        );
+    }
+    assert_eq!(timeline.lock().unwrap().len(), 2);
+}
+
 #[tokio::test]
 async fn in_memory() {
     a_refused_resume_leaves_the_run_resumable(Arc::new(InMemoryRunStore::new())).await;
+    decisions_for_another_runs_pause_are_refused_as_such(Arc::new(InMemoryRunStore::new())).await;
 }
 
 #[tokio::test]
 async fn sqlite() {
     a_refused_resume_leaves_the_run_resumable(Arc::new(SqliteStore::open_in_memory().unwrap()))
         .await;
+    decisions_for_another_runs_pause_are_refused_as_such(Arc::new(
+        SqliteStore::open_in_memory().unwrap(),
+    ))
+    .await;
 }
 
 /// `book` (compensable: its compensation logs the output it is given), `transfer` (needs a

@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use tool_sdk::store::{
     Compensated, InMemoryRunStore, InMemoryTaskStore, Orphans, PauseId, PostgresStore, RecordEntry,
-    RunId, RunStore, SqliteStore, StoreError, StoredTask, TaskEnd, TaskState, TaskStore,
+    ReplayGuard, RunId, RunStore, SqliteStore, StoreError, StoredTask, TaskEnd, TaskState,
+    TaskStore,
 };
 use tool_sdk::{
     define::{Confirm, ToolOptions},
@@ -39,6 +40,7 @@ struct Opener {
 struct Handle {
     runs: Arc<dyn RunStore>,
     tasks: Arc<dyn TaskStore>,
+    guard: Arc<dyn ReplayGuard>,
     sqlite: Option<SqliteStore>,
     postgres: Option<PostgresStore>,
 }
@@ -64,6 +66,7 @@ impl Opener {
             Kind::Memory => Handle {
                 runs: Arc::new(self.memory.handle()),
                 tasks: Arc::new(self.memory_tasks.clone()),
+                guard: Arc::new(self.memory.handle()),
                 sqlite: None,
                 postgres: None,
             },
@@ -72,6 +75,7 @@ impl Opener {
                 Handle {
                     runs: Arc::new(store.clone()),
                     tasks: Arc::new(store.clone()),
+                    guard: Arc::new(store.clone()),
                     sqlite: Some(store),
                     postgres: None,
                 }
@@ -83,6 +87,7 @@ impl Opener {
                 Handle {
                     runs: Arc::new(store.clone()),
                     tasks: Arc::new(store.clone()),
+                    guard: Arc::new(store.clone()),
                     sqlite: None,
                     postgres: Some(store),
                 }
@@ -611,6 +616,33 @@ async fn a_task_whose_lease_ran_out_is_abandoned_and_one_past_its_ttl_forgotten(
         .is_err());
 }
 
+/// What replicas sharing a store redeem once (a sealed token's nonce, an MCP request state):
+/// of handles redeeming one nonce, in turn or all at once, exactly one is told it is fresh.
+async fn a_nonce_is_redeemed_once_across_handles(kind: Kind) {
+    let opener = Opener::new(kind, "nonce").await;
+    let handles = [
+        opener.open().await,
+        opener.open().await,
+        opener.open().await,
+    ];
+    let until = u64::MAX / 2;
+    assert!(handles[0].guard.consume("first", until).await.unwrap());
+    for handle in &handles {
+        assert!(!handle.guard.consume("first", until).await.unwrap());
+    }
+    let racing = (0..12).map(|n| {
+        let guard = Arc::clone(&handles[n % handles.len()].guard);
+        tokio::spawn(async move { guard.consume("raced", until).await.unwrap() })
+    });
+    let mut fresh = 0;
+    for redeemed in racing.collect::<Vec<_>>() {
+        fresh += usize::from(redeemed.await.unwrap());
+    }
+    assert_eq!(fresh, 1);
+    // Another nonce is its own.
+    assert!(handles[2].guard.consume("second", until).await.unwrap());
+}
+
 macro_rules! on_every_store {
     ($($scenario:ident),* $(,)?) => {
         mod memory {
@@ -650,4 +682,5 @@ on_every_store!(
     paused_runs_are_listed_newest_first_until_taken,
     a_task_is_seen_renewed_cancelled_and_ended_from_another_handle,
     a_task_whose_lease_ran_out_is_abandoned_and_one_past_its_ttl_forgotten,
+    a_nonce_is_redeemed_once_across_handles,
 );

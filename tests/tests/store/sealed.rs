@@ -1,7 +1,8 @@
 //! Rows sealed at rest: someone who can write the database, but holds no key, edits a paused
 //! turn or a compensation record entry, or moves one between runs. The store refuses the row on
 //! load with `StoreError::Tampered`, nothing runs from it, and the row stays where it is: put
-//! back as it was, it is used as if nothing had happened.
+//! back as it was, it is used as if nothing had happened. A copy of a paused row put back after
+//! its run was taken is refused too: a row cannot bring back what its pause consumed.
 //!
 //! Each scenario runs on SQLite and on PostgreSQL (`TOOL_SDK_POSTGRES_URL`, started by
 //! `./scripts/test.sh`).
@@ -221,9 +222,103 @@ async fn an_edited_record_entry_compensates_nothing(backend: Backend) {
     );
 }
 
+/// A person approved the transfer to alice and it ran; someone who kept a copy of the paused
+/// row puts it back, sealed as it was. The same decisions sent again are refused as tampered:
+/// what a pause consumed is kept apart from its row, where putting the row back cannot undo
+/// it. Nothing runs twice, and a screen does not list the row.
+async fn a_paused_row_put_back_after_its_resume_is_refused(backend: Backend) {
+    let place = place(backend, "sealed_replayed").await;
+    let timeline = Timeline::default();
+    let store = sealed_store(&place).await;
+    let (agent, paused) = pause_transfer(&store, &timeline, "alice").await;
+    let decisions = paused.decide().allow("t").build();
+    place
+        .edit("CREATE TABLE kept_copy AS SELECT * FROM tool_sdk_runs")
+        .await;
+
+    let mut conversation = vec![Message::user("pay")];
+    let outcome = agent
+        .resume(&mut conversation, paused.id(), &decisions)
+        .await
+        .unwrap();
+    assert!(
+        matches!(outcome.status, LoopStatus::Answered(_)),
+        "{:?}",
+        outcome.status
+    );
+    assert_eq!(*timeline.lock().unwrap(), ["transfer to alice"]);
+
+    assert_eq!(
+        place
+            .edit("INSERT INTO tool_sdk_runs SELECT * FROM kept_copy")
+            .await,
+        1
+    );
+    let mut conversation = vec![Message::user("pay")];
+    let replayed = agent
+        .resume(&mut conversation, paused.id(), &decisions)
+        .await;
+    assert!(
+        matches!(&replayed, Err(GateError::Store(error)) if error.kind() == StoreErrorKind::Tampered),
+        "{replayed:?}"
+    );
+    assert!(tampered(store.load_paused(paused.id()).await));
+    let taken = store
+        .take_paused(paused.id(), paused.pause(), Duration::from_secs(30))
+        .await;
+    assert!(tampered(taken));
+    assert!(store.list_paused(10).await.unwrap().is_empty());
+    assert_eq!(*timeline.lock().unwrap(), ["transfer to alice"], "ran once");
+}
+
+/// A database of a version that kept no record of the waiting pauses: a run paused then is
+/// still resumed, once, by the store that brings the schema up to date; a copy of its row put
+/// back afterwards is refused like any other.
+async fn a_run_paused_before_the_upgrade_resumes_once_after_it(backend: Backend) {
+    let place = place(backend, "sealed_upgrade").await;
+    let timeline = Timeline::default();
+    let store = sealed_store(&place).await;
+    let (agent, paused) = pause_transfer(&store, &timeline, "alice").await;
+    let decisions = paused.decide().allow("t").build();
+    // The schema as it was before the record of waiting pauses.
+    place.edit("DROP TABLE tool_sdk_waiting_pauses").await;
+    assert_eq!(
+        place
+            .edit("DELETE FROM tool_sdk_migrations WHERE version = 8")
+            .await,
+        1
+    );
+    place
+        .edit("CREATE TABLE kept_copy AS SELECT * FROM tool_sdk_runs")
+        .await;
+
+    let upgraded = sealed_store(&place).await;
+    let agent = agent.with_store(Arc::clone(&upgraded));
+    let mut conversation = vec![Message::user("pay")];
+    let outcome = agent
+        .resume(&mut conversation, paused.id(), &decisions)
+        .await
+        .unwrap();
+    assert!(
+        matches!(outcome.status, LoopStatus::Answered(_)),
+        "{:?}",
+        outcome.status
+    );
+    assert_eq!(
+        place
+            .edit("INSERT INTO tool_sdk_runs SELECT * FROM kept_copy")
+            .await,
+        1
+    );
+    assert!(tampered(upgraded.load_paused(paused.id()).await));
+    assert_eq!(*timeline.lock().unwrap(), ["transfer to alice"], "ran once");
+}
+
 tool_sdk_tests::on_both_stores!(
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     an_edited_paused_turn_runs_nothing,
     a_paused_turn_moved_or_unsealed_is_refused,
     an_edited_record_entry_compensates_nothing,
+    a_paused_row_put_back_after_its_resume_is_refused,
+    a_run_paused_before_the_upgrade_resumes_once_after_it,
 );

@@ -9,7 +9,9 @@
 //! It runs on the runtime's blocking thread pool, so a synchronous action that holds its thread
 //! holds only that one: the rollback, the run's lease and the rest of the runtime go on. An
 //! action past its timeout is reported as [`ToolError::TimedOut`] and the rollback goes on with
-//! the next one. An `async` action is dropped there; a synchronous one cannot be stopped: its
+//! the next one. An `async` action is dropped there, and when the future running the rollback
+//! is dropped (a [`recover`](crate::run::ToolLoop::recover) pass given up on), so that it never
+//! goes on beside the attempt of whoever takes the run over; a synchronous one cannot be stopped: its
 //! thread runs it to the end, and what it returns is dropped (a runtime that is dropped waits
 //! for it, unless shut down with `shutdown_timeout` or `shutdown_background`).
 //!
@@ -101,8 +103,11 @@ pub(crate) async fn compensate_one(
         // Outside a runtime nothing else is waiting on this thread.
         return run_action(tool, entry).await;
     };
-    // Set when the action is given up on: an `async` action stops at its next await.
+    // Set when the action is given up on: an `async` action stops at its next await. Given up
+    // on too when this future is dropped (a recovery pass abandoned by its caller), so the
+    // action never goes on beside whoever takes the run over next.
     let abandoned = CancellationToken::new();
+    let _abandon_on_drop = abandoned.clone().drop_guard();
     let worker = {
         let (tool, entry, abandoned) = (Arc::clone(tool), entry.clone(), abandoned.clone());
         let runtime_for_action = runtime.clone();

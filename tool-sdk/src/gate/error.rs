@@ -44,6 +44,22 @@ pub enum GateError {
         key: String,
     },
 
+    /// The decisions were built for another pause than the turn in hand waits at (from
+    /// another turn, or another pause of its run): nothing ran, and the turn is still paused.
+    /// Decisions apply to the pause they were built from ([`PausedTurn::decide`]).
+    ///
+    /// [`PausedTurn::decide`]: crate::store::PausedTurn::decide
+    #[error(
+        "the decisions were built for another pause (`{decisions_for}`) than this turn waits at \
+         (`{paused_at}`): nothing ran; build them from the turn they decide"
+    )]
+    OtherPause {
+        /// The pause the decisions name.
+        decisions_for: PauseId,
+        /// The pause of the turn they were given with.
+        paused_at: PauseId,
+    },
+
     /// The decisions were made for a pause the run no longer waits at: another resume decided
     /// it (a race, or the same decisions sent again), and the run went on, to its end or to a
     /// later pause. Nothing ran for these decisions; a later pause needs decisions of its own.
@@ -112,7 +128,8 @@ impl GateError {
             Self::MissingDecision { .. }
             | Self::DuplicateDecision { .. }
             | Self::UnknownKey { .. }
-            | Self::ArgumentsChanged { .. } => GateErrorKind::Decisions,
+            | Self::ArgumentsChanged { .. }
+            | Self::OtherPause { .. } => GateErrorKind::Decisions,
             Self::AlreadyDecided { .. } => GateErrorKind::AlreadyDecided,
             Self::WeakKey(_)
             | Self::Malformed(_)

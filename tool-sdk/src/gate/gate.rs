@@ -251,8 +251,9 @@ impl Gate {
         decisions: &ToolCallDecisions,
     ) -> Result<Vec<Resolution>, GateError> {
         if decisions.pause() != paused.pause() {
-            return Err(GateError::AlreadyDecided {
-                pause: decisions.pause().clone(),
+            return Err(GateError::OtherPause {
+                decisions_for: decisions.pause().clone(),
+                paused_at: paused.pause().clone(),
             });
         }
         let reply = paused.reply();

@@ -104,10 +104,19 @@ impl Gate {
             },
             other => GateError::Store(other),
         };
-        self.resolve(
-            &store.load_paused(id).await.map_err(already_decided)?,
-            decisions,
-        )?;
+        let kept = store.load_paused(id).await.map_err(already_decided)?;
+        self.resolve(&kept, decisions)
+            .map_err(|error| match error {
+                // A pause of this run that was decided: the run went on past it.
+                GateError::OtherPause { decisions_for, .. }
+                    if kept.run.decided.contains(&decisions_for) =>
+                {
+                    GateError::AlreadyDecided {
+                        pause: decisions_for,
+                    }
+                }
+                other => other,
+            })?;
         let taken = store
             .take_paused(id, decisions.pause(), lease)
             .await

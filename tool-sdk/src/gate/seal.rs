@@ -65,6 +65,9 @@ pub struct Sealer {
     mac: HmacSha256,
     ttl: Duration,
     guard: Arc<dyn ReplayGuard>,
+    /// Whether the guard was chosen ([`with_replay_guard`](Self::with_replay_guard)) rather
+    /// than this process's: what replicas sharing the key need.
+    guard_chosen: bool,
 }
 
 /// A token opened and verified, not yet used.
@@ -113,6 +116,7 @@ impl Sealer {
             mac,
             ttl: Duration::from_secs(24 * 60 * 60),
             guard: process_guard(),
+            guard_chosen: false,
         })
     }
 
@@ -126,12 +130,20 @@ impl Sealer {
     /// replica that opens tokens of this key, so a token used on one is refused on all.
     pub fn with_replay_guard(mut self, guard: Arc<dyn ReplayGuard>) -> Self {
         self.guard = guard;
+        self.guard_chosen = true;
         self
     }
 
     /// The replay guard in use.
     pub fn replay_guard(&self) -> &dyn ReplayGuard {
         &*self.guard
+    }
+
+    /// Whether the replay guard was chosen with [`with_replay_guard`](Self::with_replay_guard)
+    /// rather than left as this process's.
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
+    pub(crate) fn replay_guard_chosen(&self) -> bool {
+        self.guard_chosen
     }
 
     /// The seal, under this sealer's key, for a durable store to put on the paused turns and

@@ -36,15 +36,33 @@ pub(super) const OWN_KEY_TTL: Duration = Duration::from_secs(15 * 60);
 ///
 /// # Examples
 ///
+/// # Replicas
+///
+/// Replicas behind one load balancer share the key, so that any of them opens a request state,
+/// and the store where each state is redeemed, so that only one of them runs it: the
+/// [`ReplayGuard`](crate::store::ReplayGuard) of the run store they share (a `PostgresStore`;
+/// a `SqliteStore` for processes of one machine). A sealer given without a replay guard of
+/// its own is refused when the server is built: each replica would run an allowed call once.
+///
 /// ```
+/// use std::sync::Arc;
 /// use tool_sdk::gate::Sealer;
 /// use tool_sdk::mcp::{McpDecision, McpDecisions, McpServer};
+/// use tool_sdk::store::{InMemoryRunStore, ReplayGuard};
 /// use tool_sdk::ToolRegistry;
 ///
+/// /// One replica's decisions: the replicas' key, and the store they all share.
+/// fn replica(key: &[u8], shared: Arc<dyn ReplayGuard>) -> Result<McpDecisions, Box<dyn std::error::Error>> {
+///     Ok(McpDecisions::ask().with_sealer(Sealer::new(key)?.with_replay_guard(shared)))
+/// }
+///
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
-/// // Replicas behind one load balancer share the key, so that any of them opens the state.
-/// let key = [7u8; 32];
-/// let asked = McpDecisions::ask().with_sealer(Sealer::new(&key)?);
+/// let key = [7u8; 32]; // from the application's secrets
+/// // The store the replicas share: a `PostgresStore` in production; one in memory here.
+/// let shared = Arc::new(InMemoryRunStore::new());
+/// let replicated = McpServer::builder("bank", "1.0.0")
+///     .with_decisions(replica(&key, shared)?)
+///     .build(ToolRegistry::new())?;
 ///
 /// // The application's own policy: transfers up to 10 run, others are asked about.
 /// let policy = McpDecisions::decide_with(|call| {
@@ -59,7 +77,7 @@ pub(super) const OWN_KEY_TTL: Duration = Duration::from_secs(15 * 60);
 /// let server = McpServer::builder("bank", "1.0.0")
 ///     .with_decisions(policy)
 ///     .build(ToolRegistry::new())?;
-/// # let _ = (asked, server);
+/// # let _ = (replicated, server);
 /// # Ok(())
 /// # }
 /// ```
@@ -93,8 +111,8 @@ pub enum McpDecision {
 impl McpDecisions {
     /// Ask the host's user about every such call. The request state is sealed with a key
     /// this server draws when it is built, valid for 15 minutes: enough for one process. A
-    /// server behind a load balancer gives each replica the same key and replay guard with
-    /// [`with_sealer`](Self::with_sealer).
+    /// server behind a load balancer gives each replica the same key and the replay guard of
+    /// the store they share with [`with_sealer`](Self::with_sealer).
     pub fn ask() -> Self {
         Self {
             policy: Policy::Ask,
@@ -121,7 +139,11 @@ impl McpDecisions {
     }
 
     /// Seals request states with `sealer` (its key, time to live and
-    /// [replay guard](crate::store::ReplayGuard)) instead of a key of the server's own.
+    /// [replay guard](crate::store::ReplayGuard)) instead of a key of the server's own. The
+    /// sealer needs a replay guard of its own
+    /// ([`Sealer::with_replay_guard`](crate::gate::Sealer::with_replay_guard)): whatever shares
+    /// the key must share where states are redeemed, and building the server fails without
+    /// one ([`McpError::InvalidSettings`](super::McpError::InvalidSettings)).
     pub fn with_sealer(mut self, sealer: Sealer) -> Self {
         self.sealer = Some(sealer);
         self

@@ -39,6 +39,17 @@ pub(super) enum Passage {
 impl Gatekeeper {
     pub(super) fn new(decisions: McpDecisions) -> Result<Self, McpError> {
         let sealer = match decisions.sealer() {
+            // A key given is a key shared, by replicas or by restarts of this process: each
+            // request state must be redeemed where all of them look, or it runs once in each.
+            Some(sealer) if !sealer.replay_guard_chosen() => {
+                return Err(McpError::InvalidSettings(
+                    "the sealer of the request states has no replay guard of its own: replicas \
+                     sharing its key would each run an allowed call once. Give it the store \
+                     they share (`Sealer::with_replay_guard`, e.g. a `PostgresStore`), or, for \
+                     one process, an `InMemoryReplayGuard`"
+                        .into(),
+                ))
+            }
             Some(sealer) => sealer.clone(),
             None => own_sealer()?,
         };

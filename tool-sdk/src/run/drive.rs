@@ -101,7 +101,9 @@ impl ToolLoop {
         cancel: &CancellationToken,
     ) -> LoopOutcome {
         let reply = paused.reply().clone();
-        let state = paused.run;
+        let pause = paused.pause().clone();
+        let mut state = paused.run;
+        state.decided.push(pause);
         let mut tools = RunTools::new(
             &self.registry,
             &*self.search,

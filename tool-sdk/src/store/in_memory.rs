@@ -7,12 +7,14 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant, SystemTime};
 
 use crate::store::{
-    Compensated, Orphan, Orphans, PauseId, PausedRun, PausedTurn, RecordEntry, RunId, RunStore,
-    StoreError, StoreFuture, FINISHED_KEPT,
+    Compensated, InMemoryReplayGuard, Orphan, Orphans, PauseId, PausedRun, PausedTurn, RecordEntry,
+    ReplayGuard, RunId, RunStore, StoreError, StoreFuture, FINISHED_KEPT,
 };
 
 /// A [`RunStore`] in this process's memory (the default): runs survive nothing, but follow the
-/// same rules as in the durable stores, so code moves between them unchanged.
+/// same rules as in the durable stores, so code moves between them unchanged. Like them, it is
+/// the [`ReplayGuard`] of the sealed tokens its handles share: a token used through one handle
+/// is refused through every other.
 ///
 /// # Examples
 ///
@@ -30,6 +32,7 @@ use crate::store::{
 pub struct InMemoryRunStore {
     runs: Arc<Mutex<BTreeMap<RunId, Run>>>,
     finished: Arc<Mutex<Finished>>,
+    used: Arc<InMemoryReplayGuard>,
     owner: u64,
 }
 
@@ -84,6 +87,7 @@ impl InMemoryRunStore {
         Self {
             runs: Arc::default(),
             finished: Arc::default(),
+            used: Arc::default(),
             owner: next_owner(),
         }
     }
@@ -94,6 +98,7 @@ impl InMemoryRunStore {
         Self {
             runs: Arc::clone(&self.runs),
             finished: Arc::clone(&self.finished),
+            used: Arc::clone(&self.used),
             owner: next_owner(),
         }
     }
@@ -325,5 +330,11 @@ impl RunStore for InMemoryRunStore {
                     .collect(),
             }))
         })
+    }
+}
+
+impl ReplayGuard for InMemoryRunStore {
+    fn consume<'a>(&'a self, nonce: &'a str, expires_at: u64) -> StoreFuture<'a, bool> {
+        self.used.consume(nonce, expires_at)
     }
 }

@@ -41,6 +41,10 @@ pub(crate) const SQLITE: &[Migration] = &[
         version: 7,
         sql: include_str!("../../migrations/sqlite/0007_paused_at.sql"),
     },
+    Migration {
+        version: 8,
+        sql: include_str!("../../migrations/sqlite/0008_waiting_pauses.sql"),
+    },
 ];
 
 /// The PostgreSQL schema.
@@ -73,5 +77,9 @@ pub(crate) const POSTGRES: &[Migration] = &[
     Migration {
         version: 7,
         sql: include_str!("../../migrations/postgres/0007_paused_at.sql"),
+    },
+    Migration {
+        version: 8,
+        sql: include_str!("../../migrations/postgres/0008_waiting_pauses.sql"),
     },
 ];

@@ -186,19 +186,42 @@ pub(crate) fn encode_paused(
 ) -> Result<String, StoreError> {
     let text = serde_json::to_string(paused)
         .map_err(|e| StoreError::Backend(format!("cannot encode the paused turn: {e}")))?;
-    Ok(seal::seal(row_seal, seal::Row::Paused { run }, text))
+    let pause = paused.pause().as_str();
+    Ok(seal::seal(row_seal, seal::Row::Paused { run, pause }, text))
 }
 
-/// Decodes the paused turn of `run` a store kept, once its seal is checked.
+/// Decodes the paused turn of `run` a store kept waiting at `pause`, once its seal is checked
+/// and the turn found to be of that pause.
 #[cfg_attr(not(any(feature = "sqlite", feature = "postgres")), allow(dead_code))]
 pub(crate) fn decode_paused(
     stored: &str,
     row_seal: Option<&RowSeal>,
     run: &str,
+    pause: &str,
 ) -> Result<PausedTurn, StoreError> {
-    let text = seal::open(row_seal, seal::Row::Paused { run }, stored)?;
-    serde_json::from_str(text)
-        .map_err(|e| StoreError::Backend(format!("the stored paused turn is unreadable: {e}")))
+    let text = seal::open(row_seal, seal::Row::Paused { run, pause }, stored)?;
+    let turn: PausedTurn = serde_json::from_str(text)
+        .map_err(|e| StoreError::Backend(format!("the stored paused turn is unreadable: {e}")))?;
+    if turn.pause().as_str() != pause {
+        return Err(StoreError::Tampered {
+            run: run.to_owned(),
+            what: "paused turn",
+            reason: "it is of another pause than the run waits at",
+        });
+    }
+    Ok(turn)
+}
+
+/// The refusal of a paused row whose pause does not wait in the store's record of waiting
+/// pauses: it was taken already and the row put back, or never paused by the store.
+#[cfg_attr(not(any(feature = "sqlite", feature = "postgres")), allow(dead_code))]
+pub(crate) fn not_waiting(run: &str) -> StoreError {
+    StoreError::Tampered {
+        run: run.to_owned(),
+        what: "paused turn",
+        reason: "its pause does not wait in this store (it was taken already and the row put \
+                 back, or the store never paused it)",
+    }
 }
 
 /// Encodes a compensation record entry of `run` for a store, sealed when the store has a seal.

@@ -163,6 +163,10 @@ pub(crate) struct RunState {
     /// a screen finds what the run is about, and what its resume goes on with.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) conversation: Option<String>,
+    /// The pauses of the run decided already, oldest first: decisions that name one came late
+    /// (the run went on), and decisions that name none of its pauses were built for another.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) decided: Vec<PauseId>,
     /// Idempotency keys of recorded entries the store refused (the run was taken over): this
     /// process alone knows of them. A run that pauses has none.
     #[serde(skip)]
@@ -186,6 +190,7 @@ impl RunState {
             record: CompensationRecord::new(),
             calls: Vec::new(),
             conversation: None,
+            decided: Vec::new(),
             local_only: std::collections::HashSet::new(),
             store_error: None,
         }

@@ -1,7 +1,11 @@
 //! Rows sealed at rest: what a durable store keeps that could make a tool run — a paused turn
 //! (the calls a person will allow) and each compensation record entry (the call its
 //! compensating action undoes) — carries an HMAC-SHA256 of the application's key, bound to
-//! its run, so a row edited in the database, or moved from another run, is refused on load.
+//! its run (and a paused turn to its pause, under a format version), so a row edited in the
+//! database, or moved from another run or pause, is refused on load.
+//!
+//! A seal cannot tell a row from an older copy of itself: what a pause consumed is kept apart
+//! from its row, by each store, so that a row put back is refused too.
 
 use std::fmt;
 
@@ -20,6 +24,11 @@ const DOMAIN: &[u8] = b"tool-sdk/at-rest/v1\n";
 /// What a sealed row starts with. Rows are JSON objects, so an unsealed one never does.
 const PREFIX: &str = "sealed1.";
 
+/// What a paused turn sealed with its pause identity starts with: the seal's format version 2.
+/// Version 1 bound a paused turn to its run alone; such rows are still read (their text names
+/// their pause, which the store checks), and never written.
+const PAUSED_PREFIX: &str = "sealed2.";
+
 /// The seal a durable store puts on each paused turn and compensation record entry it writes,
 /// and checks on each it reads: a row edited in the database, moved from another run, written
 /// without a seal, or sealed with another key is refused with
@@ -32,7 +41,9 @@ const PREFIX: &str = "sealed1.";
 /// has one: seal from the first run on.
 ///
 /// What a seal cannot stop: whoever can write the database can still delete rows, or mark an
-/// entry rolled back; it keeps them from changing what runs.
+/// entry rolled back; it keeps them from changing what runs. A paused turn put back after it
+/// was taken is refused by the store, which keeps what each pause consumed apart from the
+/// row (docs/GUARANTEES.md says what a database writer can and cannot do).
 #[derive(Clone)]
 pub struct RowSeal {
     /// Keyed once; cloned for each row.
@@ -42,8 +53,8 @@ pub struct RowSeal {
 /// Which row a seal is bound to.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Row<'a> {
-    /// The paused turn of run `run`.
-    Paused { run: &'a str },
+    /// The paused turn of run `run`, waiting at pause `pause`.
+    Paused { run: &'a str, pause: &'a str },
     /// The entry with idempotency key `key` in the record of run `run`.
     Entry { run: &'a str, key: &'a str },
 }
@@ -51,7 +62,7 @@ pub(crate) enum Row<'a> {
 impl Row<'_> {
     fn run(&self) -> &str {
         match self {
-            Row::Paused { run } | Row::Entry { run, .. } => run,
+            Row::Paused { run, .. } | Row::Entry { run, .. } => run,
         }
     }
 
@@ -69,11 +80,15 @@ impl RowSeal {
         Self { mac }
     }
 
-    fn tag(&self, row: Row<'_>, text: &str) -> HmacSha256 {
+    /// The MAC of `row` with `text`, in the seal format its prefix names.
+    fn tag(&self, row: Row<'_>, prefix: &str, text: &str) -> HmacSha256 {
         let mut mac = self.mac.clone();
         mac.update(DOMAIN);
         let parts: &[&str] = match &row {
-            Row::Paused { run } => &["paused", run, text],
+            Row::Paused { run, pause } if prefix == PAUSED_PREFIX => {
+                &["paused", "2", run, pause, text]
+            }
+            Row::Paused { run, .. } => &["paused", run, text],
             Row::Entry { run, key } => &["entry", run, key, text],
         };
         // Each part with its length first, so no two different rows read the same bytes.
@@ -90,8 +105,12 @@ pub(crate) fn seal(seal: Option<&RowSeal>, row: Row<'_>, text: String) -> String
     match seal {
         None => text,
         Some(seal) => {
-            let tag = seal.tag(row, &text).finalize().into_bytes();
-            format!("{PREFIX}{}.{text}", URL_SAFE_NO_PAD.encode(tag))
+            let prefix = match row {
+                Row::Paused { .. } => PAUSED_PREFIX,
+                Row::Entry { .. } => PREFIX,
+            };
+            let tag = seal.tag(row, prefix, &text).finalize().into_bytes();
+            format!("{prefix}{}.{text}", URL_SAFE_NO_PAD.encode(tag))
         }
     }
 }
@@ -107,7 +126,14 @@ pub(crate) fn open<'t>(
         what: row.what(),
         reason,
     };
-    let sealed = stored.strip_prefix(PREFIX);
+    let paused_v2 = match row {
+        Row::Paused { .. } => stored.strip_prefix(PAUSED_PREFIX),
+        Row::Entry { .. } => None,
+    };
+    let (prefix, sealed) = match paused_v2 {
+        Some(sealed) => (PAUSED_PREFIX, Some(sealed)),
+        None => (PREFIX, stored.strip_prefix(PREFIX)),
+    };
     let (Some(seal), Some(sealed)) = (seal, sealed) else {
         return match (seal, sealed) {
             (None, None) => Ok(stored),
@@ -124,7 +150,7 @@ pub(crate) fn open<'t>(
         .decode(tag)
         .map_err(|_| tampered("its seal is malformed"))?;
     // Constant-time comparison.
-    seal.tag(row, text)
+    seal.tag(row, prefix, text)
         .verify_slice(&tag)
         .map_err(|_| tampered("its seal does not match it"))?;
     Ok(text)
@@ -151,9 +177,12 @@ mod tests {
     #[test]
     fn a_sealed_row_opens_to_what_was_sealed() {
         let seal = row_seal(1);
-        let row = Row::Paused { run: "r1" };
+        let row = Row::Paused {
+            run: "r1",
+            pause: "p1",
+        };
         let stored = super::seal(Some(&seal), row, TURN.to_owned());
-        assert!(stored.starts_with(PREFIX));
+        assert!(stored.starts_with(PAUSED_PREFIX));
         assert_eq!(open(Some(&seal), row, &stored).unwrap(), TURN);
     }
 
@@ -184,7 +213,14 @@ mod tests {
                 },
                 &stored,
             ),
-            open(Some(&seal), Row::Paused { run: "r1" }, &stored),
+            open(
+                Some(&seal),
+                Row::Paused {
+                    run: "r1",
+                    pause: "p1",
+                },
+                &stored,
+            ),
             open(Some(&seal), row, TURN),
             open(Some(&row_seal(2)), row, &stored),
             open(None, row, &stored),
@@ -198,5 +234,33 @@ mod tests {
         }
         // Without a seal, rows are kept and read as they are.
         assert_eq!(open(None, row, TURN).unwrap(), TURN);
+    }
+
+    #[test]
+    fn a_paused_turn_is_bound_to_its_pause_and_the_format_version() {
+        let seal = row_seal(1);
+        let row = Row::Paused {
+            run: "r1",
+            pause: "p1",
+        };
+        let stored = super::seal(Some(&seal), row, TURN.to_owned());
+        let other_pause = Row::Paused {
+            run: "r1",
+            pause: "p2",
+        };
+        assert!(matches!(
+            open(Some(&seal), other_pause, &stored),
+            Err(StoreError::Tampered { .. })
+        ));
+        // The same MAC under the first format's prefix reads as another row.
+        let relabelled = stored.replacen(PAUSED_PREFIX, PREFIX, 1);
+        assert!(matches!(
+            open(Some(&seal), row, &relabelled),
+            Err(StoreError::Tampered { .. })
+        ));
+        // A row of the first format, written before the pause was bound, still opens.
+        let tag = seal.tag(row, PREFIX, TURN).finalize().into_bytes();
+        let legacy = format!("{PREFIX}{}.{TURN}", URL_SAFE_NO_PAD.encode(tag));
+        assert_eq!(open(Some(&seal), row, &legacy).unwrap(), TURN);
     }
 }

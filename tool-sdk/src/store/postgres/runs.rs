@@ -5,8 +5,8 @@ use std::time::{Duration, SystemTime};
 
 use super::{backend, PostgresStore};
 use crate::store::{
-    decode_entry, decode_paused, encode_entry, encode_paused, Compensated, Orphan, Orphans,
-    PauseId, PausedRun, PausedTurn, RecordEntry, RunId, RunStore, StoreError, StoreFuture,
+    decode_entry, decode_paused, encode_entry, encode_paused, not_waiting, Compensated, Orphan,
+    Orphans, PauseId, PausedRun, PausedTurn, RecordEntry, RunId, RunStore, StoreError, StoreFuture,
     FINISHED_KEPT, TIMED_OUT_PREFIX,
 };
 
@@ -173,10 +173,9 @@ impl RunStore for PostgresStore {
     fn pause<'a>(&'a self, run: &'a RunId, paused: &'a PausedTurn) -> StoreFuture<'a, ()> {
         Box::pin(async move {
             let encoded = encode_paused(paused, self.row_seal.as_ref(), run.as_str())?;
-            let changed = self
-                .connection()
-                .await
-                .map_err(backend)?
+            let mut connection = self.connection().await.map_err(backend)?;
+            let tx = connection.transaction().await.map_err(backend)?;
+            let changed = tx
                 .execute(
                     "UPDATE tool_sdk_runs
                      SET phase = 'paused', owner = NULL, lease_until = NULL, paused = $3,
@@ -194,7 +193,14 @@ impl RunStore for PostgresStore {
             if changed == 0 {
                 return Err(StoreError::Lost(run.to_string()));
             }
-            Ok(())
+            tx.execute(
+                "INSERT INTO tool_sdk_waiting_pauses (run_id, pause_id) VALUES ($1, $2)
+                 ON CONFLICT DO NOTHING",
+                &[&run.as_str(), &paused.pause().as_str()],
+            )
+            .await
+            .map_err(backend)?;
+            tx.commit().await.map_err(backend)
         })
     }
 
@@ -206,9 +212,13 @@ impl RunStore for PostgresStore {
                 .await
                 .map_err(backend)?
                 .query(
-                    "SELECT id, paused, COALESCE(paused_at, 'epoch'::timestamptz)
-                     FROM tool_sdk_runs WHERE phase = 'paused'
-                     ORDER BY paused_at DESC NULLS LAST, id DESC LIMIT $1",
+                    "SELECT r.id, r.paused, COALESCE(r.paused_at, 'epoch'::timestamptz),
+                            r.pause_id
+                     FROM tool_sdk_runs AS r
+                     JOIN tool_sdk_waiting_pauses AS w
+                       ON w.run_id = r.id AND w.pause_id = r.pause_id
+                     WHERE r.phase = 'paused'
+                     ORDER BY r.paused_at DESC NULLS LAST, r.id DESC LIMIT $1",
                     &[&limit],
                 )
                 .await
@@ -216,10 +226,11 @@ impl RunStore for PostgresStore {
             let mut paused = Vec::new();
             for row in rows {
                 let run: &str = row.try_get(0).map_err(backend)?;
+                let pause: &str = row.try_get(3).map_err(backend)?;
                 let read = row
                     .try_get::<_, &str>(1)
                     .map_err(backend)
-                    .and_then(|stored| decode_paused(stored, self.row_seal.as_ref(), run));
+                    .and_then(|stored| decode_paused(stored, self.row_seal.as_ref(), run, pause));
                 let at = row.try_get::<_, SystemTime>(2).map_err(backend);
                 match read.and_then(|turn| Ok(PausedRun::new(at?, turn))) {
                     Ok(listed) => paused.push(listed),
@@ -235,7 +246,11 @@ impl RunStore for PostgresStore {
             let connection = self.connection().await.map_err(backend)?;
             let row = connection
                 .query_opt(
-                    "SELECT paused FROM tool_sdk_runs WHERE id = $1 AND phase = 'paused'",
+                    "SELECT r.paused, r.pause_id, EXISTS (
+                         SELECT 1 FROM tool_sdk_waiting_pauses AS w
+                         WHERE w.run_id = r.id AND w.pause_id = r.pause_id
+                     )
+                     FROM tool_sdk_runs AS r WHERE r.id = $1 AND r.phase = 'paused'",
                     &[&run.as_str()],
                 )
                 .await
@@ -243,8 +258,12 @@ impl RunStore for PostgresStore {
             let Some(row) = row else {
                 return Err(not_paused(&connection, run).await?);
             };
+            if !row.try_get::<_, bool>(2).map_err(backend)? {
+                return Err(not_waiting(run.as_str()));
+            }
             let paused: String = row.try_get(0).map_err(backend)?;
-            decode_paused(&paused, self.row_seal.as_ref(), run.as_str())
+            let pause: String = row.try_get(1).map_err(backend)?;
+            decode_paused(&paused, self.row_seal.as_ref(), run.as_str(), &pause)
         })
     }
 
@@ -286,8 +305,25 @@ impl RunStore for PostgresStore {
                 drop(tx);
                 return Err(not_paused(&connection, run).await?);
             };
+            // What the take consumes is kept apart from the row: a row put back after this
+            // take finds its pause no longer waiting.
+            let waiting = tx
+                .execute(
+                    "DELETE FROM tool_sdk_waiting_pauses WHERE run_id = $1 AND pause_id = $2",
+                    &[&run.as_str(), &pause.as_str()],
+                )
+                .await
+                .map_err(backend)?;
+            if waiting == 0 {
+                return Err(not_waiting(run.as_str()));
+            }
             let paused: String = row.try_get(0).map_err(backend)?;
-            let paused = decode_paused(&paused, self.row_seal.as_ref(), run.as_str())?;
+            let paused = decode_paused(
+                &paused,
+                self.row_seal.as_ref(),
+                run.as_str(),
+                pause.as_str(),
+            )?;
             tx.commit().await.map_err(backend)?;
             Ok(paused)
         })

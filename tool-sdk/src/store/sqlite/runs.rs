@@ -6,8 +6,8 @@ use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 
 use super::{at, backend, lease_until, now_ms, SqliteStore};
 use crate::store::{
-    decode_entry, decode_paused, encode_entry, encode_paused, Compensated, Orphan, Orphans,
-    PauseId, PausedRun, PausedTurn, RecordEntry, RunId, RunStore, StoreError, StoreFuture,
+    decode_entry, decode_paused, encode_entry, encode_paused, not_waiting, Compensated, Orphan,
+    Orphans, PauseId, PausedRun, PausedTurn, RecordEntry, RunId, RunStore, StoreError, StoreFuture,
     FINISHED_KEPT, TIMED_OUT_PREFIX,
 };
 
@@ -150,7 +150,10 @@ impl RunStore for SqliteStore {
         let paused = encode_paused(paused, self.row_seal.as_ref(), &run);
         self.with(move |connection, owner| {
             let paused = paused?;
-            let changed = connection
+            let tx = connection
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(backend)?;
+            let changed = tx
                 .execute(
                     "UPDATE tool_sdk_runs
                      SET phase = 'paused', owner = NULL, lease_until = NULL, paused = ?3,
@@ -162,7 +165,12 @@ impl RunStore for SqliteStore {
             if changed == 0 {
                 return Err(StoreError::Lost(run));
             }
-            Ok(())
+            tx.execute(
+                "INSERT OR IGNORE INTO tool_sdk_waiting_pauses (run_id, pause_id) VALUES (?1, ?2)",
+                params![run, pause],
+            )
+            .map_err(backend)?;
+            tx.commit().map_err(backend)
         })
     }
 
@@ -172,8 +180,11 @@ impl RunStore for SqliteStore {
             let limit = i64::try_from(limit).unwrap_or(i64::MAX);
             let mut statement = connection
                 .prepare(
-                    "SELECT id, paused, paused_at FROM tool_sdk_runs WHERE phase = 'paused'
-                     ORDER BY paused_at DESC, id DESC LIMIT ?1",
+                    "SELECT r.id, r.paused, r.paused_at, r.pause_id FROM tool_sdk_runs AS r
+                     JOIN tool_sdk_waiting_pauses AS w
+                       ON w.run_id = r.id AND w.pause_id = r.pause_id
+                     WHERE r.phase = 'paused'
+                     ORDER BY r.paused_at DESC, r.id DESC LIMIT ?1",
                 )
                 .map_err(backend)?;
             let rows = statement
@@ -182,14 +193,15 @@ impl RunStore for SqliteStore {
                         row.get::<_, String>(0)?,
                         row.get::<_, Option<String>>(1)?,
                         row.get::<_, i64>(2)?,
+                        row.get::<_, String>(3)?,
                     ))
                 })
                 .map_err(backend)?;
             let mut paused = Vec::new();
             for row in rows {
-                let (run, stored, paused_at) = row.map_err(backend)?;
+                let (run, stored, paused_at, pause) = row.map_err(backend)?;
                 let stored = stored.unwrap_or_default();
-                match decode_paused(&stored, seal.as_ref(), &run) {
+                match decode_paused(&stored, seal.as_ref(), &run, &pause) {
                     Ok(turn) => paused.push(PausedRun::new(at(paused_at), turn)),
                     Err(error) => tracing::warn!(%run, %error, "a paused run is left out"),
                 }
@@ -202,16 +214,21 @@ impl RunStore for SqliteStore {
         let run = run.as_str().to_owned();
         let seal = self.row_seal();
         self.with(move |connection, _| {
-            let paused: Option<String> = connection
+            let paused: Option<(String, String, bool)> = connection
                 .query_row(
-                    "SELECT paused FROM tool_sdk_runs WHERE id = ?1 AND phase = 'paused'",
+                    "SELECT r.paused, r.pause_id, EXISTS (
+                         SELECT 1 FROM tool_sdk_waiting_pauses AS w
+                         WHERE w.run_id = r.id AND w.pause_id = r.pause_id
+                     )
+                     FROM tool_sdk_runs AS r WHERE r.id = ?1 AND r.phase = 'paused'",
                     [&run],
-                    |row| row.get(0),
+                    |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
                 )
                 .optional()
                 .map_err(backend)?;
             match paused {
-                Some(paused) => decode_paused(&paused, seal.as_ref(), &run),
+                Some((_, _, false)) => Err(not_waiting(&run)),
+                Some((paused, pause, true)) => decode_paused(&paused, seal.as_ref(), &run, &pause),
                 None => Err(not_paused(connection, run)?),
             }
         })
@@ -250,8 +267,19 @@ impl RunStore for SqliteStore {
                 [&run],
             )
             .map_err(backend)?;
-            // A turn that fails its seal is not taken: the transaction is dropped, undone.
-            let paused = decode_paused(&paused, seal.as_ref(), &run)?;
+            // What the take consumes is kept apart from the row: a row put back after this
+            // take finds its pause no longer waiting.
+            let waiting = tx
+                .execute(
+                    "DELETE FROM tool_sdk_waiting_pauses WHERE run_id = ?1 AND pause_id = ?2",
+                    params![run, pause],
+                )
+                .map_err(backend)?;
+            // A turn refused is not taken: the transaction is dropped, undone.
+            if waiting == 0 {
+                return Err(not_waiting(&run));
+            }
+            let paused = decode_paused(&paused, seal.as_ref(), &run, &pause)?;
             tx.commit().map_err(backend)?;
             Ok(paused)
         })
