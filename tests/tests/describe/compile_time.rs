@@ -209,3 +209,54 @@ fn the_check_agrees_with_registration_over_the_stages_own_types() {
         unchecked.len()
     );
 }
+
+/// A map with integer keys is a map: where a dialect cannot say a map, it is refused with the
+/// words a map of string keys gets, at run time and when the crate is compiled; where it can
+/// say a map but not a pattern its keys must match, it is refused too. Never a closed object
+/// of no properties, which takes only `{}`.
+#[test]
+fn maps_with_integer_keys_are_refused_where_their_keys_cannot_be_said() {
+    use std::collections::{BTreeMap, HashMap};
+    let tools = tools_of!(
+        BTreeMap<u32, u32>,
+        HashMap<u32, String>,
+        HashMap<i64, bool>,
+        BTreeMap<String, u32>,
+    );
+    let (strings, integers) = tools.split_last().expect("tools");
+    let mut unchecked = Vec::new();
+    for (rust, tool, described) in &tools {
+        holds(rust, tool.as_ref(), *described, &mut unchecked);
+    }
+    assert!(unchecked.is_empty(), "{unchecked:?}");
+    for dialect in [
+        Dialect::OpenAiStrict,
+        Dialect::AnthropicStrict,
+        Dialect::Gemini,
+    ] {
+        let refused = lower("real", &strings.1.definition().parameters, dialect)
+            .expect_err("a map of string keys");
+        for (rust, tool, _) in integers {
+            let error = lower("real", &tool.definition().parameters, dialect)
+                .expect_err(&format!("`{rust}` in {dialect:?}"));
+            assert_eq!(
+                (error.pointer.as_str(), error.rule.as_str()),
+                (refused.pointer.as_str(), refused.rule.as_str()),
+                "`{rust}` in {dialect:?}"
+            );
+        }
+    }
+    for (rust, tool, _) in integers {
+        let error = lower(
+            "real",
+            &tool.definition().parameters,
+            Dialect::GeminiJsonSchema,
+        )
+        .expect_err(rust);
+        assert_eq!(error.pointer, "/properties/value", "`{rust}`");
+        assert!(error.rule.contains("patternProperties"), "`{rust}`: {error}");
+        for dialect in [Dialect::OpenAi, Dialect::Anthropic, Dialect::Mcp] {
+            lower("real", &tool.definition().parameters, dialect).expect(rust);
+        }
+    }
+}

@@ -387,6 +387,17 @@ impl Check {
                         }
                     }
                 }
+                // Keys that must match a pattern (integer keys), as the walk refuses them.
+                Keyword::PatternProperties
+                    if !self.keeps(Keyword::PatternProperties)
+                        && matches!(value, Value::Shape(Shape::Names([_, ..]))) =>
+                {
+                    self.leave();
+                    return unsupported(match rules.maps {
+                        Maps::Refused { because } => Rule::Map { because },
+                        Maps::Kept => Rule::KeyPattern,
+                    });
+                }
                 Keyword::AnyOf | Keyword::OneOf => {
                     let Some(count) = branches(value) else {
                         return invalid(Rule::NotArray {
