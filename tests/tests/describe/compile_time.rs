@@ -260,3 +260,47 @@ fn maps_with_integer_keys_are_refused_where_their_keys_cannot_be_said() {
         }
     }
 }
+
+/// Who asks.
+#[derive(serde::Deserialize, schemars::JsonSchema, tool_sdk::describe::Described)]
+struct Requester {
+    /// Their name.
+    name: String,
+}
+
+/// A request: a flattened struct, which schemars merges and no `const` can follow.
+#[derive(serde::Deserialize, schemars::JsonSchema, tool_sdk::describe::Described)]
+struct Request {
+    #[serde(flatten)]
+    requester: Requester,
+    subject: String,
+}
+
+/// An argument the check leaves to registration leaves only itself: the arguments after it
+/// are still checked, and one a dialect refuses is refused with registration's words.
+#[test]
+fn an_argument_left_to_registration_leaves_the_others_checked() {
+    use std::collections::HashMap;
+    use tool_sdk::describe::Described;
+    static PARAMETERS: Shape = Shape::Schema(&[
+        (Keyword::Type, Shape::Str("object")),
+        (
+            Keyword::Properties,
+            Shape::Names(&[
+                ("request", <Request as Described>::SHAPE),
+                ("labels", <HashMap<String, String> as Described>::SHAPE),
+            ]),
+        ),
+    ]);
+    let ShapeVerdict::Refused(error) = check_shape("file", &PARAMETERS, Dialect::OpenAiStrict)
+    else {
+        panic!("the map after the flattened struct is not checked");
+    };
+    assert_eq!(error.pointer, "/properties/labels");
+    assert!(error.rule.starts_with("a map"), "{error}");
+    // Where the map fits, the verdict is still the flattened struct's: left to registration.
+    assert!(matches!(
+        check_shape("file", &PARAMETERS, Dialect::GeminiJsonSchema),
+        ShapeVerdict::Unchecked(_)
+    ));
+}
