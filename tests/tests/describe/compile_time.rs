@@ -262,6 +262,8 @@ fn maps_with_integer_keys_are_refused_where_their_keys_cannot_be_said() {
 }
 
 /// Who asks.
+// Described, never built.
+#[allow(dead_code)]
 #[derive(serde::Deserialize, schemars::JsonSchema, tool_sdk::describe::Described)]
 struct Requester {
     /// Their name.
@@ -269,6 +271,8 @@ struct Requester {
 }
 
 /// A request: a flattened struct, which schemars merges and no `const` can follow.
+// Described, never built.
+#[allow(dead_code)]
 #[derive(serde::Deserialize, schemars::JsonSchema, tool_sdk::describe::Described)]
 struct Request {
     #[serde(flatten)]
@@ -303,4 +307,48 @@ fn an_argument_left_to_registration_leaves_the_others_checked() {
         check_shape("file", &PARAMETERS, Dialect::GeminiJsonSchema),
         ShapeVerdict::Unchecked(_)
     ));
+}
+
+/// A day, with schemars attributes the description cannot follow or does not know: the type
+/// still compiles, and its check is left to registration.
+// Described, never built.
+#[allow(dead_code)]
+#[derive(serde::Deserialize, schemars::JsonSchema, tool_sdk::describe::Described)]
+#[schemars(extend("x-kind" = "calendar"))]
+struct Day {
+    #[schemars(extend("format" = "date"))]
+    date: String,
+    #[schemars(example = 1 + 1)]
+    slot: String,
+}
+
+/// A field's valid schemars attributes the description cannot follow leave the type's check
+/// to registration: never an error where schemars compiles.
+// Described, never built.
+#[allow(dead_code)]
+#[derive(serde::Deserialize, schemars::JsonSchema, tool_sdk::describe::Described)]
+struct Meeting {
+    #[schemars(extend("format" = "date"), transform = |_: &mut schemars::Schema| {})]
+    day: String,
+    #[schemars(example = 3)]
+    length: u8,
+}
+
+#[test]
+fn attributes_the_description_cannot_follow_leave_the_check_to_registration() {
+    use tool_sdk::describe::Described;
+    for (rust, shape) in [
+        ("Day", <Day as Described>::SHAPE),
+        ("Meeting", <Meeting as Described>::SHAPE),
+    ] {
+        for dialect in Dialect::ALL {
+            assert!(
+                matches!(
+                    check_shape("real", parameters(shape), dialect),
+                    ShapeVerdict::Unchecked(_)
+                ),
+                "`{rust}` in {dialect:?}"
+            );
+        }
+    }
 }
