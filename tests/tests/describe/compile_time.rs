@@ -197,6 +197,25 @@ fn the_check_agrees_with_registration_over_the_stages_own_types() {
         bool,
         Vec<String>,
         Option<u32>,
+        // Foreign types schemars describes, which no derive can.
+        std::net::IpAddr,
+        std::net::Ipv4Addr,
+        std::net::Ipv6Addr,
+        std::net::SocketAddr,
+        std::net::SocketAddrV4,
+        std::net::SocketAddrV6,
+        std::time::Duration,
+        std::time::SystemTime,
+        Option<std::time::Duration>,
+        chrono::DateTime<chrono::Utc>,
+        chrono::DateTime<chrono::FixedOffset>,
+        chrono::NaiveDate,
+        chrono::NaiveDateTime,
+        chrono::NaiveTime,
+        chrono::Weekday,
+        chrono::TimeDelta,
+        uuid::Uuid,
+        url::Url,
     );
     let mut unchecked = Vec::new();
     for (rust, tool, described) in &tools {
