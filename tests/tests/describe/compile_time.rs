@@ -371,3 +371,50 @@ fn attributes_the_description_cannot_follow_leave_the_check_to_registration() {
         }
     }
 }
+
+/// A schema that breaks JSON Schema's own grammar (a hand-written description, or schema) is
+/// refused in the same words when the crate is compiled and at registration.
+#[test]
+fn a_malformed_schema_is_refused_in_the_same_words_both_times() {
+    const NOT_ARRAYS: &[Shape] = &[
+        Shape::Schema(&[
+            (Keyword::Type, Shape::Str("string")),
+            (Keyword::Enum, Shape::Str("red")),
+        ]),
+        Shape::Nullable(&Shape::Schema(&[
+            (Keyword::Type, Shape::Str("string")),
+            (Keyword::Enum, Shape::Str("red")),
+        ])),
+        Shape::Schema(&[
+            (Keyword::Type, Shape::Str("string")),
+            (Keyword::Const, Shape::Str("red")),
+            (Keyword::Enum, Shape::Str("red")),
+        ]),
+        Shape::Schema(&[(Keyword::AnyOf, Shape::Str("red"))]),
+        Shape::Schema(&[(Keyword::OneOf, Shape::Int(1))]),
+        Shape::Schema(&[(Keyword::AllOf, Shape::Bool(true))]),
+        Shape::Schema(&[
+            (Keyword::Type, Shape::Str("array")),
+            (Keyword::PrefixItems, Shape::Str("red")),
+        ]),
+        Shape::Schema(&[
+            (Keyword::Type, Shape::Str("object")),
+            (Keyword::Properties, Shape::Str("red")),
+        ]),
+    ];
+    for shape in NOT_ARRAYS {
+        let parameters = parameters(*shape);
+        let schema = parameters.to_json_schema();
+        for dialect in Dialect::ALL {
+            let walked = lower("real", &schema, dialect);
+            match (check_shape("real", parameters, dialect), walked) {
+                (ShapeVerdict::Refused(checked), Err(walked)) => {
+                    assert_eq!(checked, walked, "{schema} in {dialect:?}");
+                }
+                (checked, walked) => {
+                    panic!("{schema} in {dialect:?}: the check says {checked:?}, the walk {walked:?}")
+                }
+            }
+        }
+    }
+}
