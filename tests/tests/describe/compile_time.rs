@@ -418,3 +418,46 @@ fn a_malformed_schema_is_refused_in_the_same_words_both_times() {
         }
     }
 }
+
+/// A folder: holds files, which hold folders back.
+#[allow(dead_code)]
+#[derive(serde::Deserialize, schemars::JsonSchema, tool_sdk::describe::Described)]
+struct Folder {
+    name: String,
+    files: Vec<File>,
+}
+
+/// A file, which may hold a folder (an archive).
+#[allow(dead_code)]
+#[derive(serde::Deserialize, schemars::JsonSchema, tool_sdk::describe::Described)]
+struct File {
+    name: String,
+    unpacked: Option<Box<Folder>>,
+}
+
+/// A note that borrows: a described type with a lifetime.
+#[allow(dead_code)]
+#[derive(serde::Deserialize, schemars::JsonSchema, tool_sdk::describe::Described)]
+struct Note<'a> {
+    #[serde(borrow)]
+    text: std::borrow::Cow<'a, str>,
+    pages: Vec<std::borrow::Cow<'a, str>>,
+}
+
+/// Two types that hold each other derive their descriptions, and a tool takes them, when no
+/// dialect is chosen: the derive never breaks a crate that compiles without it (this file
+/// would not compile otherwise).
+#[test]
+fn two_types_that_hold_each_other_compile_where_no_dialect_is_chosen() {
+    let tool = define_tool!(
+        /// Counts the files.
+        #[tool(name = "count")]
+        |root: Folder| -> usize {
+            root.files.len()
+        }
+    );
+    let parameters = &tool.definition().parameters;
+    let _: Shape = <Note<'static> as tool_sdk::describe::Described>::SHAPE;
+    lower("count", parameters, Dialect::OpenAiStrict).expect("recursion stays in strict mode");
+    assert!(lower("count", parameters, Dialect::Gemini).is_err());
+}
