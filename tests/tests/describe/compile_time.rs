@@ -273,7 +273,10 @@ fn maps_with_integer_keys_are_refused_where_their_keys_cannot_be_said() {
         )
         .expect_err(rust);
         assert_eq!(error.pointer, "/properties/value", "`{rust}`");
-        assert!(error.rule.contains("patternProperties"), "`{rust}`: {error}");
+        assert!(
+            error.rule.contains("patternProperties"),
+            "`{rust}`: {error}"
+        );
         for dialect in [Dialect::OpenAi, Dialect::Anthropic, Dialect::Mcp] {
             lower("real", &tool.definition().parameters, dialect).expect(rust);
         }
@@ -412,7 +415,9 @@ fn a_malformed_schema_is_refused_in_the_same_words_both_times() {
                     assert_eq!(checked, walked, "{schema} in {dialect:?}");
                 }
                 (checked, walked) => {
-                    panic!("{schema} in {dialect:?}: the check says {checked:?}, the walk {walked:?}")
+                    panic!(
+                        "{schema} in {dialect:?}: the check says {checked:?}, the walk {walked:?}"
+                    )
                 }
             }
         }

@@ -101,7 +101,11 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
 /// crate, used or not (rustc evaluates the constants a constant's body names): two types that
 /// hold each other would each need the other's first, a cycle (E0391) even where no dialect is
 /// chosen. Behind a generic function, a description is evaluated only when a check uses it.
-fn deferred(private: &TokenStream, shape: TokenStream, used: &[(String, syn::Type)]) -> TokenStream {
+fn deferred(
+    private: &TokenStream,
+    shape: TokenStream,
+    used: &[(String, syn::Type)],
+) -> TokenStream {
     if used.is_empty() {
         return shape;
     }
