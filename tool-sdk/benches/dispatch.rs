@@ -20,13 +20,13 @@ fn add(a: i64, b: i64) -> i64 {
     a + b
 }
 
-#[derive(Deserialize, Serialize, schemars::JsonSchema)]
+#[derive(Deserialize, Serialize, schemars::JsonSchema, tool_sdk::describe::Described)]
 struct Traveller {
     name: String,
     age: u8,
 }
 
-#[derive(Deserialize, Serialize, schemars::JsonSchema)]
+#[derive(Deserialize, Serialize, schemars::JsonSchema, tool_sdk::describe::Described)]
 struct Trip {
     destination: String,
     nights: u16,

@@ -197,6 +197,25 @@ fn the_check_agrees_with_registration_over_the_stages_own_types() {
         bool,
         Vec<String>,
         Option<u32>,
+        // Foreign types schemars describes, which no derive can.
+        std::net::IpAddr,
+        std::net::Ipv4Addr,
+        std::net::Ipv6Addr,
+        std::net::SocketAddr,
+        std::net::SocketAddrV4,
+        std::net::SocketAddrV6,
+        std::time::Duration,
+        std::time::SystemTime,
+        Option<std::time::Duration>,
+        chrono::DateTime<chrono::Utc>,
+        chrono::DateTime<chrono::FixedOffset>,
+        chrono::NaiveDate,
+        chrono::NaiveDateTime,
+        chrono::NaiveTime,
+        chrono::Weekday,
+        chrono::TimeDelta,
+        uuid::Uuid,
+        url::Url,
     );
     let mut unchecked = Vec::new();
     for (rust, tool, described) in &tools {
@@ -208,4 +227,242 @@ fn the_check_agrees_with_registration_over_the_stages_own_types() {
         tools.len() * Dialect::ALL.len(),
         unchecked.len()
     );
+}
+
+/// A map with integer keys is a map: where a dialect cannot say a map, it is refused with the
+/// words a map of string keys gets, at run time and when the crate is compiled; where it can
+/// say a map but not a pattern its keys must match, it is refused too. Never a closed object
+/// of no properties, which takes only `{}`.
+#[test]
+fn maps_with_integer_keys_are_refused_where_their_keys_cannot_be_said() {
+    use std::collections::{BTreeMap, HashMap};
+    let tools = tools_of!(
+        BTreeMap<u32, u32>,
+        HashMap<u32, String>,
+        HashMap<i64, bool>,
+        BTreeMap<String, u32>,
+    );
+    let (strings, integers) = tools.split_last().expect("tools");
+    let mut unchecked = Vec::new();
+    for (rust, tool, described) in &tools {
+        holds(rust, tool.as_ref(), *described, &mut unchecked);
+    }
+    assert!(unchecked.is_empty(), "{unchecked:?}");
+    for dialect in [
+        Dialect::OpenAiStrict,
+        Dialect::AnthropicStrict,
+        Dialect::Gemini,
+    ] {
+        let refused = lower("real", &strings.1.definition().parameters, dialect)
+            .expect_err("a map of string keys");
+        for (rust, tool, _) in integers {
+            let error = lower("real", &tool.definition().parameters, dialect)
+                .expect_err(&format!("`{rust}` in {dialect:?}"));
+            assert_eq!(
+                (error.pointer.as_str(), error.rule.as_str()),
+                (refused.pointer.as_str(), refused.rule.as_str()),
+                "`{rust}` in {dialect:?}"
+            );
+        }
+    }
+    for (rust, tool, _) in integers {
+        let error = lower(
+            "real",
+            &tool.definition().parameters,
+            Dialect::GeminiJsonSchema,
+        )
+        .expect_err(rust);
+        assert_eq!(error.pointer, "/properties/value", "`{rust}`");
+        assert!(
+            error.rule.contains("patternProperties"),
+            "`{rust}`: {error}"
+        );
+        for dialect in [Dialect::OpenAi, Dialect::Anthropic, Dialect::Mcp] {
+            lower("real", &tool.definition().parameters, dialect).expect(rust);
+        }
+    }
+}
+
+/// Who asks.
+// Described, never built.
+#[allow(dead_code)]
+#[derive(serde::Deserialize, schemars::JsonSchema, tool_sdk::describe::Described)]
+struct Requester {
+    /// Their name.
+    name: String,
+}
+
+/// A request: a flattened struct, which schemars merges and no `const` can follow.
+// Described, never built.
+#[allow(dead_code)]
+#[derive(serde::Deserialize, schemars::JsonSchema, tool_sdk::describe::Described)]
+struct Request {
+    #[serde(flatten)]
+    requester: Requester,
+    subject: String,
+}
+
+/// An argument the check leaves to registration leaves only itself: the arguments after it
+/// are still checked, and one a dialect refuses is refused with registration's words.
+#[test]
+fn an_argument_left_to_registration_leaves_the_others_checked() {
+    use std::collections::HashMap;
+    use tool_sdk::describe::Described;
+    static PARAMETERS: Shape = Shape::Schema(&[
+        (Keyword::Type, Shape::Str("object")),
+        (
+            Keyword::Properties,
+            Shape::Names(&[
+                ("request", <Request as Described>::SHAPE),
+                ("labels", <HashMap<String, String> as Described>::SHAPE),
+            ]),
+        ),
+    ]);
+    let ShapeVerdict::Refused(error) = check_shape("file", &PARAMETERS, Dialect::OpenAiStrict)
+    else {
+        panic!("the map after the flattened struct is not checked");
+    };
+    assert_eq!(error.pointer, "/properties/labels");
+    assert!(error.rule.starts_with("a map"), "{error}");
+    // Where the map fits, the verdict is still the flattened struct's: left to registration.
+    assert!(matches!(
+        check_shape("file", &PARAMETERS, Dialect::GeminiJsonSchema),
+        ShapeVerdict::Unchecked(_)
+    ));
+}
+
+/// A day, with schemars attributes the description cannot follow or does not know: the type
+/// still compiles, and its check is left to registration.
+// Described, never built.
+#[allow(dead_code)]
+#[derive(serde::Deserialize, schemars::JsonSchema, tool_sdk::describe::Described)]
+#[schemars(extend("x-kind" = "calendar"))]
+struct Day {
+    #[schemars(extend("format" = "date"))]
+    date: String,
+    #[schemars(example = 1 + 1)]
+    slot: String,
+}
+
+/// A field's valid schemars attributes the description cannot follow leave the type's check
+/// to registration: never an error where schemars compiles.
+// Described, never built.
+#[allow(dead_code)]
+#[derive(serde::Deserialize, schemars::JsonSchema, tool_sdk::describe::Described)]
+struct Meeting {
+    #[schemars(extend("format" = "date"), transform = |_: &mut schemars::Schema| {})]
+    day: String,
+    #[schemars(example = 3)]
+    length: u8,
+}
+
+#[test]
+fn attributes_the_description_cannot_follow_leave_the_check_to_registration() {
+    use tool_sdk::describe::Described;
+    for (rust, shape) in [
+        ("Day", <Day as Described>::SHAPE),
+        ("Meeting", <Meeting as Described>::SHAPE),
+    ] {
+        for dialect in Dialect::ALL {
+            assert!(
+                matches!(
+                    check_shape("real", parameters(shape), dialect),
+                    ShapeVerdict::Unchecked(_)
+                ),
+                "`{rust}` in {dialect:?}"
+            );
+        }
+    }
+}
+
+/// A schema that breaks JSON Schema's own grammar (a hand-written description, or schema) is
+/// refused in the same words when the crate is compiled and at registration.
+#[test]
+fn a_malformed_schema_is_refused_in_the_same_words_both_times() {
+    const NOT_ARRAYS: &[Shape] = &[
+        Shape::Schema(&[
+            (Keyword::Type, Shape::Str("string")),
+            (Keyword::Enum, Shape::Str("red")),
+        ]),
+        Shape::Nullable(&Shape::Schema(&[
+            (Keyword::Type, Shape::Str("string")),
+            (Keyword::Enum, Shape::Str("red")),
+        ])),
+        Shape::Schema(&[
+            (Keyword::Type, Shape::Str("string")),
+            (Keyword::Const, Shape::Str("red")),
+            (Keyword::Enum, Shape::Str("red")),
+        ]),
+        Shape::Schema(&[(Keyword::AnyOf, Shape::Str("red"))]),
+        Shape::Schema(&[(Keyword::OneOf, Shape::Int(1))]),
+        Shape::Schema(&[(Keyword::AllOf, Shape::Bool(true))]),
+        Shape::Schema(&[
+            (Keyword::Type, Shape::Str("array")),
+            (Keyword::PrefixItems, Shape::Str("red")),
+        ]),
+        Shape::Schema(&[
+            (Keyword::Type, Shape::Str("object")),
+            (Keyword::Properties, Shape::Str("red")),
+        ]),
+    ];
+    for shape in NOT_ARRAYS {
+        let parameters = parameters(*shape);
+        let schema = parameters.to_json_schema();
+        for dialect in Dialect::ALL {
+            let walked = lower("real", &schema, dialect);
+            match (check_shape("real", parameters, dialect), walked) {
+                (ShapeVerdict::Refused(checked), Err(walked)) => {
+                    assert_eq!(checked, walked, "{schema} in {dialect:?}");
+                }
+                (checked, walked) => {
+                    panic!(
+                        "{schema} in {dialect:?}: the check says {checked:?}, the walk {walked:?}"
+                    )
+                }
+            }
+        }
+    }
+}
+
+/// A folder: holds files, which hold folders back.
+#[allow(dead_code)]
+#[derive(serde::Deserialize, schemars::JsonSchema, tool_sdk::describe::Described)]
+struct Folder {
+    name: String,
+    files: Vec<File>,
+}
+
+/// A file, which may hold a folder (an archive).
+#[allow(dead_code)]
+#[derive(serde::Deserialize, schemars::JsonSchema, tool_sdk::describe::Described)]
+struct File {
+    name: String,
+    unpacked: Option<Box<Folder>>,
+}
+
+/// A note that borrows: a described type with a lifetime.
+#[allow(dead_code)]
+#[derive(serde::Deserialize, schemars::JsonSchema, tool_sdk::describe::Described)]
+struct Note<'a> {
+    #[serde(borrow)]
+    text: std::borrow::Cow<'a, str>,
+    pages: Vec<std::borrow::Cow<'a, str>>,
+}
+
+/// Two types that hold each other derive their descriptions, and a tool takes them, when no
+/// dialect is chosen: the derive never breaks a crate that compiles without it (this file
+/// would not compile otherwise).
+#[test]
+fn two_types_that_hold_each_other_compile_where_no_dialect_is_chosen() {
+    let tool = define_tool!(
+        /// Counts the files.
+        #[tool(name = "count")]
+        |root: Folder| -> usize {
+            root.files.len()
+        }
+    );
+    let parameters = &tool.definition().parameters;
+    let _: Shape = <Note<'static> as tool_sdk::describe::Described>::SHAPE;
+    lower("count", parameters, Dialect::OpenAiStrict).expect("recursion stays in strict mode");
+    assert!(lower("count", parameters, Dialect::Gemini).is_err());
 }

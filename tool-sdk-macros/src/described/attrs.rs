@@ -2,13 +2,13 @@
 //! schemars' derive reads them, so that the description it gives is the schema schemars writes.
 //!
 //! An attribute that changes the schema in a way no `const` can follow (`schema_with`,
-//! `extend`, `transform`, a flattened struct) makes the type's description
-//! [`opaque`](Container::opaque): its check is left to registration.
+//! `extend`, `transform`, a flattened struct), a schemars key it does not know, and an
+//! attribute it cannot read make the type's description [`opaque`](Container::opaque): its
+//! check is left to registration. Never an error: the attributes are serde's and schemars',
+//! whose derives judge them.
 
 use syn::meta::ParseNestedMeta;
 use syn::{Attribute, LitStr};
-
-use crate::parse::attr::skip_value;
 
 /// A length bound's keyword, for the type to decide.
 pub(crate) const MIN_LENGTH: &str = "length(min)";
@@ -77,11 +77,15 @@ pub(crate) fn container(attrs: &[Attribute]) -> syn::Result<Container> {
         ..Container::default()
     };
     for attr in attrs {
+        if validation_attribute(attr) {
+            out.opaque = Some(VALIDATION);
+            continue;
+        }
         let is_serde = attr.path().is_ident("serde");
         if !is_serde && !attr.path().is_ident("schemars") {
             continue;
         }
-        attr.parse_nested_meta(|meta| {
+        let read = attr.parse_nested_meta(|meta| {
             let key = key(&meta);
             match key.as_str() {
                 "rename" => out.rename = deserialize_name(&meta)?,
@@ -101,14 +105,14 @@ pub(crate) fn container(attrs: &[Attribute]) -> syn::Result<Container> {
                 "with" if !is_serde => out.with = Some(type_in_string(&meta)?),
                 "title" if !is_serde => out.doc.title = Some(string(&meta)?),
                 "description" if !is_serde => out.doc.description = Some(string(&meta)?),
-                "schema_with" | "extend" | "transform" | "bound" | "repr" if !is_serde => {
-                    out.opaque = Some("a schemars attribute the description cannot follow");
-                    skip_value(&meta)?;
-                }
-                _ => skip_value(&meta)?,
+                "crate" if !is_serde => skip_value(&meta)?,
+                _ => other(&meta, is_serde, &mut out.opaque)?,
             }
             Ok(())
-        })?;
+        });
+        if read.is_err() {
+            out.opaque = Some(UNREAD);
+        }
     }
     Ok(out)
 }
@@ -119,11 +123,15 @@ pub(crate) fn field(attrs: &[Attribute]) -> syn::Result<Field> {
         ..Field::default()
     };
     for attr in attrs {
+        if validation_attribute(attr) {
+            out.opaque = Some(VALIDATION);
+            continue;
+        }
         let is_serde = attr.path().is_ident("serde");
         if !is_serde && !attr.path().is_ident("schemars") {
             continue;
         }
-        attr.parse_nested_meta(|meta| {
+        let read = attr.parse_nested_meta(|meta| {
             let key = key(&meta);
             match key.as_str() {
                 "rename" => out.rename = deserialize_name(&meta)?,
@@ -180,17 +188,13 @@ pub(crate) fn field(attrs: &[Attribute]) -> syn::Result<Field> {
                         })?;
                     }
                 }
-                "schema_with" | "extend" | "transform" | "email" | "url" | "contains" | "inner"
-                | "required"
-                    if !is_serde =>
-                {
-                    out.opaque = Some("a schemars attribute the description cannot follow");
-                    skip_value(&meta)?;
-                }
-                _ => skip_value(&meta)?,
+                _ => other(&meta, is_serde, &mut out.opaque)?,
             }
             Ok(())
-        })?;
+        });
+        if read.is_err() {
+            out.opaque = Some(UNREAD);
+        }
     }
     Ok(out)
 }
@@ -201,11 +205,15 @@ pub(crate) fn variant(attrs: &[Attribute]) -> syn::Result<Variant> {
         ..Variant::default()
     };
     for attr in attrs {
+        if validation_attribute(attr) {
+            out.opaque = Some(VALIDATION);
+            continue;
+        }
         let is_serde = attr.path().is_ident("serde");
         if !is_serde && !attr.path().is_ident("schemars") {
             continue;
         }
-        attr.parse_nested_meta(|meta| {
+        let read = attr.parse_nested_meta(|meta| {
             let key = key(&meta);
             match key.as_str() {
                 "rename" => out.rename = deserialize_name(&meta)?,
@@ -213,19 +221,51 @@ pub(crate) fn variant(attrs: &[Attribute]) -> syn::Result<Variant> {
                 "untagged" => out.untagged = true,
                 "title" if !is_serde => out.doc.title = Some(string(&meta)?),
                 "description" if !is_serde => out.doc.description = Some(string(&meta)?),
-                "with" | "schema_with" | "extend" | "transform" if !is_serde => {
-                    out.opaque = Some("a schemars attribute the description cannot follow");
-                    skip_value(&meta)?;
-                }
-                "with" | "deserialize_with" if is_serde => {
-                    skip_value(&meta)?;
-                }
-                _ => skip_value(&meta)?,
+                _ => other(&meta, is_serde, &mut out.opaque)?,
             }
             Ok(())
-        })?;
+        });
+        if read.is_err() {
+            out.opaque = Some(UNREAD);
+        }
     }
     Ok(out)
+}
+
+/// Why a description is opaque when schemars reads a validation crate's attribute.
+const VALIDATION: &str = "a `validate` or `garde` attribute, which schemars reads";
+
+/// Whether `attr` is one of the validation crates' attributes schemars turns into keywords.
+fn validation_attribute(attr: &Attribute) -> bool {
+    attr.path().is_ident("validate") || attr.path().is_ident("garde")
+}
+
+/// Why a description is opaque when an attribute could not be read.
+const UNREAD: &str = "an attribute the description cannot read";
+
+/// A key the description does not read: a serde key that does not change the schema of what
+/// is deserialized, skipped; a schemars key (which changes the schema, or may), making the
+/// description opaque.
+fn other(
+    meta: &ParseNestedMeta<'_>,
+    is_serde: bool,
+    opaque: &mut Option<&'static str>,
+) -> syn::Result<()> {
+    if !is_serde {
+        *opaque = Some("a schemars attribute the description cannot follow");
+    }
+    skip_value(meta)
+}
+
+/// Skips a key's value, whatever its tokens (`= expression`, or a group such as
+/// `extend("format" = "date")`, which is no nested meta).
+fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+    if meta.input.peek(syn::Token![=]) {
+        meta.value()?.parse::<syn::Expr>()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        meta.input.parse::<proc_macro2::TokenTree>()?;
+    }
+    Ok(())
 }
 
 fn key(meta: &ParseNestedMeta<'_>) -> String {

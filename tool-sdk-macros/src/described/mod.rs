@@ -55,10 +55,12 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
         .type_params()
         .map(|parameter| parameter.ident.to_string())
         .collect();
+    let used = std::cell::RefCell::new(Vec::new());
     let builder = schema::Builder {
         private: &private,
         container: &container,
         type_parameters: &type_parameters,
+        used: &used,
     };
     let (schema, inline) = builder.of(&input.data)?;
     let shape = if inline {
@@ -71,6 +73,7 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
             )])
         }
     };
+    let shape = deferred(&private, shape, &used.into_inner());
     let mut where_clause = where_clause.cloned();
     for param in input.generics.type_params() {
         let param = &param.ident;
@@ -90,6 +93,40 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
             const NAME: &'static str = #name;
         }
     })
+}
+
+/// `shape`, built where the types it uses are type parameters, and called with them.
+///
+/// A description that named the types of its fields directly would be evaluated with the
+/// crate, used or not (rustc evaluates the constants a constant's body names): two types that
+/// hold each other would each need the other's first, a cycle (E0391) even where no dialect is
+/// chosen. Behind a generic function, a description is evaluated only when a check uses it.
+fn deferred(
+    private: &TokenStream,
+    shape: TokenStream,
+    used: &[(String, syn::Type)],
+) -> TokenStream {
+    if used.is_empty() {
+        return shape;
+    }
+    let parameters: Vec<syn::Ident> = (0..used.len()).map(schema::parameter).collect();
+    let types = used.iter().map(|(_, ty)| ty);
+    quote! {{
+        struct __Describe<#(#parameters: ?::core::marker::Sized),*>(
+            #(::core::marker::PhantomData<#parameters>),*
+        );
+        impl<#(#parameters: #private::Described + ?::core::marker::Sized),*>
+            __Describe<#(#parameters),*>
+        {
+            const SHAPE: #private::Shape = #shape;
+        }
+        const fn shape<#(#parameters: #private::Described + ?::core::marker::Sized),*>()
+            -> #private::Shape
+        {
+            __Describe::<#(#parameters),*>::SHAPE
+        }
+        shape::<#(#types),*>()
+    }}
 }
 
 /// `#[describe(crate = path)]`: where `tool_sdk` is, as the tool macros' `crate = path`.

@@ -15,6 +15,9 @@ pub(crate) struct Builder<'a> {
     pub(crate) container: &'a Container,
     /// The names of the type's type parameters.
     pub(crate) type_parameters: &'a [String],
+    /// The types whose descriptions the schema uses, each standing for a type parameter of the
+    /// function that builds it (`__D0`, `__D1`, ...): see `described::expand`.
+    pub(crate) used: &'a std::cell::RefCell<Vec<(String, syn::Type)>>,
 }
 
 /// A keyword's value being built: a list or names can still grow at the front.
@@ -299,6 +302,7 @@ impl Builder<'_> {
             private: self.private,
             container: &container,
             type_parameters: self.type_parameters,
+            used: self.used,
         };
         builder.fields(fields, rule)
     }
@@ -328,12 +332,9 @@ impl Builder<'_> {
             Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => {
                 // A newtype of a named type: its `$ref`, the tag's object beside it.
                 let p = self.private;
-                let ty = &unnamed.unnamed[0].ty;
+                let shape = self.type_shape(&unnamed.unnamed[0].ty);
                 Ok(Some(vec![
-                    (
-                        "$ref",
-                        Value::Shape(quote!(#p::reference_of(&<#ty as #p::Described>::SHAPE))),
-                    ),
+                    ("$ref", Value::Shape(quote!(#p::reference_of(&#shape)))),
                     ("type", self.text("object")),
                     ("properties", Value::Names(vec![tag_property])),
                     ("required", Value::List(vec![self.str(tag)])),
@@ -451,10 +452,21 @@ impl Builder<'_> {
             .any(|parameter| tokens.iter().any(|token| token == parameter))
     }
 
-    /// A type's shape, as a use of it has it.
+    /// A type's shape, as a use of it has it: the description of the type parameter that
+    /// stands for it.
     fn type_shape(&self, ty: &syn::Type) -> TokenStream {
         let p = self.private;
-        quote!(<#ty as #p::Described>::SHAPE)
+        let key = quote!(#ty).to_string();
+        let mut used = self.used.borrow_mut();
+        let place = match used.iter().position(|(known, _)| *known == key) {
+            Some(place) => place,
+            None => {
+                used.push((key, ty.clone()));
+                used.len() - 1
+            }
+        };
+        let parameter = parameter(place);
+        quote!(<#parameter as #p::Described>::SHAPE)
     }
 
     /// `entries` with the title and description of `doc` after them.
@@ -521,6 +533,11 @@ impl Builder<'_> {
         let p = self.private;
         quote!(#p::Shape::Unchecked)
     }
+}
+
+/// The type parameter that stands for the `place`th type used.
+pub(crate) fn parameter(place: usize) -> syn::Ident {
+    quote::format_ident!("__D{}", place)
 }
 
 /// The `Keyword` named `name`.

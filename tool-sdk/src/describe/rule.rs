@@ -25,6 +25,9 @@ pub(crate) enum Rule<'a> {
     ItemsOfAnyType,
     /// `additionalProperties` other than `false` where objects are closed.
     Map { because: &'static str },
+    /// `patternProperties` (a map whose keys must match a pattern, as integer keys must),
+    /// where the dialect has no such keyword.
+    KeyPattern,
     /// A composition keyword (`anyOf`, `oneOf`, `allOf`, `enum`, `prefixItems`) that is no array.
     NotArray { keyword: &'a str },
     /// A union at the root.
@@ -126,6 +129,16 @@ impl<'a> Rule<'a> {
                      equivalent here, ",
                 ),
                 Text(because),
+                end,
+                end,
+                end,
+            ],
+            Rule::KeyPattern => [
+                Text(
+                    "a map whose keys must match a pattern (`patternProperties`, as integer keys \
+                     must) has no equivalent here",
+                ),
+                end,
                 end,
                 end,
                 end,

@@ -232,6 +232,20 @@ impl Walk<'_> {
                         }
                     }
                 },
+                // Keys that must match a pattern (integer keys): where the dialect cannot say
+                // the pattern, the map cannot be said (dropping the keyword would leave an
+                // object that takes no key at all).
+                "patternProperties"
+                    if !self.keeps(key) && value.as_object().is_some_and(|p| !p.is_empty()) =>
+                {
+                    return Err(unsupported(
+                        pointer,
+                        match rules.maps {
+                            Maps::Refused { because } => Rule::Map { because },
+                            Maps::Kept => Rule::KeyPattern,
+                        },
+                    ));
+                }
                 "anyOf" | "oneOf" => {
                     let Some(branches) = value.as_array() else {
                         return Err(invalid(&here, Rule::NotArray { keyword: key }));
@@ -381,6 +395,15 @@ impl Walk<'_> {
     }
 
     /// A keyword with no structure of its own: kept when the dialect takes it.
+    /// Whether the dialect writes `key` out as it is.
+    fn keeps(&self, key: &str) -> bool {
+        self.rules.others == Others::Kept
+            || self
+                .rules
+                .keywords
+                .is_none_or(|keywords| keywords.contains(&key))
+    }
+
     fn keyword(
         &self,
         key: &str,

@@ -135,6 +135,9 @@ struct Check {
     property: Option<usize>,
     /// How many schemas the walk is inside.
     nesting: usize,
+    /// Why a property of the root was left to registration, when one was: the others are
+    /// still checked, and the verdict is this when none of them is refused.
+    left: Option<&'static str>,
 }
 
 impl Check {
@@ -152,13 +155,17 @@ impl Check {
             visits: 0,
             property: None,
             nesting: 0,
+            left: None,
         }
     }
 
     /// The verdict of a walk that ended with `walked`.
     const fn verdict(self, walked: Step) -> Verdict {
         match walked {
-            Ok(()) => Verdict::Fits,
+            Ok(()) => match self.left {
+                None => Verdict::Fits,
+                Some(why) => Verdict::Unchecked(why),
+            },
             Err(Stop::Refused(kind, rule)) => Verdict::Refused {
                 kind,
                 pointer: self.pointer,
@@ -180,17 +187,34 @@ impl Check {
             let (name, ref shape, noted) = parameters[p];
             self.property = Some(p);
             self.enter(Piece::Text(name));
-            // A parameter the check cannot read is left to registration; the others are still
-            // checked.
-            if let Ok(view) = View::parameter(shape, noted) {
-                step!(self.node(view, 1, false));
-            }
+            step!(self.root_property(View::parameter(shape, noted), 1));
             self.leave();
             p += 1;
         }
         self.property = None;
         self.leave();
         Ok(())
+    }
+
+    /// A property of the root (a tool's parameter): one the check cannot follow is left to
+    /// registration, and the walk goes on with the next, so that the others are still checked.
+    const fn root_property(&mut self, view: Result<View, Unreadable>, depth: usize) -> Step {
+        let (pointer, open) = (self.pointer.len(), self.open_len);
+        let walked = match view {
+            Ok(view) => self.node(view, depth, false),
+            Err(Unreadable(why)) => Err(Stop::Unchecked(why)),
+        };
+        match walked {
+            Err(Stop::Unchecked(why)) => {
+                self.pointer.truncate(pointer);
+                self.open_len = open;
+                if self.left.is_none() {
+                    self.left = Some(why);
+                }
+                Ok(())
+            }
+            walked => walked,
+        }
     }
 
     /// Steps into `token` (a refusal keeps the pointer where it was made, so the step back out
@@ -345,7 +369,11 @@ impl Check {
                             self.property = Some(p);
                         }
                         self.enter(Piece::Text(name));
-                        step!(self.node(step!(read(View::of(property))), depth + 1, false));
+                        if is_root {
+                            step!(self.root_property(View::of(property), depth + 1));
+                        } else {
+                            step!(self.node(step!(read(View::of(property))), depth + 1, false));
+                        }
                         self.leave();
                         p += 1;
                     }
@@ -386,6 +414,17 @@ impl Check {
                             step!(self.node(open, depth + 1, false));
                         }
                     }
+                }
+                // Keys that must match a pattern (integer keys), as the walk refuses them.
+                Keyword::PatternProperties
+                    if !self.keeps(Keyword::PatternProperties)
+                        && matches!(value, Value::Shape(Shape::Names([_, ..]))) =>
+                {
+                    self.leave();
+                    return unsupported(match rules.maps {
+                        Maps::Refused { because } => Rule::Map { because },
+                        Maps::Kept => Rule::KeyPattern,
+                    });
                 }
                 Keyword::AnyOf | Keyword::OneOf => {
                     let Some(count) = branches(value) else {

@@ -16,9 +16,10 @@ use crate::describe::shape::tree::{Keyword, Shape};
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no compile-time description for the dialect check",
     label = "the dialects chosen for this tool are checked when it is compiled",
-    note = "derive `tool_sdk::describe::Described` beside `JsonSchema` on `{Self}`, or mark the argument \
-            `#[arg(unchecked)]` to leave its check to registration (as for a foreign type or a \
-            hand-written `JsonSchema`)"
+    note = "a type of your crate: derive `tool_sdk::describe::Described` beside its `JsonSchema` \
+            (or implement it by hand, beside a hand-written `JsonSchema`)",
+    note = "a type of another crate, which cannot be derived here: mark the argument \
+            `#[arg(unchecked)]` to leave its check to registration"
 )]
 pub trait Described {
     /// The type's schema, as a use of the type has it.

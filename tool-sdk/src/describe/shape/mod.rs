@@ -8,6 +8,7 @@
 pub(crate) mod check;
 mod compare;
 pub(crate) mod described;
+mod foreign;
 mod text;
 mod tree;
 pub(crate) mod verdict;
