@@ -53,9 +53,9 @@ pub fn lower(tool: &str, schema: &Value, dialect: Dialect) -> Result<Value, Lowe
     let rules = rules::of(dialect);
     // The walk lowers, and checks what every dialect needs (each `$ref` resolves); a dialect
     // that takes the canonical schema gets it as it is, but for its boolean subschemas. Its
-    // refusals come first, in the words
-    // of its rules: those the compile-time check, which follows it, gives too (an `enum` that
-    // is no array is refused in one wording, when compiled and when registered).
+    // refusals come first, in the words of its rules: those the compile-time check, which
+    // follows it, gives too (an `enum` that is no array is refused in one wording, when
+    // compiled and when registered).
     let lowered =
         walk::lower(rules, schema).map_err(|(kind, pointer, rule)| fail(kind, &pointer, rule))?;
     // Not JSON Schema (`"type": "String"`) has no lowering: every dialect refuses it, with the
