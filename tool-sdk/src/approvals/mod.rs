@@ -63,6 +63,8 @@ mod guard;
 mod outcomes;
 mod render;
 mod routes;
+mod secured_io;
+mod serve;
 mod shared;
 
 use std::fmt;
@@ -70,6 +72,7 @@ use std::io;
 use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 
+use axum::extract::DefaultBodyLimit;
 use axum::http::request::Parts;
 use axum::routing::{get, post};
 use axum::Router;
@@ -168,7 +171,10 @@ impl ApprovalPage {
         Ok(Router::new()
             .route("/", get(routes::list))
             .route("/runs", get(routes::runs))
-            .route("/decide", post(routes::decide))
+            .route(
+                "/decide",
+                post(routes::decide).layer(DefaultBodyLimit::max(form::LARGEST_FORM)),
+            )
             .route("/outcome", get(routes::outcome))
             .route("/page.css", get(routes::style))
             .route("/page.js", get(routes::script))
@@ -215,13 +221,13 @@ impl BoundPage {
     }
 
     /// Serves until `shutdown` is cancelled; requests in flight then finish.
+    ///
+    /// Each connection carries one request, so that every answer carries the page's security
+    /// headers, even those the HTTP server gives itself (to a request it cannot parse, or
+    /// whose URI or headers are too large). An application that serves
+    /// [`router`](ApprovalPage::router) itself answers those with its own server.
     pub async fn serve(self, shutdown: CancellationToken) -> io::Result<()> {
-        let service = self
-            .router
-            .into_make_service_with_connect_info::<SocketAddr>();
-        axum::serve(self.listener, service)
-            .with_graceful_shutdown(shutdown.cancelled_owned())
-            .await
+        serve::serve(self.listener, self.router, shutdown).await
     }
 }
 
