@@ -51,6 +51,10 @@ async fn a_reversed_address_shows_as_sent_with_a_warning() {
         ), "as": "order"}},
         read("a", "page"),
         {"screenshot": {"tab": "a", "path": shot, "full": true}},
+        {"choose": {"tab": "a", "run": run, "call": 1, "verdict": "allow"}},
+        {"submit": {"tab": "a", "run": run}},
+        read("a", "outcome"),
+        {"eval": {"tab": "a", "js": "/[\\u202A-\\u202E\\u2066-\\u2069]/.test(document.body.innerText)", "as": "applied_after"}},
     ]))
     .await;
     let arguments = seen["arguments"].as_str().expect("the arguments' text");
@@ -69,8 +73,26 @@ async fn a_reversed_address_shows_as_sent_with_a_warning() {
         "{text}"
     );
     assert!(!text.contains("team@example.com"), "{text}");
-    // Seeing runs nothing.
-    assert_eq!(ledger("moc.elpmaxe@maet"), Vec::<String>::new());
+    // The model's answer after it, which quotes the address, cannot reverse either.
+    let outcome = seen["outcome"]["text"]
+        .as_str()
+        .expect("the outcome's text");
+    assert!(
+        outcome.contains("send_email: sent to ⟨U+202E⟩moc.elpmaxe@maet"),
+        "{outcome}"
+    );
+    assert_eq!(
+        seen["applied_after"], false,
+        "a hidden character is applied"
+    );
+    // What ran is the address as sent, the character included: the one the person saw marked.
+    assert_eq!(
+        ledger("moc.elpmaxe@maet"),
+        [
+            format!("weather for {address}"),
+            format!("sent to {address}: the plan")
+        ]
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -11,7 +11,7 @@ use super::escape::{arguments, escape, push, shown};
 use super::form::LONGEST_DENIAL;
 use crate::compensate::CompensationReport;
 use crate::gate::fingerprint;
-use crate::gate::warning;
+use crate::gate::{warning, Visible};
 use crate::model::{ToolCall, ToolResultStatus};
 use crate::register::ToolRegistry;
 use crate::run::{LoopOutcome, LoopStatus};
@@ -147,19 +147,7 @@ pub(super) fn run_section(waiting: &Waiting<'_>, csrf: &str) -> String {
             );
         }
         let (arguments, hidden) = arguments(&call.call.arguments);
-        let mut hidden_name = crate::gate::Visible::line(&call.call.name)
-            .hidden()
-            .to_vec();
-        hidden_name.retain(|c| !hidden.contains(c));
-        if let Some(warning) = warning(&[hidden.as_slice(), hidden_name.as_slice()].concat()) {
-            push(
-                &mut html,
-                format_args!(
-                    "<p class=\"warning\" role=\"note\"><strong>Look closely.</strong> {}</p>\n",
-                    escape(&warning)
-                ),
-            );
-        }
+        html.push_str(&hidden_warning(&call.call.name, hidden));
         push(
             &mut html,
             format_args!(
@@ -196,6 +184,22 @@ pub(super) fn run_section(waiting: &Waiting<'_>, csrf: &str) -> String {
     }
     html.push_str("<button type=\"submit\">Submit decisions</button>\n</form>\n</section>\n");
     html
+}
+
+/// The warning beside a call whose name or arguments (`hidden`, the characters found in them)
+/// hold hidden characters; nothing when they hold none.
+fn hidden_warning(name: &str, mut hidden: Vec<char>) -> String {
+    for &c in Visible::line(name).hidden() {
+        if !hidden.contains(&c) {
+            hidden.push(c);
+        }
+    }
+    warning(&hidden).map_or_else(String::new, |warning| {
+        format!(
+            "<p class=\"warning\" role=\"note\"><strong>Look closely.</strong> {}</p>\n",
+            escape(&warning)
+        )
+    })
 }
 
 /// Why `call` cannot run whatever is decided, if it cannot: its tool was not offered to the

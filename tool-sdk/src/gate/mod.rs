@@ -42,5 +42,7 @@ pub(crate) use seal::SealDomain;
 pub use seal::{OpenedTurn, Sealer};
 #[cfg(any(feature = "mcp", feature = "approvals"))]
 pub(crate) use visible::json;
+pub(crate) use visible::warning;
 pub use visible::Visible;
-pub(crate) use visible::{code, marker, pieces, warning, Lines, Piece};
+#[cfg(feature = "approvals")]
+pub(crate) use visible::{code, marker, pieces, Lines, Piece};

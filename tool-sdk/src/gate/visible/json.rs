@@ -91,6 +91,7 @@ fn string_end(text: &str) -> Option<usize> {
 
 /// Lays `tokens` out indented by two spaces, one member per line, into `out`, as
 /// `serde_json::to_string_pretty` would; `string` and `scalar` write those tokens.
+#[cfg(feature = "approvals")]
 pub(crate) fn pretty(
     tokens: &[Token<'_>],
     out: &mut String,
@@ -132,7 +133,7 @@ pub(crate) fn pretty(
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "approvals"))]
 mod tests {
     use super::*;
 

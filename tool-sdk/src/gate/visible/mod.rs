@@ -18,6 +18,8 @@
 //! a multi-line answer; a carriage return, which lets what follows overwrite a terminal's line,
 //! is always shown. [`Visible::line`] shows `\n` and `\t` too, for what must stay one line.
 
+// The JSON layout the approval page and the MCP question share.
+#[cfg(any(feature = "mcp", feature = "approvals"))]
 pub(crate) mod json;
 
 use std::fmt;
