@@ -55,7 +55,8 @@ impl<T> SecuredIo<T> {
 /// status line, unless it has them; and whether it is an interim (1xx) answer, after which
 /// another head comes.
 fn secured(mut head: Vec<u8>, end: usize) -> (Vec<u8>, bool) {
-    let text = String::from_utf8_lossy(&head[..end]).to_ascii_lowercase();
+    // The status line and the header lines, each with its line break.
+    let text = String::from_utf8_lossy(&head[..end + 2]).to_ascii_lowercase();
     let interim = text
         .split(' ')
         .nth(1)
