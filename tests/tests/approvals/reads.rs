@@ -100,8 +100,10 @@ async fn a_call_of_a_tool_not_offered_is_not_labelled_as_running() {
     let desk = Desk::start().await;
     let turn = desk.ask("ghost casper@ghost.example", "ghost").await;
     let run = turn.id().as_str();
+    let shot = screenshot("approval-page-will-not-run");
     let seen = browse(json!([
         {"open": {"tab": "a", "url": desk.url}},
+        {"screenshot": {"tab": "a", "path": shot, "full": true}},
         {"eval": {"tab": "a", "js": format!(
             "Array.from(document.querySelectorAll('section[data-run=\"{run}\"] legend')).map(l => l.innerText)"
         ), "as": "legends"}},
@@ -223,6 +225,7 @@ async fn a_form_being_filled_in_for_a_run_decided_elsewhere_says_so() {
             "new Promise(r => {{ const t = setInterval(() => {{ const n = document.querySelector('{section} .stale'); if (n) {{ clearInterval(t); r(n.innerText); }} }}, 100); setTimeout(() => r(null), 10000); }})"
         ), "as": "notice"}},
         {"eval": {"tab": "a", "js": format!("document.querySelector('{section} button[type=submit]').disabled"), "as": "disabled"}},
+        {"screenshot": {"tab": "a", "path": screenshot("approval-page-decided-elsewhere"), "full": true}},
         {"eval": {"tab": "a", "js": format!("document.querySelector('{section} .stale a').getAttribute('href')"), "as": "link"}},
     ]))
     .await;
