@@ -139,6 +139,9 @@ impl<T: Tool> Tool for Renamed<T> {
     ) -> tool_sdk::define::ToolFuture<'a> {
         self.inner.call(arguments, context)
     }
+    fn check_arguments(&self, arguments: &str) -> Result<(), tool_sdk::ToolError> {
+        self.inner.check_arguments(arguments)
+    }
     fn compensate<'a>(
         &'a self,
         arguments: &'a str,

@@ -15,8 +15,8 @@ pub use crate::define::arguments::fields::{
 // Every item of this crate that generated code names, re-exported here so that generated code
 // names nothing else of this crate: its modules can move without the macros changing.
 pub use crate::define::{
-    Confirm, Defer, FromToolContext, Tool, ToolContext, ToolDefinition, ToolFuture, ToolOptions,
-    ToolOutput, ToolSet,
+    Confirm, Defer, FromToolContext, Tool, ToolContext, ToolDefinition, ToolError, ToolFuture,
+    ToolOptions, ToolOutput, ToolSet,
 };
 
 /// Declares the version marker and checks at compile time that its name is this package's
@@ -83,7 +83,7 @@ use std::marker::PhantomData;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::define::{to_json, IntoToolOutput, ToolError, ToolResult};
+use crate::define::{to_json, IntoToolOutput, ToolResult};
 
 /// Decodes the arguments of a generated tool.
 #[inline]
@@ -363,7 +363,7 @@ impl ReadyTag {
 }
 
 pub use crate::define::inline::{
-    inline_tool, inline_with_compensate, inline_with_confirm, InlineTool,
+    inline_tool, inline_with_check, inline_with_compensate, inline_with_confirm, InlineTool,
 };
 
 /// The signature of an inline tool's call adapter.

@@ -153,6 +153,12 @@ async fn a_second_submit_from_another_tab_is_refused_and_nothing_runs_twice() {
     assert_eq!(seen["second"]["heading"], "Decided already");
     let text = seen["second"]["text"].as_str().expect("the refusal's text");
     assert!(text.contains("Nothing ran for this submission"), "{text}");
+    // The refusal leads on: to what came of the decision made, and back to the list.
+    assert!(
+        text.contains("See what came of the decision made"),
+        "{text}"
+    );
+    assert!(text.contains("Back to the waiting runs"), "{text}");
     assert_eq!(
         ledger("Twotabton"),
         ["booked Twotabton-1N", "charged 100 for Twotabton"],

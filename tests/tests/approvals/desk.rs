@@ -62,7 +62,7 @@ fn weather(place: String) -> String {
 }
 
 /// The desk's model: `book N in CITY for EUROS` books and charges; `email TO: BODY` looks up
-/// the weather and sends; after tool results, it reports each (a denial with its message).
+/// the weather and sends; `ghost TO` calls a tool the desk does not have and sends; after tool results, it reports each (a denial with its message).
 struct DeskModel;
 
 impl ChatModel for DeskModel {
@@ -112,6 +112,11 @@ fn reply_to(messages: &[Message]) -> AssistantMessage {
                 call("send_email", json!({"to": to, "body": body})),
             ])
         }
+        // A tool the desk does not have, beside one it has.
+        ["ghost", to] => AssistantMessage::with_tool_calls(vec![
+            call("summon_spirit", json!({"name": to})),
+            call("send_email", json!({"to": to, "body": "boo"})),
+        ]),
         _ => AssistantMessage::text("the desk books hotels and sends emails"),
     }
 }

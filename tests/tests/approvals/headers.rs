@@ -42,6 +42,65 @@ async fn every_answer_carries_the_security_headers() {
     assert!(head.contains("httponly; samesite=lax"), "{head}");
 }
 
+/// What the page answers to `request`, sent as raw bytes: the status line and headers.
+async fn raw(url: &str, request: &[u8]) -> String {
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+    let address = url.trim_start_matches("http://").trim_end_matches('/');
+    let mut stream = tokio::net::TcpStream::connect(address)
+        .await
+        .expect("the page accepts");
+    // The server may answer and close before it has read all of a request too large.
+    let _ = stream.write_all(request).await;
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer).await;
+    let answer = String::from_utf8_lossy(&answer).to_lowercase();
+    answer
+        .split("\r\n\r\n")
+        .next()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_http_servers_own_answers_carry_the_security_headers_too() {
+    let desk = Desk::start().await;
+    let many_headers: String = (0..150).map(|n| format!("x-h{n}: v\r\n")).collect();
+    let long_uri = format!("/{}", "a".repeat(70_000));
+    let cases = [
+        ("400", b"NOT HTTP AT ALL\r\n\r\n".to_vec()),
+        (
+            "431",
+            format!("GET / HTTP/1.1\r\nhost: 127.0.0.1\r\n{many_headers}\r\n").into_bytes(),
+        ),
+        (
+            "414",
+            format!("GET {long_uri} HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n").into_bytes(),
+        ),
+    ];
+    for (status, request) in cases {
+        let head = raw(&desk.url, &request).await;
+        assert!(head.starts_with(&format!("http/1.1 {status}")), "{head}");
+        assert!(
+            head.contains("content-security-policy: default-src 'none'"),
+            "{status}: {head}"
+        );
+        assert!(
+            head.contains("x-content-type-options: nosniff"),
+            "{status}: {head}"
+        );
+        assert!(head.contains("x-frame-options: deny"), "{status}: {head}");
+        assert!(head.contains("cache-control: no-store"), "{status}: {head}");
+    }
+    // And the page still answers as before.
+    let head = raw(
+        &desk.url,
+        b"GET /page.css HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n",
+    )
+    .await;
+    assert!(head.starts_with("http/1.1 200"), "{head}");
+    assert_eq!(head.matches("content-security-policy").count(), 1, "{head}");
+}
+
 /// A form as a browser holding the page's cookie would send it: the cookie, and the CSRF
 /// token of the page served with it.
 async fn honest_form(url: &str, jar: &std::path::Path) -> String {
@@ -96,6 +155,31 @@ async fn a_post_from_another_origin_is_refused_even_with_a_good_token() {
     let _ = std::fs::remove_file(&jar);
     assert_eq!(status, "403");
     assert!(body.contains("sent from another site"), "{body}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_denial_message_is_limited_by_the_server_too() {
+    let desk = Desk::start().await;
+    desk.ask("book 1 in Limitville for 10", "limit").await;
+    let jar = std::env::temp_dir().join(format!("approvals-jar-limit-{}", std::process::id()));
+    let form = honest_form(&desk.url, &jar).await;
+    let deny =
+        |message: &str| format!("{form}&call.0.key=a&call.0.verdict=deny&call.0.message={message}");
+    // Longer than the text area allows: refused, saying why.
+    let (status, body) = post(&desk.url, &jar, &deny(&"n".repeat(2_001)), &[]).await;
+    assert_eq!(status, "400", "{body}");
+    assert!(
+        body.contains("more than the 2000 a denial may have"),
+        "{body}"
+    );
+    // A body of almost 2 MB is not read at all.
+    let file = std::env::temp_dir().join(format!("approvals-huge-{}", std::process::id()));
+    std::fs::write(&file, deny(&"n".repeat(1_900_000))).expect("the body is written");
+    let (status, body) = post(&desk.url, &jar, &format!("@{}", file.display()), &[]).await;
+    let _ = std::fs::remove_file(&file);
+    let _ = std::fs::remove_file(&jar);
+    assert_eq!(status, "413", "{body}");
+    assert!(body.contains("at most 256 KiB"), "{body}");
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -8,3 +8,4 @@
 mod browser;
 mod desk;
 mod headers;
+mod reads;

@@ -681,3 +681,58 @@ async fn decisions_built_for_another_pause_are_refused_as_such_and_nothing_runs(
     gate.resume(&registry, kept, &ours).await.unwrap();
     assert_eq!(runs.load(Ordering::SeqCst), 2);
 }
+
+/// Archives a report; every call needs a person's decision.
+#[tool_sdk::tool(confirm)]
+fn archive(report: String, days: u32) -> String {
+    format!("archived {report} for {days} days")
+}
+
+#[tokio::test]
+async fn a_call_that_cannot_run_is_never_put_to_a_person() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let mut registry = registry(&runs);
+    registry.register(ArchiveTool).unwrap();
+    let dynamic = tool_sdk::register::DynamicTool::new(
+        "wipe",
+        "Wipes a disk.",
+        serde_json::json!({"type": "object", "properties": {"disk": {"type": "string"}}, "required": ["disk"]}),
+        |_: serde_json::Value| async { "wiped" },
+    )
+    .unwrap()
+    .with_options(tool_sdk::define::ToolOptions::default().with_confirm(tool_sdk::define::Confirm::Always));
+    registry.register(dynamic).unwrap();
+    let gate = Gate::new(
+        ConfirmationPolicy::new()
+            .with_confirmed_tool("send_mail")
+            .with_confirmed_tool("launch"),
+    );
+    // Each gated, none able to run: arguments of the wrong type (define_tool!, #[tool], a
+    // dynamic tool), a field missing (a tool the policy gates), a tool not registered.
+    let reply = AssistantMessage::with_tool_calls(vec![
+        ToolCall::new("a", "delete_file", r#"{"path": 5}"#),
+        ToolCall::new("b", "archive", r#"{"report": "q3", "days": -1}"#),
+        ToolCall::new("c", "wipe", r#"{"disk": ["sda"]}"#),
+        ToolCall::new("d", "send_mail", "{}"),
+        ToolCall::new("e", "launch", "{}"),
+    ]);
+    assert_eq!(gate.awaiting(&registry, &reply), Vec::<String>::new());
+    let outcome = gate.execute(&registry, offered(&registry), &reply).await;
+    let GateOutcome::Completed(outcomes) = outcome else {
+        panic!("paused to ask about calls that cannot run: {outcome:?}")
+    };
+    for outcome in &outcomes[..4] {
+        assert!(
+            matches!(&outcome.result, CallResult::Ran(Err(error)) if error.to_string().contains("argument")),
+            "{outcome:?}"
+        );
+    }
+    assert!(matches!(outcomes[4].result, CallResult::NotOffered));
+    assert_eq!(runs.load(Ordering::SeqCst), 0);
+    // Beside one that can run, they still do not wait: only it does.
+    let reply = AssistantMessage::with_tool_calls(vec![
+        ToolCall::new("a", "delete_file", r#"{"path": 5}"#),
+        ToolCall::new("f", "delete_file", r#"{"path": "/tmp/x"}"#),
+    ]);
+    assert_eq!(gate.awaiting(&registry, &reply), ["f"]);
+}

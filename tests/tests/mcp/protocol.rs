@@ -369,6 +369,26 @@ fn a_gated_call_sends_an_elicitation_request_and_runs_when_allowed() {
 }
 
 #[test]
+fn a_gated_call_whose_arguments_do_not_decode_is_answered_without_asking() {
+    // The policy gates amounts over 1,000; `to` is not the string the tool takes. Asked, the
+    // person would allow a call that then fails: it is answered with its error at once.
+    let mut session = Session::start_declaring(usize::MAX, json!({"elicitation": {}}));
+    session.send(json!({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "transfer", "arguments": {"to": 5, "amount": 5000}}
+    }));
+    let answer = session.next();
+    assert_eq!(answer["id"], 1, "asked instead of answered: {answer}");
+    assert_eq!(answer["result"]["isError"], true, "{answer}");
+    assert!(
+        text(&answer["result"]).contains("invalid arguments at `/to`"),
+        "{answer}"
+    );
+    let made = session.call(2, "transfers_made", json!({}));
+    assert_eq!(text(&made), "0");
+}
+
+#[test]
 fn progress_goes_out_only_for_a_request_with_a_progress_token_and_before_its_result() {
     let mut session = Session::start(usize::MAX);
     // No token: the result is the next line.

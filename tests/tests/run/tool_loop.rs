@@ -261,6 +261,32 @@ async fn gating_runs_inside_the_loop_paused_out_decisions_in() {
 }
 
 #[tokio::test]
+async fn a_gated_call_that_cannot_run_does_not_pause_the_run() {
+    // The hotel needs a decision, but its arguments lack the reference: the call fails at
+    // once and goes back to the model, and no one is asked to allow it.
+    let timeline = Timeline::default();
+    let model = ScriptedModel::new([
+        calls(&[("c1", "book_hotel", r#"{"ref":"H1"}"#)]),
+        answer("I could not book the hotel."),
+    ]);
+    let gate = Gate::new(ConfirmationPolicy::new().with_confirmed_tool("book_hotel"));
+    let agent = ToolLoop::new(model, booking_tools(&timeline, &[])).with_gate(gate);
+    let mut conversation = vec![Message::user("go")];
+    let outcome = agent.run(&mut conversation).await;
+    assert!(
+        matches!(outcome.status, LoopStatus::Answered(_)),
+        "{:?}",
+        outcome.status
+    );
+    assert!(timeline.lock().unwrap().is_empty(), "nothing ran");
+    let Message::Tool(failed) = &conversation[2] else {
+        panic!("{conversation:?}")
+    };
+    assert_eq!(failed.status, ToolResultStatus::Error);
+    assert!(failed.content.contains("reference"), "{}", failed.content);
+}
+
+#[tokio::test]
 async fn return_direct_tools_end_the_run_with_their_results() {
     let mut registry = ToolRegistry::new();
     registry

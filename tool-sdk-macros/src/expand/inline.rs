@@ -125,6 +125,10 @@ fn inline_tool(def: &ToolDef, private: &TokenStream, closure: &syn::ExprClosure)
             let _ = &__context;
             #call
         });
+        // Decoded as the call decodes, so that no one is asked about a call that cannot run.
+        let __tool = #private::inline_with_check(__tool, |__arguments: &str| {
+            #private::decode::<#args>(__TOOL_NAME, __arguments).map(|_| ())
+        });
         #confirm
         #compensate
         __tool

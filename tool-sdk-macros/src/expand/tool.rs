@@ -77,6 +77,15 @@ pub(crate) fn tool_impl(
                     #call
                 }
 
+                // Decoded as the call decodes, so that no one is asked about a call that
+                // cannot run.
+                fn check_arguments(
+                    &self,
+                    __arguments: &str,
+                ) -> ::core::result::Result<(), #private::ToolError> {
+                    #private::decode::<#args>(__TOOL_NAME, __arguments).map(|_| ())
+                }
+
                 #confirm
                 #compensate
             }

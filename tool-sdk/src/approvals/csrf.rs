@@ -56,16 +56,34 @@ pub(super) fn new_session() -> Result<String, StoreError> {
     random_token()
 }
 
-/// The session value in a request's `Cookie` headers, if any.
-pub(super) fn session_of(headers: &axum::http::HeaderMap) -> Option<String> {
+/// The session values in a request's `Cookie` headers, in the order sent. A browser sends
+/// every cookie of the name that applies: ours, and any other page on this machine set (a
+/// page on another port shares our cookies, and may set one with a longer path, sent first).
+/// A decision is accepted when any of them verifies, so such a cookie cannot lock the page.
+pub(super) fn sessions_of(headers: &axum::http::HeaderMap) -> Vec<&str> {
     headers
         .get_all(axum::http::header::COOKIE)
         .iter()
         .filter_map(|value| value.to_str().ok())
         .flat_map(|cookies| cookies.split(';'))
         .filter_map(|cookie| cookie.trim().split_once('='))
-        .find(|(name, value)| *name == COOKIE && !value.is_empty())
-        .map(|(_, value)| value.to_owned())
+        .filter(|(name, value)| *name == COOKIE && !value.is_empty())
+        .map(|(_, value)| value)
+        .collect()
+}
+
+/// The session value the page's forms are signed for: the first one sent, if any.
+pub(super) fn session_of(headers: &axum::http::HeaderMap) -> Option<String> {
+    sessions_of(headers)
+        .first()
+        .map(|&session| session.to_owned())
+}
+
+impl Csrf {
+    /// Whether `token` is the one for any of the `sessions` a request carries.
+    pub(super) fn verify_any(&self, sessions: &[&str], token: &str) -> bool {
+        sessions.iter().any(|session| self.verify(session, token))
+    }
 }
 
 #[cfg(test)]
@@ -95,5 +113,25 @@ mod tests {
         );
         assert_eq!(session_of(&headers).as_deref(), Some("abc"));
         assert_eq!(session_of(&axum::http::HeaderMap::new()), None);
+    }
+
+    #[test]
+    fn a_cookie_another_page_set_cannot_shadow_the_session() {
+        // Another page on this machine set `tool_sdk_approvals=x; path=/decide`: the browser
+        // sends it first, then the page's own.
+        let csrf = Csrf::new().expect("randomness");
+        let token = csrf.token("ours");
+        let mut headers = axum::http::HeaderMap::new();
+        headers.insert(
+            axum::http::header::COOKIE,
+            "tool_sdk_approvals=x; tool_sdk_approvals=ours"
+                .parse()
+                .expect("a header"),
+        );
+        let sessions = sessions_of(&headers);
+        assert_eq!(sessions, ["x", "ours"]);
+        assert!(csrf.verify_any(&sessions, &token));
+        assert!(!csrf.verify_any(&sessions, &csrf.token("y")));
+        assert!(!csrf.verify_any(&[], &token));
     }
 }

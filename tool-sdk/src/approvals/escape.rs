@@ -2,6 +2,8 @@
 
 use std::fmt::Write as _;
 
+use crate::gate::{code, json, marker, pieces, Lines, Piece, Visible};
+
 /// `text` with the five characters HTML gives a meaning escaped, for element content and
 /// quoted attribute values alike.
 pub(super) fn escape(text: &str) -> String {
@@ -19,12 +21,63 @@ pub(super) fn escape(text: &str) -> String {
     escaped
 }
 
-/// A tool call's arguments as indented JSON, escaped; text that is not JSON as it came.
-pub(super) fn arguments(raw: &str) -> String {
-    let pretty = serde_json::from_str::<serde_json::Value>(raw)
-        .ok()
-        .and_then(|value| serde_json::to_string_pretty(&value).ok());
-    escape(pretty.as_deref().unwrap_or(raw))
+/// Text a model, a tool or a person wrote, as element content: escaped, and every hidden
+/// character (a bidirectional control, a zero-width or control character; see
+/// [`Visible`](crate::gate::Visible)) shown as a marked `⟨U+202E⟩` instead of applied. Line
+/// breaks and tabs stay text.
+pub(super) fn shown(text: &str) -> String {
+    let mut html = String::with_capacity(text.len());
+    push_shown(&mut html, text, Lines::Kept);
+    html
+}
+
+fn push_shown(html: &mut String, text: &str, lines: Lines) {
+    for piece in pieces(text, lines) {
+        match piece {
+            Piece::Text(text) => html.push_str(&escape(text)),
+            Piece::Hidden(c) => push(
+                html,
+                format_args!(
+                    "<mark class=\"hidden-char\" title=\"a hidden character, {}\">{}</mark>",
+                    code(c),
+                    marker(c)
+                ),
+            ),
+        }
+    }
+}
+
+/// A tool call's arguments as the page shows them: indented JSON laid out from the text the
+/// model wrote (numbers keep their digits, a key written twice shows twice), each string in an
+/// element of its own that the style sheet isolates, so that right-to-left text in one value
+/// cannot reorder what is around it; every hidden character marked. Text that is not JSON
+/// shows as it came. With the HTML, the hidden characters found, for a warning.
+pub(super) fn arguments(raw: &str) -> (String, Vec<char>) {
+    let mut html = String::with_capacity(raw.len() + raw.len() / 4);
+    let Some(tokens) = json::tokens(raw) else {
+        push_shown(&mut html, raw, Lines::Kept);
+        return (html, Visible::text(raw).hidden().to_vec());
+    };
+    // The strings as decoded: an escaped `\u202e` is the character itself when the call runs.
+    let mut hidden = Vec::new();
+    json::pretty(
+        &tokens,
+        &mut html,
+        |text, html| {
+            // Quoted, a line break or a tab is an escape (`\n`) that shows.
+            let quoted = json::Token::quoted(text);
+            for &c in Visible::line(&quoted).hidden() {
+                if !hidden.contains(&c) {
+                    hidden.push(c);
+                }
+            }
+            html.push_str("<span class=\"string\">");
+            push_shown(html, &quoted, Lines::Shown);
+            html.push_str("</span>");
+        },
+        |text, html| push_shown(html, text, Lines::Shown),
+    );
+    (html, hidden)
 }
 
 /// Appends `piece` to `html`: writing to a `String` cannot fail.
@@ -47,9 +100,41 @@ mod tests {
     #[test]
     fn arguments_are_indented_and_escaped() {
         assert_eq!(
-            arguments(r#"{"note":"<b>"}"#),
-            "{\n  &quot;note&quot;: &quot;&lt;b&gt;&quot;\n}"
+            arguments(r#"{"note":"<b>"}"#).0,
+            "{\n  <span class=\"string\">&quot;note&quot;</span>: \
+             <span class=\"string\">&quot;&lt;b&gt;&quot;</span>\n}"
         );
-        assert_eq!(arguments("not json <i>"), "not json &lt;i&gt;");
+        assert_eq!(arguments("not json <i>").0, "not json &lt;i&gt;");
+    }
+
+    #[test]
+    fn hidden_characters_in_arguments_are_marked_and_reported() {
+        let (html, hidden) = arguments("{\"to\":\"\u{202E}moc.elpmaxe@maet\",\"n\":1}");
+        assert!(!html.contains('\u{202E}'), "{html}");
+        assert!(
+            html.contains(
+                "&quot;<mark class=\"hidden-char\" title=\"a hidden character, U+202E\">\
+                 ⟨U+202E⟩</mark>moc.elpmaxe@maet&quot;"
+            ),
+            "{html}"
+        );
+        assert_eq!(hidden, ['\u{202E}']);
+        // Escaped in the JSON text, it is the character itself when the call runs.
+        let (html, hidden) = arguments(r#"{"to":"\u202emoc"}"#);
+        assert!(html.contains("⟨U+202E⟩</mark>moc"), "{html}");
+        assert_eq!(hidden, ['\u{202E}']);
+        assert_eq!(
+            arguments("{\"n\": 18446744073709551617}").0,
+            "{\n  <span class=\"string\">&quot;n&quot;</span>: 18446744073709551617\n}"
+        );
+    }
+
+    #[test]
+    fn free_text_keeps_its_lines_and_marks_the_rest() {
+        assert_eq!(shown("a\nb <c>"), "a\nb &lt;c&gt;");
+        assert_eq!(
+            shown("x\u{2067}y"),
+            "x<mark class=\"hidden-char\" title=\"a hidden character, U+2067\">⟨U+2067⟩</mark>y"
+        );
     }
 }

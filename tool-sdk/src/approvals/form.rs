@@ -6,6 +6,14 @@ use crate::store::{PauseId, RunId};
 /// What a denial tells the model when the person wrote nothing.
 const DEFAULT_DENIAL: &str = "A person denied this call.";
 
+/// The longest denial message, in characters: the page's text area stops there, and the
+/// server refuses a longer one from anything else.
+pub(super) const LONGEST_DENIAL: usize = 2_000;
+
+/// The largest decision form the server reads, in bytes: room for many calls, each with a
+/// message of the longest length in any script, percent-encoded.
+pub(super) const LARGEST_FORM: usize = 256 * 1024;
+
 /// The decisions of one submitted form, and the run they are for.
 #[derive(Debug)]
 pub(super) struct DecisionForm {
@@ -88,6 +96,17 @@ fn decision(index: usize, call: CallFields) -> Result<ToolCallDecision, String> 
             Ok(ToolCallDecision::allow(key, fingerprint))
         }
         Some("deny") => {
+            if let Some(long) = call
+                .message
+                .as_ref()
+                .map(|m| m.trim().chars().count())
+                .filter(|&n| n > LONGEST_DENIAL)
+            {
+                return Err(format!(
+                    "the message for call `{key}` has {long} characters, more than the \
+                     {LONGEST_DENIAL} a denial may have"
+                ));
+            }
             let message = call
                 .message
                 .map(|m| m.trim().to_owned())
@@ -155,5 +174,23 @@ mod tests {
         assert!(read(fields(&[("pause", "p")]))
             .unwrap_err()
             .contains("no run"));
+        let long = "é".repeat(LONGEST_DENIAL + 1);
+        let wordy = read(fields(&[
+            ("run", "r"),
+            ("pause", "p"),
+            ("call.0.key", "a"),
+            ("call.0.verdict", "deny"),
+            ("call.0.message", &long),
+        ]));
+        assert!(wordy.unwrap_err().contains("more than the 2000"));
+        let longest = "é".repeat(LONGEST_DENIAL);
+        let fits = read(fields(&[
+            ("run", "r"),
+            ("pause", "p"),
+            ("call.0.key", "a"),
+            ("call.0.verdict", "deny"),
+            ("call.0.message", &longest),
+        ]));
+        assert!(fits.is_ok());
     }
 }

@@ -56,18 +56,23 @@ fn same_origin(headers: &HeaderMap) -> bool {
         .is_some_and(|(_, authority)| authority.eq_ignore_ascii_case(host))
 }
 
+/// The headers every answer carries, hyper's own included (see `secured_io`).
+pub(super) const SECURITY_HEADERS: [(&str, &str); 5] = [
+    ("content-security-policy", CONTENT_SECURITY_POLICY),
+    ("x-content-type-options", "nosniff"),
+    // Not `no-referrer`: with it, browsers send `Origin: null` with the page's own forms, and
+    // the same-origin check could not tell them from another site's.
+    ("referrer-policy", "same-origin"),
+    ("x-frame-options", "DENY"),
+    ("cache-control", "no-store"),
+];
+
 fn secure(headers: &mut HeaderMap) {
-    let fixed = [
-        (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),
-        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-        // Not `no-referrer`: with it, browsers send `Origin: null` with the page's own forms,
-        // and the same-origin check could not tell them from another site's.
-        (header::REFERRER_POLICY, "same-origin"),
-        (header::X_FRAME_OPTIONS, "DENY"),
-        (header::CACHE_CONTROL, "no-store"),
-    ];
-    for (name, value) in fixed {
-        headers.insert(name, HeaderValue::from_static(value));
+    for (name, value) in SECURITY_HEADERS {
+        headers.insert(
+            header::HeaderName::from_static(name),
+            HeaderValue::from_static(value),
+        );
     }
 }
 

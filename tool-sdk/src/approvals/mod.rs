@@ -4,10 +4,12 @@
 //! and the [`ChatMemory`] its runs keep their conversations in. It lists the runs waiting for
 //! a decision, newest first, each with the conversation's last user message; for each waiting
 //! call it shows the tool, its description and the arguments as indented JSON (a call the
-//! policy did not gate shows as "will run"). The person allows or denies each call, a denial
-//! with a message for the model, and submits once: the run resumes in the server, and the page
-//! shows what came of it: the answer, what ran, and what was rolled back and why. The list
-//! updates itself as runs pause and are decided elsewhere (it polls every 2 s). Plain HTML, a
+//! policy did not gate shows as "will run", one that cannot run as "will not run"). The
+//! person allows or denies each call, a denial with a message for the model, and submits
+//! once: the run resumes in the server, and the page shows what came of it: the answer, what
+//! ran, and what was rolled back and why. The list updates itself as runs pause and are
+//! decided elsewhere (it polls every 2 s; a form being filled in for a run decided elsewhere
+//! says so). Plain HTML, a
 //! style sheet and a little script: usable with a keyboard, readable on a phone.
 //!
 //! The runs it decides are those started with a chat memory
@@ -32,8 +34,20 @@
 //!   showing and deciding run nothing. A second submit (another tab, a replayed request) is
 //!   refused, and nothing runs twice: the run store hands a pause to one resume.
 //! - Every answer sets a content security policy that allows no inline script or style and no
-//!   framing; whatever a model or a tool wrote is escaped, so markup in an argument shows as
-//!   text.
+//!   framing (with [`BoundPage::serve`], the HTTP server's own answers to a malformed or
+//!   oversized request too); whatever a model or a tool wrote is escaped, so markup in an
+//!   argument shows as text.
+//! - What a person reads is what runs: a bidirectional control, a zero-width or control
+//!   character in what a model, a tool or a user wrote shows as a marked `⟨U+202E⟩`, never
+//!   applied, and a call whose arguments hold one carries a warning
+//!   ([`Visible`](crate::gate::Visible)); arguments show from the text the model wrote, each
+//!   string isolated so that right-to-left text cannot reorder what is around it. A call that
+//!   cannot run (a tool not offered, arguments that do not decode) shows "will not run" and
+//!   why.
+//! - A decision is checked against every session cookie the browser sends: a cookie of the
+//!   page's name that another page on this machine sets (cookies do not tell ports apart)
+//!   cannot lock it. A denial's message is limited to 2,000 characters and a form to 256 KiB,
+//!   by the server as well as the page.
 //!
 //! # Examples
 //!
@@ -63,6 +77,8 @@ mod guard;
 mod outcomes;
 mod render;
 mod routes;
+mod secured_io;
+mod serve;
 mod shared;
 
 use std::fmt;
@@ -70,6 +86,7 @@ use std::io;
 use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 
+use axum::extract::DefaultBodyLimit;
 use axum::http::request::Parts;
 use axum::routing::{get, post};
 use axum::Router;
@@ -168,7 +185,10 @@ impl ApprovalPage {
         Ok(Router::new()
             .route("/", get(routes::list))
             .route("/runs", get(routes::runs))
-            .route("/decide", post(routes::decide))
+            .route(
+                "/decide",
+                post(routes::decide).layer(DefaultBodyLimit::max(form::LARGEST_FORM)),
+            )
             .route("/outcome", get(routes::outcome))
             .route("/page.css", get(routes::style))
             .route("/page.js", get(routes::script))
@@ -215,13 +235,13 @@ impl BoundPage {
     }
 
     /// Serves until `shutdown` is cancelled; requests in flight then finish.
+    ///
+    /// Each connection carries one request, so that every answer carries the page's security
+    /// headers, even those the HTTP server gives itself (to a request it cannot parse, or
+    /// whose URI or headers are too large). An application that serves
+    /// [`router`](ApprovalPage::router) itself answers those with its own server.
     pub async fn serve(self, shutdown: CancellationToken) -> io::Result<()> {
-        let service = self
-            .router
-            .into_make_service_with_connect_info::<SocketAddr>();
-        axum::serve(self.listener, service)
-            .with_graceful_shutdown(shutdown.cancelled_owned())
-            .await
+        serve::serve(self.listener, self.router, shutdown).await
     }
 }
 

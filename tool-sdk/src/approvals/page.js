@@ -40,7 +40,8 @@
     const waiting = new Set(answer.runs.map((run) => run.id));
     let added = 0;
     // A run decided elsewhere that paused again waits at a new pause: its old form would be
-    // refused, so it is replaced, unless someone is filling it in.
+    // refused, so it is replaced, unless someone is filling it in, who is told.
+    const pauses = new Map(answer.runs.map((run) => [run.id, run.pause]));
     for (const run of answer.runs) {
       const section = current.get(run.id);
       if (section && section.dataset.pause !== run.pause && !busy(section)) {
@@ -62,13 +63,43 @@
       added += 1;
     });
     for (const [id, section] of current) {
-      if (!waiting.has(id) && !busy(section)) {
+      const decided = !waiting.has(id) || pauses.get(id) !== section.dataset.pause;
+      if (!decided) {
+        continue;
+      }
+      if (!busy(section)) {
         section.remove();
+      } else if (section.dataset.busy !== "yes") {
+        stale(section, waiting.has(id));
       }
     }
     document.getElementById("empty").hidden = list.querySelector("section.run") !== null;
     if (added > 0) {
       news.textContent = added === 1 ? "A new run waits for you." : added + " new runs wait for you.";
+    }
+  }
+
+  // A form someone is filling in for a run decided elsewhere: say so, and offer the way on,
+  // rather than let the person submit what would be refused.
+  function stale(section, waitsAgain) {
+    if (section.dataset.stale === "yes") {
+      return;
+    }
+    section.dataset.stale = "yes";
+    const notice = document.createElement("p");
+    notice.className = "stale";
+    notice.setAttribute("role", "alert");
+    notice.append(waitsAgain
+      ? "This run was decided elsewhere (another tab or another person) while you filled this in, and now waits for new decisions. Your choices here were not sent. "
+      : "This run was decided elsewhere (another tab or another person) while you filled this in. Your choices here were not sent. ");
+    const link = document.createElement("a");
+    link.href = waitsAgain ? "./" : "outcome?run=" + encodeURIComponent(section.dataset.run);
+    link.textContent = waitsAgain ? "Reload the list" : "See what came of it";
+    notice.append(link);
+    section.querySelector("header").after(notice);
+    const button = section.querySelector("button[type=submit]");
+    if (button) {
+      button.disabled = true;
     }
   }
 

@@ -1,15 +1,18 @@
 //! The page's HTML: the waiting runs, each with its form, the outcome of a decision, and a
-//! message. Everything a model, a tool or a person wrote goes through [`escape`].
+//! message. Everything a model, a tool or a person wrote goes through [`shown`] (escaped, its
+//! hidden characters marked) or, in an attribute, [`escape`].
 
 use std::time::SystemTime;
 
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 
-use super::escape::{arguments, escape, push};
+use super::escape::{arguments, escape, push, shown};
+use super::form::LONGEST_DENIAL;
 use crate::compensate::CompensationReport;
 use crate::gate::fingerprint;
-use crate::model::ToolResultStatus;
+use crate::gate::{warning, Visible};
+use crate::model::{ToolCall, ToolResultStatus};
 use crate::register::ToolRegistry;
 use crate::run::{LoopOutcome, LoopStatus};
 use crate::store::{CallSummary, PausedRun};
@@ -74,8 +77,9 @@ pub(super) fn run_section(waiting: &Waiting<'_>, csrf: &str) -> String {
         Some(asked) => push(
             &mut html,
             format_args!(
-                "<h2><span class=\"said\">The user asked</span> {}</h2>",
-                escape(asked)
+                "<h2><span class=\"said\">The user asked</span> <span class=\"text\">{}</span>\
+                 </h2>",
+                shown(asked)
             ),
         ),
         None => html.push_str("<h2>A run</h2>"),
@@ -105,11 +109,12 @@ pub(super) fn run_section(waiting: &Waiting<'_>, csrf: &str) -> String {
         ),
     );
     for (index, call) in turn.calls().enumerate() {
-        let name = escape(&call.call.name);
-        let badge = if call.awaiting {
-            "<span class=\"badge ask\">needs your decision</span>"
-        } else {
-            "<span class=\"badge run\">will run</span>"
+        let name = shown(&call.call.name);
+        let cannot_run = cannot_run(waiting, call.call);
+        let badge = match (call.awaiting, &cannot_run) {
+            (true, _) => "<span class=\"badge ask\">needs your decision</span>",
+            (false, None) => "<span class=\"badge run\">will run</span>",
+            (false, Some(_)) => "<span class=\"badge fail\">will not run</span>",
         };
         push(
             &mut html,
@@ -123,17 +128,32 @@ pub(super) fn run_section(waiting: &Waiting<'_>, csrf: &str) -> String {
                 &mut html,
                 format_args!(
                     "<p class=\"description\">{}</p>\n",
-                    escape(&tool.definition().description)
+                    shown(&tool.definition().description)
                 ),
             );
         }
+        if let Some(why) = cannot_run {
+            let then = if call.awaiting {
+                "Allowing it runs nothing"
+            } else {
+                "It does not run"
+            };
+            push(
+                &mut html,
+                format_args!(
+                    "<p class=\"note fail\">{} {then}; the model is told why.</p>\n",
+                    shown(&why)
+                ),
+            );
+        }
+        let (arguments, hidden) = arguments(&call.call.arguments);
+        html.push_str(&hidden_warning(&call.call.name, hidden));
         push(
             &mut html,
             format_args!(
-                "<pre class=\"arguments\" aria-label=\"arguments\">{}</pre>\n\
+                "<pre class=\"arguments\" aria-label=\"arguments\">{arguments}</pre>\n\
                  <input type=\"hidden\" name=\"call.{index}.key\" value=\"{}\">\n\
                  <input type=\"hidden\" name=\"call.{index}.fingerprint\" value=\"{}\">\n",
-                arguments(&call.call.arguments),
                 escape(&call.key),
                 escape(&fingerprint(call.call))
             ),
@@ -148,8 +168,8 @@ pub(super) fn run_section(waiting: &Waiting<'_>, csrf: &str) -> String {
                      <label><input type=\"radio\" name=\"call.{index}.verdict\" value=\"deny\"> \
                      Deny</label></div>\n\
                      <label class=\"reason\">Message for the model, if denied\
-                     <textarea name=\"call.{index}.message\" rows=\"2\" maxlength=\"2000\">\
-                     </textarea></label>\n"
+                     <textarea name=\"call.{index}.message\" rows=\"2\" \
+                     maxlength=\"{LONGEST_DENIAL}\"></textarea></label>\n"
                 ),
             );
         } else {
@@ -164,6 +184,37 @@ pub(super) fn run_section(waiting: &Waiting<'_>, csrf: &str) -> String {
     }
     html.push_str("<button type=\"submit\">Submit decisions</button>\n</form>\n</section>\n");
     html
+}
+
+/// The warning beside a call whose name or arguments (`hidden`, the characters found in them)
+/// hold hidden characters; nothing when they hold none.
+fn hidden_warning(name: &str, mut hidden: Vec<char>) -> String {
+    for &c in Visible::line(name).hidden() {
+        if !hidden.contains(&c) {
+            hidden.push(c);
+        }
+    }
+    warning(&hidden).map_or_else(String::new, |warning| {
+        format!(
+            "<p class=\"warning\" role=\"note\"><strong>Look closely.</strong> {}</p>\n",
+            escape(&warning)
+        )
+    })
+}
+
+/// Why `call` cannot run whatever is decided, if it cannot: its tool was not offered to the
+/// model (one the model made up), or its arguments do not decode.
+fn cannot_run(waiting: &Waiting<'_>, call: &ToolCall) -> Option<String> {
+    if !waiting.run.turn.request_tools().contains(&call.name) {
+        return Some("No tool of this name was offered to the model.".to_owned());
+    }
+    // A tool of a provider is not in the registry: its call checks its own arguments.
+    let tool = waiting.registry.get(&call.name)?;
+    let error = tool.check_arguments(&call.arguments).err()?;
+    Some(format!(
+        "Its arguments do not fit the tool: {}.",
+        error.to_string().trim_end_matches('.')
+    ))
 }
 
 /// What came of a decision: the answer, what ran, and what was rolled back and why.
@@ -193,7 +244,7 @@ pub(super) fn outcome_page(title: &str, outcome: &LoopOutcome) -> String {
         if let Some(why) = rollback_reason(&outcome.status) {
             push(
                 &mut body,
-                format_args!("<p class=\"why\">{}</p>\n", escape(&why)),
+                format_args!("<p class=\"why\">{}</p>\n", shown(&why)),
             );
         }
         body.push_str("<ul class=\"rollbacks\">\n");
@@ -218,11 +269,32 @@ pub(super) fn html(status: StatusCode, page: String) -> Response {
 
 /// A page saying `message` under `heading`, with a way back.
 pub(super) fn message_page(title: &str, heading: &str, message: &str) -> String {
-    let body = format!(
-        "<p class=\"message\" role=\"alert\">{}</p>\n<p><a href=\"./\">Back to the waiting \
-         runs</a></p>\n",
-        escape(message)
+    message_page_linked(title, heading, message, None)
+}
+
+/// A page saying `message` under `heading`, with `link` (its address and its words) when
+/// there is one, and a way back.
+pub(super) fn message_page_linked(
+    title: &str,
+    heading: &str,
+    message: &str,
+    link: Option<(&str, &str)>,
+) -> String {
+    let mut body = format!(
+        "<p class=\"message\" role=\"alert\">{}</p>\n<ul class=\"ways\">",
+        shown(message)
     );
+    if let Some((address, words)) = link {
+        push(
+            &mut body,
+            format_args!(
+                "<li><a href=\"{}\">{}</a></li>",
+                escape(address),
+                escape(words)
+            ),
+        );
+    }
+    body.push_str("<li><a href=\"./\">Back to the waiting runs</a></li></ul>\n");
     document(title, heading, &body)
 }
 
@@ -230,10 +302,10 @@ fn status(status: &LoopStatus) -> String {
     match status {
         LoopStatus::Answered(answer) => format!(
             "<h2>The model answered</h2>\n<p class=\"answer\">{}</p>",
-            escape(answer.text.as_deref().unwrap_or(""))
+            shown(answer.text.as_deref().unwrap_or(""))
         ),
         LoopStatus::ReturnedDirect(results) => {
-            let texts: Vec<String> = results.iter().map(|r| escape(&r.content)).collect();
+            let texts: Vec<String> = results.iter().map(|r| shown(&r.content)).collect();
             format!(
                 "<h2>The tools answered</h2>\n<p class=\"answer\">{}</p>",
                 texts.join("<br>")
@@ -243,18 +315,18 @@ fn status(status: &LoopStatus) -> String {
                                   the next decisions.</p>"
             .to_owned(),
         LoopStatus::RolledBack { error, .. } => format!(
-            "<h2>The run was rolled back</h2>\n<p>{}</p>",
-            escape(&error.to_string())
+            "<h2>The run was rolled back</h2>\n<p class=\"text\">{}</p>",
+            shown(&error.to_string())
         ),
         LoopStatus::Cancelled => "<h2>The run was cancelled</h2>".to_owned(),
         LoopStatus::MaxRoundsReached => "<h2>The run stopped at its round limit</h2>".to_owned(),
         LoopStatus::ModelFailed(error) => format!(
-            "<h2>The model could not be called</h2>\n<p>{}</p>",
-            escape(&error.to_string())
+            "<h2>The model could not be called</h2>\n<p class=\"text\">{}</p>",
+            shown(&error.to_string())
         ),
         LoopStatus::DescribeFailed(error) => format!(
-            "<h2>A tool could not be described to the model</h2>\n<p>{}</p>",
-            escape(&error.to_string())
+            "<h2>A tool could not be described to the model</h2>\n<p class=\"text\">{}</p>",
+            shown(&error.to_string())
         ),
         LoopStatus::StoreFailed => "<h2>The run's store failed</h2>".to_owned(),
     }
@@ -286,8 +358,8 @@ fn call_row(call: &CallSummary) -> String {
     format!(
         "<tr><td class=\"tool\">{}</td><td><pre class=\"arguments\">{}</pre></td>\
          <td class=\"ended {class}\">{ended}</td></tr>\n",
-        escape(&call.call.name),
-        arguments(&call.call.arguments),
+        shown(&call.call.name),
+        arguments(&call.call.arguments).0,
     )
 }
 
@@ -295,12 +367,12 @@ fn rollback_item(report: &CompensationReport) -> String {
     match &report.result {
         Ok(()) => format!(
             "<li><span class=\"tool\">{}</span> undone</li>\n",
-            escape(&report.name)
+            shown(&report.name)
         ),
         Err(error) => format!(
             "<li><span class=\"tool\">{}</span> could not be undone: {}</li>\n",
-            escape(&report.name),
-            escape(&error.to_string())
+            shown(&report.name),
+            shown(&error.to_string())
         ),
     }
 }

@@ -3,12 +3,15 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use axum::extract::rejection::FormRejection;
 use axum::extract::{Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Form;
 
-use super::render::{html, list_page, message_page, outcome_page, run_section};
+use super::render::{
+    html, list_page, message_page, message_page_linked, outcome_page, run_section,
+};
 use super::shared::Shared;
 use super::{csrf, form};
 use crate::gate::GateError;
@@ -80,10 +83,24 @@ pub(super) async fn runs(State(shared): State<Arc<Shared>>, headers: HeaderMap) 
 pub(super) async fn decide(
     State(shared): State<Arc<Shared>>,
     headers: HeaderMap,
-    Form(fields): Form<Vec<(String, String)>>,
+    fields: Result<Form<Vec<(String, String)>>, FormRejection>,
 ) -> Response {
     let refused = |status, heading: &str, message: &str| {
         html(status, message_page(&shared.title, heading, message))
+    };
+    let fields = match fields {
+        Ok(Form(fields)) => fields,
+        Err(rejection) => {
+            return refused(
+                rejection.status(),
+                "The form was refused",
+                &format!(
+                    "Nothing ran: {} (a form may have at most {} KiB).",
+                    rejection.body_text(),
+                    form::LARGEST_FORM / 1024
+                ),
+            )
+        }
     };
     let form = match form::read(fields) {
         Ok(form) => form,
@@ -95,8 +112,10 @@ pub(super) async fn decide(
             )
         }
     };
-    let session = csrf::session_of(&headers).unwrap_or_default();
-    if session.is_empty() || !shared.csrf.verify(&session, &form.csrf) {
+    if !shared
+        .csrf
+        .verify_any(&csrf::sessions_of(&headers), &form.csrf)
+    {
         return refused(
             StatusCode::FORBIDDEN,
             "Not allowed",
@@ -106,7 +125,7 @@ pub(super) async fn decide(
     }
     let turn = match shared.agent.run_store().load_paused(&form.run).await {
         Ok(turn) => turn,
-        Err(StoreError::AlreadyDecided(_)) => return decided_already(&shared),
+        Err(StoreError::AlreadyDecided(_)) => return decided_already(&shared, &form.run),
         Err(StoreError::UnknownRun(_)) => {
             return refused(
                 StatusCode::NOT_FOUND,
@@ -157,7 +176,7 @@ pub(super) async fn decide(
             let location = format!("outcome?run={}", percent_encode(form.run.as_str()));
             (StatusCode::SEE_OTHER, [(header::LOCATION, location)]).into_response()
         }
-        Err(GateError::AlreadyDecided { .. }) => decided_already(&shared),
+        Err(GateError::AlreadyDecided { .. }) => decided_already(&shared, &form.run),
         Err(GateError::ArgumentsChanged { key }) => refused(
             StatusCode::CONFLICT,
             "The calls changed",
@@ -209,14 +228,22 @@ pub(super) async fn script() -> Response {
         .into_response()
 }
 
-fn decided_already(shared: &Shared) -> Response {
+/// The answer to a decision on a run decided already: what came of that decision, when this
+/// page made it and has its outcome, and the way back to the list.
+fn decided_already(shared: &Shared, run: &RunId) -> Response {
+    let outcome = format!("outcome?run={}", percent_encode(run.as_str()));
+    let link = shared
+        .outcomes
+        .get(run)
+        .map(|_| (outcome.as_str(), "See what came of the decision made"));
     html(
         StatusCode::CONFLICT,
-        message_page(
+        message_page_linked(
             &shared.title,
             "Decided already",
             "Nothing ran for this submission: the run was decided already, in another tab, by \
              someone else, or by this form sent twice. Each decision runs once.",
+            link,
         ),
     )
 }

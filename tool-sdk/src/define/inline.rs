@@ -3,9 +3,10 @@
 
 use std::fmt;
 
-use crate::define::{Tool, ToolContext, ToolDefinition, ToolFuture, ToolOutput};
+use crate::define::{Tool, ToolContext, ToolDefinition, ToolError, ToolFuture, ToolOutput};
 
 type ConfirmFn = dyn Fn(&str) -> bool + Send + Sync;
+type CheckFn = fn(&str) -> Result<(), ToolError>;
 type CompensateFn =
     dyn for<'a> Fn(&'a str, &'a ToolOutput, ToolContext<'a>) -> ToolFuture<'a> + Send + Sync;
 
@@ -39,6 +40,7 @@ pub struct InlineTool<C> {
     call: C,
     confirm: Option<Box<ConfirmFn>>,
     compensate: Option<Box<CompensateFn>>,
+    check: Option<CheckFn>,
 }
 
 /// The tool `define_tool!` wrote around `call`, without hooks (through `__private`).
@@ -51,7 +53,18 @@ where
         call,
         confirm: None,
         compensate: None,
+        check: None,
     }
+}
+
+/// `tool` checking its arguments with `check` before anyone is asked about a call, as its
+/// call decodes them (through `__private`).
+pub fn inline_with_check<C>(
+    mut tool: InlineTool<C>,
+    check: fn(&str) -> Result<(), ToolError>,
+) -> InlineTool<C> {
+    tool.check = Some(check);
+    tool
 }
 
 /// `tool` asking for a person's decision when `confirm` says so (through `__private`).
@@ -93,6 +106,10 @@ where
             Some(predicate) => predicate(arguments),
             None => self.definition.options.confirm == crate::define::Confirm::Always,
         }
+    }
+
+    fn check_arguments(&self, arguments: &str) -> Result<(), ToolError> {
+        self.check.map_or(Ok(()), |check| check(arguments))
     }
 
     fn compensate<'a>(

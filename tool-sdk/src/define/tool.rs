@@ -57,6 +57,19 @@ pub trait Tool: Send + Sync {
         self.definition().options.confirm == crate::define::Confirm::Always
     }
 
+    /// Decodes and checks `arguments` as a call would, without running anything: `Err` is the
+    /// error a call with them fails with before it starts. No person is asked about a call
+    /// whose arguments fail here: asked, they would allow a call that cannot run.
+    ///
+    /// `#[tool]`, `#[tools]`, `define_tool!` and [`DynamicTool`](crate::register::DynamicTool)
+    /// decode into the arguments struct, or check against the schema, exactly as their call
+    /// does. A hand-written tool may check here what its call checks first; by default nothing
+    /// is checked ahead, and the call finds out.
+    fn check_arguments(&self, arguments: &str) -> Result<(), ToolError> {
+        let _ = arguments;
+        Ok(())
+    }
+
     /// Rolls back a call that succeeded with `output`, when the tool declares a compensating
     /// action (`#[tool(compensate = undo)]`); `None` otherwise.
     fn compensate<'a>(
@@ -84,6 +97,10 @@ macro_rules! forward_tool {
 
             fn needs_confirmation(&self, arguments: &str) -> bool {
                 (**self).needs_confirmation(arguments)
+            }
+
+            fn check_arguments(&self, arguments: &str) -> Result<(), ToolError> {
+                (**self).check_arguments(arguments)
             }
 
             fn compensate<'a>(

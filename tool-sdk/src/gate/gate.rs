@@ -185,21 +185,32 @@ impl Gate {
         &self.policy
     }
 
-    /// The keys of the calls of `reply` that need a decision, in reply order.
+    /// The keys of the calls of `reply` that need a decision, in reply order. A call that
+    /// cannot run (its tool is not registered, its arguments do not decode:
+    /// [`ToolRegistry::check`]) needs none: it fails with its error, and no one is asked to
+    /// allow what cannot run.
     pub fn awaiting(&self, registry: &ToolRegistry, reply: &AssistantMessage) -> Vec<String> {
-        self.awaiting_among(reply, |name| registry.get(name).map(|tool| &**tool))
+        self.awaiting_among(
+            reply,
+            |name| registry.get(name).map(|tool| &**tool),
+            |call| registry.check(&call.name, &call.arguments),
+        )
     }
 
-    /// The keys of the calls of `reply` that need a decision, each call's tool found by `tool`.
+    /// The keys of the calls of `reply` that need a decision, each call's tool found by `tool`
+    /// and checked by `check` (see [`awaiting`](Self::awaiting)).
     pub(crate) fn awaiting_among<'t>(
         &self,
         reply: &AssistantMessage,
         tool: impl Fn(&str) -> Option<&'t dyn Tool>,
+        check: impl Fn(&ToolCall) -> Result<(), ToolError>,
     ) -> Vec<String> {
         tool_call_keys(reply)
             .into_iter()
             .zip(&reply.tool_calls)
-            .filter(|(_, call)| self.policy.needs_confirmation(call, tool(&call.name)))
+            .filter(|(_, call)| {
+                check(call).is_ok() && self.policy.needs_confirmation(call, tool(&call.name))
+            })
             .map(|(key, _)| key)
             .collect()
     }

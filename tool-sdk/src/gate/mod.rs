@@ -29,6 +29,7 @@ mod gate;
 mod policy;
 mod resume;
 mod seal;
+mod visible;
 
 pub use decision::{DecisionsBuilder, ToolCallDecision, ToolCallDecisions, Verdict};
 pub use error::{GateError, GateErrorKind, MIN_KEY_BYTES};
@@ -39,3 +40,9 @@ pub use resume::Kept;
 #[cfg(feature = "mcp")]
 pub(crate) use seal::SealDomain;
 pub use seal::{OpenedTurn, Sealer};
+#[cfg(any(feature = "mcp", feature = "approvals"))]
+pub(crate) use visible::json;
+pub(crate) use visible::warning;
+pub use visible::Visible;
+#[cfg(feature = "approvals")]
+pub(crate) use visible::{code, marker, pieces, Lines, Piece};

@@ -11,7 +11,7 @@ use rmcp::{ErrorData, RoleServer};
 use serde_json::Value;
 
 use super::decisions::{McpDecision, McpDecisions, OWN_KEY_TTL};
-use super::question::{question, read_answer, Answer, DECISION_KEY};
+use super::question::{message, question, read_answer, Answer, DECISION_KEY};
 use super::request_state::{self, StateRefused};
 use super::result::refusal;
 use super::McpError;
@@ -83,7 +83,15 @@ impl Gatekeeper {
                  elicitation)",
             ));
         }
-        let question = question(call).map_err(|error| {
+        let Some(message) = message(call) else {
+            tracing::info!(tool = %call.name, "refused over MCP: the arguments are too long to show");
+            return Ok(refused(
+                call,
+                "and its arguments are too long to show its user whole (more than 8,000 bytes \
+                 even with long values shortened)",
+            ));
+        };
+        let question = question(message).map_err(|error| {
             ErrorData::internal_error(format!("the question could not be written: {error}"), None)
         })?;
         if speaks_input_requests(context) {

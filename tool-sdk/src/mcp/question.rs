@@ -4,13 +4,20 @@
 use rmcp::model::{ElicitRequestParams, ElicitationSchema};
 use serde_json::{json, Value};
 
+use crate::gate::json::{tokens, Token};
+use crate::gate::{warning, Visible};
 use crate::model::ToolCall;
 
 /// The key of the one input request an asking call sends, and of its answer.
 pub(super) const DECISION_KEY: &str = "decision";
 
-/// The longest argument text the question shows: past it, the host's dialog would be a wall.
-const SHOWN_ARGUMENTS: usize = 1_000;
+/// The longest string value the question shows whole, in characters: a longer one shows its
+/// start and its end, and how many characters between are not shown.
+const SHOWN_STRING: usize = 160;
+
+/// The longest question asked, in bytes: past it (arguments with very many keys or values)
+/// the host's dialog would be a wall no one reads whole, and no one is asked.
+pub(super) const LONGEST_QUESTION: usize = 8_000;
 
 /// What the person answered.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,9 +27,9 @@ pub(super) enum Answer {
     Deny(String),
 }
 
-/// The elicitation form for `call`: a question naming the tool and its arguments, a choice of
-/// allow or deny, and a reason.
-pub(super) fn question(call: &ToolCall) -> Result<ElicitRequestParams, serde_json::Error> {
+/// The elicitation form for `message` (see [`message`]): a choice of allow or deny, and a
+/// reason.
+pub(super) fn question(message: String) -> Result<ElicitRequestParams, serde_json::Error> {
     let schema: ElicitationSchema = serde_json::from_value(json!({
         "type": "object",
         "properties": {
@@ -44,33 +51,78 @@ pub(super) fn question(call: &ToolCall) -> Result<ElicitRequestParams, serde_jso
     }))?;
     Ok(ElicitRequestParams::FormElicitationParams {
         meta: None,
-        message: message(call),
+        message,
         requested_schema: schema,
     })
 }
 
-/// "The assistant wants to call `transfer` with {...}. Allow it?"
-fn message(call: &ToolCall) -> String {
-    let arguments = shown_arguments(&call.arguments);
-    format!(
-        "The assistant wants to call `{}` with {arguments}. Allow it?",
-        call.name
-    )
+/// "The assistant wants to call `transfer` with {...}. Allow it?", showing every key and
+/// every number of the arguments, each long string with its middle elided, and every hidden
+/// character as a marker, with a warning when there is one. `None` when even so the question
+/// would be longer than [`LONGEST_QUESTION`]: the person is then not asked.
+pub(super) fn message(call: &ToolCall) -> Option<String> {
+    let name = Visible::line(&call.name);
+    let (arguments, mut hidden) = shown_arguments(&call.arguments);
+    note(&mut hidden, name.hidden());
+    let mut message = format!("The assistant wants to call `{name}` with {arguments}. Allow it?");
+    if let Some(warning) = warning(&hidden) {
+        message.push_str("\n\n");
+        message.push_str(&warning);
+    }
+    (message.len() <= LONGEST_QUESTION).then_some(message)
 }
 
-/// The arguments as compact JSON, cut at a character boundary past [`SHOWN_ARGUMENTS`] bytes.
-fn shown_arguments(arguments: &str) -> String {
-    let compact = serde_json::from_str::<Value>(arguments)
-        .map(|value| value.to_string())
-        .unwrap_or_else(|_| arguments.to_owned());
-    if compact.len() <= SHOWN_ARGUMENTS {
-        return compact;
+/// The arguments on one line, compact, every string through [`Visible::line`] and a long one
+/// elided in the middle; the hidden characters found. Text that is not JSON is shown whole.
+fn shown_arguments(arguments: &str) -> (String, Vec<char>) {
+    let Some(tokens) = tokens(arguments) else {
+        let shown = Visible::line(arguments);
+        return (shown.to_string(), shown.hidden().to_vec());
+    };
+    let mut out = String::with_capacity(arguments.len().min(LONGEST_QUESTION));
+    let mut hidden = Vec::new();
+    for token in &tokens {
+        match token {
+            Token::Open(c) | Token::Close(c) => out.push(*c),
+            Token::Comma => out.push(','),
+            Token::Colon => out.push(':'),
+            Token::Scalar(text) => out.push_str(text),
+            Token::String(text) => {
+                // What the elision leaves out still warns.
+                note(&mut hidden, Visible::line(&Token::quoted(text)).hidden());
+                out.push_str(Visible::line(&elided(text)).as_str());
+            }
+        }
     }
-    let mut end = SHOWN_ARGUMENTS;
-    while !compact.is_char_boundary(end) {
-        end -= 1;
+    (out, hidden)
+}
+
+/// Adds the characters of `found` that `hidden` does not hold yet.
+fn note(hidden: &mut Vec<char>, found: &[char]) {
+    for &c in found {
+        if !hidden.contains(&c) {
+            hidden.push(c);
+        }
     }
-    format!("{}… ({} bytes in all)", &compact[..end], compact.len())
+}
+
+/// `text` quoted as JSON; past [`SHOWN_STRING`] characters, its start and end around a note of
+/// how many characters between are not shown.
+fn elided(text: &str) -> String {
+    let count = text.chars().count();
+    if count <= SHOWN_STRING {
+        return Token::quoted(text);
+    }
+    let kept = SHOWN_STRING / 2;
+    let start: String = text.chars().take(kept).collect();
+    let end: String = text.chars().skip(count - kept).collect();
+    let (start, end) = (Token::quoted(&start), Token::quoted(&end));
+    format!(
+        "{}…({} more characters, not shown)…{}",
+        &start[..start.len() - 1],
+        count - 2 * kept,
+        &end[1..]
+    )
 }
 
 /// Reads an elicitation result (`{"action": ..., "content": {...}}`) about `tool`; `Err` says
@@ -129,7 +181,7 @@ mod tests {
             message,
             requested_schema,
             ..
-        } = question(&call).unwrap()
+        } = question(super::message(&call).unwrap()).unwrap()
         else {
             panic!("not a form")
         };
@@ -146,11 +198,54 @@ mod tests {
     }
 
     #[test]
-    fn long_arguments_are_cut_where_a_character_ends() {
-        let long = format!(r#"{{"text": "{}"}}"#, "é".repeat(800));
-        let shown = shown_arguments(&long);
-        assert!(shown.ends_with("(1611 bytes in all)"), "{shown}");
-        assert!(shown.len() < 1_100);
+    fn every_key_and_number_shows_however_long_a_value_before_them() {
+        let to = format!("bob{}", " ".repeat(1_000));
+        let memo = json!({"note": "é".repeat(800)}).to_string();
+        let memo = format!("{},\"big\":18446744073709551617}}", &memo[..memo.len() - 1]);
+        let arguments = format!(r#"{{"to":"{to}","amount":999999,"memo":{memo}}}"#);
+        let call = ToolCall::new("c1", "transfer", arguments);
+        let message = message(&call).expect("asked");
+        assert!(message.contains(r#""amount":999999"#), "{message}");
+        assert!(
+            message.contains(r#""big":18446744073709551617"#),
+            "{message}"
+        );
+        assert!(message.contains(r#""note":"éé"#), "{message}");
+        assert!(
+            message.contains(&format!(
+                r#""to":"bob{}…(843 more characters, not shown)…"#,
+                " ".repeat(77)
+            )),
+            "{message}"
+        );
+        assert!(message.len() < 1_200, "{}", message.len());
+    }
+
+    #[test]
+    fn arguments_too_many_to_show_whole_are_not_asked_about() {
+        let many: serde_json::Map<String, Value> =
+            (0..2_000).map(|n| (format!("k{n}"), json!(n))).collect();
+        let call = ToolCall::new("c1", "transfer", Value::Object(many).to_string());
+        assert_eq!(message(&call), None);
+    }
+
+    #[test]
+    fn hidden_characters_show_as_markers_with_a_warning() {
+        let call = ToolCall::new(
+            "c1",
+            "send_email",
+            json!({"to": "\u{202E}moc.elpmaxe@maet", "body": format!("hi{}\u{200B}", "x".repeat(300))})
+                .to_string(),
+        );
+        let message = message(&call).expect("asked");
+        assert!(
+            message.contains(r#""to":"⟨U+202E⟩moc.elpmaxe@maet""#),
+            "{message}"
+        );
+        assert!(!message.contains('\u{202E}'), "{message}");
+        // Found in the elided end too, and named in the warning.
+        assert!(message.contains("Hidden characters"), "{message}");
+        assert!(message.contains("(U+202E, U+200B)"), "{message}");
     }
 
     #[test]

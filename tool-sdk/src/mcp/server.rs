@@ -310,6 +310,13 @@ impl ServerHandler for Handler {
         let arguments = Value::Object(request.arguments.unwrap_or_default()).to_string();
         let call_id = context.id.to_string();
         let call = ToolCall::new(call_id.as_str(), name, arguments.as_str());
+        let wrapping = wrapping(tool.definition().output_schema.as_ref());
+        // Decoded and checked before anyone is asked: a call that cannot run is answered with
+        // its error, never put to a person who would allow it in vain.
+        if let Err(error) = registry.check(name, &arguments) {
+            tracing::debug!(tool = name, %error, "tool call refused before it ran");
+            return Ok(to_call_result(Err(error), wrapping).into());
+        }
         let gatekeeper = &self.0.inner.gatekeeper;
         // A retry carrying a request state is the answer to a question this server asked:
         // it is checked whatever the policy says now, and decides the call.
@@ -330,7 +337,6 @@ impl ServerHandler for Handler {
         if let Passage::Answer(answer) = passage {
             return Ok(*answer);
         }
-        let wrapping = wrapping(tool.definition().output_schema.as_ref());
         if tool.definition().options.long_running && takes_tasks(&context) {
             let task = self
                 .0

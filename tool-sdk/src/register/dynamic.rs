@@ -152,6 +152,10 @@ impl Tool for DynamicTool {
         &self.definition
     }
 
+    fn check_arguments(&self, arguments: &str) -> Result<(), ToolError> {
+        self.validate(arguments).map(|_| ())
+    }
+
     fn call<'a>(&'a self, arguments: &'a str, context: ToolContext<'a>) -> ToolFuture<'a> {
         match self.validate(arguments) {
             Ok(value) => {

@@ -237,6 +237,25 @@ impl ToolRegistry {
             .with_output_check(slot.output.as_ref(), tool_name)
     }
 
+    /// Checks a call of `name` with `arguments` as [`call_with`](Self::call_with) would before
+    /// the tool starts, without running anything: the tool is registered, the arguments are
+    /// within the size limit, and they decode ([`Tool::check_arguments`]). `Err` is the error
+    /// the call would fail with. What asks a person checks first: a call that cannot run is
+    /// answered with its error, never asked about.
+    pub fn check(&self, name: &str, arguments: &str) -> Result<(), ToolError> {
+        let Some(slot) = self.index.get(name) else {
+            return Err(self.unknown_tool(name));
+        };
+        if arguments.len() > self.max_arguments_bytes {
+            return Err(ToolError::ArgumentsTooLarge {
+                tool: slot.name.to_string(),
+                size: arguments.len(),
+                limit: self.max_arguments_bytes,
+            });
+        }
+        slot.tool.check_arguments(arguments)
+    }
+
     /// The error for a name nobody registered, with the closest registered names.
     pub fn unknown_tool(&self, name: &str) -> ToolError {
         ToolError::unknown_tool(name, crate::register::suggest::closest(name, self.names()))

@@ -253,7 +253,14 @@ impl ToolLoop {
 
     /// Keys of calls needing a decision, looking each tool up among all the run's tools.
     fn awaiting(&self, tools: &RunTools<'_>, reply: &AssistantMessage) -> Vec<String> {
-        self.gate
-            .awaiting_among(reply, |name| tools.get(name).map(|tool| &**tool))
+        self.gate.awaiting_among(
+            reply,
+            |name| tools.get(name).map(|tool| &**tool),
+            |call| {
+                tools
+                    .registry_for(&call.name)
+                    .check(&call.name, &call.arguments)
+            },
+        )
     }
 }

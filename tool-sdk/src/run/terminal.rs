@@ -1,4 +1,8 @@
 //! A run shown at a terminal as it goes, and a person there asked about the calls that wait.
+//!
+//! Everything a model, a tool or a user wrote reaches the terminal through
+//! [`Visible`]: an escape sequence or a bidirectional control in it prints as a marker and can
+//! neither rewrite nor hide the question a person answers.
 
 use std::io::{IsTerminal as _, Write};
 use std::sync::Mutex;
@@ -6,6 +10,7 @@ use std::sync::Mutex;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt as _};
 
 use crate::define::{ToolError, ToolResult};
+use crate::gate::Visible;
 use crate::model::{AssistantMessage, Message, ToolCall};
 use crate::run::approve::{Approver, ApproverFuture};
 use crate::run::{ErrorAction, LoopOutcome, LoopStatus};
@@ -61,18 +66,22 @@ impl Terminal {
     pub(crate) fn started(&self, model: &str, conversation: &[Message]) {
         self.line(format_args!("model      {model}"));
         if let Some(Message::User { content }) = conversation.last() {
-            self.line(format_args!("user       {content}"));
+            self.line(format_args!("user       {}", Visible::text(content)));
         }
     }
 
     pub(crate) fn replied(&self, reply: &AssistantMessage) {
         if let Some(text) = reply.text.as_deref().filter(|t| !t.trim().is_empty()) {
-            self.line(format_args!("assistant  {text}"));
+            self.line(format_args!("assistant  {}", Visible::text(text)));
         }
     }
 
     pub(crate) fn call_started(&self, call: &ToolCall) {
-        self.line(format_args!("call       {} {}", call.name, call.arguments));
+        self.line(format_args!(
+            "call       {} {}",
+            Visible::line(&call.name),
+            Visible::line(&call.arguments)
+        ));
     }
 
     pub(crate) fn call_ended(
@@ -81,19 +90,24 @@ impl Terminal {
         action: impl Fn(&ToolError) -> ErrorAction,
     ) {
         match result {
-            Ok(output) => self.line(format_args!("  result   {}", output.content())),
+            Ok(output) => self.line(format_args!(
+                "  result   {}",
+                Visible::text(output.content())
+            )),
             Err(error) => {
                 let next = match action(error) {
                     ErrorAction::ToModel => "back to the model",
                     ErrorAction::RollBack => "the run fails",
                 };
+                let error = Visible::text(&error.to_string());
                 self.line(format_args!("  error    {error} ({next})"));
             }
         }
     }
 
     pub(crate) fn rolled_back(&self, name: &str, key: &str, error: Option<&str>) {
-        match error {
+        let (name, key) = (Visible::line(name), Visible::line(key));
+        match error.map(Visible::text) {
             None => self.line(format_args!("rollback   {name} [{key}] undone")),
             Some(error) => self.line(format_args!("rollback   {name} [{key}] failed: {error}")),
         }
@@ -112,20 +126,38 @@ impl Terminal {
                 paused.id()
             )),
             LoopStatus::RolledBack { name, .. } => self.line(format_args!(
-                "stopped    `{name}` failed after {rounds} rounds; {} call(s) rolled back, newest first",
+                "stopped    `{}` failed after {rounds} rounds; {} call(s) rolled back, newest first",
+                Visible::line(name),
                 outcome.compensations.len()
             )),
             LoopStatus::StoreFailed => match &outcome.store_error {
-                Some(error) => self.line(format_args!("stopped    the run's store failed: {error}")),
+                Some(error) => self.line(format_args!(
+                    "stopped    the run's store failed: {}",
+                    Visible::text(&error.to_string())
+                )),
                 None => self.line(format_args!("stopped    the run's store failed")),
             },
-            other => self.line(format_args!("stopped    {other:?}")),
+            other => self.line(format_args!(
+                "stopped    {}",
+                Visible::text(&format!("{other:?}"))
+            )),
         }
     }
 
     /// What the person answered about `call`: an allowance, or the denial the model reads.
     async fn ask(&self, call: &ToolCall) -> Result<(), String> {
-        let question = format!("Allow {} {}? [y/N, or a reason]", call.name, call.arguments);
+        let (name, arguments) = (Visible::line(&call.name), Visible::line(&call.arguments));
+        let question = format!("Allow {name} {arguments}? [y/N, or a reason]");
+        let mut hidden = name.hidden().to_vec();
+        hidden.extend(
+            arguments
+                .hidden()
+                .iter()
+                .filter(|c| !name.hidden().contains(c)),
+        );
+        if let Some(warning) = crate::gate::warning(&hidden) {
+            self.line(format_args!("  warning  {warning}"));
+        }
         let verdict = if self.attended {
             self.write(format_args!("waits      {question} "));
             let mut answer = String::new();
@@ -140,7 +172,10 @@ impl Terminal {
         };
         match &verdict {
             Ok(()) => self.line(format_args!("  allowed")),
-            Err(message) => self.line(format_args!("  denied   the model reads: {message}")),
+            Err(message) => self.line(format_args!(
+                "  denied   the model reads: {}",
+                Visible::text(message)
+            )),
         }
         verdict
     }
@@ -246,6 +281,42 @@ mod tests {
             text.contains(r#"Allow pay {"euros":900}? [y/N, or a reason]"#),
             "{text}"
         );
+    }
+
+    #[tokio::test]
+    async fn what_a_model_or_a_tool_wrote_cannot_rewrite_the_question() {
+        let shown = Shared::default();
+        let terminal = Terminal::new(&b"n\n"[..], shown.clone(), true);
+        // The model's text clears the screen; the call's address is reversed by U+202E, and a
+        // carriage return with an erase would hide the real amount.
+        terminal.replied(&AssistantMessage::text("done\x1b[2J\x1b[H"));
+        let reply = AssistantMessage::with_tool_calls(vec![ToolCall::new(
+            "c1",
+            "pay",
+            "{\"to\":\"\u{202E}moc.elpmaxe@maet\",\"euros\":900}\r\x1b[2K{\"euros\":5}",
+        )]);
+        let turn = PausedTurn::new(reply, ["pay"], ["c1"]);
+        terminal.decide(&turn).await;
+        terminal.call_ended(&Ok(crate::define::ToolOutput::text("ok\u{9b}2J")), |_| {
+            ErrorAction::ToModel
+        });
+        let text = String::from_utf8(shown.0.lock().unwrap().clone()).unwrap();
+        for applied in ['\x1b', '\r', '\u{202E}', '\u{9b}'] {
+            assert!(
+                !text.contains(applied),
+                "{applied:?} reached the terminal: {text}"
+            );
+        }
+        assert!(
+            text.contains("assistant  done⟨U+001B⟩[2J⟨U+001B⟩[H"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Allow pay {\"to\":\"⟨U+202E⟩moc.elpmaxe@maet\",\"euros\":900}⟨U+000D⟩⟨U+001B⟩[2K{\"euros\":5}?"),
+            "{text}"
+        );
+        assert!(text.contains("  warning  Hidden characters"), "{text}");
+        assert!(text.contains("result   ok⟨U+009B⟩2J"), "{text}");
     }
 
     #[tokio::test]
