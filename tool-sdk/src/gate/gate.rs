@@ -208,8 +208,10 @@ impl Gate {
         tool_call_keys(reply)
             .into_iter()
             .zip(&reply.tool_calls)
+            // The check decodes the arguments: only the calls a person would be asked about
+            // pay for it.
             .filter(|(_, call)| {
-                check(call).is_ok() && self.policy.needs_confirmation(call, tool(&call.name))
+                self.policy.needs_confirmation(call, tool(&call.name)) && check(call).is_ok()
             })
             .map(|(key, _)| key)
             .collect()
