@@ -72,8 +72,9 @@ pub(super) fn message(call: &ToolCall) -> Option<String> {
     (message.len() <= LONGEST_QUESTION).then_some(message)
 }
 
-/// The arguments on one line, compact, every string through [`Visible::line`] and a long one
-/// elided in the middle; the hidden characters found. Text that is not JSON is shown whole.
+/// The arguments on one line, compact, every string through [`Visible::line`] and a long value
+/// elided in the middle (a key never is: two keys that differ only in their middle would read
+/// alike); the hidden characters found. Text that is not JSON is shown whole.
 fn shown_arguments(arguments: &str) -> (String, Vec<char>) {
     let Some(tokens) = tokens(arguments) else {
         let shown = Visible::line(arguments);
@@ -81,7 +82,7 @@ fn shown_arguments(arguments: &str) -> (String, Vec<char>) {
     };
     let mut out = String::with_capacity(arguments.len().min(LONGEST_QUESTION));
     let mut hidden = Vec::new();
-    for token in &tokens {
+    for (at, token) in tokens.iter().enumerate() {
         match token {
             Token::Open(c) | Token::Close(c) => out.push(*c),
             Token::Comma => out.push(','),
@@ -89,8 +90,11 @@ fn shown_arguments(arguments: &str) -> (String, Vec<char>) {
             Token::Scalar(text) => out.push_str(text),
             Token::String(text) => {
                 // What the elision leaves out still warns.
-                note(&mut hidden, Visible::line(&Token::quoted(text)).hidden());
-                out.push_str(Visible::line(&elided(text)).as_str());
+                let quoted = Token::quoted(text);
+                note(&mut hidden, Visible::line(&quoted).hidden());
+                let is_key = matches!(tokens.get(at + 1), Some(Token::Colon));
+                let shown = if is_key { quoted } else { elided(text) };
+                out.push_str(Visible::line(&shown).as_str());
             }
         }
     }
@@ -219,6 +223,22 @@ mod tests {
             "{message}"
         );
         assert!(message.len() < 1_200, "{}", message.len());
+    }
+
+    #[test]
+    fn a_long_key_is_shown_whole_where_a_long_value_is_elided() {
+        // Two keys that differ only in their middle.
+        let (left, right) = ("k".repeat(100), "k".repeat(100));
+        let (first, second) = (format!("{left}A{right}"), format!("{left}B{right}"));
+        let value = "v".repeat(400);
+        let arguments = serde_json::json!({"labels": {&first: value, &second: "x"}}).to_string();
+        let question = message(&ToolCall::new("c1", "tag", arguments)).expect("asked");
+        assert!(question.contains(&format!("\"{first}\":")), "{question}");
+        assert!(question.contains(&format!("\"{second}\":")), "{question}");
+        assert!(
+            question.contains("more characters, not shown"),
+            "{question}"
+        );
     }
 
     #[test]

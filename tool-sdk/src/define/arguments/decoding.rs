@@ -79,8 +79,9 @@ fn refused(tool: &str, finding: Finding) -> ToolError {
             pointer,
             expected: "a number the tool receives as written: an integer from \
                        -9223372036854775808 to 18446744073709551615, or a number with a \
-                       fraction or an exponent that a 64-bit float holds exactly as written \
-                       (at most 17 significant digits)"
+                       fraction or an exponent written as its 64-bit float writes it back (the \
+                       shortest form that reads as that float: `0.1`, not \
+                       `0.10000000000000000001`)"
                 .to_owned(),
             found: Some(format!("number `{}`", elided(&literal))),
         },

@@ -6,6 +6,8 @@
 
 use std::borrow::Cow;
 
+use crate::define::MAX_ARGUMENTS_DEPTH;
+
 /// One token of a JSON text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Token<'a> {
@@ -29,18 +31,29 @@ impl Token<'_> {
     }
 }
 
-/// The tokens of `text`, or `None` when it is not one JSON value.
+/// The tokens of `text`, or `None` when it is not one JSON value or nests deeper than
+/// arguments may ([`MAX_ARGUMENTS_DEPTH`]).
+///
+/// The depth is bounded here because `serde_json` skips an ignored value without a limit, and
+/// a layout indents each line by its depth: text nested 100,000 deep (200 KB) would be laid out
+/// in gigabytes. Past the limit a surface shows the text as written.
 pub(crate) fn tokens(text: &str) -> Option<Vec<Token<'_>>> {
     serde_json::from_str::<serde::de::IgnoredAny>(text).ok()?;
     let mut tokens = Vec::new();
+    let mut depth = 0usize;
     let mut rest = text;
     while let Some(first) = rest.chars().next() {
         let taken = match first {
             '{' | '[' => {
+                depth += 1;
+                if depth > MAX_ARGUMENTS_DEPTH {
+                    return None;
+                }
                 tokens.push(Token::Open(first));
                 1
             }
             '}' | ']' => {
+                depth = depth.saturating_sub(1);
                 tokens.push(Token::Close(first));
                 1
             }
@@ -171,6 +184,18 @@ mod tests {
             plain(r#"{"amount": 18446744073709551617, "owner": "ana", "owner": "root"}"#),
             "{\n  \"amount\": 18446744073709551617,\n  \"owner\": \"ana\",\n  \"owner\": \"root\"\n}"
         );
+    }
+
+    #[test]
+    fn text_nested_past_the_arguments_limit_has_no_tokens() {
+        // Laid out, each of these lines would be indented by its depth: quadratic in the text.
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        assert_eq!(tokens(&deep), None);
+        let limit = MAX_ARGUMENTS_DEPTH;
+        let deepest = format!("{}{}", "[".repeat(limit), "]".repeat(limit));
+        assert_eq!(tokens(&deepest).map(|tokens| tokens.len()), Some(2 * limit));
+        let past = format!("{}{}", "[".repeat(limit + 1), "]".repeat(limit + 1));
+        assert_eq!(tokens(&past), None);
     }
 
     #[test]
