@@ -48,7 +48,7 @@ const DEFAULT_KEEP_ALIVE: Duration = Duration::from_secs(15);
 ///   on a stream kept open with a comment every 15 s
 ///   ([`with_keep_alive`](Self::with_keep_alive)); 1,000 sessions at most
 ///   ([`with_max_sessions`](Self::with_max_sessions)), opening another closing the one unused
-///   the longest.
+///   the longest (one with a stream open only when every session has one).
 /// - **Shutdown** ([`with_cancellation_token`](Self::with_cancellation_token)): cancelling the
 ///   token ends every session.
 ///
@@ -156,8 +156,11 @@ impl McpHttpSettings {
     /// 60 KB until its client ends it or it is idle for 5 minutes, so clients that open
     /// sessions and leave them would grow the server without a bound. When a client opens
     /// one more, the session that has gone longest without a request is closed: its client
-    /// gets `404` on its next request and opens a new session, as MCP asks. Refusing the new
-    /// session instead would keep every new client out for as long as the idle ones live.
+    /// gets `404` on its next request and opens a new session, as MCP asks. A session with a
+    /// stream open (a call in flight, a question waiting for its user's answer, a client
+    /// listening) is passed over unless every session has one, so opening sessions cannot cut
+    /// a call short. Refusing the new session instead would keep every new client out for as
+    /// long as the idle ones live.
     pub fn with_max_sessions(mut self, max: usize) -> Self {
         self.max_sessions = max.max(1);
         self

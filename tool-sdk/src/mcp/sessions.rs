@@ -8,10 +8,14 @@
 //! the idle sessions live (minutes), and one that opened them on purpose could keep it so; a
 //! closed session costs its client one new `initialize`, which MCP asks clients to send when
 //! their session is not found (`404`). Every request, notification and stream of a session
-//! counts as a use, so the sessions that go are the ones their clients left.
+//! counts as a use, so the sessions that go are the ones their clients left; a session with a
+//! stream open (a call in flight, a question waiting for its user's answer, a client listening)
+//! goes only when every session has one, so opening sessions cannot cut a call short.
 
 use std::collections::HashMap;
-use std::sync::{Mutex, PoisonError};
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll};
 
 use futures_util::Stream;
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
@@ -23,14 +27,29 @@ use rmcp::transport::streamable_http_server::session::{
 pub(super) struct Bounded<M> {
     inner: M,
     max: usize,
-    /// Each open session and when it was last used, as a count of uses of any session.
-    used: Mutex<Uses>,
+    /// Each open session: when it was last used, and its streams open. Shared with the
+    /// streams, which say when they end.
+    used: Arc<Mutex<Uses>>,
 }
 
 #[derive(Default)]
 struct Uses {
+    /// A count of uses of any session: the order of uses.
     clock: u64,
-    last: HashMap<SessionId, u64>,
+    last: HashMap<SessionId, Use>,
+}
+
+/// One open session's use.
+#[derive(Default)]
+struct Use {
+    /// The clock at its last use.
+    at: u64,
+    /// Its streams open (the answers to its requests, its listening stream).
+    streams: usize,
+}
+
+fn lock(used: &Mutex<Uses>) -> std::sync::MutexGuard<'_, Uses> {
+    used.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl<M> Bounded<M> {
@@ -38,12 +57,12 @@ impl<M> Bounded<M> {
         Self {
             inner,
             max: max.max(1),
-            used: Mutex::default(),
+            used: Arc::default(),
         }
     }
 
     fn uses(&self) -> std::sync::MutexGuard<'_, Uses> {
-        self.used.lock().unwrap_or_else(PoisonError::into_inner)
+        lock(&self.used)
     }
 
     /// Notes a use of `id`, when it is open.
@@ -52,16 +71,24 @@ impl<M> Bounded<M> {
         uses.clock += 1;
         let now = uses.clock;
         if let Some(last) = uses.last.get_mut(id) {
-            *last = now;
+            last.at = now;
         }
     }
 
-    /// Notes the new session `id`; the session to close, when there are more than `max`.
+    /// Notes the new session `id`; the session to close, when there are more than `max`: the
+    /// one unused the longest among those without a stream open, or among all when every one
+    /// has one (the bound holds either way).
     fn opened(&self, id: &SessionId) -> Option<SessionId> {
         let mut uses = self.uses();
         uses.clock += 1;
         let now = uses.clock;
-        uses.last.insert(id.clone(), now);
+        uses.last.insert(
+            id.clone(),
+            Use {
+                at: now,
+                streams: 0,
+            },
+        );
         if uses.last.len() <= self.max {
             return None;
         }
@@ -69,10 +96,31 @@ impl<M> Bounded<M> {
             .last
             .iter()
             .filter(|(open, _)| *open != id)
-            .min_by_key(|(_, last)| **last)
+            .min_by_key(|(_, last)| (last.streams > 0, last.at))
             .map(|(open, _)| open.clone())?;
         uses.last.remove(&oldest);
         Some(oldest)
+    }
+
+    /// `stream`, counted as open for `id` (and as a use of it) until it ends or is dropped.
+    fn tracked<S>(&self, id: &SessionId, stream: S) -> Tracked
+    where
+        S: Stream<Item = ServerSseMessage> + Send + Sync + 'static,
+    {
+        let mut uses = self.uses();
+        uses.clock += 1;
+        let now = uses.clock;
+        if let Some(last) = uses.last.get_mut(id) {
+            last.at = now;
+            last.streams += 1;
+        }
+        Tracked {
+            stream: Box::pin(stream),
+            _open: Open {
+                used: Arc::clone(&self.used),
+                id: id.clone(),
+            },
+        }
     }
 
     fn closed(&self, id: &SessionId) {
@@ -129,8 +177,8 @@ impl<M: SessionManager> SessionManager for Bounded<M> {
         id: &SessionId,
         message: ClientJsonRpcMessage,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
-        self.touch(id);
-        self.inner.create_stream(id, message).await
+        let stream = self.inner.create_stream(id, message).await?;
+        Ok(self.tracked(id, stream))
     }
 
     async fn accept_message(
@@ -146,8 +194,8 @@ impl<M: SessionManager> SessionManager for Bounded<M> {
         &self,
         id: &SessionId,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
-        self.touch(id);
-        self.inner.create_standalone_stream(id).await
+        let stream = self.inner.create_standalone_stream(id).await?;
+        Ok(self.tracked(id, stream))
     }
 
     async fn resume(
@@ -155,8 +203,8 @@ impl<M: SessionManager> SessionManager for Bounded<M> {
         id: &SessionId,
         last_event_id: String,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
-        self.touch(id);
-        self.inner.resume(id, last_event_id).await
+        let stream = self.inner.resume(id, last_event_id).await?;
+        Ok(self.tracked(id, stream))
     }
 
     async fn restore_session(
@@ -182,6 +230,38 @@ impl<M: SessionManager> SessionManager for Bounded<M> {
     }
 }
 
+/// A session's stream, counted as open while it lives.
+struct Tracked {
+    stream: Pin<Box<dyn Stream<Item = ServerSseMessage> + Send + Sync>>,
+    _open: Open,
+}
+
+impl Stream for Tracked {
+    type Item = ServerSseMessage;
+
+    fn poll_next(mut self: Pin<&mut Self>, context: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        self.stream.as_mut().poll_next(context)
+    }
+}
+
+/// Counts one stream of `id` out when dropped (the stream ended, or its client went away).
+struct Open {
+    used: Arc<Mutex<Uses>>,
+    id: SessionId,
+}
+
+impl Drop for Open {
+    fn drop(&mut self) {
+        let mut uses = lock(&self.used);
+        uses.clock += 1;
+        let now = uses.clock;
+        if let Some(last) = uses.last.get_mut(&self.id) {
+            last.streams = last.streams.saturating_sub(1);
+            last.at = now;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -199,5 +279,25 @@ mod tests {
         // A use of a session already gone does not bring it back.
         bounded.touch(&b);
         assert_eq!(bounded.uses().last.len(), 2);
+    }
+
+    #[test]
+    fn a_session_with_a_stream_open_goes_only_when_every_session_has_one() {
+        let bounded = Bounded::new((), 2);
+        let [a, b, c, d, e]: [SessionId; 5] = ["a", "b", "c", "d", "e"].map(SessionId::from);
+        assert_eq!(bounded.opened(&a), None);
+        // `a` waits for its user's answer on a stream; `b` is used after it, then left.
+        let waiting = bounded.tracked(&a, futures_util::stream::pending());
+        assert_eq!(bounded.opened(&b), None);
+        bounded.touch(&b);
+        assert_eq!(bounded.opened(&c), Some(b.clone()));
+        // Every session with a stream open: the bound still holds, the oldest goes.
+        let listening = bounded.tracked(&c, futures_util::stream::pending());
+        assert_eq!(bounded.opened(&d), Some(a.clone()));
+        drop(waiting);
+        drop(listening);
+        // Once its stream ends, `c` is idle and goes before `d`, which was opened after it.
+        bounded.touch(&d);
+        assert_eq!(bounded.opened(&e), Some(c.clone()));
     }
 }
