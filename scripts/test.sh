@@ -211,6 +211,11 @@ for rejections in "$SERVER_LOGS"/*.rejections; do
   cat "$rejections" >&2
   status=1
 done
+# tool-sdk with its default features alone, as `cargo add tool-sdk` gives it: the workspace's
+# run above has every feature on (features are unified over the packages it builds), so this
+# is the run that proves the lean default builds, passes its unit tests, and says what it lacks.
+echo "lean defaults: tool-sdk's unit tests with its default features only"
+cargo test -p tool-sdk --lib || status=1
 # One dispatch and one loop round, counted in instructions under cachegrind, held to the
 # committed baseline (tool-sdk/benches/instructions.baseline): more than 5% over it fails.
 ./scripts/instructions.sh || status=1

@@ -155,6 +155,29 @@
 //! assert!(TransferTool.needs_confirmation(r#"{"to": "ana", "amount": 5000}"#));
 //! assert!(TransferTool.definition().options.compensable);
 //! ```
+//!
+//! # Features
+//!
+//! The default features are none: the macros, the registry, the loop, the gate, compensation,
+//! the in-memory store and the [`ScriptedModel`] build with nothing else. A program names the
+//! rest:
+//!
+//! | feature | gives | brings in |
+//! |---|---|---|
+//! | `openai` | `model::openai`: OpenAI and OpenAI-compatible servers (Ollama, vLLM, llama.cpp) | reqwest, rustls on ring |
+//! | `anthropic` | `model::anthropic`: Anthropic's Messages API | reqwest, rustls on ring |
+//! | `gemini` | `model::gemini`: Google's Gemini API | reqwest, rustls on ring |
+//! | `sqlite` | `store::SqliteStore`: what survives a restart, in one file | rusqlite, SQLite compiled in |
+//! | `postgres` | `store::PostgresStore`: the same, shared by replicas | tokio-postgres, deadpool |
+//! | `dynamic` | `register::DynamicTool`: tools from a JSON Schema at run time, validated; in debug builds, results checked against output schemas | jsonschema |
+//! | `mcp` | `mcp`: serve a registry over stdio, use an MCP server's tools (`dynamic` included) | rmcp |
+//! | `mcp-http` | MCP over streamable HTTP, both ways (`mcp` included) | hyper, reqwest |
+//! | `approvals` | `approvals`: the page where a person decides | axum, hyper |
+//! | `chrono`, `uuid`, `url` | those crates' types as tool arguments | the crate named |
+//! | `check-openai-strict`, `check-anthropic-strict`, `check-gemini`, `check-gemini-json-schema` | every tool of the build checked against that dialect when it compiles | nothing |
+//!
+//! A model the environment names ([`model::from_env`]) in a build without its feature is an
+//! error that names the feature, never a silent fallback to another model.
 
 extern crate self as tool_sdk;
 

@@ -220,6 +220,7 @@ impl ToolOutput {
 
     /// Whether the structured form was given with [`with_structured`](Self::with_structured)
     /// (by an MCP server, say) rather than being the output's own JSON.
+    #[cfg(feature = "dynamic")]
     pub(crate) fn structured_is_given(&self) -> bool {
         self.structured.is_some()
     }

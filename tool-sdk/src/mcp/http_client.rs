@@ -54,6 +54,10 @@ impl McpClientBuilder {
             .http
             .transport_config(url)
             .map_err(McpError::InvalidSettings)?;
+        // rmcp's HTTP client has reqwest's rustls without a crypto provider of its own (as
+        // the HTTP models' has), and cannot start without one: ring is installed as the
+        // process default, unless the application installed a provider already.
+        let _ = rustls::crypto::ring::default_provider().install_default();
         self.connect_transport(StreamableHttpClientTransport::from_config(config))
             .await
     }

@@ -163,6 +163,15 @@ pub enum ModelError {
         /// What to set it to.
         hint: &'static str,
     },
+    /// The environment names a model of a provider this build was compiled without:
+    /// `OPENAI_BASE_URL` is set, say, and tool-sdk's feature `openai` is off.
+    #[error("the environment variable {variable} names a model this build does not have: turn on tool-sdk's feature `{feature}`")]
+    FeatureOff {
+        /// The variable that names the model.
+        variable: &'static str,
+        /// The feature of tool-sdk that has the provider's model.
+        feature: &'static str,
+    },
     /// An environment variable is not valid Unicode.
     #[error("the environment variable {name} is not valid Unicode")]
     InvalidEnv {
@@ -236,6 +245,7 @@ impl ModelError {
             Self::InvalidConversation { .. } => ModelErrorKind::InvalidConversation,
             Self::MissingEnv { .. }
             | Self::InvalidEnv { .. }
+            | Self::FeatureOff { .. }
             | Self::MissingApiKey { .. }
             | Self::MissingModel
             | Self::InvalidBaseUrl { .. }

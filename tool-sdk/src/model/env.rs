@@ -16,7 +16,8 @@ use crate::model::{ChatModel, ModelError};
 ///    `GEMINI_MODEL` and `GEMINI_BASE_URL` (feature `gemini`);
 ///
 /// `None` when no model is configured. A configuration that is there but unusable
-/// (`OPENAI_BASE_URL` without `OPENAI_MODEL`, say) is an error, never a silent fallback.
+/// (`OPENAI_BASE_URL` without `OPENAI_MODEL`, say, or set in a build without the feature
+/// `openai`) is an error, never a silent fallback.
 /// [`ChatModel::description`] says which model it is.
 ///
 /// ```
@@ -35,10 +36,6 @@ pub fn from_env() -> Result<Option<Box<dyn ChatModel>>, ModelError> {
 }
 
 /// [`from_env`] over the variables `lookup` finds.
-#[cfg_attr(
-    not(any(feature = "openai", feature = "anthropic", feature = "gemini")),
-    allow(unused_variables)
-)]
 fn from_lookup(lookup: &Lookup<'_>) -> Result<Option<Box<dyn ChatModel>>, ModelError> {
     #[cfg(feature = "openai")]
     if let Some(model) =
@@ -46,19 +43,56 @@ fn from_lookup(lookup: &Lookup<'_>) -> Result<Option<Box<dyn ChatModel>>, ModelE
     {
         return Ok(Some(model));
     }
+    #[cfg(not(feature = "openai"))]
+    absent(lookup, "openai", &OPENAI_MARKERS)?;
     #[cfg(feature = "anthropic")]
     if let Some(model) =
         named::<crate::model::anthropic::Anthropic, 2>(lookup, |env| [env.api_key, env.base_url])?
     {
         return Ok(Some(model));
     }
+    #[cfg(not(feature = "anthropic"))]
+    absent(lookup, "anthropic", &ANTHROPIC_MARKERS)?;
     #[cfg(feature = "gemini")]
     if let Some(model) =
         named::<crate::model::gemini::Gemini, 2>(lookup, |env| [env.api_key, env.base_url])?
     {
         return Ok(Some(model));
     }
+    #[cfg(not(feature = "gemini"))]
+    absent(lookup, "gemini", &GEMINI_MARKERS)?;
     Ok(None)
+}
+
+// The variables that name each provider's model. With its feature on, the provider's own
+// `Env` says the same (a test holds them together); without it, they still tell a setting
+// the build cannot honour from no setting at all.
+#[cfg_attr(feature = "openai", allow(dead_code))]
+const OPENAI_MARKERS: [&str; 1] = ["OPENAI_BASE_URL"];
+#[cfg_attr(feature = "anthropic", allow(dead_code))]
+const ANTHROPIC_MARKERS: [&str; 2] = ["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"];
+#[cfg_attr(feature = "gemini", allow(dead_code))]
+const GEMINI_MARKERS: [&str; 2] = ["GEMINI_API_KEY", "GEMINI_BASE_URL"];
+
+/// Whether any of `markers` is set to something other than blanks.
+fn is_named(lookup: &Lookup<'_>, markers: &[&'static str]) -> Option<&'static str> {
+    markers
+        .iter()
+        .copied()
+        .find(|name| lookup(name).is_ok_and(|value| !value.trim().is_empty()))
+}
+
+/// An error when `markers` name a model of a provider this build lacks (`feature` is off).
+#[cfg(not(all(feature = "openai", feature = "anthropic", feature = "gemini")))]
+fn absent(
+    lookup: &Lookup<'_>,
+    feature: &'static str,
+    markers: &[&'static str],
+) -> Result<(), ModelError> {
+    match is_named(lookup, markers) {
+        Some(variable) => Err(ModelError::FeatureOff { variable, feature }),
+        None => Ok(()),
+    }
 }
 
 /// How a variable is read: `std::env::var`, or a table in the tests.
@@ -72,30 +106,60 @@ fn named<P: crate::model::http::Provider, const N: usize>(
     markers: fn(&crate::model::http::Env) -> [&'static str; N],
 ) -> Result<Option<Box<dyn ChatModel>>, ModelError> {
     use crate::model::http::HttpModelBuilder;
-    let set = markers(&P::ENV)
-        .into_iter()
-        .any(|name| lookup(name).is_ok_and(|value| !value.trim().is_empty()));
-    if !set {
+    if is_named(lookup, &markers(&P::ENV)).is_none() {
         return Ok(None);
     }
     let model = HttpModelBuilder::<P>::from_lookup(lookup)?.build()?;
     Ok(Some(Box::new(model)))
 }
 
-#[cfg(all(test, feature = "openai", feature = "anthropic", feature = "gemini"))]
-mod tests {
-    use std::env::VarError;
+#[cfg(test)]
+fn described(vars: &[(&str, &str)]) -> Result<Option<String>, ModelError> {
+    let lookup = |name: &str| {
+        vars.iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| (*v).to_owned())
+            .ok_or(std::env::VarError::NotPresent)
+    };
+    Ok(from_lookup(&lookup)?.map(|model| model.description()))
+}
 
+/// A build without a provider's feature (tool-sdk's default features have none).
+#[cfg(all(test, not(feature = "openai")))]
+mod without_openai {
     use super::*;
 
-    fn described(vars: &[(&str, &str)]) -> Result<Option<String>, ModelError> {
-        let lookup = |name: &str| {
-            vars.iter()
-                .find(|(n, _)| *n == name)
-                .map(|(_, v)| (*v).to_owned())
-                .ok_or(VarError::NotPresent)
-        };
-        Ok(from_lookup(&lookup)?.map(|model| model.description()))
+    #[test]
+    fn a_model_the_build_lacks_is_an_error_not_the_fallback() {
+        assert_eq!(described(&[]), Ok(None));
+        assert_eq!(
+            described(&[
+                ("OPENAI_BASE_URL", "http://localhost:11434/v1"),
+                ("OPENAI_MODEL", "m")
+            ]),
+            Err(ModelError::FeatureOff {
+                variable: "OPENAI_BASE_URL",
+                feature: "openai"
+            })
+        );
+        // Blank is not set.
+        assert_eq!(described(&[("OPENAI_BASE_URL", " ")]), Ok(None));
+    }
+}
+
+#[cfg(all(test, feature = "openai", feature = "anthropic", feature = "gemini"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_providers_markers_are_the_variables_its_env_names() {
+        use crate::model::http::sealed::ProviderApi;
+        let openai = crate::model::openai::OpenAiCompatible::ENV;
+        assert_eq!(OPENAI_MARKERS, [openai.base_url]);
+        let anthropic = crate::model::anthropic::Anthropic::ENV;
+        assert_eq!(ANTHROPIC_MARKERS, [anthropic.api_key, anthropic.base_url]);
+        let gemini = crate::model::gemini::Gemini::ENV;
+        assert_eq!(GEMINI_MARKERS, [gemini.api_key, gemini.base_url]);
     }
 
     #[test]

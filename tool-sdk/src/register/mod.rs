@@ -1,10 +1,12 @@
 //! Register: a [`ToolRegistry`] holds tools by name, in insertion order, and dispatches calls;
-//! tools also come at run time from a JSON Schema and a closure ([`DynamicTool`]) and from
+//! tools also come at run time from a JSON Schema and a closure (`DynamicTool`, feature
+//! `dynamic`) and from
 //! [`ToolProvider`]s. Names follow one rule ([`validate_name`]); an unknown name gets the closest
 //! registered ones as suggestions.
 #![doc = include_str!("guide.md")]
 
 mod call;
+#[cfg(feature = "dynamic")]
 mod dynamic;
 mod error;
 mod into_registry;
@@ -18,6 +20,7 @@ pub(crate) mod suggest;
 pub use call::CallFuture;
 #[cfg(feature = "mcp")]
 pub(crate) use dynamic::CallScope;
+#[cfg(feature = "dynamic")]
 pub use dynamic::DynamicTool;
 pub use error::{RegistryError, RegistryErrorKind};
 pub use into_registry::IntoRegistry;

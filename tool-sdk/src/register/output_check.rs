@@ -4,18 +4,42 @@
 //! validates. An MCP server's result that strays from its `outputSchema` is only logged: it is
 //! another program's, and passes as in a release build. Release builds check nothing here and
 //! pay nothing; a number JSON cannot carry (NaN, an infinity) is refused in every build when
-//! the result is serialized (`define::finite`), where it costs no second walk.
+//! the result is serialized (`define::finite`), where it costs no second walk. The check is
+//! the `jsonschema` crate's: without the `dynamic` feature, which brings it, nothing is checked
+//! here either, and a check cannot even be made (`OutputCheck` has no value).
 
 use std::fmt;
 
-use crate::define::{ToolDefinition, ToolError, ToolResult};
+#[cfg(feature = "dynamic")]
+use crate::define::ToolError;
+use crate::define::{ToolDefinition, ToolResult};
 use crate::register::RegistryError;
 
 /// The compiled output schema of one tool.
+#[cfg(feature = "dynamic")]
 pub(crate) struct OutputCheck {
     validator: jsonschema::Validator,
 }
 
+/// No check: a build without a JSON Schema validator makes none, and the registry's slot for
+/// one costs nothing.
+#[cfg(not(feature = "dynamic"))]
+pub(crate) enum OutputCheck {}
+
+#[cfg(not(feature = "dynamic"))]
+impl OutputCheck {
+    /// Never a check, without a validator.
+    pub(crate) fn of(_definition: &ToolDefinition) -> Result<Option<Self>, RegistryError> {
+        Ok(None)
+    }
+
+    /// Never called: there is no check to call it on.
+    pub(crate) fn check(&self, _tool: &str, _result: ToolResult) -> ToolResult {
+        match *self {}
+    }
+}
+
+#[cfg(feature = "dynamic")]
 impl OutputCheck {
     /// The check of `definition`'s output schema: `None` without one, and in release builds.
     /// A schema that does not compile is refused, naming where it is wrong.

@@ -143,6 +143,8 @@ fn without_nulls(text: &str) -> Option<String> {
 /// twice, with the same error. So is a number the value would not hold as written (an integer
 /// beyond 64 bits, which would become the nearest float; more digits than a float holds):
 /// the tool runs with the number that was asked for, or not at all.
+// Dynamic tools (feature `dynamic`) are its callers.
+#[cfg_attr(not(feature = "dynamic"), allow(dead_code))]
 pub(crate) fn decode_object(tool: &str, arguments: &str) -> Result<Value, ToolError> {
     let text = object_text(tool, arguments)?;
     let value = serde_json::from_str::<UniqueKeys>(text)

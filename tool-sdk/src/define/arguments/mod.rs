@@ -11,6 +11,7 @@ mod unique;
 
 use serde_json::Value;
 
+#[cfg_attr(not(feature = "dynamic"), allow(unused_imports))]
 pub(crate) use decoding::{decode, decode_object};
 
 /// Default limit on the length of an arguments text: 1 MiB.

@@ -4,7 +4,7 @@
 //! `anthropic-version`, whole ([`ChatModel::chat`](crate::model::ChatModel::chat)) or streamed as server-sent events
 //! ([`ChatModel::chat_stream`](crate::model::ChatModel::chat_stream), which the [`ToolLoop`](crate::run::ToolLoop) uses by default:
 //! each tool call is handed to the loop as soon as its `tool_use` block stops, while the rest
-//! of the reply still arrives). It needs the `anthropic` feature, on by default.
+//! of the reply still arrives). It needs the `anthropic` feature.
 //!
 //! System messages become the `system` prompt; a reply's calls are `tool_use` blocks and their
 //! results `tool_result` blocks in one user turn (a failed call's result with `is_error`); a

@@ -6,7 +6,7 @@
 //! starting each function call as soon as its chunk arrives). The key goes in the
 //! `x-goog-api-key` header; the base URL is Google's
 //! (`https://generativelanguage.googleapis.com/v1beta`) unless another is set. It needs the
-//! `gemini` feature, on by default.
+//! `gemini` feature.
 //!
 //! On the `v1beta` API (the default), the model speaks [`Dialect::GeminiJsonSchema`]: the loop
 //! offers it every tool with its parameters as JSON Schema, sent in `parametersJsonSchema`

@@ -4,7 +4,7 @@
 //! [`OpenAiCompatibleModel`] sends `POST {base URL}/chat/completions`, whole
 //! ([`ChatModel::chat`](crate::model::ChatModel::chat)) or streamed as server-sent events ([`ChatModel::chat_stream`](crate::model::ChatModel::chat_stream), which the
 //! [`ToolLoop`](crate::run::ToolLoop) uses by default, starting each tool call as soon as it is
-//! complete in the stream). It needs the `openai` feature, on by default.
+//! complete in the stream). It needs the `openai` feature.
 //!
 //! | server | base URL | API key |
 //! |---|---|---|
