@@ -72,7 +72,9 @@ pub use crate::define::output_of::{
 // The compile-time dialect check of a tool's parameters.
 pub use crate::describe::shape::check::Parameter;
 pub use crate::describe::shape::described::{
-    length_keyword, reference_of, DefinitionName, Recursion,
+    length_keyword, reference_of, AtDepth, DefinitionName, Depth1, Depth10, Depth11, Depth12,
+    Depth13, Depth14, Depth15, Depth16, Depth2, Depth3, Depth4, Depth5, Depth6, Depth7, Depth8,
+    Depth9, Recursion,
 };
 pub use crate::describe::shape::verdict::Checked;
 pub use crate::describe::{Definition, Described, Dialect, Keyword, Shape};
