@@ -103,6 +103,27 @@ pub fn definition<T: schemars::JsonSchema>(
         .with_options(options)
 }
 
+/// A generated tool's definition held to the descriptions of its parameters that its
+/// compile-time dialect check judged (`types`: each parameter's Rust type, as written): where
+/// the schema is not what was checked, the definition says where, and registration refuses it.
+pub fn held_to_descriptions(
+    definition: ToolDefinition,
+    described: &'static [Parameter],
+    types: &[&str],
+) -> ToolDefinition {
+    let Some((place, pointer)) =
+        crate::describe::shape::agree::departure(&definition.parameters, described)
+    else {
+        return definition;
+    };
+    let departure = crate::define::Departure {
+        parameter: described.get(place).map_or("", |p| p.0).to_owned(),
+        rust_type: types.get(place).copied().unwrap_or_default().to_owned(),
+        pointer,
+    };
+    definition.departing(departure)
+}
+
 /// A generated tool's definition, built on first use. Not generic, so the cell's initialization
 /// is compiled once for all tools rather than once per tool.
 pub fn cached_definition(
