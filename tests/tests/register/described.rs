@@ -32,7 +32,7 @@ impl JsonSchema for Labels {
 /// Tags a photo.
 #[tool(dialects(openai_strict))]
 fn tag(photo: u64, labels: Labels) -> String {
-    format!("{photo}: {labels:?}")
+    format!("{photo}: {}", labels.names.join(", "))
 }
 
 #[test]
@@ -114,7 +114,13 @@ fn mark(
     note: String,
     near: Option<Point>,
 ) -> String {
-    format!("{place:?} {note} {near:?}")
+    let near = near.map(|point| (point.0, point.1));
+    format!(
+        "{} at {} ({} inside) {note} {near:?}",
+        place.name,
+        place.at.0,
+        place.inside.len()
+    )
 }
 
 #[test]
