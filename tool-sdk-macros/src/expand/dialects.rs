@@ -129,7 +129,8 @@ pub(crate) fn held_to_descriptions(
     }
 }
 
-/// A type's tokens as a person writes them: a space only between two words, and after a comma.
+/// A type's tokens as a person writes them: a space only between two words, and after a comma
+/// or a semicolon.
 fn written(tokens: &str) -> String {
     let word = |c: char| c.is_alphanumeric() || c == '_' || c == '\'';
     let chars: Vec<char> = tokens.chars().collect();
@@ -139,7 +140,7 @@ fn written(tokens: &str) -> String {
             let before = i.checked_sub(1).and_then(|j| chars.get(j)).copied();
             let after = chars.get(i + 1).copied();
             let keep = matches!((before, after), (Some(b), Some(a)) if word(b) && word(a))
-                || before == Some(',');
+                || matches!(before, Some(',' | ';'));
             if !keep {
                 continue;
             }
@@ -177,5 +178,23 @@ pub(crate) fn dialect_checks(
         let #binding = #private::Checked::new(#name, #described, #mask);
         #(#fails)*
         #outside
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::written;
+
+    #[test]
+    fn a_type_is_named_as_it_is_written() {
+        for (tokens, type_name) in [
+            ("Vec < String >", "Vec<String>"),
+            ("HashMap < String , u8 >", "HashMap<String, u8>"),
+            ("& 'a str", "&'a str"),
+            ("Option < Box < my :: Folder > >", "Option<Box<my::Folder>>"),
+            ("[u8 ; 4]", "[u8; 4]"),
+        ] {
+            assert_eq!(written(tokens), type_name);
+        }
     }
 }
