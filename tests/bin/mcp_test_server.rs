@@ -6,8 +6,9 @@
 //!
 //! Options: `--state-ttl SECONDS`, how long the request state of an input request stays valid
 //! (15 minutes by default); `--state-key KEY sqlite:PATH` (or `postgres:CONFIG`), the key
-//! replicas seal request states with and the store where they redeem them; `--refuse`, calls that need a decision are refused instead of
-//! asked about; `--task-store sqlite:PATH` or `--task-store postgres:CONFIG`, where tasks are
+//! replicas seal request states with and the store where they redeem them; `--name NAME`, the
+//! name the server introduces itself with (`mcp-test-server` by default); `--refuse`, calls
+//! that need a decision are refused instead of asked about; `--task-store sqlite:PATH` or `--task-store postgres:CONFIG`, where tasks are
 //! kept (in memory by default); `--task-lease-ms N`, the lease of a working task (30 s by
 //! default); `--task-ttl-ms N`, a task's time to live (an hour by default).
 
@@ -156,6 +157,7 @@ fn cancelled_calls() -> usize {
 
 /// What the command line asks for.
 struct Options {
+    name: String,
     decisions: McpDecisions,
     tasks: McpTasks,
 }
@@ -163,6 +165,7 @@ struct Options {
 /// Reads the command line; see the options above.
 async fn options() -> Result<Options, Box<dyn std::error::Error>> {
     let mut options = Options {
+        name: "mcp-test-server".to_owned(),
         decisions: McpDecisions::ask(),
         tasks: McpTasks::in_memory(),
     };
@@ -171,6 +174,7 @@ async fn options() -> Result<Options, Box<dyn std::error::Error>> {
         let mut value = || arguments.next().ok_or(format!("`{option}` needs a value"));
         match option.as_str() {
             "--refuse" => options.decisions = McpDecisions::refuse(),
+            "--name" => options.name = value()?,
             "--state-ttl" => {
                 let ttl = Duration::from_secs(value()?.parse()?);
                 let sealer = Sealer::new(b"the test server's request-state key, 32+ bytes")?
@@ -237,7 +241,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             .is_some_and(|amount| amount > 1_000)
     });
     let options = options().await?;
-    McpServer::builder("mcp-test-server", "9.9.9")
+    McpServer::builder(options.name, "9.9.9")
         .with_confirmation_policy(policy)
         .with_decisions(options.decisions)
         .with_tasks(options.tasks)

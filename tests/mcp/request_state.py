@@ -17,7 +17,8 @@ each printed under `steps` with the result or the JSON-RPC error it got:
 
 A retry or call step with "on": N goes to replica N instead: the script starts as many server
 processes (each SERVER_COMMAND [ARGS...], replica 0 the one asked first) as the steps name,
-as replicas behind a load balancer sharing their settings.
+as replicas behind a load balancer sharing their settings. `{replica}` in an argument becomes
+the replica's number, for servers that differ (another server sharing the key).
 """
 
 import contextlib
@@ -55,14 +56,18 @@ async def outcome(call):
 
 
 async def main(call, steps, command, args):
-    server = StdioServerParameters(command=command, args=args)
     replicas = 1 + max((step.get("on", 0) for step in steps), default=0)
+
+    def server(replica):
+        numbered = [arg.replace("{replica}", str(replica)) for arg in args]
+        return StdioServerParameters(command=command, args=numbered)
+
     async with contextlib.AsyncExitStack() as stack:
         clients = [
             await stack.enter_async_context(
-                Client(server, mode="auto", elicitation_callback=never_asked)
+                Client(server(replica), mode="auto", elicitation_callback=never_asked)
             )
-            for _ in range(replicas)
+            for replica in range(replicas)
         ]
         session = clients[0].session
         name, arguments = call["name"], call.get("arguments", {})

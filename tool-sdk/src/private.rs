@@ -72,7 +72,9 @@ pub use crate::define::output_of::{
 // The compile-time dialect check of a tool's parameters.
 pub use crate::describe::shape::check::Parameter;
 pub use crate::describe::shape::described::{
-    length_keyword, reference_of, DefinitionName, Recursion,
+    length_keyword, reference_of, AtDepth, DefinitionName, Depth1, Depth10, Depth11, Depth12,
+    Depth13, Depth14, Depth15, Depth16, Depth2, Depth3, Depth4, Depth5, Depth6, Depth7, Depth8,
+    Depth9, Recursion,
 };
 pub use crate::describe::shape::verdict::Checked;
 pub use crate::describe::{Definition, Described, Dialect, Keyword, Shape};
@@ -99,6 +101,27 @@ pub fn definition<T: schemars::JsonSchema>(
 ) -> ToolDefinition {
     ToolDefinition::new(name, description, crate::define::parameters_schema::<T>())
         .with_options(options)
+}
+
+/// A generated tool's definition held to the descriptions of its parameters that its
+/// compile-time dialect check judged (`types`: each parameter's Rust type, as written): where
+/// the schema is not what was checked, the definition says where, and registration refuses it.
+pub fn held_to_descriptions(
+    definition: ToolDefinition,
+    described: &'static [Parameter],
+    types: &[&str],
+) -> ToolDefinition {
+    let Some((place, pointer)) =
+        crate::describe::shape::agree::departure(&definition.parameters, described)
+    else {
+        return definition;
+    };
+    let departure = crate::define::Departure {
+        parameter: described.get(place).map_or("", |p| p.0).to_owned(),
+        rust_type: types.get(place).copied().unwrap_or_default().to_owned(),
+        pointer,
+    };
+    definition.departing(departure)
 }
 
 /// A generated tool's definition, built on first use. Not generic, so the cell's initialization

@@ -449,6 +449,76 @@ struct Note<'a> {
     pages: Vec<std::borrow::Cow<'a, str>>,
 }
 
+/// A drive, which holds a folder, which holds files, which hold drives back: three types in
+/// a ring.
+#[allow(dead_code)]
+#[derive(serde::Deserialize, schemars::JsonSchema, tool_sdk::describe::Described)]
+struct Drive {
+    label: String,
+    root: Ring,
+}
+
+/// A folder of the ring.
+#[allow(dead_code)]
+#[derive(serde::Deserialize, schemars::JsonSchema, tool_sdk::describe::Described)]
+struct Ring {
+    disks: Vec<Disk>,
+}
+
+/// A disk image of the ring, which may hold a drive.
+#[allow(dead_code)]
+#[derive(serde::Deserialize, schemars::JsonSchema, tool_sdk::describe::Described)]
+struct Disk {
+    mounted: Option<Drive>,
+}
+
+/// Types that hold each other (two, and three in a ring) are described and checked: each
+/// description, written out, is schemars' schema, and each dialect's verdict is `lower`'s (a
+/// reference back to a type being described is a reference, as within one recursive type).
+#[test]
+fn types_that_hold_each_other_are_checked_as_registration_checks_them() {
+    use tool_sdk::describe::Described;
+    let folder = define_tool!(
+        /// Counts the files.
+        #[tool(name = "count")]
+        |value: Folder| -> usize {
+            value.files.len()
+        }
+    );
+    let drive = define_tool!(
+        /// Labels a drive.
+        #[tool(name = "label")]
+        |value: Drive| -> String {
+            value.label
+        }
+    );
+    let file = define_tool!(
+        /// Names a file.
+        #[tool(name = "name")]
+        |value: File| -> String {
+            value.name
+        }
+    );
+    let mut unchecked = Vec::new();
+    holds(
+        "Folder",
+        &folder,
+        <Folder as Described>::SHAPE,
+        &mut unchecked,
+    );
+    holds("Drive", &drive, <Drive as Described>::SHAPE, &mut unchecked);
+    holds("File", &file, <File as Described>::SHAPE, &mut unchecked);
+    assert!(unchecked.is_empty(), "{unchecked:#?}");
+    assert!(matches!(
+        check_shape(
+            "count",
+            parameters(<Folder as Described>::SHAPE),
+            Dialect::Gemini
+        ),
+        ShapeVerdict::Refused(_)
+    ));
+}
+
 /// Two types that hold each other derive their descriptions, and a tool takes them, when no
 /// dialect is chosen: the derive never breaks a crate that compiles without it (this file
 /// would not compile otherwise).
@@ -465,4 +535,57 @@ fn two_types_that_hold_each_other_compile_where_no_dialect_is_chosen() {
     let _: Shape = <Note<'static> as tool_sdk::describe::Described>::SHAPE;
     lower("count", parameters, Dialect::OpenAiStrict).expect("recursion stays in strict mode");
     assert!(lower("count", parameters, Dialect::Gemini).is_err());
+}
+
+/// A chain of named types, each holding the next: `Link0` holds `Link1`, ... up to `Link19`.
+macro_rules! chain {
+    ($($link:ident => $next:ty,)*) => {
+        $(
+            /// A link of the chain.
+            #[allow(dead_code)]
+            #[derive(serde::Deserialize, schemars::JsonSchema, tool_sdk::describe::Described)]
+            struct $link {
+                next: $next,
+            }
+        )*
+    };
+}
+
+chain! {
+    Link0 => Link1, Link1 => Link2, Link2 => Link3, Link3 => Link4, Link4 => Link5,
+    Link5 => Link6, Link6 => Link7, Link7 => Link8, Link8 => Link9, Link9 => Link10,
+    Link10 => Link11, Link11 => Link12, Link12 => Link13, Link13 => Link14, Link14 => Link15,
+    Link15 => Link16, Link16 => Link17, Link17 => Link18, Link18 => Link19, Link19 => String,
+}
+
+/// Named types nested deeper than descriptions unfold (sixteen in) are never refused where
+/// registration takes them: the check gives registration's refusal where one comes first (a
+/// dialect's depth limit), and otherwise leaves the verdict to registration.
+#[test]
+fn a_chain_longer_than_descriptions_unfold_is_left_to_registration() {
+    use tool_sdk::describe::Described;
+    let tool = define_tool!(
+        /// Follows the chain.
+        #[tool(name = "follow")]
+        |value: Link0| -> String {
+            value.next.next.next.next.next.next.next.next.next.next.next.next.next.next.next.next
+                .next.next.next.next
+        }
+    );
+    let parameters = parameters(<Link0 as Described>::SHAPE);
+    let mut left = 0;
+    for dialect in Dialect::ALL {
+        let walked = lower("follow", &tool.definition().parameters, dialect);
+        match (check_shape("follow", parameters, dialect), walked) {
+            (ShapeVerdict::Refused(checked), Err(walked)) => assert_eq!(checked, walked),
+            (ShapeVerdict::Unchecked(why), Ok(_)) => {
+                assert!(why.contains("deeper than"), "{why}");
+                left += 1;
+            }
+            (checked, walked) => {
+                panic!("{dialect:?}: the check says {checked:?}, the walk {walked:?}")
+            }
+        }
+    }
+    assert!(left > 0, "no dialect reached the end of the chain");
 }

@@ -317,6 +317,42 @@ tool_sdk_tests::on_both_stores!(
     one_allowed_request_state_runs_once_across_replicas,
 );
 
+/// Two servers sharing a key and a store, under different names (a server's replicas share
+/// its name): a request state the first issued runs nothing on the second, which says why and
+/// does not use it up, so it still runs once where it was issued.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_state_runs_only_on_the_server_that_issued_it() {
+    let place = place(Backend::Sqlite, "mcp_other_server").await;
+    let steps = json!([
+        {"retry": "issued", "answer": allow(), "on": 1},
+        {"call": {"name": "transfers_made", "arguments": {}}, "on": 1},
+        {"retry": "issued", "answer": allow(), "on": 0},
+        {"call": {"name": "transfers_made", "arguments": {}}, "on": 0},
+    ]);
+    let args = [
+        "--state-key".to_owned(),
+        REPLICA_KEY.to_owned(),
+        place.spec.clone(),
+        "--name".to_owned(),
+        "bank-{replica}".to_owned(),
+    ];
+    let seen = tokio::task::spawn_blocking(move || {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        drive(&steps, &args)
+    })
+    .await
+    .unwrap();
+    let steps = &seen["steps"];
+    refused_with(
+        &steps[0],
+        "the request state was issued by another server sharing this server's key, not by \
+         `bank-1`; nothing ran",
+    );
+    assert_eq!(transfers_made(&steps[1]), "0", "{steps}");
+    assert_eq!(text(&steps[2]["result"]), "sent 5000 to ana", "{steps}");
+    assert_eq!(transfers_made(&steps[3]), "1", "{steps}");
+}
+
 /// A key given without a replay guard of its own is shared by something (replicas, or the
 /// next start of this process) that would redeem each state again: the server is not built.
 #[test]

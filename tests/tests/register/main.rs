@@ -5,5 +5,6 @@
 mod adversarial;
 mod bfcl_dispatch;
 mod call;
+mod described;
 mod dynamic;
 mod output_check;

@@ -1,8 +1,8 @@
 #![deny(warnings)]
 
 //! What the check never breaks: foreign types schemars describes, schemars attributes the
-//! derive cannot follow (left to registration), and two types that hold each other (which
-//! compile, and are left to registration with `#[arg(unchecked)]` where a dialect is chosen).
+//! derive cannot follow (left to registration), and two types that hold each other (checked
+//! where a dialect is chosen, as one type that holds itself is).
 
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
@@ -38,8 +38,8 @@ fn ping(host: IpAddr, via: Option<SocketAddr>, wait: Duration, day: Day) -> Stri
 }
 
 /// Counts files.
-#[tool(dialects(openai_strict))]
-fn count(#[arg(unchecked)] root: Folder) -> usize {
+#[tool(dialects(openai_strict, anthropic))]
+fn count(root: Folder) -> usize {
     root.files.iter().filter(|file| file.unpacked.is_some()).count()
 }
 

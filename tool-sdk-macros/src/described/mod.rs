@@ -63,17 +63,22 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
         used: &used,
     };
     let (schema, inline) = builder.of(&input.data)?;
-    let shape = if inline {
-        schema
+    // Where descriptions stop unfolding, a named type is a reference to itself by name; one
+    // used inline has no name to refer by, and leaves its check there to registration.
+    let (shape, deepest) = if inline {
+        (schema, quote!(#private::Shape::Unchecked))
     } else {
-        quote! {
+        let shape = quote! {
             #private::Shape::Schema(&[(
                 #private::Keyword::Ref,
                 #private::Shape::Ref(&#private::Definition { name: #name, schema: #schema }),
             )])
-        }
+        };
+        let deepest = quote! {
+            #private::Shape::Schema(&[(#private::Keyword::Ref, #private::Shape::Deep(#name))])
+        };
+        (shape, deepest)
     };
-    let shape = deferred(&private, shape, &used.into_inner());
     let mut where_clause = where_clause.cloned();
     for param in input.generics.type_params() {
         let param = &param.ident;
@@ -82,11 +87,16 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
             .predicates
             .push(syn::parse_quote!(#param: #private::Described));
     }
-    Ok(quote! {
-        #[automatically_derived]
-        impl #impl_generics #private::Described for #self_ty #where_clause {
-            const SHAPE: #private::Shape = #shape;
+    let described = deferred(&private, &shape, &deepest, &used.into_inner(), |consts| {
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics #private::Described for #self_ty #where_clause {
+                #consts
+            }
         }
+    });
+    Ok(quote! {
+        #described
 
         #[automatically_derived]
         impl #impl_generics #private::DefinitionName for #self_ty #where_clause {
@@ -95,38 +105,70 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     })
 }
 
-/// `shape`, built where the types it uses are type parameters, and called with them.
+/// How many descriptions below the top `Described` has (`DEPTH_1` to `DEPTH_16`).
+const DEPTHS: usize = 16;
+
+/// The `Described` impl `impl_of` wraps around the type's descriptions: `shape` (which names
+/// the types it uses by type parameters) built once, and called with those types at each
+/// depth, the fields one named type deeper than the type; at the last depth, `deepest` (a
+/// reference back to the type by name).
 ///
 /// A description that named the types of its fields directly would be evaluated with the
-/// crate, used or not (rustc evaluates the constants a constant's body names): two types that
-/// hold each other would each need the other's first, a cycle (E0391) even where no dialect is
-/// chosen. Behind a generic function, a description is evaluated only when a check uses it.
+/// crate, used or not (rustc evaluates the constants a constant's body names), and two types
+/// that hold each other would each need the other's first, a cycle (E0391) even where no
+/// dialect is chosen: behind a generic function, a description is evaluated only when a check
+/// uses it. Where a check uses it, each depth needs only the next one's, down to `deepest`:
+/// no cycle, and a type reached again within the depths is a reference to it.
 fn deferred(
     private: &TokenStream,
-    shape: TokenStream,
+    shape: &TokenStream,
+    deepest: &TokenStream,
     used: &[(String, syn::Type)],
+    impl_of: impl FnOnce(TokenStream) -> TokenStream,
 ) -> TokenStream {
     if used.is_empty() {
-        return shape;
+        // Nothing is described at another depth: the deeper descriptions are this one.
+        return impl_of(quote!(const SHAPE: #private::Shape = #shape;));
     }
     let parameters: Vec<syn::Ident> = (0..used.len()).map(schema::parameter).collect();
-    let types = used.iter().map(|(_, ty)| ty);
-    quote! {{
-        struct __Describe<#(#parameters: ?::core::marker::Sized),*>(
-            #(::core::marker::PhantomData<#parameters>),*
-        );
-        impl<#(#parameters: #private::Described + ?::core::marker::Sized),*>
-            __Describe<#(#parameters),*>
-        {
-            const SHAPE: #private::Shape = #shape;
-        }
-        const fn shape<#(#parameters: #private::Described + ?::core::marker::Sized),*>()
-            -> #private::Shape
-        {
-            __Describe::<#(#parameters),*>::SHAPE
-        }
-        shape::<#(#types),*>()
-    }}
+    let at = |depth: usize| {
+        let depth = quote::format_ident!("Depth{depth}");
+        let types = used
+            .iter()
+            .map(|(_, ty)| quote!(#private::AtDepth<#ty, #private::#depth>));
+        quote!(__describe::<#(#types),*>())
+    };
+    // At each depth, the fields one deeper; at the last, the reference back.
+    let top = at(1);
+    let deeper = (1..DEPTHS).map(|depth| {
+        let name = quote::format_ident!("DEPTH_{depth}");
+        let shape = at(depth + 1);
+        quote!(const #name: #private::Shape = #shape;)
+    });
+    let last = quote::format_ident!("DEPTH_{DEPTHS}");
+    let described = impl_of(quote! {
+        const SHAPE: #private::Shape = #top;
+        #(#deeper)*
+        const #last: #private::Shape = #deepest;
+    });
+    quote! {
+        const _: () = {
+            struct __Describe<#(#parameters: ?::core::marker::Sized),*>(
+                #(::core::marker::PhantomData<#parameters>),*
+            );
+            impl<#(#parameters: #private::Described + ?::core::marker::Sized),*>
+                __Describe<#(#parameters),*>
+            {
+                const SHAPE: #private::Shape = #shape;
+            }
+            const fn __describe<#(#parameters: #private::Described + ?::core::marker::Sized),*>()
+                -> #private::Shape
+            {
+                __Describe::<#(#parameters),*>::SHAPE
+            }
+            #described
+        };
+    }
 }
 
 /// `#[describe(crate = path)]`: where `tool_sdk` is, as the tool macros' `crate = path`.

@@ -7,7 +7,7 @@ use quote::{quote, quote_spanned};
 use crate::check::check;
 use crate::ctxt::Ctxt;
 use crate::expand::args::args_struct;
-use crate::expand::dialects::dialect_checks;
+use crate::expand::dialects::{descriptions, dialect_checks, held_to_descriptions};
 use crate::expand::output::output_schema;
 use crate::expand::tool::{
     call_body, compensate_body, confirm_body, hook_callee, hook_span, hook_value, options,
@@ -30,11 +30,14 @@ pub(crate) fn expand(input: TokenStream) -> TokenStream {
     match cx.check() {
         Ok(()) => {
             let tool = inline_tool(&def, &private, &input.closure);
-            // The dialect checks join the version check's `const` block: no item of their own.
+            // The dialect checks join the version check's `const` block; the descriptions they
+            // judge are an item beside it, which the tool's definition names too.
             let name = &def.name;
             let dialect_checks = dialect_checks(&def, &private, &quote!(#name));
+            let descriptions = descriptions(&def, &private);
             let version = version_value(&private);
             quote! {{
+                #descriptions
                 const _: () = {
                     #dialect_checks
                     #version
@@ -63,6 +66,14 @@ fn inline_tool(def: &ToolDef, private: &TokenStream, closure: &syn::ExprClosure)
     let args_struct = args_struct(def, private);
     let options = options(def, private);
     let output_schema = output_schema(def, private);
+    let definition = held_to_descriptions(
+        def,
+        private,
+        quote! {
+            #private::definition::<#args>(__TOOL_NAME, #description, #options)
+                #output_schema
+        },
+    );
     let call = call_body(def, private);
     // The hooks' expressions are evaluated before the handler's closure, in the order they are
     // written, so a hook can clone what the closure then moves.
@@ -117,8 +128,7 @@ fn inline_tool(def: &ToolDef, private: &TokenStream, closure: &syn::ExprClosure)
         static __DEFINITION: #private::OnceLock<#private::ToolDefinition> =
             #private::OnceLock::new();
         fn __build() -> #private::ToolDefinition {
-            #private::definition::<#args>(__TOOL_NAME, #description, #options)
-                #output_schema
+            #definition
         }
         let __definition = #private::cached_definition(&__DEFINITION, __build);
         let __tool = #private::inline_tool(__definition, move |__arguments, __context| {

@@ -4,7 +4,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 
-use crate::expand::dialects::dialect_checks;
+use crate::expand::dialects::{descriptions, dialect_checks, held_to_descriptions};
 use crate::expand::field::field_type;
 use crate::expand::output::{output_schema, result_arguments};
 use crate::model::{Callee as ModelCallee, DeferMode, Hook, ParamKind, ToolDef};
@@ -52,10 +52,20 @@ pub(crate) fn tool_impl(
     });
     let version = version_value(private);
     let dialect_checks = dialect_checks(def, private, &quote!(__TOOL_NAME));
+    let descriptions = descriptions(def, private);
     let output_schema = output_schema(def, private);
+    let definition = held_to_descriptions(
+        def,
+        private,
+        quote! {
+            #private::definition::<#args>(__TOOL_NAME, #description, #options)
+                #output_schema
+        },
+    );
     quote! {
         const _: () = {
             const __TOOL_NAME: &str = #name;
+            #descriptions
 
             #[automatically_derived]
             impl #private::Tool for #tool_ty {
@@ -63,8 +73,7 @@ pub(crate) fn tool_impl(
                     static __DEFINITION: #private::OnceLock<#private::ToolDefinition> =
                         #private::OnceLock::new();
                     fn __build() -> #private::ToolDefinition {
-                        #private::definition::<#args>(__TOOL_NAME, #description, #options)
-                            #output_schema
+                        #definition
                     }
                     #private::cached_definition(&__DEFINITION, __build)
                 }

@@ -44,6 +44,21 @@ pub struct ToolDefinition {
     /// How the runtime treats the tool; not sent to the model.
     #[serde(skip)]
     pub options: ToolOptions,
+    /// Where `parameters` departs from the descriptions the compile-time dialect check judged
+    /// (`Described` derived beside a hand-written `JsonSchema`): registration refuses the tool.
+    #[serde(skip)]
+    pub(crate) departure: Option<Departure>,
+}
+
+/// A parameter whose schema is not the description its type's compile-time check judged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Departure {
+    /// The parameter, by its name in the schema.
+    pub(crate) parameter: String,
+    /// Its Rust type, as written.
+    pub(crate) rust_type: String,
+    /// Where, in the parameter's schema, the two first part.
+    pub(crate) pointer: String,
 }
 
 impl ToolDefinition {
@@ -55,6 +70,7 @@ impl ToolDefinition {
             parameters,
             output_schema: None,
             options: ToolOptions::default(),
+            departure: None,
         }
     }
 
@@ -78,6 +94,18 @@ impl ToolDefinition {
     pub fn with_options(mut self, options: ToolOptions) -> Self {
         self.options = options;
         self
+    }
+
+    /// The same definition, marked as departing from the descriptions its compile-time check
+    /// judged.
+    pub(crate) fn departing(mut self, departure: Departure) -> Self {
+        self.departure = Some(departure);
+        self
+    }
+
+    /// Where the definition departs from the descriptions its compile-time check judged.
+    pub(crate) fn departure(&self) -> Option<&Departure> {
+        self.departure.as_ref()
     }
 }
 

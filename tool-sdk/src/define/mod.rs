@@ -24,6 +24,7 @@ mod valid;
 pub use arguments::{DEFAULT_MAX_ARGUMENTS_BYTES, MAX_ARGUMENTS_DEPTH};
 pub(crate) use catch::{start_caught, CatchPanic};
 pub use context::{CallId, FromToolContext, SharedState, State, ToolContext, ToolName};
+pub(crate) use definition::Departure;
 pub use definition::{Confirm, Defer, ToolDefinition, ToolOptions};
 pub use error::{ArgumentProblem, ToolError, ToolErrorKind, MAX_NAME_LEN};
 pub use inline::InlineTool;

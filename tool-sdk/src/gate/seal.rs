@@ -76,12 +76,19 @@ pub struct OpenedTurn {
     turn: PausedTurn,
     nonce: String,
     expires_at: u64,
+    issuer: Option<String>,
 }
 
 impl OpenedTurn {
     /// The paused reply, exactly as sealed.
     pub fn turn(&self) -> &PausedTurn {
         &self.turn
+    }
+
+    /// Who sealed the token, when its domain names one (an MCP server, by its name).
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
+    pub(crate) fn issuer(&self) -> Option<&str> {
+        self.issuer.as_deref()
     }
 
     /// Marks the token used; `false` when it was used already.
@@ -95,6 +102,10 @@ struct Payload {
     v: u8,
     nonce: String,
     expires_at: u64,
+    /// Who sealed the token, for a domain whose tokens are bound to their issuer: under the
+    /// MAC like the rest, so that an opener of the same key compares it with itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    issuer: Option<String>,
     turn: PausedTurn,
 }
 
@@ -161,14 +172,16 @@ impl Sealer {
 
     /// Seals `turn` as of `now`.
     pub fn seal_at(&self, turn: &PausedTurn, now: SystemTime) -> Result<String, GateError> {
-        self.seal_in(SealDomain::PAUSED_TURN, turn, now)
+        self.seal_in(SealDomain::PAUSED_TURN, None, turn, now)
     }
 
-    /// Seals `turn` as of `now` for `domain`: only [`open_in`](Self::open_in) with the same
-    /// domain opens it.
+    /// Seals `turn` as of `now` for `domain`, issued by `issuer` when the domain binds its
+    /// tokens to one: only [`open_in`](Self::open_in) with the same domain opens it, and
+    /// [`OpenedTurn::issuer`] names the issuer.
     pub(crate) fn seal_in(
         &self,
         domain: SealDomain,
+        issuer: Option<&str>,
         turn: &PausedTurn,
         now: SystemTime,
     ) -> Result<String, GateError> {
@@ -179,6 +192,7 @@ impl Sealer {
             v: 1,
             nonce: URL_SAFE_NO_PAD.encode(nonce),
             expires_at: unix_seconds(now).saturating_add(self.ttl.as_secs()),
+            issuer: issuer.map(str::to_owned),
             turn: turn.clone(),
         };
         let bytes = serde_json::to_vec(&payload)
@@ -236,6 +250,7 @@ impl Sealer {
             turn: payload.turn,
             nonce: payload.nonce,
             expires_at: payload.expires_at,
+            issuer: payload.issuer,
         })
     }
 

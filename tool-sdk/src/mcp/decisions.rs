@@ -22,10 +22,13 @@ pub(super) const OWN_KEY_TTL: Duration = Duration::from_secs(15 * 60);
 ///
 /// - On a 2026-07-28 session the call answers "input required" with the question and a
 ///   **request state**: the call sealed by a [`Sealer`] (HMAC-SHA256), bound to the tool's name
-///   and the fingerprint of its arguments, with an expiry and a one-time nonce. The client asks
-///   its user and calls again with the answer and the state; the call then runs once, if
-///   allowed. A forged, expired, replayed, or other call's state runs nothing and gets a
-///   JSON-RPC error (`-32602`) that says which.
+///   and the fingerprint of its arguments and to the server's name, with an expiry and a
+///   one-time nonce. The client asks its user and calls again with the answer and the state;
+///   the call then runs once, if allowed. A forged, expired, replayed, other call's or other
+///   server's state runs nothing and gets a JSON-RPC error (`-32602`) that says which. The
+///   state is not bound to a session or connection: 2026-07-28 requests have none (the
+///   retry stands alone and may reach any replica), and older revisions, which have
+///   sessions, ask within the call and issue no state.
 /// - On older sessions (2025-11-25 and before) the server sends an elicitation request and
 ///   waits for the answer within the same call.
 /// - A client that declares no elicitation gets a refusal naming what is missing, and
@@ -39,7 +42,9 @@ pub(super) const OWN_KEY_TTL: Duration = Duration::from_secs(15 * 60);
 /// # Replicas
 ///
 /// Replicas behind one load balancer share the key, so that any of them opens a request state,
-/// and the store where each state is redeemed, so that only one of them runs it: the
+/// the server's name (given to [`McpServer::builder`](super::McpServer::builder)), which
+/// states are bound to, so that another server sharing the key refuses them, and the store
+/// where each state is redeemed, so that only one of them runs it: the
 /// [`ReplayGuard`](crate::store::ReplayGuard) of the run store they share (a `PostgresStore`;
 /// a `SqliteStore` for processes of one machine). A sealer given without a replay guard of
 /// its own is refused when the server is built: each replica would run an allowed call once.

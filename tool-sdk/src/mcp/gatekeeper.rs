@@ -26,6 +26,8 @@ const ASK_TIMEOUT: std::time::Duration = OWN_KEY_TTL;
 pub(super) struct Gatekeeper {
     decisions: McpDecisions,
     sealer: Sealer,
+    /// The server's name, which its request states are bound to.
+    server: String,
 }
 
 /// What becomes of a call.
@@ -37,7 +39,8 @@ pub(super) enum Passage {
 }
 
 impl Gatekeeper {
-    pub(super) fn new(decisions: McpDecisions) -> Result<Self, McpError> {
+    /// The gatekeeper of the server named `server`.
+    pub(super) fn new(decisions: McpDecisions, server: &str) -> Result<Self, McpError> {
         let sealer = match decisions.sealer() {
             // A key given is a key shared, by replicas or by restarts of this process: each
             // request state must be redeemed where all of them look, or it runs once in each.
@@ -53,7 +56,11 @@ impl Gatekeeper {
             Some(sealer) => sealer.clone(),
             None => own_sealer()?,
         };
-        Ok(Self { decisions, sealer })
+        Ok(Self {
+            decisions,
+            sealer,
+            server: server.to_owned(),
+        })
     }
 
     /// Decides a first call (no request state) that needs a decision.
@@ -95,7 +102,7 @@ impl Gatekeeper {
             ErrorData::internal_error(format!("the question could not be written: {error}"), None)
         })?;
         if speaks_input_requests(context) {
-            let state = request_state::seal(&self.sealer, call).map_err(|error| {
+            let state = request_state::seal(&self.sealer, &self.server, call).map_err(|error| {
                 ErrorData::internal_error(
                     format!("the request state could not be sealed: {error}"),
                     None,
@@ -156,7 +163,8 @@ impl Gatekeeper {
         responses: Option<&InputResponses>,
         call: &ToolCall,
     ) -> Result<Passage, ErrorData> {
-        let opened = request_state::open(&self.sealer, state, call).map_err(state_error)?;
+        let opened =
+            request_state::open(&self.sealer, &self.server, state, call).map_err(state_error)?;
         let answered = responses
             .and_then(|responses| responses.get(DECISION_KEY))
             .ok_or_else(|| {

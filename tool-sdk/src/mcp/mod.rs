@@ -73,12 +73,12 @@
 //!
 //! A served tool call that needs a person's decision (the tool's `confirm`, or the server's
 //! [`ConfirmationPolicy`](crate::gate::ConfirmationPolicy)) asks the host's user: with an
-//! input request whose request state is sealed and bound to the call on a 2026-07-28 session,
-//! with an elicitation request on an older one, and is refused (naming what is missing) when
-//! the client offers neither; [`McpDecisions`] chooses otherwise. Such tools are also listed
-//! with `destructiveHint: true` (unless they say otherwise). On the consuming side,
-//! [`McpClientBuilder::with_confirm_destructive`] makes the server's possibly destructive
-//! tools wait for a decision in the loop or the gate.
+//! input request whose request state is sealed and bound to the call and the server on a
+//! 2026-07-28 session, with an elicitation request on an older one, and is refused (naming
+//! what is missing) when the client offers neither; [`McpDecisions`] chooses otherwise. Such
+//! tools are also listed with `destructiveHint: true` (unless they say otherwise). On the
+//! consuming side, [`McpClientBuilder::with_confirm_destructive`] makes the server's possibly
+//! destructive tools wait for a decision in the loop or the gate.
 //!
 //! # Annotations
 //!

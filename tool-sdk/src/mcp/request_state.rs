@@ -1,5 +1,22 @@
 //! The request state of an input request: the asking call sealed by a [`Sealer`], so that the
-//! client's retry can only run the call the person was asked about, once, in time.
+//! client's retry can only run the call the person was asked about, once, in time, on the
+//! server that asked.
+//!
+//! # What a state is bound to
+//!
+//! - **The call**: its tool and the fingerprint of its arguments.
+//! - **The server that issued it**, by the name it introduces itself with: another server
+//!   sharing the key (and the store where states are redeemed) refuses it without using it
+//!   up. Replicas of one server share its name, so any of them redeems it.
+//! - **Not a session or a connection.** Request states exist only on 2026-07-28, whose
+//!   requests carry no session: over streamable HTTP the revision removed `Mcp-Session-Id`,
+//!   and each request, the retry included, stands alone and may reach any replica; over
+//!   stdio the same stateless retry may reach another process behind a bridge that pools
+//!   them. Binding a state to the connection that got it would refuse the retry the protocol
+//!   designs. Older revisions, which have sessions, ask within the call (an elicitation
+//!   request on the call's own session) and issue no state. Who may redeem a state is
+//!   therefore whoever holds it and can reach the server: the state stays between the client
+//!   and the server (TLS over a network), and it runs only the call asked about, once.
 
 use std::fmt;
 use std::time::SystemTime;
@@ -20,6 +37,8 @@ const DOMAIN: SealDomain = SealDomain::new(b"tool-sdk/mcp-request-state/v1\n");
 pub(super) enum StateRefused {
     /// Not sealed by this server's key, or changed since.
     Forged,
+    /// Sealed by another server sharing the key; the name is this server's.
+    OtherServer(String),
     /// Sealed, but its time ran out.
     Expired,
     /// Sealed for another tool or other arguments.
@@ -30,19 +49,21 @@ pub(super) enum StateRefused {
     Unavailable,
 }
 
-/// Seals `call` into a request state.
-pub(super) fn seal(sealer: &Sealer, call: &ToolCall) -> Result<String, GateError> {
+/// Seals `call` into a request state issued by `server` (the server's name).
+pub(super) fn seal(sealer: &Sealer, server: &str, call: &ToolCall) -> Result<String, GateError> {
     let turn = PausedTurn::new(
         AssistantMessage::with_tool_calls(vec![call.clone()]),
         [call.name.as_str()],
         [WAITING_KEY],
     );
-    sealer.seal_in(DOMAIN, &turn, SystemTime::now())
+    sealer.seal_in(DOMAIN, Some(server), &turn, SystemTime::now())
 }
 
-/// Opens `state` for `call` (the retry's tool and arguments), not yet using it up.
+/// Opens `state` on `server` (this server's name) for `call` (the retry's tool and
+/// arguments), not yet using it up.
 pub(super) fn open(
     sealer: &Sealer,
+    server: &str,
     state: &str,
     call: &ToolCall,
 ) -> Result<OpenedTurn, StateRefused> {
@@ -55,6 +76,9 @@ pub(super) fn open(
     let turn = opened.turn();
     if turn.awaiting() != [WAITING_KEY] {
         return Err(StateRefused::Forged);
+    }
+    if opened.issuer() != Some(server) {
+        return Err(StateRefused::OtherServer(server.to_owned()));
     }
     match turn.reply().tool_calls.as_slice() {
         [sealed] if fingerprint(sealed) == fingerprint(call) => Ok(opened),
@@ -76,7 +100,14 @@ pub(super) async fn consume(sealer: &Sealer, opened: &OpenedTurn) -> Result<(), 
 
 impl fmt::Display for StateRefused {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+        let why = match self {
+            Self::OtherServer(this) => {
+                return write!(
+                    f,
+                    "the request state was issued by another server sharing this server's key, \
+                     not by `{this}`; nothing ran"
+                );
+            }
             Self::Forged => {
                 "the request state was not issued by this server, or was changed since; \
                  nothing ran"
@@ -93,7 +124,8 @@ impl fmt::Display for StateRefused {
                 "the server could not check whether the request state was used before; \
                  nothing ran: try again"
             }
-        })
+        };
+        f.write_str(why)
     }
 }
 
@@ -109,8 +141,8 @@ mod tests {
     fn a_request_state_and_a_paused_turn_of_one_key_never_open_as_each_other() {
         let sealer = sealer();
         let call = ToolCall::new("1", "rm", r#"{"path": "/"}"#);
-        let state = seal(&sealer, &call).unwrap();
-        assert!(open(&sealer, &state, &call).is_ok());
+        let state = seal(&sealer, "bank", &call).unwrap();
+        assert!(open(&sealer, "bank", &state, &call).is_ok());
         assert!(matches!(sealer.open(&state), Err(GateError::BadSignature)));
 
         // A paused turn of the loop, shaped as a request state and sealed with the same key.
@@ -121,7 +153,7 @@ mod tests {
         );
         let token = sealer.seal(&turn).unwrap();
         assert_eq!(
-            open(&sealer, &token, &call).err(),
+            open(&sealer, "bank", &token, &call).err(),
             Some(StateRefused::Forged)
         );
     }
@@ -130,18 +162,33 @@ mod tests {
     fn a_state_opens_only_for_its_call() {
         let sealer = sealer();
         let call = ToolCall::new("1", "rm", r#"{"path": "/tmp/a"}"#);
-        let state = seal(&sealer, &call).unwrap();
+        let state = seal(&sealer, "bank", &call).unwrap();
         let reordered = ToolCall::new("2", "rm", r#"{ "path":"/tmp/a" }"#);
-        assert!(open(&sealer, &state, &reordered).is_ok());
+        assert!(open(&sealer, "bank", &state, &reordered).is_ok());
         let swapped = ToolCall::new("1", "rm", r#"{"path": "/"}"#);
         assert_eq!(
-            open(&sealer, &state, &swapped).err(),
+            open(&sealer, "bank", &state, &swapped).err(),
             Some(StateRefused::OtherCall)
         );
         let other_tool = ToolCall::new("1", "rmdir", r#"{"path": "/tmp/a"}"#);
         assert_eq!(
-            open(&sealer, &state, &other_tool).err(),
+            open(&sealer, "bank", &state, &other_tool).err(),
             Some(StateRefused::OtherCall)
         );
+    }
+
+    #[test]
+    fn a_state_opens_only_on_the_server_that_issued_it() {
+        let sealer = sealer();
+        let call = ToolCall::new("1", "transfer", r#"{"to": "ana", "amount": 5000}"#);
+        let state = seal(&sealer, "bank", &call).unwrap();
+        let refused = open(&sealer, "shop", &state, &call).err();
+        assert_eq!(refused, Some(StateRefused::OtherServer("shop".into())));
+        assert_eq!(
+            refused.unwrap().to_string(),
+            "the request state was issued by another server sharing this server's key, not by \
+             `shop`; nothing ran"
+        );
+        assert!(open(&sealer, "bank", &state, &call).is_ok());
     }
 }

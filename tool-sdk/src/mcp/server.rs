@@ -244,7 +244,7 @@ impl McpServerBuilder {
     /// key can be drawn for the request states of the [decisions](Self::with_decisions).
     pub fn build(self, registry: impl Into<Arc<ToolRegistry>>) -> Result<McpServer, McpError> {
         let registry = registry.into();
-        let gatekeeper = Gatekeeper::new(self.decisions)?;
+        let gatekeeper = Gatekeeper::new(self.decisions, &self.implementation.name)?;
         let tools = registry
             .definitions()
             .map(describe)

@@ -34,6 +34,28 @@ pub enum RegistryError {
         /// What is wrong there.
         message: String,
     },
+
+    /// A parameter's schema is not the description its type's compile-time dialect check
+    /// judged: the check passed a schema the model is never sent. It happens where `Described`
+    /// is derived beside a hand-written `JsonSchema`, which the derive cannot see, or written
+    /// by hand to say another schema.
+    #[error(
+        "the schema of parameter `{parameter}` of tool `{tool}` is not the description of \
+         `{rust_type}` its dialect check judged when it was compiled (they part at \
+         `{pointer}`), as where `Described` is derived beside a `JsonSchema` written by hand: \
+         implement `Described` by hand to say the schema `JsonSchema` gives, or mark the \
+         argument `#[arg(unchecked)]` to leave its check to registration"
+    )]
+    DescriptionMismatch {
+        /// The tool.
+        tool: String,
+        /// The parameter, by its name in the schema.
+        parameter: String,
+        /// The parameter's Rust type, as written.
+        rust_type: String,
+        /// Where, in the parameter's schema, the schema and the description first part.
+        pointer: String,
+    },
 }
 
 /// The classes of [`RegistryError`].
@@ -46,6 +68,8 @@ pub enum RegistryErrorKind {
     InvalidName,
     /// A dynamic tool's parameters are not a usable JSON Schema object.
     InvalidSchema,
+    /// A parameter's schema is not the description its compile-time check judged.
+    DescriptionMismatch,
 }
 
 impl RegistryError {
@@ -55,6 +79,7 @@ impl RegistryError {
             Self::DuplicateName(_) => RegistryErrorKind::DuplicateName,
             Self::InvalidName { .. } => RegistryErrorKind::InvalidName,
             Self::InvalidSchema { .. } => RegistryErrorKind::InvalidSchema,
+            Self::DescriptionMismatch { .. } => RegistryErrorKind::DescriptionMismatch,
         }
     }
 }

@@ -120,7 +120,7 @@ impl ToolRegistry {
         if self.index.contains(name) {
             return Err(RegistryError::DuplicateName(name.to_owned()));
         }
-        let output = OutputCheck::of(tool.definition())?;
+        let output = admitted(tool.definition())?;
         self.insert(tool, output);
         Ok(self)
     }
@@ -151,7 +151,7 @@ impl ToolRegistry {
                 return Err(RegistryError::DuplicateName(name.to_owned()));
             }
             names.push(name);
-            outputs.push(OutputCheck::of(tool.definition())?);
+            outputs.push(admitted(tool.definition())?);
         }
         for (tool, output) in tools.into_iter().zip(outputs) {
             self.insert(tool, output);
@@ -260,6 +260,21 @@ impl ToolRegistry {
     pub fn unknown_tool(&self, name: &str) -> ToolError {
         ToolError::unknown_tool(name, crate::register::suggest::closest(name, self.names()))
     }
+}
+
+/// What registration asks of a tool's definition beside its name: parameters that are what
+/// its compile-time check judged, and an output schema that compiles (debug builds), whose
+/// check it returns.
+fn admitted(definition: &ToolDefinition) -> Result<Option<OutputCheck>, RegistryError> {
+    if let Some(departure) = definition.departure() {
+        return Err(RegistryError::DescriptionMismatch {
+            tool: definition.name.clone(),
+            parameter: departure.parameter.clone(),
+            rust_type: departure.rust_type.clone(),
+            pointer: departure.pointer.clone(),
+        });
+    }
+    OutputCheck::of(definition)
 }
 
 impl fmt::Debug for ToolRegistry {

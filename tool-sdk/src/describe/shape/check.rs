@@ -297,7 +297,7 @@ impl Check {
         if let Some(reference) = view.get(Keyword::Ref) {
             let target = match reference {
                 Value::Shape(Shape::Ref(definition)) => Some(*definition),
-                Value::Shape(Shape::Recursive(name)) => self.opened(name),
+                Value::Shape(Shape::Recursive(name) | Shape::Deep(name)) => self.opened(name),
                 _ => None,
             };
             return match (target, View::of_definition(target)) {
@@ -594,6 +594,16 @@ impl Check {
                     return invalid(Rule::Unresolved {
                         reference: Reference::Definition(name),
                     })
+                }
+            },
+            // Past the depth descriptions unfold: a type holding itself through others is
+            // open above; any other is further than the check follows.
+            Value::Shape(Shape::Deep(name)) => match self.opened(name) {
+                Some(definition) => definition,
+                None => {
+                    return Err(Stop::Unchecked(
+                        "named types nested deeper than their descriptions unfold",
+                    ))
                 }
             },
             _ => return Err(Stop::Unchecked("a `$ref` that names no definition")),

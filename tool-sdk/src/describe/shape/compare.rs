@@ -3,7 +3,7 @@
 //! several. Two schemas are the same when the keywords the dialect writes out are, in order.
 
 use crate::describe::rules::{Others, Refs, Rules};
-use crate::describe::shape::tree::{same, same_str, Keyword, Shape};
+use crate::describe::shape::tree::{same, same_str, Definition, Keyword, Shape};
 use crate::describe::shape::view::{Base, Value, View};
 
 /// Deepest two schemas are compared (a tuple's elements).
@@ -156,8 +156,14 @@ impl Compare {
                     (Shape::Ref(a), Shape::Ref(b)) if matches!(self.rules.refs, Refs::Inline) => {
                         self.same(&a.schema, &b.schema, depth)
                     }
-                    (Shape::Ref(a), Shape::Ref(b)) => Some(same_str(a.name, b.name)),
-                    (Shape::Recursive(a), Shape::Recursive(b)) => Some(same_str(a, b)),
+                    (
+                        Shape::Ref(Definition { name: a, .. })
+                        | Shape::Recursive(a)
+                        | Shape::Deep(a),
+                        Shape::Ref(Definition { name: b, .. })
+                        | Shape::Recursive(b)
+                        | Shape::Deep(b),
+                    ) => Some(same_str(a, b)),
                     _ => Some(false),
                 },
                 _ => Some(same(a, b)),

@@ -8,6 +8,43 @@ use std::sync::Arc;
 
 use crate::describe::shape::tree::{Keyword, Shape};
 
+/// Calls `$then` with every depth below the top that descriptions unfold to: its marker type
+/// and the name of the description at that depth. A chain of named types longer than this is
+/// described with a reference by name at its end ([`Shape::Deep`]), whose check is left to
+/// registration.
+macro_rules! with_depths {
+    ($then:ident) => {
+        $then! {
+            Depth1 => DEPTH_1,
+            Depth2 => DEPTH_2,
+            Depth3 => DEPTH_3,
+            Depth4 => DEPTH_4,
+            Depth5 => DEPTH_5,
+            Depth6 => DEPTH_6,
+            Depth7 => DEPTH_7,
+            Depth8 => DEPTH_8,
+            Depth9 => DEPTH_9,
+            Depth10 => DEPTH_10,
+            Depth11 => DEPTH_11,
+            Depth12 => DEPTH_12,
+            Depth13 => DEPTH_13,
+            Depth14 => DEPTH_14,
+            Depth15 => DEPTH_15,
+            Depth16 => DEPTH_16,
+        }
+    };
+}
+
+/// The descriptions below the top, in the trait: its own by default.
+macro_rules! depth_consts {
+    ($($depth:ident => $shape:ident,)*) => {
+        $(
+            #[doc(hidden)]
+            const $shape: Shape = Self::SHAPE;
+        )*
+    };
+}
+
 /// A type whose JSON Schema is known when the crate is compiled, so that a tool taking it can
 /// be checked against a provider's dialect by `cargo check`.
 ///
@@ -24,7 +61,53 @@ use crate::describe::shape::tree::{Keyword, Shape};
 pub trait Described {
     /// The type's schema, as a use of the type has it.
     const SHAPE: Shape;
+
+    // The type's schema as a use of it has it one named type deep (a field of a derived type's
+    // field), two, and so on: `DEPTH_1` to `DEPTH_16`, each the same as `SHAPE` but for
+    // derived types and the types around them. A derived type describes its fields one level
+    // deeper than itself, and at the last level refers to itself by name (`Shape::Deep`): so
+    // two types that hold each other are described without a cycle, which a `const` cannot
+    // hold. A type described by hand keeps them as they are.
+    with_depths!(depth_consts);
 }
+
+/// `T` described as a use of it `D` named types deep ([`Depth1`] to [`Depth16`]) has it: what
+/// a derived type's description of its fields, and a container's of its content, use below
+/// the top.
+#[derive(Debug)]
+pub struct AtDepth<T: ?Sized, D>(
+    std::marker::PhantomData<D>,
+    std::marker::PhantomData<*const T>,
+);
+
+/// Defines, for each depth, a marker type and `AtDepth`'s description at that depth, and
+/// `deeper!`, which defines a container's descriptions below the top.
+macro_rules! depths {
+    ($($depth:ident => $shape:ident,)*) => {
+        $(
+            #[doc = concat!("A depth of [`AtDepth`]: `Described::", stringify!($shape), "`.")]
+            #[derive(Debug)]
+            pub struct $depth;
+
+            impl<T: Described + ?Sized> Described for AtDepth<T, $depth> {
+                const SHAPE: Shape = T::$shape;
+            }
+        )*
+
+        /// Defines a container's descriptions below the top from `$ty`, the container of its
+        /// content at a depth, written with `Level` for the depth.
+        macro_rules! deeper {
+            ($ty:ty) => {
+                $(const $shape: Shape = {
+                    type Level = $depth;
+                    <$ty as Described>::SHAPE
+                };)*
+            };
+        }
+    };
+}
+
+with_depths!(depths);
 
 /// Describes types whose schema is one constant.
 macro_rules! described {
@@ -76,6 +159,7 @@ impl Described for serde_json::Map<String, serde_json::Value> {
 
 impl<T: Described> Described for Option<T> {
     const SHAPE: Shape = Shape::Nullable(&T::SHAPE);
+    deeper!(Option<AtDepth<T, Level>>);
 }
 
 /// Types whose schema is their content's.
@@ -83,6 +167,7 @@ macro_rules! transparent {
     ($($ty:ty),*) => {
         $(impl<T: Described + ?Sized> Described for $ty {
             const SHAPE: Shape = T::SHAPE;
+            deeper!(AtDepth<T, Level>);
         })*
     };
 }
@@ -91,39 +176,42 @@ transparent!(Box<T>, Rc<T>, Arc<T>, &T, &mut T);
 
 impl<T: Described + ToOwned + ?Sized> Described for Cow<'_, T> {
     const SHAPE: Shape = T::SHAPE;
+    deeper!(AtDepth<T, Level>);
 }
 
 /// Sequences: an array of one item type.
 macro_rules! sequences {
-    ($($ty:ty),*) => {
-        $(impl<T: Described> Described for $ty {
+    ($($ty:ident),*) => {
+        $(impl<T: Described> Described for $ty<T> {
             const SHAPE: Shape = Shape::Schema(&[
                 (Keyword::Type, Shape::Str("array")),
                 (Keyword::Items, T::SHAPE),
             ]);
+            deeper!($ty<AtDepth<T, Level>>);
         })*
     };
 }
 
-sequences!(Vec<T>, [T], VecDeque<T>, LinkedList<T>, BinaryHeap<T>);
+sequences!(Vec, VecDeque, LinkedList, BinaryHeap);
+
+impl<T: Described> Described for [T] {
+    const SHAPE: Shape = <Vec<T> as Described>::SHAPE;
+    deeper!([AtDepth<T, Level>]);
+}
 
 /// Sets: an array of one item type, each item once.
-macro_rules! sets {
-    ($($ty:ty),*) => {
-        $(impl<T: Described, S> Described for $ty {
-            const SHAPE: Shape = Shape::Schema(&[
-                (Keyword::Type, Shape::Str("array")),
-                (Keyword::UniqueItems, Shape::Bool(true)),
-                (Keyword::Items, T::SHAPE),
-            ]);
-        })*
-    };
+impl<T: Described, S> Described for HashSet<T, S> {
+    const SHAPE: Shape = Shape::Schema(&[
+        (Keyword::Type, Shape::Str("array")),
+        (Keyword::UniqueItems, Shape::Bool(true)),
+        (Keyword::Items, T::SHAPE),
+    ]);
+    deeper!(HashSet<AtDepth<T, Level>, S>);
 }
-
-sets!(HashSet<T, S>);
 
 impl<T: Described> Described for BTreeSet<T> {
     const SHAPE: Shape = <HashSet<T> as Described>::SHAPE;
+    deeper!(BTreeSet<AtDepth<T, Level>>);
 }
 
 impl<T: Described, const N: usize> Described for [T; N] {
@@ -141,6 +229,7 @@ impl<T: Described, const N: usize> Described for [T; N] {
             (Keyword::MaxItems, Shape::Int(N as i128)),
         ])
     };
+    deeper!([AtDepth<T, Level>; N]);
 }
 
 /// A type that can key a map, and how schemars says its keys.
@@ -190,6 +279,7 @@ macro_rules! maps {
                     (Keyword::PatternProperties, Shape::Names(&[(pattern, V::SHAPE)])),
                 ]),
             };
+            deeper!(HashMap<K, AtDepth<V, Level>, S>);
         })*
     };
 }
@@ -198,6 +288,7 @@ maps!(HashMap<K, V, S>);
 
 impl<K: DescribedKey, V: Described> Described for BTreeMap<K, V> {
     const SHAPE: Shape = <HashMap<K, V> as Described>::SHAPE;
+    deeper!(BTreeMap<K, AtDepth<V, Level>>);
 }
 
 /// Tuples: an array with a schema per position, of its length.
@@ -210,6 +301,7 @@ macro_rules! tuples {
                 (Keyword::MinItems, Shape::Int($len)),
                 (Keyword::MaxItems, Shape::Int($len)),
             ]);
+            deeper!(($(AtDepth<$name, Level>,)+));
         })*
     };
 }

@@ -5,6 +5,7 @@
 //! run time, and a tool whose parameters a chosen dialect refuses fails to compile with the
 //! words of the [`LoweringError`](crate::describe::LoweringError) registration would give.
 
+pub(crate) mod agree;
 pub(crate) mod check;
 mod compare;
 pub(crate) mod described;

@@ -43,6 +43,11 @@ pub enum Shape {
     /// by its definition's name: a recursive type's reference to itself, which a `const` cannot
     /// hold as a [`Ref`](Shape::Ref) to the definition it is part of.
     Recursive(&'static str),
+    /// The value of `$ref` for a named type reached deeper than descriptions unfold (a type
+    /// that holds a type that holds it, or a long chain of types inside one another): its
+    /// definition's name. The check follows it only to a definition open above it (a type that
+    /// holds itself through others) and otherwise leaves its verdict to registration.
+    Deep(&'static str),
     /// `Option<T>`: `T`'s schema, `null` allowed as schemars allows it (a union of types with
     /// `"null"`, or `anyOf` with `{"type": "null"}` around a reference or a union).
     Nullable(&'static Shape),
@@ -174,7 +179,7 @@ pub(crate) const fn same_str(a: &str, b: &str) -> bool {
 const SAME_DEPTH: usize = 32;
 
 /// Whether two shapes are the same: values by value (a float by its bits), schemas keyword for
-/// keyword, references by the name of their definition; shapes nested deeper than
+/// keyword, references by the name of their definition (however each is held); shapes nested deeper than
 /// [`SAME_DEPTH`] are taken as different.
 pub(crate) const fn same(a: &Shape, b: &Shape) -> bool {
     same_within(a, b, 0)
@@ -189,10 +194,12 @@ const fn same_within(a: &Shape, b: &Shape, depth: usize) -> bool {
         (Shape::Bool(a), Shape::Bool(b)) => *a == *b,
         (Shape::Int(a), Shape::Int(b)) => *a == *b,
         (Shape::Float(a), Shape::Float(b)) => a.to_bits() == b.to_bits(),
-        (Shape::Str(a), Shape::Str(b)) | (Shape::Recursive(a), Shape::Recursive(b)) => {
-            same_str(a, b)
-        }
-        (Shape::Ref(a), Shape::Ref(b)) => same_str(a.name, b.name),
+        (Shape::Str(a), Shape::Str(b)) => same_str(a, b),
+        // A reference, however it is held, is written `#/$defs/<name>`.
+        (
+            Shape::Ref(Definition { name: a, .. }) | Shape::Recursive(a) | Shape::Deep(a),
+            Shape::Ref(Definition { name: b, .. }) | Shape::Recursive(b) | Shape::Deep(b),
+        ) => same_str(a, b),
         (Shape::List(a), Shape::List(b)) => {
             if a.len() != b.len() {
                 return false;

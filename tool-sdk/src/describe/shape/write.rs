@@ -63,7 +63,7 @@ fn write(shape: &Shape, defs: &mut Map<String, Value>, nesting: usize) -> Value 
             define(definition, defs, nesting);
             reference(definition.name)
         }
-        Shape::Recursive(name) => reference(name),
+        Shape::Recursive(name) | Shape::Deep(name) => reference(name),
         // What it is, only the type's `JsonSchema` says.
         Shape::Unchecked => Value::Bool(true),
         Shape::Nullable(inner) => {
