@@ -22,12 +22,7 @@ pub(crate) fn calculate(expression: &str) -> Result<String, String> {
     if float.is_infinite() {
         return Ok(if float > 0.0 { "inf" } else { "-inf" }.into());
     }
-    // Rust's fixed-precision formatting rounds the float's exact value, ties to even, as
-    // Python's `round(x, 2)` does.
-    let rounded: f64 = format!("{float:.2}")
-        .parse()
-        .map_err(|_| "invalid result".to_owned())?;
-    Ok(crate::db_hash::python_float(rounded))
+    Ok(crate::db_hash::python_float(crate::db_hash::round2(float)))
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -17,6 +17,19 @@ pub(crate) fn db_hash(db: &impl Serialize) -> Result<String, serde_json::Error> 
     Ok(digest.iter().map(|byte| format!("{byte:02x}")).collect())
 }
 
+/// `value` as Python's `json.dumps(value, sort_keys=True)` writes it.
+pub(crate) fn python_json(value: &Value) -> String {
+    let mut text = String::new();
+    write_value(&mut text, value);
+    text
+}
+
+/// Python's `round(value, 2)`: Rust's fixed-precision formatting rounds the float's exact
+/// value, ties to even, as Python does.
+pub(crate) fn round2(value: f64) -> f64 {
+    format!("{value:.2}").parse().unwrap_or(value)
+}
+
 /// Appends `value` as Python's `json.dumps(value, sort_keys=True)` writes it.
 fn write_value(out: &mut String, value: &Value) {
     match value {

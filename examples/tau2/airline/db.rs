@@ -17,7 +17,10 @@ pub(crate) struct FlightDb {
     pub(crate) reservations: IndexMap<String, Reservation>,
 }
 
-/// One way or round trip.
+// No doc comments on the argument types' items: schemars would make them descriptions, and
+// the schemas keep τ²'s, which has none for the models and literals themselves.
+
+// One way or round trip.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub(crate) enum FlightType {
@@ -25,7 +28,7 @@ pub(crate) enum FlightType {
     OneWay,
 }
 
-/// A cabin class.
+// A cabin class.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub(crate) enum Cabin {
@@ -45,7 +48,7 @@ impl Cabin {
     }
 }
 
-/// Whether travel insurance was bought.
+// Whether travel insurance was bought.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub(crate) enum Insurance {
@@ -69,9 +72,6 @@ pub(crate) struct Address {
     pub(crate) state: String,
     pub(crate) zip: String,
 }
-
-// No doc comments on the argument types' items: schemars would make them descriptions, and
-// the schemas keep τ²'s, which has none for the models themselves.
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub(crate) struct Payment {

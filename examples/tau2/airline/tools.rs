@@ -5,7 +5,7 @@
 //! The policy says to get the user's explicit confirmation before any action that updates the
 //! booking database: each of the six writes is `confirm`, so the loop asks a person before it
 //! runs one. None has an inverse tool; each keeps the pre-image of what it touches
-//! ([`Airline::write`]) and its compensation, [`Airline::undo`], restores it.
+//! (`Store::write`) and its compensation, `undo`, restores it.
 
 use serde_json::Value;
 use tool_sdk::define::ToolName;
@@ -55,7 +55,7 @@ impl Airline {
         /// Whether the reservation has insurance.
         insurance: Insurance,
     ) -> Result<Reservation, String> {
-        self.write("book_reservation", |db, touched| {
+        self.store.write("book_reservation", |db, touched| {
             let user = get_user(db, &user_id)?;
             let reservation_id = NEW_RESERVATION_IDS
                 .into_iter()
@@ -179,7 +179,7 @@ impl Airline {
         /// The reservation ID, such as 'ZFA04Y'.
         reservation_id: String,
     ) -> Result<Reservation, String> {
-        self.write("cancel_reservation", |db, touched| {
+        self.store.write("cancel_reservation", |db, touched| {
             touched.reservation(db, &reservation_id);
             let reservation = get_reservation_mut(db, &reservation_id)?;
             // Every payment so far is refunded (a refund too, when cancelled twice); seats
@@ -205,7 +205,8 @@ impl Airline {
         /// The reservation ID, such as '8JX2WO'.
         reservation_id: String,
     ) -> Result<Reservation, String> {
-        self.read(|db| get_reservation(db, &reservation_id).cloned())
+        self.store
+            .read(|db| get_reservation(db, &reservation_id).cloned())
     }
 
     /// Get the details of a user, including their reservations.
@@ -215,7 +216,7 @@ impl Airline {
         /// The user ID, such as 'sara_doe_496'.
         user_id: String,
     ) -> Result<User, String> {
-        self.read(|db| get_user(db, &user_id).cloned())
+        self.store.read(|db| get_user(db, &user_id).cloned())
     }
 
     /// Returns a list of all available airports.
@@ -238,7 +239,7 @@ impl Airline {
         /// The date of the flight in the format 'YYYY-MM-DD', such as '2024-01-01'.
         date: String,
     ) -> Result<Vec<DirectFlight>, String> {
-        self.read(|db| {
+        self.store.read(|db| {
             Ok(search_direct(
                 db,
                 &date,
@@ -260,7 +261,7 @@ impl Airline {
         /// The date of the flight in the format 'YYYY-MM-DD', such as '2024-05-01'.
         date: String,
     ) -> Result<Vec<(DirectFlight, DirectFlight)>, String> {
-        self.read(|db| {
+        self.store.read(|db| {
             let mut results = Vec::new();
             for mut first in search_direct(db, &date, Some(&origin), None, None) {
                 first.date = Some(date.clone());
@@ -295,7 +296,7 @@ impl Airline {
         /// The amount of the certificate to send.
         amount: i64,
     ) -> Result<String, String> {
-        self.write("send_certificate", |db, touched| {
+        self.store.write("send_certificate", |db, touched| {
             touched.user(db, &user_id);
             let user = get_user_mut(db, &user_id)?;
             for number in NEW_PAYMENT_IDS {
@@ -345,21 +346,24 @@ impl Airline {
         /// The payment id stored in user profile, such as 'credit_card_7815826', 'gift_card_7815826', 'certificate_7815826'.
         payment_id: String,
     ) -> Result<Reservation, String> {
-        self.write("update_reservation_baggages", |db, touched| {
-            let reservation = get_reservation(db, &reservation_id)?;
-            let user_id = reservation.user_id.clone();
-            get_user(db, &user_id)?;
-            let total_price = 50
-                * (i128::from(nonfree_baggages) - i128::from(reservation.nonfree_baggages)).max(0);
-            touched.user(db, &user_id);
-            touched.reservation(db, &reservation_id);
-            let payment = pay_for_update(get_user_mut(db, &user_id)?, &payment_id, total_price)?;
-            let reservation = get_reservation_mut(db, &reservation_id)?;
-            reservation.payment_history.extend(payment);
-            reservation.total_baggages = total_baggages;
-            reservation.nonfree_baggages = nonfree_baggages;
-            Ok(reservation.clone())
-        })
+        self.store
+            .write("update_reservation_baggages", |db, touched| {
+                let reservation = get_reservation(db, &reservation_id)?;
+                let user_id = reservation.user_id.clone();
+                get_user(db, &user_id)?;
+                let total_price = 50
+                    * (i128::from(nonfree_baggages) - i128::from(reservation.nonfree_baggages))
+                        .max(0);
+                touched.user(db, &user_id);
+                touched.reservation(db, &reservation_id);
+                let payment =
+                    pay_for_update(get_user_mut(db, &user_id)?, &payment_id, total_price)?;
+                let reservation = get_reservation_mut(db, &reservation_id)?;
+                reservation.payment_history.extend(payment);
+                reservation.total_baggages = total_baggages;
+                reservation.nonfree_baggages = nonfree_baggages;
+                Ok(reservation.clone())
+            })
     }
 
     /// Update the flight information of a reservation.
@@ -375,57 +379,59 @@ impl Airline {
         /// The payment id stored in user profile, such as 'credit_card_7815826', 'gift_card_7815826', 'certificate_7815826'.
         payment_id: String,
     ) -> Result<Reservation, String> {
-        self.write("update_reservation_flights", |db, touched| {
-            let reservation = get_reservation(db, &reservation_id)?;
-            let user_id = reservation.user_id.clone();
-            get_user(db, &user_id)?;
-            let travellers = reservation.passengers.len() as i128;
-            let mut total_price: i128 = 0;
-            let mut new_flights = Vec::new();
-            for info in &flights {
-                // A flight already booked, in the same cabin, keeps the price paid.
-                let kept = reservation.flights.iter().find(|booked| {
-                    booked.flight_number == info.flight_number
-                        && booked.date == info.date
-                        && cabin == reservation.cabin
-                });
-                if let Some(booked) = kept {
-                    total_price += i128::from(booked.price) * travellers;
-                    new_flights.push(booked.clone());
-                    continue;
+        self.store
+            .write("update_reservation_flights", |db, touched| {
+                let reservation = get_reservation(db, &reservation_id)?;
+                let user_id = reservation.user_id.clone();
+                get_user(db, &user_id)?;
+                let travellers = reservation.passengers.len() as i128;
+                let mut total_price: i128 = 0;
+                let mut new_flights = Vec::new();
+                for info in &flights {
+                    // A flight already booked, in the same cabin, keeps the price paid.
+                    let kept = reservation.flights.iter().find(|booked| {
+                        booked.flight_number == info.flight_number
+                            && booked.date == info.date
+                            && cabin == reservation.cabin
+                    });
+                    if let Some(booked) = kept {
+                        total_price += i128::from(booked.price) * travellers;
+                        new_flights.push(booked.clone());
+                        continue;
+                    }
+                    let flight = get_flight(db, &info.flight_number)?;
+                    let (seats, prices) = available(flight, &info.date)?;
+                    if i128::from(*seat_count(seats, cabin)?) < travellers {
+                        return Err(format!("Not enough seats on flight {}", info.flight_number));
+                    }
+                    let price = *seat_count(prices, cabin)?;
+                    total_price += i128::from(price) * travellers;
+                    new_flights.push(ReservationFlight {
+                        flight_number: info.flight_number.clone(),
+                        origin: flight.origin.clone(),
+                        destination: flight.destination.clone(),
+                        date: info.date.clone(),
+                        price,
+                    });
                 }
-                let flight = get_flight(db, &info.flight_number)?;
-                let (seats, prices) = available(flight, &info.date)?;
-                if i128::from(*seat_count(seats, cabin)?) < travellers {
-                    return Err(format!("Not enough seats on flight {}", info.flight_number));
-                }
-                let price = *seat_count(prices, cabin)?;
-                total_price += i128::from(price) * travellers;
-                new_flights.push(ReservationFlight {
-                    flight_number: info.flight_number.clone(),
-                    origin: flight.origin.clone(),
-                    destination: flight.destination.clone(),
-                    date: info.date.clone(),
-                    price,
-                });
-            }
-            let paid: i128 = reservation
-                .flights
-                .iter()
-                .map(|flight| i128::from(flight.price))
-                .sum();
-            total_price -= paid * travellers;
+                let paid: i128 = reservation
+                    .flights
+                    .iter()
+                    .map(|flight| i128::from(flight.price))
+                    .sum();
+                total_price -= paid * travellers;
 
-            touched.user(db, &user_id);
-            touched.reservation(db, &reservation_id);
-            let payment = pay_for_update(get_user_mut(db, &user_id)?, &payment_id, total_price)?;
-            let reservation = get_reservation_mut(db, &reservation_id)?;
-            reservation.payment_history.extend(payment);
-            // Seats are not moved, as in τ² ("assume it takes time to be updated").
-            reservation.flights = new_flights;
-            reservation.cabin = cabin;
-            Ok(reservation.clone())
-        })
+                touched.user(db, &user_id);
+                touched.reservation(db, &reservation_id);
+                let payment =
+                    pay_for_update(get_user_mut(db, &user_id)?, &payment_id, total_price)?;
+                let reservation = get_reservation_mut(db, &reservation_id)?;
+                reservation.payment_history.extend(payment);
+                // Seats are not moved, as in τ² ("assume it takes time to be updated").
+                reservation.flights = new_flights;
+                reservation.cabin = cabin;
+                Ok(reservation.clone())
+            })
     }
 
     /// Update the passenger information of a reservation.
@@ -437,15 +443,16 @@ impl Airline {
         /// An array of objects containing details about each passenger.
         passengers: Vec<Passenger>,
     ) -> Result<Reservation, String> {
-        self.write("update_reservation_passengers", |db, touched| {
-            touched.reservation(db, &reservation_id);
-            let reservation = get_reservation_mut(db, &reservation_id)?;
-            if passengers.len() != reservation.passengers.len() {
-                return Err("Number of passengers does not match".into());
-            }
-            reservation.passengers = passengers;
-            Ok(reservation.clone())
-        })
+        self.store
+            .write("update_reservation_passengers", |db, touched| {
+                touched.reservation(db, &reservation_id);
+                let reservation = get_reservation_mut(db, &reservation_id)?;
+                if passengers.len() != reservation.passengers.len() {
+                    return Err("Number of passengers does not match".into());
+                }
+                reservation.passengers = passengers;
+                Ok(reservation.clone())
+            })
     }
 
     /// Get the status of a flight.
@@ -457,7 +464,7 @@ impl Airline {
         /// The date of the flight.
         date: String,
     ) -> Result<String, String> {
-        self.read(|db| {
+        self.store.read(|db| {
             Ok(get_flight_date(db, &flight_number, &date)?
                 .status()
                 .to_owned())
@@ -466,7 +473,7 @@ impl Airline {
 
     /// Every write's compensation: the records the call touched, put back as they were.
     fn undo<Args>(&self, _: Args, output: Value, tool: ToolName) -> Result<(), String> {
-        self.restore(&tool.0, &output)
+        self.store.restore(&tool.0, &output)
     }
 }
 

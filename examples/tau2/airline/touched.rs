@@ -1,6 +1,7 @@
 //! The records one airline write touches, as they were before it.
 
 use super::db::{FlightDateStatus, FlightDb, Reservation, User};
+use crate::store::PreImage;
 use crate::undo::Kept;
 
 /// Pre-images of reservations, users and flights on a date; each the first seen, that is,
@@ -45,9 +46,10 @@ impl Touched {
             ));
         }
     }
+}
 
-    /// Puts every kept record back.
-    pub(crate) fn restore(&self, db: &mut FlightDb) {
+impl PreImage<FlightDb> for Touched {
+    fn restore(&self, db: &mut FlightDb) {
         for (id, kept) in &self.reservations {
             kept.restore(&mut db.reservations, id);
         }
