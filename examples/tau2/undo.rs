@@ -110,3 +110,52 @@ impl<V: Clone> Kept<V> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn equal_outputs_are_undone_newest_first_and_each_key_once() {
+        let mut journal = Journal::default();
+        let output = serde_json::json!({"id": "R1"});
+        journal.record("update", &output, "first").unwrap();
+        journal.record("other", &output, "other tool").unwrap();
+        journal.record("update", &output, "second").unwrap();
+
+        let newest = journal.take("update", &output, Some("run:3:c3".into()));
+        assert_eq!(newest, Ok(Some(&"second")));
+        // The same action again (a repeated rollback) changes nothing.
+        assert_eq!(
+            journal.take("update", &output, Some("run:3:c3".into())),
+            Ok(None)
+        );
+        let older = journal.take("update", &output, Some("run:1:c1".into()));
+        assert_eq!(older, Ok(Some(&"first")));
+        assert!(journal
+            .take("update", &output, Some("run:9:c9".into()))
+            .is_err());
+        let other = serde_json::json!({"id": "R2"});
+        assert!(journal.take("other", &other, None).is_err());
+        assert_eq!(
+            journal.take("other", &output, None),
+            Ok(Some(&"other tool"))
+        );
+    }
+
+    #[test]
+    fn a_kept_entry_goes_back_to_its_place_or_away() {
+        let mut map: indexmap::IndexMap<String, u8> =
+            [("a".into(), 1), ("b".into(), 2), ("c".into(), 3)]
+                .into_iter()
+                .collect();
+        let (b, new) = (Kept::of(&map, "b"), Kept::of(&map, "new"));
+        map.shift_remove("b");
+        map.insert("new".into(), 9);
+        map.insert("c".into(), 30);
+        b.restore(&mut map, "b");
+        new.restore(&mut map, "new");
+        let restored: Vec<(&str, u8)> = map.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        assert_eq!(restored, [("a", 1), ("b", 2), ("c", 30)]);
+    }
+}
