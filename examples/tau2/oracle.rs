@@ -12,7 +12,9 @@ use std::sync::Arc;
 use serde::Serialize;
 use tool_sdk::define::ToolErrorKind;
 use tool_sdk::model::ToolResultStatus;
-use tool_sdk::run::{ErrorAction, ErrorPolicy, LoopOptions, LoopStatus, ToolLoop};
+use tool_sdk::run::{
+    CancellationToken, ErrorAction, ErrorPolicy, LoopOptions, LoopStatus, ToolLoop,
+};
 use tool_sdk::store::PausedTurn;
 use tool_sdk::{AssistantMessage, Message, ScriptedModel, ToolCall, ToolRegistry};
 
@@ -25,6 +27,26 @@ pub(crate) enum End {
     Answers,
     /// It has no reply left after the last action: the run fails and is rolled back.
     ModelFails,
+}
+
+/// What the saga matrix does to one golden write (the action at this index).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fault {
+    /// Nothing: every call is allowed and runs.
+    None,
+    /// The call after this write times out: the run fails and is rolled back.
+    FailAfter(usize),
+    /// The run is cancelled as this write ends: the loop drains, then rolls back.
+    CancelAfter(usize),
+    /// The person denies this write; the run goes on.
+    Deny(usize),
+}
+
+/// A step that never answers, which the saga matrix calls after a write: its timeout is a
+/// failure that rolls the run back.
+#[tool_sdk::tool(timeout = "1ms")]
+async fn stall() -> String {
+    std::future::pending().await
 }
 
 /// What one task's replay did.
@@ -41,6 +63,8 @@ pub(crate) struct Replay {
     pub(crate) rolled_back: usize,
     /// Compensations that failed, with their error.
     pub(crate) compensation_errors: Vec<String>,
+    /// Calls a person denied.
+    pub(crate) denied: usize,
 }
 
 /// The loop a domain's tasks run through: a tool's refusal goes back to the model, as τ²'s
@@ -51,11 +75,13 @@ pub(crate) fn options(rounds: usize) -> LoopOptions {
     )
 }
 
-/// Replays `task`'s golden actions over the tools of `registry`, ending as `end` says.
+/// Replays `task`'s golden actions over the tools of `registry`, ending as `end` says, with
+/// `fault` done to one of its writes.
 pub(crate) async fn replay(
     task: &Task,
-    registry: ToolRegistry,
+    mut registry: ToolRegistry,
     end: End,
+    fault: Fault,
 ) -> Result<Replay, String> {
     if task
         .initial_state
@@ -68,7 +94,8 @@ pub(crate) async fn replay(
         ));
     }
     let actions = task.actions();
-    let mut replies = Vec::with_capacity(actions.len() + 1);
+    let call_id = |index: usize| format!("call_{}", index + 1);
+    let mut replies = Vec::with_capacity(actions.len() + 2);
     for (index, action) in actions.iter().enumerate() {
         if action
             .requestor
@@ -82,32 +109,66 @@ pub(crate) async fn replay(
         }
         let arguments = serde_json::to_string(&action.arguments).map_err(|e| e.to_string())?;
         replies.push(AssistantMessage::with_tool_calls(vec![ToolCall::new(
-            format!("call_{}", index + 1),
+            call_id(index),
             &action.name,
             arguments,
         )]));
+        if fault == Fault::FailAfter(index) {
+            replies.push(AssistantMessage::with_tool_calls(vec![ToolCall::new(
+                "call_stall",
+                "stall",
+                "{}",
+            )]));
+            registry.register(StallTool).map_err(|e| e.to_string())?;
+            break;
+        }
     }
-    if end == End::Answers {
+    if end == End::Answers && !matches!(fault, Fault::FailAfter(_)) {
         replies.push(AssistantMessage::text("Done."));
     }
 
     let asked = Arc::new(AtomicUsize::new(0));
+    let denied = match fault {
+        Fault::Deny(index) => Some(call_id(index)),
+        _ => None,
+    };
     let approver = {
         let asked = Arc::clone(&asked);
-        // The person says yes to every call: the oracle's actions are the task's solution.
+        // The person says yes to every call (the oracle's actions are the task's solution),
+        // but to the one the fault denies.
         move |paused: &PausedTurn| {
             asked.fetch_add(paused.awaiting().len(), Ordering::Relaxed);
-            paused.decide().allow_rest().build()
+            let mut decide = paused.decide();
+            for pending in paused.calls() {
+                decide = match &denied {
+                    Some(id) if pending.call.id.as_deref() == Some(id.as_str()) => {
+                        decide.deny(&pending.key, "The person does not want this change.")
+                    }
+                    _ => decide.allow(&pending.key),
+                };
+            }
+            decide.build()
         }
     };
-    let agent = ToolLoop::new(ScriptedModel::new(replies), registry)
-        .with_options(options(actions.len() + 1))
+    let cancel = CancellationToken::new();
+    let mut agent = ToolLoop::new(ScriptedModel::new(replies), registry)
+        .with_options(options(actions.len() + 2))
         .with_approver(approver);
+    if let Fault::CancelAfter(index) = fault {
+        let (cancel, id) = (cancel.clone(), call_id(index));
+        agent = agent.with_after_tool(move |call, _| {
+            if call.id.as_deref() == Some(id.as_str()) {
+                cancel.cancel();
+            }
+        });
+    }
     let mut conversation = vec![Message::user(format!("Task {}.", task.id))];
-    let outcome = agent.run(&mut conversation).await;
-    let expected = match end {
-        End::Answers => matches!(outcome.status, LoopStatus::Answered(_)),
-        End::ModelFails => matches!(outcome.status, LoopStatus::ModelFailed(_)),
+    let outcome = agent.run(&mut conversation).with_cancel(&cancel).await;
+    let expected = match (fault, end) {
+        (Fault::FailAfter(_), _) => matches!(outcome.status, LoopStatus::RolledBack { .. }),
+        (Fault::CancelAfter(_), _) => matches!(outcome.status, LoopStatus::Cancelled),
+        (_, End::Answers) => matches!(outcome.status, LoopStatus::Answered(_)),
+        (_, End::ModelFails) => matches!(outcome.status, LoopStatus::ModelFailed(_)),
     };
     if !expected {
         return Err(format!(
@@ -115,14 +176,15 @@ pub(crate) async fn replay(
             task.id, outcome.status
         ));
     }
-    let failed = conversation
-        .iter()
-        .filter_map(|message| match message {
-            Message::Tool(result) if result.status == ToolResultStatus::Error => {
-                Some(format!("{}: {}", result.name, result.content))
-            }
+    let results = || {
+        conversation.iter().filter_map(|message| match message {
+            Message::Tool(result) => Some(result),
             _ => None,
         })
+    };
+    let failed = results()
+        .filter(|result| result.status == ToolResultStatus::Error && result.name != "stall")
+        .map(|result| format!("{}: {}", result.name, result.content))
         .collect();
     Ok(Replay {
         task: task.id.clone(),
@@ -138,5 +200,8 @@ pub(crate) async fn replay(
                 Some(format!("{}: {error}", report.name))
             })
             .collect(),
+        denied: results()
+            .filter(|result| result.status == ToolResultStatus::Denied)
+            .count(),
     })
 }

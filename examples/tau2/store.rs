@@ -48,6 +48,14 @@ impl<Db: Serialize + PartialEq, P: PreImage<Db>> Store<Db, P> {
         Ok(self.lock()?.db == *db)
     }
 
+    /// The database as it is now.
+    pub(crate) fn snapshot(&self) -> Result<Db, String>
+    where
+        Db: Clone,
+    {
+        Ok(self.lock()?.db.clone())
+    }
+
     fn lock(&self) -> Result<MutexGuard<'_, State<Db, P>>, String> {
         self.state
             .lock()

@@ -8,7 +8,11 @@
 //!   gated and allowed) refuse what τ²'s refuse, with τ²'s words, and leave the database with
 //!   the hash τ²'s `Environment` gets by replaying the same actions;
 //! - when the model fails after the last action instead, every write that succeeded is
-//!   compensated once and the database is again exactly what the package's `db.json` holds.
+//!   compensated once and the database is again exactly what the package's `db.json` holds;
+//! - at every golden write (airline 55, retail 178): when the next call fails, and when the
+//!   run is cancelled as the write ends, the database returns to `db.json`, each write so far
+//!   compensated once; when the person denies the write, nothing of it is applied, the run
+//!   goes on, and the database is what the task's actions without it leave.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -283,6 +287,30 @@ fn replays_as_tau2_and_rolls_back_to_db_json(domain: &Domain) {
         changed * 2 > domain.tasks,
         "only {changed} tasks change the database"
     );
+}
+
+fn every_write_rolls_back_or_is_denied_cleanly(domain: &Domain) {
+    let lines: Vec<Value> = example(domain, &["--saga"])
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("each line is JSON"))
+        .collect();
+    let golden: usize = golden_writes(domain).values().sum();
+    assert_eq!(lines.len(), golden, "a line for each golden write");
+    for line in &lines {
+        for fault in ["fail", "cancel", "deny"] {
+            assert_eq!(line[fault], true, "{fault}: {line}");
+        }
+    }
+}
+
+#[test]
+fn airline_every_write_rolls_back_or_is_denied_cleanly() {
+    every_write_rolls_back_or_is_denied_cleanly(&AIRLINE);
+}
+
+#[test]
+fn retail_every_write_rolls_back_or_is_denied_cleanly() {
+    every_write_rolls_back_or_is_denied_cleanly(&RETAIL);
 }
 
 #[test]
