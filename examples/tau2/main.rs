@@ -140,6 +140,9 @@ async fn main() {
 
 async fn run() -> Result<(), String> {
     let args = parse_args()?;
+    if !matches!(args.domain.as_str(), "airline" | "retail") {
+        return Err(USAGE.into());
+    }
     let dir = data::data_dir(args.data.clone())?.join(&args.domain);
     match args.domain.as_str() {
         "airline" => replay_all::<airline::Airline>(&args, &dir).await,
@@ -210,14 +213,17 @@ async fn replay_all<D: Domain>(args: &Args, dir: &Path) -> Result<(), String> {
             }
             println!("{line}");
         } else {
+            let after = match (after.get("hash"), after.get("restored")) {
+                (Some(hash), _) => format!("hash {}", hash.as_str().unwrap_or_default()),
+                (_, restored) => format!("back to db.json: {}", restored == Some(&true.into())),
+            };
             println!(
-                "task {:>3}: {:>2} calls, {:>2} asked, {} refused, {} rolled back; {}",
+                "task {:>3}: {:>2} calls, {:>2} asked, {} refused, {} rolled back; {after}",
                 replay.task,
                 replay.calls,
                 replay.asked,
                 replay.failed.len(),
                 replay.rolled_back,
-                after
             );
         }
     }
