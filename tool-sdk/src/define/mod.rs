@@ -33,6 +33,7 @@ pub use output::{IntoToolOutput, Json, UNIT_OUTPUT};
 pub use part::{parts_text, Media, Part};
 pub use progress::{Progress, ProgressSink, ProgressUpdate};
 pub use schema::{output_schema, parameters_schema};
+pub(crate) use tool::BoxedToolFuture;
 pub use tool::{Tool, ToolFuture, ToolOutput, ToolResult};
 pub use toolset::ToolSet;
 pub(crate) use valid::check_json_schema;

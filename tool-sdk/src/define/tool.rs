@@ -144,11 +144,18 @@ pub type ToolResult = Result<ToolOutput, ToolError>;
 pub struct ToolOutput {
     content: String,
     is_json: bool,
+    /// What few outputs have, boxed so that the others stay small and drop in one test:
+    /// `None` when the output is `content` alone.
+    more: Option<Box<More>>,
+}
+
+/// The parts and the given structured form of an output that has either.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+struct More {
     /// Empty when the output is `content` alone; else every part, in order.
     parts: Vec<Part>,
-    /// A structured form given beside the content (an MCP server's `structuredContent`);
-    /// boxed, so that outputs without one, nearly all, stay small.
-    structured: Option<Box<Value>>,
+    /// A structured form given beside the content (an MCP server's `structuredContent`).
+    structured: Option<Value>,
 }
 
 impl ToolOutput {
@@ -157,8 +164,7 @@ impl ToolOutput {
         Self {
             content: content.into(),
             is_json: false,
-            parts: Vec::new(),
-            structured: None,
+            more: None,
         }
     }
 
@@ -168,8 +174,7 @@ impl ToolOutput {
         Self {
             content,
             is_json: true,
-            parts: Vec::new(),
-            structured: None,
+            more: None,
         }
     }
 
@@ -179,11 +184,14 @@ impl ToolOutput {
         match parts.as_mut_slice() {
             [Part::Text { text }] => Self::text(std::mem::take(text)),
             [Part::Json { json }] => Self::json(std::mem::take(json)),
+            [] => Self::text(String::new()),
             _ => Self {
                 content: parts_text(&parts),
                 is_json: false,
-                parts,
-                structured: None,
+                more: Some(Box::new(More {
+                    parts,
+                    structured: None,
+                })),
             },
         }
     }
@@ -208,21 +216,29 @@ impl ToolOutput {
 
     /// The parts, when the output has any beyond its text: empty for text or JSON alone.
     pub fn parts(&self) -> &[Part] {
-        &self.parts
+        match &self.more {
+            Some(more) => &more.parts,
+            None => &[],
+        }
     }
 
     /// The output with `value` as its structured form, kept beside its content (which stays
     /// what the model reads): how a consumed MCP tool's `structuredContent` arrives.
     pub fn with_structured(mut self, value: Value) -> Self {
-        self.structured = Some(Box::new(value));
+        self.more.get_or_insert_with(Box::default).structured = Some(value);
         self
     }
 
     /// Whether the structured form was given with [`with_structured`](Self::with_structured)
     /// (by an MCP server, say) rather than being the output's own JSON.
     #[cfg(feature = "dynamic")]
+    #[cfg_attr(not(debug_assertions), allow(dead_code))]
     pub(crate) fn structured_is_given(&self) -> bool {
-        self.structured.is_some()
+        self.given_structured().is_some()
+    }
+
+    fn given_structured(&self) -> Option<&Value> {
+        self.more.as_ref()?.structured.as_ref()
     }
 
     /// The structured form of the output: the one given with
@@ -242,13 +258,13 @@ impl ToolOutput {
     /// assert_eq!(ToolOutput::text("21 degrees").structured(), None);
     /// ```
     pub fn structured(&self) -> Option<Value> {
-        if let Some(value) = &self.structured {
-            return Some(Value::clone(value));
+        if let Some(value) = self.given_structured() {
+            return Some(value.clone());
         }
         let json = if self.is_json {
             Some(self.content.as_str())
         } else {
-            let mut json = self.parts.iter().filter_map(|part| match part {
+            let mut json = self.parts().iter().filter_map(|part| match part {
                 Part::Json { json } => Some(json.as_str()),
                 _ => None,
             });
@@ -269,20 +285,23 @@ impl ToolOutput {
     /// Every part of the output: its parts, or its text (or JSON) as the one part (none when
     /// it is empty text).
     pub fn into_parts(self) -> Vec<Part> {
-        if !self.parts.is_empty() {
-            self.parts
-        } else if self.is_json {
-            vec![Part::json(self.content)]
-        } else if self.content.is_empty() {
+        let is_json = self.is_json;
+        let (content, parts) = self.into_content_and_parts();
+        if !parts.is_empty() {
+            parts
+        } else if is_json {
+            vec![Part::json(content)]
+        } else if content.is_empty() {
             Vec::new()
         } else {
-            vec![Part::text(self.content)]
+            vec![Part::text(content)]
         }
     }
 
     /// The text the model sees, and the parts beyond it (empty for text or JSON alone).
     pub fn into_content_and_parts(self) -> (String, Vec<Part>) {
-        (self.content, self.parts)
+        let parts = self.more.map(|more| more.parts).unwrap_or_default();
+        (self.content, parts)
     }
 }
 
@@ -302,7 +321,7 @@ pub struct ToolFuture<'a> {
 
 enum FutureState<'a> {
     Ready(Option<ToolResult>),
-    Pending(Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>>),
+    Pending(BoxedToolFuture<'a>),
 }
 
 impl<'a> ToolFuture<'a> {
@@ -329,6 +348,25 @@ impl<'a> ToolFuture<'a> {
             state => Err(Self { state }),
         }
     }
+
+    /// The result, when the call finished without waiting; else the computation itself, so
+    /// that whoever keeps it running holds the box alone, not this whole enum.
+    #[inline]
+    pub(crate) fn into_result_or_boxed(self) -> Result<ToolResult, BoxedToolFuture<'a>> {
+        match self.state {
+            FutureState::Ready(Some(result)) => Ok(result),
+            FutureState::Ready(None) => Ok(Err(polled_after_completion())),
+            FutureState::Pending(future) => Err(future),
+        }
+    }
+}
+
+/// A tool call's computation, boxed: what an `async` tool's [`ToolFuture`] holds.
+pub(crate) type BoxedToolFuture<'a> = Pin<Box<dyn Future<Output = ToolResult> + Send + 'a>>;
+
+#[cold]
+fn polled_after_completion() -> ToolError {
+    ToolError::failed("", "tool future polled after completion")
 }
 
 impl Future for ToolFuture<'_> {
@@ -339,9 +377,11 @@ impl Future for ToolFuture<'_> {
         match &mut self.state {
             // Polling a finished future again is a caller bug; answer with a classified error
             // instead of panicking.
-            FutureState::Ready(result) => Poll::Ready(result.take().unwrap_or_else(|| {
-                Err(ToolError::failed("", "tool future polled after completion"))
-            })),
+            FutureState::Ready(result) => Poll::Ready(
+                result
+                    .take()
+                    .unwrap_or_else(|| Err(polled_after_completion())),
+            ),
             FutureState::Pending(future) => future.as_mut().poll(cx),
         }
     }

@@ -2,17 +2,20 @@
 //! synchronous tool runs to its end at once, an `async` one is polled with panics caught, and
 //! either is stopped at the tool's timeout when it has one (an `async` one only: a synchronous
 //! tool cannot be interrupted).
+//!
+//! A call holds the registered tool by reference ([`Slot`]), the arguments and the context:
+//! nothing is copied or counted per call, and what only a debug build checks (the output
+//! schema) is reached through the slot, so a release build carries nothing for it.
 
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
-use std::time::Duration;
 
 use crate::define::{
-    start_caught, CatchPanic, Tool, ToolContext, ToolError, ToolFuture, ToolResult,
+    start_caught, BoxedToolFuture, CatchPanic, ToolContext, ToolError, ToolResult,
 };
-use crate::register::output_check::OutputCheck;
+use crate::register::registry::Slot;
 
 /// What [`ToolRegistry::call`](crate::register::ToolRegistry::call) returns.
 ///
@@ -26,70 +29,50 @@ use crate::register::output_check::OutputCheck;
 #[must_use = "a tool call does nothing until it is awaited"]
 pub struct CallFuture<'a> {
     state: State<'a>,
-    /// In debug builds, the check of the result against the tool's output schema, and the
-    /// tool's name.
-    output: Option<(&'a OutputCheck, &'a str)>,
 }
 
-type Timed<'a> = Pin<Box<tokio::time::Timeout<CatchPanic<'a, ToolFuture<'a>>>>>;
+type Running<'a> = CatchPanic<'a, BoxedToolFuture<'a>>;
 
 enum State<'a> {
-    /// Not polled yet: nothing has run.
+    /// Not polled yet: nothing has run. References and `Copy` values only, so leaving this
+    /// state drops nothing.
     Pending {
-        tool: &'a dyn Tool,
-        name: &'a str,
+        slot: &'a Slot,
         arguments: &'a str,
         context: ToolContext<'a>,
-        timeout: Option<Duration>,
     },
-    Done(Option<ToolResult>),
-    Running(CatchPanic<'a, ToolFuture<'a>>),
+    /// Finished, its result not taken yet: an error found before the call, or a synchronous
+    /// tool started ahead of its first poll ([`CallFuture::start`]).
+    Done(ToolResult),
+    /// An `async` tool, running.
+    Running { slot: &'a Slot, future: Running<'a> },
+    /// An `async` tool with a timeout, running.
     Timed {
-        tool: &'a str,
-        after: Duration,
-        future: Timed<'a>,
+        slot: &'a Slot,
+        future: Pin<Box<tokio::time::Timeout<Running<'a>>>>,
     },
+    /// The result was taken.
+    Spent,
 }
 
 impl<'a> CallFuture<'a> {
     #[inline]
     pub(crate) fn done(result: ToolResult) -> Self {
         Self {
-            state: State::Done(Some(result)),
-            output: None,
+            state: State::Done(result),
         }
     }
 
-    /// A call of `tool` (registered as `name`) that starts when first polled.
+    /// A call of the tool of `slot` that starts when first polled.
     #[inline]
-    pub(crate) fn pending(
-        tool: &'a dyn Tool,
-        name: &'a str,
-        arguments: &'a str,
-        context: ToolContext<'a>,
-        timeout: Option<Duration>,
-    ) -> Self {
+    pub(crate) fn pending(slot: &'a Slot, arguments: &'a str, context: ToolContext<'a>) -> Self {
         Self {
             state: State::Pending {
-                tool,
-                name,
+                slot,
                 arguments,
                 context,
-                timeout,
             },
-            output: None,
         }
-    }
-
-    /// The same call of `tool`, its result checked by `output`.
-    #[inline]
-    pub(crate) fn with_output_check(
-        mut self,
-        output: Option<&'a OutputCheck>,
-        tool: &'a str,
-    ) -> Self {
-        self.output = output.map(|check| (check, tool));
-        self
     }
 
     /// Starts the call now, if it has not started: a synchronous tool runs to its end here.
@@ -97,7 +80,7 @@ impl<'a> CallFuture<'a> {
     #[inline]
     pub(crate) fn start(&mut self) {
         if let Some(result) = self.begin() {
-            self.state = State::Done(Some(result));
+            self.state = State::Done(result);
         }
     }
 
@@ -108,26 +91,26 @@ impl<'a> CallFuture<'a> {
         // Every field of the pending state is a reference or `Copy`: read them in place rather
         // than moving the whole state out.
         let State::Pending {
-            tool,
-            name,
+            slot,
             arguments,
             context,
-            timeout,
         } = self.state
         else {
             return None;
         };
-        self.state = State::Done(None);
-        let future = start_caught(name, || tool.call(arguments, context));
-        match future.into_ready() {
-            Ok(result) => Some(result),
+        // The state left holds nothing to drop (see `Pending`): forgetting it spares the call
+        // of the state's drop glue that assigning over it would make.
+        std::mem::forget(std::mem::replace(&mut self.state, State::Spent));
+        let name: &'a str = &slot.name;
+        let future = start_caught(name, || slot.tool.call(arguments, context));
+        match future.into_result_or_boxed() {
+            Ok(result) => Some(slot.output.check(name, result)),
             Err(pending) => {
                 let future = CatchPanic::new(name, pending);
-                self.state = match timeout {
-                    None => State::Running(future),
+                self.state = match slot.timeout {
+                    None => State::Running { slot, future },
                     Some(after) => State::Timed {
-                        tool: name,
-                        after,
+                        slot,
                         future: Box::pin(tokio::time::timeout(after, future)),
                     },
                 };
@@ -142,44 +125,43 @@ impl Future for CallFuture<'_> {
 
     #[inline]
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ToolResult> {
-        let poll = self.as_mut().poll_result(cx);
-        match (self.output, poll) {
-            (Some((check, tool)), Poll::Ready(result)) => Poll::Ready(check.check(tool, result)),
-            (_, poll) => poll,
-        }
-    }
-}
-
-impl CallFuture<'_> {
-    #[inline]
-    fn poll_result(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ToolResult> {
         // A synchronous tool's result goes straight out, never stored.
         if let Some(result) = self.begin() {
             return Poll::Ready(result);
         }
-        match &mut self.state {
-            // `start` just left this state; were it ever kept, say so rather than hang.
-            State::Pending { name, .. } => Poll::Ready(Err(ToolError::failed(
-                *name,
+        self.poll_started(cx)
+    }
+}
+
+impl CallFuture<'_> {
+    /// Polls a call that has started (or was done before it could).
+    fn poll_started(&mut self, cx: &mut Context<'_>) -> Poll<ToolResult> {
+        let result = match &mut self.state {
+            // `begin` just left this state; were it ever kept, say so rather than hang.
+            State::Pending { slot, .. } => Err(ToolError::failed(
+                &*slot.name,
                 "the tool call could not start",
-            ))),
-            State::Done(result) => Poll::Ready(result.take().unwrap_or_else(|| {
-                Err(ToolError::failed("", "tool call polled after completion"))
-            })),
-            State::Running(future) => Pin::new(future).poll(cx),
-            State::Timed {
-                tool,
-                after,
-                future,
-            } => future.as_mut().poll(cx).map(|result| {
-                result.unwrap_or_else(|_| {
-                    Err(ToolError::TimedOut {
-                        tool: (*tool).to_owned(),
-                        after: *after,
-                    })
-                })
-            }),
-        }
+            )),
+            State::Done(_) => match std::mem::replace(&mut self.state, State::Spent) {
+                State::Done(result) => result,
+                _ => Err(ToolError::failed("", "tool call polled after completion")),
+            },
+            State::Running { slot, future } => match Pin::new(future).poll(cx) {
+                Poll::Ready(result) => slot.output.check(&slot.name, result),
+                Poll::Pending => return Poll::Pending,
+            },
+            State::Timed { slot, future } => match future.as_mut().poll(cx) {
+                Poll::Ready(Ok(result)) => slot.output.check(&slot.name, result),
+                Poll::Ready(Err(_)) => Err(ToolError::TimedOut {
+                    tool: slot.name.to_string(),
+                    after: slot.timeout.unwrap_or_default(),
+                }),
+                Poll::Pending => return Poll::Pending,
+            },
+            State::Spent => Err(ToolError::failed("", "tool call polled after completion")),
+        };
+        self.state = State::Spent;
+        Poll::Ready(result)
     }
 }
 
@@ -187,9 +169,9 @@ impl fmt::Debug for CallFuture<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let state = match &self.state {
             State::Pending { .. } => "not started",
-            State::Done(Some(_)) => "done",
-            State::Done(None) => "taken",
-            State::Running(_) => "running",
+            State::Done(_) => "done",
+            State::Spent => "taken",
+            State::Running { .. } => "running",
             State::Timed { .. } => "running with a timeout",
         };
         f.debug_struct("CallFuture").field("state", &state).finish()

@@ -3,53 +3,41 @@
 //! schemars reads otherwise, is found where it happens rather than by a client that
 //! validates. An MCP server's result that strays from its `outputSchema` is only logged: it is
 //! another program's, and passes as in a release build. Release builds check nothing here and
-//! pay nothing; a number JSON cannot carry (NaN, an infinity) is refused in every build when
-//! the result is serialized (`define::finite`), where it costs no second walk. The check is
-//! the `jsonschema` crate's: without the `dynamic` feature, which brings it, nothing is checked
-//! here either, and a check cannot even be made (`OutputCheck` has no value).
+//! pay nothing: the check has no size there, and a call carries nothing for it. A number JSON
+//! cannot carry (NaN, an infinity) is refused in every build when the result is serialized
+//! (`define::finite`), where it costs no second walk. The check is the `jsonschema` crate's:
+//! a build without the `dynamic` feature, which brings it, checks nothing here either.
 
 use std::fmt;
 
-#[cfg(feature = "dynamic")]
+#[cfg(all(feature = "dynamic", debug_assertions))]
 use crate::define::ToolError;
 use crate::define::{ToolDefinition, ToolResult};
 use crate::register::RegistryError;
 
-/// The compiled output schema of one tool.
-#[cfg(feature = "dynamic")]
+/// The compiled output schema of one tool, in a debug build; in a release build nothing, of
+/// no size, whose check hands the result on.
 pub(crate) struct OutputCheck {
-    validator: jsonschema::Validator,
+    #[cfg(all(feature = "dynamic", debug_assertions))]
+    validator: Option<jsonschema::Validator>,
 }
 
-/// No check: a build without a JSON Schema validator makes none, and the registry's slot for
-/// one costs nothing.
-#[cfg(not(feature = "dynamic"))]
-pub(crate) enum OutputCheck {}
-
-#[cfg(not(feature = "dynamic"))]
 impl OutputCheck {
-    /// Never a check, without a validator.
-    pub(crate) fn of(_definition: &ToolDefinition) -> Result<Option<Self>, RegistryError> {
-        Ok(None)
-    }
-
-    /// Never called: there is no check to call it on.
-    pub(crate) fn check(&self, _tool: &str, _result: ToolResult) -> ToolResult {
-        match *self {}
-    }
-}
-
-#[cfg(feature = "dynamic")]
-impl OutputCheck {
-    /// The check of `definition`'s output schema: `None` without one, and in release builds.
+    /// The check of `definition`'s output schema: none without one, and in release builds.
     /// A schema that does not compile is refused, naming where it is wrong.
-    pub(crate) fn of(definition: &ToolDefinition) -> Result<Option<Self>, RegistryError> {
+    #[cfg(not(all(feature = "dynamic", debug_assertions)))]
+    pub(crate) fn of(definition: &ToolDefinition) -> Result<Self, RegistryError> {
+        let _ = definition;
+        Ok(Self {})
+    }
+
+    /// The check of `definition`'s output schema: none without one, and in release builds.
+    /// A schema that does not compile is refused, naming where it is wrong.
+    #[cfg(all(feature = "dynamic", debug_assertions))]
+    pub(crate) fn of(definition: &ToolDefinition) -> Result<Self, RegistryError> {
         let Some(schema) = &definition.output_schema else {
-            return Ok(None);
+            return Ok(Self { validator: None });
         };
-        if !cfg!(debug_assertions) {
-            return Ok(None);
-        }
         let invalid = |pointer: String, message: String| RegistryError::InvalidSchema {
             tool: definition.name.clone(),
             pointer,
@@ -61,19 +49,33 @@ impl OutputCheck {
             .with_draft(jsonschema::Draft::Draft202012)
             .build(schema)
             .map_err(|error| invalid(error.instance_path().to_string(), error.to_string()))?;
-        Ok(Some(Self { validator }))
+        Ok(Self {
+            validator: Some(validator),
+        })
+    }
+
+    /// `result` as it is: a release build checks nothing.
+    #[cfg(not(all(feature = "dynamic", debug_assertions)))]
+    #[inline(always)]
+    pub(crate) fn check(&self, tool: &str, result: ToolResult) -> ToolResult {
+        let _ = tool;
+        result
     }
 
     /// `result`, or, when its structured output does not fit the schema, the tool's failure
     /// saying where and how.
+    #[cfg(all(feature = "dynamic", debug_assertions))]
     pub(crate) fn check(&self, tool: &str, result: ToolResult) -> ToolResult {
+        let Some(validator) = &self.validator else {
+            return result;
+        };
         let Ok(output) = &result else {
             return result;
         };
         let Some(structured) = output.structured() else {
             return result;
         };
-        let Some(error) = self.validator.iter_errors(&structured).next() else {
+        let Some(error) = validator.iter_errors(&structured).next() else {
             return result;
         };
         let pointer = error.instance_path().to_string();

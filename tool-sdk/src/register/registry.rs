@@ -49,12 +49,14 @@ pub struct ToolRegistry {
     max_arguments_bytes: usize,
 }
 
-struct Slot {
-    name: Box<str>,
-    tool: Arc<dyn Tool>,
-    timeout: Option<Duration>,
-    /// In debug builds, the check of what the tool returns against its output schema.
-    output: Option<OutputCheck>,
+/// A registered tool with what a call of it needs at hand; a call borrows it whole.
+pub(crate) struct Slot {
+    pub(crate) name: Box<str>,
+    pub(crate) tool: Arc<dyn Tool>,
+    pub(crate) timeout: Option<Duration>,
+    /// The check of what the tool returns against its output schema: nothing, and no
+    /// bytes, in a release build.
+    pub(crate) output: OutputCheck,
 }
 
 impl Default for ToolRegistry {
@@ -126,7 +128,7 @@ impl ToolRegistry {
     }
 
     /// Adds a tool whose name was checked.
-    fn insert(&mut self, tool: Arc<dyn Tool>, output: Option<OutputCheck>) {
+    fn insert(&mut self, tool: Arc<dyn Tool>, output: OutputCheck) {
         let name = tool.definition().name.as_str();
         let slot = Slot {
             name: name.into(),
@@ -233,8 +235,7 @@ impl ToolRegistry {
         if context.state().is_none() {
             context = context.with_state(&self.state);
         }
-        CallFuture::pending(&*slot.tool, tool_name, arguments, context, slot.timeout)
-            .with_output_check(slot.output.as_ref(), tool_name)
+        CallFuture::pending(slot, arguments, context)
     }
 
     /// Checks a call of `name` with `arguments` as [`call_with`](Self::call_with) would before
@@ -265,7 +266,7 @@ impl ToolRegistry {
 /// What registration asks of a tool's definition beside its name: parameters that are what
 /// its compile-time check judged, and an output schema that compiles (debug builds), whose
 /// check it returns.
-fn admitted(definition: &ToolDefinition) -> Result<Option<OutputCheck>, RegistryError> {
+fn admitted(definition: &ToolDefinition) -> Result<OutputCheck, RegistryError> {
     if let Some(departure) = definition.departure() {
         return Err(RegistryError::DescriptionMismatch {
             tool: definition.name.clone(),

@@ -7,6 +7,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::classify::{classify, named_twice, syntax_error};
+use super::distinct::keys_distinct;
 use super::scan::{scan, Finding, Look};
 use super::unique::UniqueKeys;
 use super::{json_type, MAX_ARGUMENTS_DEPTH};
@@ -21,8 +22,9 @@ use crate::define::{ArgumentProblem, ToolError};
 ///
 /// A key named twice in the arguments object is refused by the decoder itself; below it, a
 /// map or a `serde_json::Value` would keep the last of the two, so arguments with an object
-/// inside get a look for repeated keys once decoded. Arguments of scalars and arrays of them,
-/// the common case, pay one search for a `{`.
+/// inside get a look for repeated keys once decoded: a quick one, and the full one only when
+/// the quick one is unsure. Arguments of scalars and arrays of them, the common case, pay one
+/// search for a `{`.
 #[inline]
 pub(crate) fn decode<T: DeserializeOwned>(tool: &str, arguments: &str) -> Result<T, ToolError> {
     let text = object_text(tool, arguments)?;
@@ -30,7 +32,9 @@ pub(crate) fn decode<T: DeserializeOwned>(tool: &str, arguments: &str) -> Result
         Ok(decoded) => decoded,
         Err(error) => decode_without_nulls(tool, text, &error)?,
     };
-    if has_inner_object(text) {
+    // The quick look proves nearly every text clean; the full one says what is wrong and
+    // where, when anything might be.
+    if has_inner_object(text) && !keys_distinct(text) {
         let keys = Look {
             keys: true,
             numbers: false,
@@ -42,11 +46,30 @@ pub(crate) fn decode<T: DeserializeOwned>(tool: &str, arguments: &str) -> Result
     Ok(decoded)
 }
 
-/// Whether `text` opens an object past its first byte. A plain loop: arguments are short, and
-/// `str::contains` sets up a word-at-a-time search that costs more than the bytes it skips.
+/// Whether `text` has a `{` past its first byte. Eight bytes at a time, in plain arithmetic:
+/// arguments are short, and `str::contains` sets up a search that costs more than the bytes it
+/// skips, while a byte at a time costs four instructions a byte.
 #[inline]
 fn has_inner_object(text: &str) -> bool {
-    text.as_bytes().iter().skip(1).any(|&byte| byte == b'{')
+    let bytes = text.as_bytes().get(1..).unwrap_or_default();
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        let word = <[u8; 8]>::try_from(word).map_or(0, u64::from_le_bytes);
+        if has_byte(word, b'{') {
+            return true;
+        }
+    }
+    words.remainder().contains(&b'{')
+}
+
+/// Whether one of the eight bytes of `word` is `byte`: a byte equal to it is zero in `word ^
+/// pattern`, and only a zero byte borrows into its high bit when one is taken from each.
+#[inline]
+const fn has_byte(word: u64, byte: u8) -> bool {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+    let zeroed = word ^ (ONES * byte as u64);
+    zeroed.wrapping_sub(ONES) & !zeroed & HIGHS != 0
 }
 
 /// The second try of [`decode`], out of its fast path: `null` members left out.
@@ -177,10 +200,18 @@ fn has_float(value: &Value) -> bool {
 /// object is refused here, before decoding.
 #[inline]
 fn object_text<'a>(tool: &str, arguments: &'a str) -> Result<&'a str, ToolError> {
-    // The common case, an object with no leading whitespace, costs one comparison.
+    // The common case, an object with no leading whitespace, costs one comparison here; the
+    // rest is out of line.
     if arguments.as_bytes().first() == Some(&b'{') {
         return Ok(arguments);
     }
+    other_text(tool, arguments)
+}
+
+/// [`object_text`] of arguments that do not start with `{`.
+#[cold]
+#[inline(never)]
+fn other_text<'a>(tool: &str, arguments: &'a str) -> Result<&'a str, ToolError> {
     let trimmed = arguments.trim_start();
     if trimmed.is_empty() {
         return Ok("{}");
@@ -471,6 +502,21 @@ mod tests {
             decode_object("t", exact).unwrap(),
             serde_json::from_str::<Value>(exact).unwrap()
         );
+    }
+
+    #[test]
+    fn an_inner_object_is_seen_at_every_offset_and_only_there() {
+        for len in 0..40 {
+            for at in 0..len {
+                let mut text = vec![b'a'; len];
+                text[at] = b'{';
+                let text = String::from_utf8(text).unwrap();
+                assert_eq!(has_inner_object(&text), at > 0, "{text}");
+                // Bytes one off `{` on either side, and bytes with the high bit set, are not it.
+                let near = text.replace('{', "z|\u{e9}");
+                assert!(!has_inner_object(&near), "{near}");
+            }
+        }
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 mod classify;
 mod decoding;
+mod distinct;
 pub(crate) mod fields;
 mod pointer;
 #[cfg(test)]
