@@ -9,6 +9,5 @@ mod observability;
 mod properties;
 mod resume;
 mod resume_crash;
-mod spans;
 mod streaming;
 mod tool_loop;
