@@ -15,7 +15,7 @@ use std::task::{Context, Poll};
 use crate::define::{
     start_caught, BoxedToolFuture, CatchPanic, ToolContext, ToolError, ToolResult,
 };
-use crate::register::registry::Slot;
+use crate::register::slot::Slot;
 
 /// What [`ToolRegistry::call`](crate::register::ToolRegistry::call) returns.
 ///

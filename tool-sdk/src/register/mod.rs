@@ -15,6 +15,7 @@ pub(crate) mod name_index;
 mod output_check;
 mod provider;
 mod registry;
+mod slot;
 pub(crate) mod suggest;
 
 pub use call::CallFuture;

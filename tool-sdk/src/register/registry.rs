@@ -2,13 +2,13 @@
 
 use std::fmt;
 use std::sync::Arc;
-use std::time::Duration;
 
 use crate::define::{
     SharedState, Tool, ToolContext, ToolDefinition, ToolError, ToolSet, DEFAULT_MAX_ARGUMENTS_BYTES,
 };
 use crate::register::name_index::NameIndex;
 use crate::register::output_check::OutputCheck;
+use crate::register::slot::Slot;
 use crate::register::{validate_name, CallFuture, RegistryError};
 
 /// Tools by name, in insertion order, and the one place their calls go through.
@@ -47,16 +47,6 @@ pub struct ToolRegistry {
     index: NameIndex<Slot>,
     state: SharedState,
     max_arguments_bytes: usize,
-}
-
-/// A registered tool with what a call of it needs at hand; a call borrows it whole.
-pub(crate) struct Slot {
-    pub(crate) name: Box<str>,
-    pub(crate) tool: Arc<dyn Tool>,
-    pub(crate) timeout: Option<Duration>,
-    /// The check of what the tool returns against its output schema: nothing, and no
-    /// bytes, in a release build.
-    pub(crate) output: OutputCheck,
 }
 
 impl Default for ToolRegistry {
