@@ -113,7 +113,14 @@ fn named<P: crate::model::http::Provider, const N: usize>(
     Ok(Some(Box::new(model)))
 }
 
-#[cfg(test)]
+// Used by the tests of a build without `openai`, and of one with all three providers.
+#[cfg(all(
+    test,
+    any(
+        not(feature = "openai"),
+        all(feature = "anthropic", feature = "gemini")
+    )
+))]
 fn described(vars: &[(&str, &str)]) -> Result<Option<String>, ModelError> {
     let lookup = |name: &str| {
         vars.iter()
