@@ -9,6 +9,7 @@ mod pointer;
 mod pointer_properties;
 mod scan;
 mod unique;
+mod watch;
 
 use serde_json::Value;
 
