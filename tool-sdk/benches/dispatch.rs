@@ -4,59 +4,17 @@
 //!
 //! Run with `cargo bench -p tool-sdk --bench dispatch`.
 
-use std::hint::black_box;
-
 use criterion::{criterion_group, criterion_main, Criterion};
-use serde::{Deserialize, Serialize};
-use tool_sdk::{tool, Tool, ToolContext, ToolRegistry};
+use tool_sdk::ToolRegistry;
 
+#[path = "support/calls.rs"]
+mod calls;
 #[path = "support/poll.rs"]
 mod poll;
-use poll::run;
-
-/// Adds two numbers.
-#[tool]
-fn add(a: i64, b: i64) -> i64 {
-    a + b
-}
-
-#[derive(Deserialize, Serialize, schemars::JsonSchema, tool_sdk::describe::Described)]
-struct Traveller {
-    name: String,
-    age: u8,
-}
-
-#[derive(Deserialize, Serialize, schemars::JsonSchema, tool_sdk::describe::Described)]
-struct Trip {
-    destination: String,
-    nights: u16,
-    travellers: Vec<Traveller>,
-    budget: Option<f64>,
-}
-
-#[derive(Serialize)]
-struct Quote {
-    destination: String,
-    people: usize,
-    total: f64,
-}
-
-/// Prices a trip.
-#[tool]
-fn quote_trip(trip: Trip) -> Quote {
-    quote(trip)
-}
-
-fn quote(trip: Trip) -> Quote {
-    Quote {
-        people: trip.travellers.len(),
-        total: f64::from(trip.nights) * 80.0 * trip.travellers.len() as f64,
-        destination: trip.destination,
-    }
-}
-
-const ADD_ARGS: &str = r#"{"a": 40, "b": 2}"#;
-const TRIP_ARGS: &str = r#"{"trip": {"destination": "Lisbon", "nights": 3, "travellers": [{"name": "Ana", "age": 34}, {"name": "Ben", "age": 36}], "budget": null}}"#;
+use calls::{
+    add_by_hand, add_direct, quote_trip_by_hand, through, AddTool, QuoteTripTool, ADD_ARGS,
+    TRIP_ARGS,
+};
 
 fn dispatch(c: &mut Criterion) {
     let mut registry = ToolRegistry::new();
@@ -65,52 +23,18 @@ fn dispatch(c: &mut Criterion) {
         .register(QuoteTripTool)
         .expect("quote_trip registers");
 
-    #[derive(Deserialize)]
-    struct AddArgs {
-        a: i64,
-        b: i64,
-    }
-    #[derive(Deserialize)]
-    struct TripArgs {
-        trip: Trip,
-    }
-
     let mut group = c.benchmark_group("add");
-    group.bench_function("hand_written", |b| {
-        b.iter(|| {
-            let args: AddArgs = serde_json::from_str(black_box(ADD_ARGS)).expect("valid");
-            serde_json::to_string(&add(args.a, args.b)).expect("serializable")
-        })
-    });
-    group.bench_function("tool_direct", |b| {
-        b.iter(|| {
-            run(AddTool.call(black_box(ADD_ARGS), ToolContext::new()))
-                .expect("add succeeds")
-                .into_content()
-        })
-    });
+    group.bench_function("hand_written", |b| b.iter(add_by_hand));
+    group.bench_function("tool_direct", |b| b.iter(add_direct));
     group.bench_function("registry", |b| {
-        b.iter(|| {
-            run(registry.call(black_box("add"), black_box(ADD_ARGS)))
-                .expect("add succeeds")
-                .into_content()
-        })
+        b.iter(|| through(&registry, "add", ADD_ARGS))
     });
     group.finish();
 
     let mut group = c.benchmark_group("nested_struct");
-    group.bench_function("hand_written", |b| {
-        b.iter(|| {
-            let args: TripArgs = serde_json::from_str(black_box(TRIP_ARGS)).expect("valid");
-            serde_json::to_string(&quote(args.trip)).expect("serializable")
-        })
-    });
+    group.bench_function("hand_written", |b| b.iter(quote_trip_by_hand));
     group.bench_function("registry", |b| {
-        b.iter(|| {
-            run(registry.call(black_box("quote_trip"), black_box(TRIP_ARGS)))
-                .expect("quote_trip succeeds")
-                .into_content()
-        })
+        b.iter(|| through(&registry, "quote_trip", TRIP_ARGS))
     });
     group.finish();
 }

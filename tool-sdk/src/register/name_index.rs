@@ -5,6 +5,9 @@
 //! compares without a call to `memcmp`, which is most of what a lookup by `&str` costs. Longer
 //! names are keyed by the string itself. A name longer than every key is answered before it
 //! is hashed, so a hostile name of a megabyte costs no more than a short one.
+//!
+//! A registry of a few tools, the common case, keeps its short names in a list: comparing a
+//! key with a handful of others costs less than hashing it.
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -13,6 +16,9 @@ use rustc_hash::FxBuildHasher;
 
 /// A map from names to values with a fast [`get`](Self::get).
 pub(crate) struct NameIndex<V> {
+    /// The short names while there are at most [`FEW`] of them; empty after.
+    few: Vec<(ShortName, V)>,
+    /// The short names once there are more than [`FEW`].
     short: HashMap<ShortName, V, FxBuildHasher>,
     long: HashMap<Box<str>, V, FxBuildHasher>,
     /// Length of the longest key: no longer name can be found.
@@ -22,6 +28,7 @@ pub(crate) struct NameIndex<V> {
 impl<V> Default for NameIndex<V> {
     fn default() -> Self {
         Self {
+            few: Vec::new(),
             short: HashMap::default(),
             long: HashMap::default(),
             longest: 0,
@@ -34,6 +41,19 @@ impl<V> NameIndex<V> {
     #[inline]
     pub(crate) fn get(&self, name: &str) -> Option<&V> {
         match ShortName::of(name) {
+            Some(key) if self.short.is_empty() => self
+                .few
+                .iter()
+                .find_map(|(other, value)| (*other == key).then_some(value)),
+            key => self.get_hashed(key, name),
+        }
+    }
+
+    /// The value of `name` in a map: out of line, so that the lookup in a short list, what a
+    /// registry of a few tools does on every call, is small enough to be inlined.
+    #[inline(never)]
+    fn get_hashed(&self, key: Option<ShortName>, name: &str) -> Option<&V> {
+        match key {
             Some(key) => self.short.get(&key),
             None if name.len() > self.longest => None,
             None => self.long.get(name),
@@ -49,11 +69,29 @@ impl<V> NameIndex<V> {
     pub(crate) fn insert(&mut self, name: &str, value: V) -> Option<V> {
         self.longest = self.longest.max(name.len());
         match ShortName::of(name) {
-            Some(key) => self.short.insert(key, value),
+            Some(key) => self.insert_short(key, value),
             None => self.long.insert(name.into(), value),
         }
     }
+
+    fn insert_short(&mut self, key: ShortName, value: V) -> Option<V> {
+        if !self.short.is_empty() {
+            return self.short.insert(key, value);
+        }
+        if let Some((_, held)) = self.few.iter_mut().find(|(other, _)| *other == key) {
+            return Some(std::mem::replace(held, value));
+        }
+        if self.few.len() < FEW {
+            self.few.push((key, value));
+            return None;
+        }
+        self.short.extend(self.few.drain(..));
+        self.short.insert(key, value)
+    }
 }
+
+/// Most short names kept in a list, looked through one by one.
+const FEW: usize = 8;
 
 /// A name of at most 16 bytes, exactly: its length, and two words that together cover every
 /// byte (they overlap when the name is shorter than 16 bytes).

@@ -211,15 +211,11 @@ impl ToolRegistry {
         context: ToolContext<'a>,
     ) -> CallFuture<'a> {
         let Some(slot) = self.index.get(name) else {
-            return CallFuture::done(Err(self.unknown_tool(name)));
+            return self.refused(name, arguments);
         };
         let tool_name: &str = &slot.name;
         if arguments.len() > self.max_arguments_bytes {
-            return CallFuture::done(Err(ToolError::ArgumentsTooLarge {
-                tool: tool_name.to_owned(),
-                size: arguments.len(),
-                limit: self.max_arguments_bytes,
-            }));
+            return self.refused(tool_name, arguments);
         }
         let mut context = context.with_tool_name(tool_name);
         if context.state().is_none() {
@@ -228,12 +224,31 @@ impl ToolRegistry {
         CallFuture::pending(slot, arguments, context)
     }
 
+    /// The call of `name` with `arguments` that [`check`](Self::check) refuses (an unknown
+    /// tool, arguments too large), answered with its error: out of line, so that what every
+    /// call runs stays small enough to be inlined where it is made.
+    #[cold]
+    #[inline(never)]
+    fn refused<'a>(&self, name: &str, arguments: &str) -> CallFuture<'a> {
+        let error = match self.check_size(name, arguments) {
+            Err(error) => error,
+            // Only a call `check_size` refuses comes here; were another to, it fails whole.
+            Ok(slot) => ToolError::failed(&*slot.name, "the tool call could not start"),
+        };
+        CallFuture::done(Err(error))
+    }
+
     /// Checks a call of `name` with `arguments` as [`call_with`](Self::call_with) would before
     /// the tool starts, without running anything: the tool is registered, the arguments are
     /// within the size limit, and they decode ([`Tool::check_arguments`]). `Err` is the error
     /// the call would fail with. What asks a person checks first: a call that cannot run is
     /// answered with its error, never asked about.
     pub fn check(&self, name: &str, arguments: &str) -> Result<(), ToolError> {
+        self.check_size(name, arguments)?.tool.check_arguments(arguments)
+    }
+
+    /// The slot of `name`, when it is registered and `arguments` are within the size limit.
+    fn check_size(&self, name: &str, arguments: &str) -> Result<&Slot, ToolError> {
         let Some(slot) = self.index.get(name) else {
             return Err(self.unknown_tool(name));
         };
@@ -244,7 +259,7 @@ impl ToolRegistry {
                 limit: self.max_arguments_bytes,
             });
         }
-        slot.tool.check_arguments(arguments)
+        Ok(slot)
     }
 
     /// The error for a name nobody registered, with the closest registered names.
