@@ -244,7 +244,9 @@ impl ToolRegistry {
     /// the call would fail with. What asks a person checks first: a call that cannot run is
     /// answered with its error, never asked about.
     pub fn check(&self, name: &str, arguments: &str) -> Result<(), ToolError> {
-        self.check_size(name, arguments)?.tool.check_arguments(arguments)
+        self.check_size(name, arguments)?
+            .tool
+            .check_arguments(arguments)
     }
 
     /// The slot of `name`, when it is registered and `arguments` are within the size limit.
