@@ -174,6 +174,8 @@ pub(crate) struct Options {
     pub(crate) read_only: bool,
     /// `long_running`: the tool's work outlasts a request; MCP may serve it as a task.
     pub(crate) long_running: bool,
+    /// `result_limit = N`: bytes of a result the model reads.
+    pub(crate) result_limit: Option<u64>,
     /// `destructive` or `destructive = false`: whether the tool's changes may destroy.
     pub(crate) destructive: Option<bool>,
     pub(crate) crate_path: Option<syn::Path>,

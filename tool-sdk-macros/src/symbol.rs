@@ -14,6 +14,7 @@ pub(crate) const COMPENSATE: &str = "compensate";
 pub(crate) const READ_ONLY: &str = "read_only";
 pub(crate) const DESTRUCTIVE: &str = "destructive";
 pub(crate) const LONG_RUNNING: &str = "long_running";
+pub(crate) const RESULT_LIMIT: &str = "result_limit";
 pub(crate) const DIALECTS: &str = "dialects";
 
 /// Keys `#[tool(...)]` accepts, for the "unknown key" error.
@@ -28,6 +29,7 @@ pub(crate) const TOOL_KEYS: &[&str] = &[
     READ_ONLY,
     DESTRUCTIVE,
     LONG_RUNNING,
+    RESULT_LIMIT,
     CONFIRM,
     COMPENSATE,
     DIALECTS,

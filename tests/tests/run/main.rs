@@ -7,6 +7,7 @@ mod dialects;
 mod durable;
 mod observability;
 mod properties;
+mod result_limit;
 mod resume;
 mod resume_crash;
 mod streaming;

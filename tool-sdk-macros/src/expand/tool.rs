@@ -140,6 +140,11 @@ pub(crate) fn options(def: &ToolDef, private: &TokenStream) -> TokenStream {
     if o.read_only {
         calls.push(quote!(.with_read_only(true)));
     }
+    if let Some(bytes) = o.result_limit {
+        // A literal of the bytes: `usize` on the runtime crate's side.
+        let bytes = proc_macro2::Literal::u64_unsuffixed(bytes);
+        calls.push(quote!(.with_result_limit(#bytes)));
+    }
     if o.long_running {
         calls.push(quote!(.with_long_running(true)));
     }

@@ -81,6 +81,18 @@ pub(crate) fn parse_tool_attr(cx: &mut Ctxt, tokens: TokenStream) -> ToolAttr {
             SKIP_PERMISSION => flag(cx, &meta, &mut attr.options.skip_permission, fresh)?,
             READ_ONLY => flag(cx, &meta, &mut attr.options.read_only, fresh)?,
             LONG_RUNNING => flag(cx, &meta, &mut attr.options.long_running, fresh)?,
+            RESULT_LIMIT => {
+                let lit: syn::LitInt = meta.value()?.parse()?;
+                match lit.base10_parse::<u64>() {
+                    Ok(0) => cx.error_spanned_by(
+                        &lit,
+                        "`result_limit` is the bytes of a result the model reads: more than zero",
+                    ),
+                    Ok(bytes) if fresh => attr.options.result_limit = Some(bytes),
+                    Ok(_) => {}
+                    Err(error) => cx.error_spanned_by(&lit, error.to_string()),
+                }
+            }
             DESTRUCTIVE => {
                 // Alone it says "yes"; `= false` states the opposite, which differs from
                 // saying nothing (hosts assume a tool that says nothing may destroy).

@@ -140,6 +140,10 @@ pub struct ToolOptions {
     /// server serves its calls as tasks to clients that take them, which poll for the result
     /// instead of holding a request open.
     pub long_running: bool,
+    /// Bytes of a call's result the model reads, before the run's own limit
+    /// ([`LoopOptions::result_limit`](crate::run::LoopOptions::result_limit)); `None` to take
+    /// the run's (`#[tool(result_limit = 4096)]`).
+    pub result_limit: Option<usize>,
 }
 
 impl ToolOptions {
@@ -199,6 +203,12 @@ impl ToolOptions {
     /// Sets [`read_only`](Self::with_read_only).
     pub fn with_read_only(mut self, on: bool) -> Self {
         self.read_only = on;
+        self
+    }
+
+    /// Sets [`result_limit`](Self::with_result_limit).
+    pub fn with_result_limit(mut self, bytes: usize) -> Self {
+        self.result_limit = Some(bytes);
         self
     }
 

@@ -34,6 +34,19 @@ pub enum LoopEvent {
         /// or an MCP server's `structuredContent`; `None` for text and for failures.
         structured: Option<Value>,
     },
+    /// A call's result was longer than its limit: the model read it cut
+    /// ([`LoopOptions::result_limit`](crate::run::LoopOptions::result_limit)). The whole result
+    /// is here.
+    ResultCut {
+        /// The call's key in its reply.
+        key: String,
+        /// The tool.
+        name: String,
+        /// The result as the tool gave it.
+        full: String,
+        /// Bytes of it the model read (its head and its tail).
+        kept: usize,
+    },
     /// A running call reported progress through its context
     /// ([`Progress`](crate::define::Progress)): its own, or an MCP server's
     /// `notifications/progress` for a consumed tool.

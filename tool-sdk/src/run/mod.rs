@@ -13,6 +13,7 @@ mod events;
 mod options;
 mod progress;
 mod recover;
+mod result_limit;
 mod round;
 mod rounds;
 mod setup;
@@ -28,7 +29,8 @@ pub use conversation::Conversation;
 pub use entry::{Resume, Run, RunOptions, Start};
 pub use events::LoopEvent;
 pub use options::{
-    Concurrency, ErrorAction, ErrorPolicy, LoopOptions, DEFAULT_DEFER_THRESHOLD, DEFAULT_MAX_ROUNDS,
+    Concurrency, ErrorAction, ErrorPolicy, LoopOptions, DEFAULT_DEFER_THRESHOLD,
+    DEFAULT_MAX_ROUNDS, DEFAULT_RESULT_LIMIT,
 };
 pub use outcome::{LoopOutcome, LoopStatus};
 pub use recover::RecoveredRun;

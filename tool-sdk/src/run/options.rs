@@ -83,7 +83,18 @@ pub struct LoopOptions {
     /// Above this many tools, those declared `Defer::Auto` are offered only once a search
     /// finds them (default [`DEFAULT_DEFER_THRESHOLD`]).
     pub defer_threshold: usize,
+    /// Bytes of a call's result the model reads, when its tool sets no limit of its own
+    /// ([`ToolOptions::result_limit`](crate::define::ToolOptions::result_limit)); `None` for
+    /// no limit (default [`DEFAULT_RESULT_LIMIT`]). A longer result is cut in the middle: its
+    /// head and its tail are kept, and a line between them says how much was cut. The whole
+    /// result goes to the run's events ([`LoopEvent::ResultCut`](crate::run::LoopEvent::ResultCut)).
+    pub result_limit: Option<usize>,
 }
+
+/// Bytes of a call's result the model reads by default (64 KiB, about 16,000 tokens): enough
+/// for any answer meant for it, and a bound on what a tool that returns a whole file or page
+/// costs every later request of the run.
+pub const DEFAULT_RESULT_LIMIT: usize = 64 * 1024;
 
 /// Tools a run holds before `Defer::Auto` tools are deferred.
 pub const DEFAULT_DEFER_THRESHOLD: usize = 30;
@@ -124,6 +135,19 @@ impl LoopOptions {
         self
     }
 
+    /// Sets [`result_limit`](Self::with_result_limit): `None` lets every result through whole.
+    ///
+    /// ```
+    /// use tool_sdk::run::LoopOptions;
+    ///
+    /// let options = LoopOptions::new().with_result_limit(Some(16 * 1024));
+    /// assert_eq!(options.result_limit, Some(16 * 1024));
+    /// ```
+    pub fn with_result_limit(mut self, bytes: Option<usize>) -> Self {
+        self.result_limit = bytes;
+        self
+    }
+
     /// Sets [`chat`](Self::with_chat).
     pub fn with_chat(mut self, chat: ChatOptions) -> Self {
         self.chat = chat;
@@ -140,6 +164,7 @@ impl Default for LoopOptions {
             chat: ChatOptions::default(),
             streaming: true,
             defer_threshold: DEFAULT_DEFER_THRESHOLD,
+            result_limit: Some(DEFAULT_RESULT_LIMIT),
         }
     }
 }

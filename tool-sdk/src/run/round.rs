@@ -15,6 +15,7 @@ use crate::model::{
 use crate::run::durable::WriteAhead;
 use crate::run::outcome::RoundEnd;
 use crate::run::progress::LoopProgress;
+use crate::run::result_limit::cut;
 use crate::run::tools::RunTools;
 use crate::run::{Concurrency, ErrorAction, LoopEvent, LoopStatus, ToolLoop};
 use crate::store::{CallSummary, RecordEntry, RunState, StoreError};
@@ -195,6 +196,38 @@ impl ToolLoop {
         )
     }
 
+    /// `content`, the answer to `call`, as the model reads it: cut when it is longer than the
+    /// call's tool or the run allows, the whole of it then told to the listener.
+    fn within_limit(
+        &self,
+        tools: &RunTools<'_>,
+        call: &ToolCall,
+        key: &str,
+        content: String,
+    ) -> String {
+        let limit = tools
+            .get(&call.name)
+            .and_then(|tool| tool.definition().options.result_limit)
+            .or(self.options.result_limit);
+        let Some((read, kept)) = limit.and_then(|limit| cut(&content, limit)) else {
+            return content;
+        };
+        tracing::info!(
+            tool = %call.name,
+            key,
+            bytes = content.len(),
+            kept,
+            "a result longer than its limit was cut for the model"
+        );
+        self.emit(&LoopEvent::ResultCut {
+            key: key.to_owned(),
+            name: call.name.clone(),
+            full: content,
+            kept,
+        });
+        read
+    }
+
     /// Appends the reply and one result per call, records what can be rolled back, and decides
     /// whether the run goes on.
     #[allow(clippy::too_many_arguments)]
@@ -238,6 +271,7 @@ impl ToolLoop {
                     Some(handler) => handler(call, error),
                     None => error.model_message(),
                 });
+            let content = self.within_limit(tools, call, key, content);
             conversation.push(Message::Tool(ToolResultMessage {
                 call_id: call.id.clone(),
                 key: key.clone(),
