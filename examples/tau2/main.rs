@@ -37,6 +37,8 @@ mod airline;
 mod calculate;
 mod data;
 mod db_hash;
+mod kill;
+mod log;
 mod oracle;
 mod retail;
 mod store;
@@ -59,16 +61,26 @@ trait Domain: ToolSet + Sized {
     type Db: Clone + PartialEq + Serialize + DeserializeOwned;
     type Touched: PreImage<Self::Db>;
 
-    fn new(db: Self::Db) -> Self;
+    fn with_store(store: Store<Self::Db, Self::Touched>) -> Self;
     fn store(&self) -> &Store<Self::Db, Self::Touched>;
+
+    /// The domain over `db`, in memory.
+    fn new(db: Self::Db) -> Self {
+        Self::with_store(Store::new(db))
+    }
+
+    /// The domain over `db` and the log at `file`, as the changes logged there left it.
+    fn open(db: Self::Db, file: &Path) -> Result<Self, String> {
+        Ok(Self::with_store(Store::open(db, file)?))
+    }
 }
 
 impl Domain for airline::Airline {
     type Db = airline::FlightDb;
     type Touched = airline::Touched;
 
-    fn new(db: Self::Db) -> Self {
-        Self::new(db)
+    fn with_store(store: Store<Self::Db, Self::Touched>) -> Self {
+        Self::new(store)
     }
 
     fn store(&self) -> &Store<Self::Db, Self::Touched> {
@@ -80,8 +92,8 @@ impl Domain for retail::Retail {
     type Db = retail::RetailDb;
     type Touched = retail::Touched;
 
-    fn new(db: Self::Db) -> Self {
-        Self::new(db)
+    fn with_store(store: Store<Self::Db, Self::Touched>) -> Self {
+        Self::new(store)
     }
 
     fn store(&self) -> &Store<Self::Db, Self::Touched> {
@@ -97,10 +109,19 @@ struct Args {
     tools: bool,
     saga: bool,
     task: Option<String>,
+    /// The kill-and-recover matrix, with the loop's runs in this store.
+    kill: Option<String>,
+    /// The process to kill: the golden write, where, the run's store, the database's log.
+    kill_at: Option<usize>,
+    point: kill::Point,
+    store: Option<String>,
+    file: Option<PathBuf>,
+    /// The replica that recovers.
+    recover: bool,
 }
 
-const USAGE: &str =
-    "usage: tau2 airline|retail [--data DIR] [--task ID] [--rollback | --saga | --tools] [--json]";
+const USAGE: &str = "usage: tau2 airline|retail [--data DIR] [--task ID] \
+     [--rollback | --saga | --kill sqlite|postgres:CONFIG | --tools] [--json]";
 
 fn parse_args() -> Result<Args, String> {
     let mut args = std::env::args().skip(1);
@@ -112,6 +133,12 @@ fn parse_args() -> Result<Args, String> {
         tools: false,
         saga: false,
         task: None,
+        kill: None,
+        kill_at: None,
+        point: kill::Point::AfterRecord,
+        store: None,
+        file: None,
+        recover: false,
     };
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -121,6 +148,18 @@ fn parse_args() -> Result<Args, String> {
             "--rollback" => parsed.rollback = true,
             "--tools" => parsed.tools = true,
             "--saga" => parsed.saga = true,
+            "--kill" => parsed.kill = Some(args.next().ok_or(USAGE)?),
+            "--kill-at" => {
+                let index = args.next().ok_or(USAGE)?;
+                parsed.kill_at = Some(index.parse().map_err(|_| USAGE)?);
+            }
+            "--point" => {
+                let point = args.next().ok_or(USAGE)?;
+                parsed.point = kill::Point::parse(&point).ok_or(USAGE)?;
+            }
+            "--store" => parsed.store = Some(args.next().ok_or(USAGE)?),
+            "--file" => parsed.file = Some(args.next().ok_or(USAGE)?.into()),
+            "--recover" => parsed.recover = true,
             domain if parsed.domain.is_empty() && !domain.starts_with('-') => {
                 parsed.domain = domain.to_owned();
             }
@@ -143,7 +182,8 @@ async fn run() -> Result<(), String> {
     if !matches!(args.domain.as_str(), "airline" | "retail") {
         return Err(USAGE.into());
     }
-    let dir = data::data_dir(args.data.clone())?.join(&args.domain);
+    let data = data::data_dir(args.data.clone())?;
+    let dir = data.join(&args.domain);
     match args.domain.as_str() {
         "airline" => replay_all::<airline::Airline>(&args, &dir).await,
         "retail" => replay_all::<retail::Retail>(&args, &dir).await,
@@ -172,9 +212,34 @@ async fn replay_all<D: Domain>(args: &Args, dir: &Path) -> Result<(), String> {
         }
         return Ok(());
     }
+    if let (Some(store), Some(file)) = (&args.store, &args.file) {
+        if args.recover {
+            return kill::recover::<D>(db, store, file).await;
+        }
+        if let (Some(index), Some(id)) = (args.kill_at, &args.task) {
+            let tasks = data::tasks(dir)?;
+            let task = tasks.iter().find(|task| task.id == *id).ok_or(USAGE)?;
+            return kill::run_until_killed::<D>(db, task, index, args.point, store, file).await;
+        }
+        return Err(USAGE.into());
+    }
     let tasks = data::tasks(dir)?;
     if args.saga {
         return saga::<D>(args, &db, &tasks).await;
+    }
+    if let Some(store) = &args.kill {
+        let writes = registry(&Arc::new(D::new(db)))?;
+        let is_write = |name: &str| {
+            writes
+                .get(name)
+                .is_some_and(|tool| tool.definition().options.compensable)
+        };
+        let chosen: Vec<&data::Task> = tasks
+            .iter()
+            .filter(|task| args.task.as_ref().is_none_or(|only| *only == task.id))
+            .collect();
+        let data = dir.parent().ok_or(USAGE)?;
+        return kill::matrix(&args.domain, data, store, &chosen, is_write, args.json);
     }
     let initial = D::new(db.clone()).store().db_hash()?;
     if args.json {
@@ -197,7 +262,7 @@ async fn replay_all<D: Domain>(args: &Args, dir: &Path) -> Result<(), String> {
             continue;
         }
         let domain = Arc::new(D::new(db.clone()));
-        let replay = oracle::replay(task, registry(&domain)?, end, Fault::None).await?;
+        let replay = oracle::replay(task, registry(&domain)?, end, Fault::None, None).await?;
         // A database equal to the untouched one has its hash; comparing is much cheaper than
         // hashing. After a rollback it must be the untouched one.
         let untouched = domain.store().holds(&db)?;
@@ -270,7 +335,7 @@ async fn saga<D: Domain>(args: &Args, db: &D::Db, tasks: &[data::Task]) -> Resul
         for (nth, &index) in positions.iter().enumerate() {
             let rolls_back = |fault| async move {
                 let domain = Arc::new(D::new(db.clone()));
-                let replay = oracle::replay(task, registry(&domain)?, End::Answers, fault).await?;
+                let replay = oracle::replay(task, registry(&domain)?, End::Answers, fault, None).await?;
                 let refused = replay
                     .failed
                     .iter()
@@ -286,13 +351,15 @@ async fn saga<D: Domain>(args: &Args, db: &D::Db, tasks: &[data::Task]) -> Resul
             let cancel = rolls_back(Fault::CancelAfter(index)).await?;
             let denied = Arc::new(D::new(db.clone()));
             let replay =
-                oracle::replay(task, registry(&denied)?, End::Answers, Fault::Deny(index)).await?;
+                oracle::replay(task, registry(&denied)?, End::Answers, Fault::Deny(index), None)
+                    .await?;
             let reference = Arc::new(D::new(db.clone()));
             oracle::replay(
                 &task.without(index),
                 registry(&reference)?,
                 End::Answers,
                 Fault::None,
+                None,
             )
             .await?;
             let deny =

@@ -15,7 +15,8 @@ use tool_sdk::model::ToolResultStatus;
 use tool_sdk::run::{
     CancellationToken, ErrorAction, ErrorPolicy, LoopOptions, LoopStatus, ToolLoop,
 };
-use tool_sdk::store::PausedTurn;
+use tool_sdk::define::ToolResult;
+use tool_sdk::store::{PausedTurn, RunStore};
 use tool_sdk::{AssistantMessage, Message, ScriptedModel, ToolCall, ToolRegistry};
 
 use crate::data::Task;
@@ -49,6 +50,15 @@ async fn stall() -> String {
     std::future::pending().await
 }
 
+/// A replay whose run the loop keeps in a durable store, as a process that can be killed and
+/// recovered from does.
+pub(crate) struct Durable {
+    /// Where the loop records the run.
+    pub(crate) store: Arc<dyn RunStore>,
+    /// Called after each call ends, with its result.
+    pub(crate) after_tool: Arc<dyn Fn(&ToolCall, &ToolResult) + Send + Sync>,
+}
+
 /// What one task's replay did.
 #[derive(Debug, Serialize)]
 pub(crate) struct Replay {
@@ -76,12 +86,13 @@ pub(crate) fn options(rounds: usize) -> LoopOptions {
 }
 
 /// Replays `task`'s golden actions over the tools of `registry`, ending as `end` says, with
-/// `fault` done to one of its writes.
+/// `fault` done to one of its writes; the run kept in memory, or as `durable` says.
 pub(crate) async fn replay(
     task: &Task,
     mut registry: ToolRegistry,
     end: End,
     fault: Fault,
+    durable: Option<Durable>,
 ) -> Result<Replay, String> {
     if task
         .initial_state
@@ -161,6 +172,11 @@ pub(crate) async fn replay(
                 cancel.cancel();
             }
         });
+    }
+    if let Some(Durable { store, after_tool }) = durable {
+        agent = agent
+            .with_store(store)
+            .with_after_tool(move |call, result| after_tool(call, result));
     }
     let mut conversation = vec![Message::user(format!("Task {}.", task.id))];
     let outcome = agent.run(&mut conversation).with_cancel(&cancel).await;

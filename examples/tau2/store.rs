@@ -1,20 +1,35 @@
 //! A domain's database behind one lock, with the journal of its writes' pre-images: reads see
-//! it, writes change it and keep what they touched, compensations put that back.
+//! it, writes change it and keep what they touched, compensations put that back. With a log
+//! (`log.rs`), each change is durable as it is made, and a later process opens the database
+//! and journal as they were.
 
+use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
 
+use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::log::{Event, Log};
 use crate::undo::Journal;
 
 /// The records one write touched, as they were, for a database `Db`.
-pub(crate) trait PreImage<Db>: Default {
+pub(crate) trait PreImage<Db>: Default + Serialize + DeserializeOwned {
     /// Puts every kept record back into `db`.
     fn restore(&self, db: &mut Db);
+
+    /// The same records as `db` holds them now: after the write, its post-image.
+    fn now(&self, db: &Db) -> Self;
+
+    /// Whether no record was kept.
+    fn is_empty(&self) -> bool;
+
+    /// The records kept, each named uniquely within the database (`reservation:ZFA04Y`).
+    fn records(&self) -> Vec<String>;
 }
 
-/// A database and the pre-images of the writes made to it.
+/// A database and the pre-images of the writes made to it; with a log, every change is
+/// durable as it is made ([`Store::open`]).
 #[derive(Debug)]
 pub(crate) struct Store<Db, P> {
     state: Mutex<State<Db, P>>,
@@ -24,17 +39,52 @@ pub(crate) struct Store<Db, P> {
 struct State<Db, P> {
     db: Db,
     journal: Journal<P>,
+    log: Option<Log>,
 }
 
 impl<Db: Serialize + PartialEq, P: PreImage<Db>> Store<Db, P> {
-    /// A store over `db`.
+    /// A store over `db`, in memory only.
     pub(crate) fn new(db: Db) -> Self {
         Self {
             state: Mutex::new(State {
                 db,
                 journal: Journal::default(),
+                log: None,
             }),
         }
+    }
+
+    /// A store over `db` (as `db.json` holds it) and the log at `path`: the changes the log
+    /// holds are made again, in order, so the database and its journal are what the process
+    /// that wrote them left; each change from now on is logged too.
+    pub(crate) fn open(mut db: Db, path: &Path) -> Result<Self, String> {
+        let log = Log::open(path)?;
+        let mut journal = Journal::default();
+        for change in log.changes::<P>()? {
+            match change {
+                Event::Wrote {
+                    tool,
+                    output,
+                    before,
+                    after,
+                } => {
+                    after.restore(&mut db);
+                    let records = before.records();
+                    journal.record(&tool, output, before, records);
+                }
+                Event::Changed { after } => after.restore(&mut db),
+                Event::Undone { entries, claimed } => {
+                    undo(&mut db, &mut journal, &entries, claimed)?;
+                }
+            }
+        }
+        Ok(Self {
+            state: Mutex::new(State {
+                db,
+                journal,
+                log: Some(log),
+            }),
+        })
     }
 
     /// τ²'s hash of the database as it is now.
@@ -69,28 +119,118 @@ impl<Db: Serialize + PartialEq, P: PreImage<Db>> Store<Db, P> {
 
     /// Runs a write of `tool`; when it succeeds, keeps the pre-image of the records it touched
     /// for its compensation. A write that fails keeps what it changed before failing, as τ²'s
-    /// does (the few that can fail after a change say so).
+    /// does (the few that can fail after a change say so). With a log, the change is logged
+    /// before this returns; a change that cannot be logged is taken back, and the write fails.
     pub(crate) fn write<T: Serialize>(
         &self,
         tool: &'static str,
         write: impl FnOnce(&mut Db, &mut P) -> Result<T, String>,
     ) -> Result<T, String> {
         let mut state = self.lock()?;
+        let State { db, journal, log } = &mut *state;
         let mut touched = P::default();
-        let output = write(&mut state.db, &mut touched)?;
-        state.journal.record(tool, &output, touched)?;
-        Ok(output)
+        let result = write(db, &mut touched);
+        let output = match &result {
+            Ok(output) => Some(serde_json::to_value(output).map_err(|error| error.to_string())),
+            Err(_) => None,
+        }
+        .transpose();
+        let logged = match (&output, log) {
+            (Err(error), _) => Err(error.clone()),
+            (Ok(_), None) => Ok(()),
+            (Ok(Some(output)), Some(log)) => log.append(&Event::Wrote {
+                tool: tool.to_owned(),
+                output: output.clone(),
+                before: &touched,
+                after: &touched.now(db),
+            }),
+            (Ok(None), Some(_)) if touched.is_empty() => Ok(()),
+            (Ok(None), Some(log)) => log.append(&Event::Changed {
+                after: &touched.now(db),
+            }),
+        };
+        if let Err(error) = logged {
+            touched.restore(db);
+            return Err(error);
+        }
+        let output_value = output?;
+        let result = result?;
+        if let Some(value) = output_value {
+            let records = touched.records();
+            journal.record(tool, value, touched, records);
+        }
+        Ok(result)
     }
 
     /// The compensation of every write: puts back the records the write of `tool` that
-    /// returned `output` touched.
+    /// returned `output` touched, once per idempotency key, after undoing every later write
+    /// of those records (`undo.rs` says why).
     pub(crate) fn restore(&self, tool: &str, output: &Value) -> Result<(), String> {
-        let key = tool_sdk::compensate::idempotency_key();
+        let key = tool_sdk::compensate::idempotency_key().unwrap_or_default();
         let mut state = self.lock()?;
-        let State { db, journal } = &mut *state;
-        if let Some(before) = journal.take(tool, output, key)? {
-            before.restore(db);
+        let Some(index) = state.journal.find(tool, output, Some(&key))? else {
+            return Ok(());
+        };
+        let entries = state.journal.plan(index);
+        self.undo(&mut state, entries, Some((index, key)))
+    }
+
+    /// Undoes every write the journal holds that is not undone yet, newest first; how many.
+    /// After a recovery, those are writes that took effect while the process that made them
+    /// died before the loop's record of them was durable: the loop cannot know of them, the
+    /// database's log does.
+    pub(crate) fn undo_unrecorded(&self) -> Result<usize, String> {
+        let mut state = self.lock()?;
+        let pending = state.journal.pending();
+        let count = pending.len();
+        self.undo(&mut state, pending, None)?;
+        Ok(count)
+    }
+
+    /// How many writes the journal holds, how many are not undone, and how many no
+    /// compensation claimed.
+    pub(crate) fn writes(&self) -> Result<(usize, usize, usize), String> {
+        let state = self.lock()?;
+        let (writes, unclaimed) = state.journal.counts();
+        Ok((writes, state.journal.pending().len(), unclaimed))
+    }
+
+    /// Undoes the writes at `entries`, in order, and lets the compensation `claimed` names
+    /// claim its write: logged first, as one change.
+    fn undo(
+        &self,
+        state: &mut State<Db, P>,
+        entries: Vec<usize>,
+        claimed: Option<(usize, String)>,
+    ) -> Result<(), String> {
+        if entries.is_empty() && claimed.is_none() {
+            return Ok(());
+        }
+        let State { db, journal, log } = state;
+        let change = Event::<P>::Undone { entries, claimed };
+        if let Some(log) = log {
+            log.append(&change)?;
+        }
+        if let Event::Undone { entries, claimed } = change {
+            undo(db, journal, &entries, claimed)?;
         }
         Ok(())
+    }
+}
+
+/// Puts back the pre-images of the writes at `entries`, in order, and marks the write
+/// `claimed` names claimed by its compensation.
+fn undo<Db, P: PreImage<Db>>(
+    db: &mut Db,
+    journal: &mut Journal<P>,
+    entries: &[usize],
+    claimed: Option<(usize, String)>,
+) -> Result<(), String> {
+    for &index in entries {
+        journal.undo(index)?.restore(db);
+    }
+    match claimed {
+        Some((index, key)) => journal.claim(index, &key),
+        None => Ok(()),
     }
 }
