@@ -335,7 +335,8 @@ async fn saga<D: Domain>(args: &Args, db: &D::Db, tasks: &[data::Task]) -> Resul
         for (nth, &index) in positions.iter().enumerate() {
             let rolls_back = |fault| async move {
                 let domain = Arc::new(D::new(db.clone()));
-                let replay = oracle::replay(task, registry(&domain)?, End::Answers, fault, None).await?;
+                let replay =
+                    oracle::replay(task, registry(&domain)?, End::Answers, fault, None).await?;
                 let refused = replay
                     .failed
                     .iter()
@@ -350,9 +351,14 @@ async fn saga<D: Domain>(args: &Args, db: &D::Db, tasks: &[data::Task]) -> Resul
             let fail = rolls_back(Fault::FailAfter(index)).await?;
             let cancel = rolls_back(Fault::CancelAfter(index)).await?;
             let denied = Arc::new(D::new(db.clone()));
-            let replay =
-                oracle::replay(task, registry(&denied)?, End::Answers, Fault::Deny(index), None)
-                    .await?;
+            let replay = oracle::replay(
+                task,
+                registry(&denied)?,
+                End::Answers,
+                Fault::Deny(index),
+                None,
+            )
+            .await?;
             let reference = Arc::new(D::new(db.clone()));
             oracle::replay(
                 &task.without(index),

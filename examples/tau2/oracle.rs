@@ -11,11 +11,11 @@ use std::sync::Arc;
 
 use serde::Serialize;
 use tool_sdk::define::ToolErrorKind;
+use tool_sdk::define::ToolResult;
 use tool_sdk::model::ToolResultStatus;
 use tool_sdk::run::{
     CancellationToken, ErrorAction, ErrorPolicy, LoopOptions, LoopStatus, ToolLoop,
 };
-use tool_sdk::define::ToolResult;
 use tool_sdk::store::{PausedTurn, RunStore};
 use tool_sdk::{AssistantMessage, Message, ScriptedModel, ToolCall, ToolRegistry};
 

@@ -166,13 +166,13 @@ impl<Db: Serialize + PartialEq, P: PreImage<Db>> Store<Db, P> {
     /// returned `output` touched, once per idempotency key, after undoing every later write
     /// of those records (`undo.rs` says why).
     pub(crate) fn restore(&self, tool: &str, output: &Value) -> Result<(), String> {
-        let key = tool_sdk::compensate::idempotency_key().unwrap_or_default();
+        let key = tool_sdk::compensate::idempotency_key();
         let mut state = self.lock()?;
-        let Some(index) = state.journal.find(tool, output, Some(&key))? else {
+        let Some(index) = state.journal.find(tool, output, key.as_deref())? else {
             return Ok(());
         };
         let entries = state.journal.plan(index);
-        self.undo(&mut state, entries, Some((index, key)))
+        self.undo(&mut state, entries, Some((index, key.unwrap_or_default())))
     }
 
     /// Undoes every write the journal holds that is not undone yet, newest first; how many.
@@ -232,5 +232,103 @@ fn undo<Db, P: PreImage<Db>>(
     match claimed {
         Some((index, key)) => journal.claim(index, &key),
         None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde::Deserialize;
+
+    use super::*;
+
+    type Db = indexmap::IndexMap<String, u32>;
+
+    /// The one record a toy write touches.
+    #[derive(Debug, Default, Serialize, Deserialize)]
+    struct Touched(Vec<(String, crate::undo::Kept<u32>)>);
+
+    impl PreImage<Db> for Touched {
+        fn restore(&self, db: &mut Db) {
+            for (key, kept) in &self.0 {
+                kept.restore(db, key);
+            }
+        }
+        fn now(&self, db: &Db) -> Self {
+            Self(
+                self.0
+                    .iter()
+                    .map(|(k, _)| (k.clone(), crate::undo::Kept::of(db, k)))
+                    .collect(),
+            )
+        }
+        fn is_empty(&self) -> bool {
+            self.0.is_empty()
+        }
+        fn records(&self) -> Vec<String> {
+            self.0.iter().map(|(key, _)| key.clone()).collect()
+        }
+    }
+
+    fn set(store: &Store<Db, Touched>, key: &str, value: u32) -> u32 {
+        store
+            .write("set", |db, touched| {
+                touched
+                    .0
+                    .push((key.to_owned(), crate::undo::Kept::of(db, key)));
+                db.insert(key.to_owned(), value);
+                Ok(value)
+            })
+            .unwrap()
+    }
+
+    #[test]
+    fn compensations_out_of_the_order_of_the_writes_still_restore_the_database() {
+        let db: Db = [("a".to_owned(), 1), ("b".to_owned(), 2)]
+            .into_iter()
+            .collect();
+        let store = Store::<Db, Touched>::new(db.clone());
+        // Two calls of one reply, run at once, write record `a`; a third writes `b`.
+        set(&store, "a", 10);
+        set(&store, "b", 20);
+        set(&store, "a", 11);
+        // The loop recorded them in another order than they took effect, and rolls back the
+        // older write of `a` first.
+        store.restore("set", &10.into()).unwrap();
+        assert_eq!(
+            store.snapshot().unwrap()["b"],
+            20,
+            "another record is left alone"
+        );
+        store.restore("set", &11.into()).unwrap();
+        store.restore("set", &20.into()).unwrap();
+        assert!(store.holds(&db).unwrap());
+        assert_eq!(store.writes().unwrap(), (3, 0, 0), "each claimed once");
+    }
+
+    #[test]
+    fn a_reopened_log_holds_the_database_and_journal_it_was_left_with() {
+        let dir = std::env::temp_dir().join(format!("tau2-log-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("log.sqlite");
+        let db: Db = [("a".to_owned(), 1)].into_iter().collect();
+        {
+            let store = Store::<Db, Touched>::open(db.clone(), &file).unwrap();
+            set(&store, "a", 10);
+            set(&store, "c", 30);
+            store.restore("set", &30.into()).unwrap();
+            set(&store, "a", 11);
+        }
+        let store = Store::<Db, Touched>::open(db.clone(), &file).unwrap();
+        let expected: Db = [("a".to_owned(), 11)].into_iter().collect();
+        assert!(store.holds(&expected).unwrap());
+        assert_eq!(store.writes().unwrap(), (3, 2, 2));
+        store.restore("set", &10.into()).unwrap();
+        assert!(store.holds(&db).unwrap());
+        assert_eq!(
+            store.writes().unwrap(),
+            (3, 0, 1),
+            "the later write undone unclaimed"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -200,7 +200,10 @@ mod tests {
         assert_eq!(journal.find("update", &output, Some("run:3:c3")), Ok(None));
         assert!(journal.undo(2).is_err());
         assert!(journal.claim(2, "run:9:c9").is_err());
-        assert_eq!(journal.find("update", &output, Some("run:1:c1")), Ok(Some(0)));
+        assert_eq!(
+            journal.find("update", &output, Some("run:1:c1")),
+            Ok(Some(0))
+        );
         let other = serde_json::json!({"id": "R2"});
         assert!(journal.find("other", &other, None).is_err());
         assert_eq!(journal.pending(), [1, 0]);

@@ -75,7 +75,10 @@ impl PreImage<FlightDb> for Touched {
     }
 
     fn records(&self) -> Vec<String> {
-        let reservations = self.reservations.iter().map(|(id, _)| format!("reservation:{id}"));
+        let reservations = self
+            .reservations
+            .iter()
+            .map(|(id, _)| format!("reservation:{id}"));
         let users = self.users.iter().map(|(id, _)| format!("user:{id}"));
         let dates = self
             .flight_dates
