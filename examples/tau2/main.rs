@@ -257,12 +257,16 @@ async fn replay_all<D: Domain>(args: &Args, dir: &Path) -> Result<(), String> {
     } else {
         End::Answers
     };
+    let (mut rounds, mut run_micros, mut tool_micros) = (0, 0, 0);
     for task in &tasks {
         if args.task.as_ref().is_some_and(|only| *only != task.id) {
             continue;
         }
         let domain = Arc::new(D::new(db.clone()));
         let replay = oracle::replay(task, registry(&domain)?, end, Fault::None, None).await?;
+        rounds += replay.rounds;
+        run_micros += replay.run_micros;
+        tool_micros += replay.tool_micros;
         // A database equal to the untouched one has its hash; comparing is much cheaper than
         // hashing. After a rollback it must be the untouched one.
         let untouched = domain.store().holds(&db)?;
@@ -293,7 +297,14 @@ async fn replay_all<D: Domain>(args: &Args, dir: &Path) -> Result<(), String> {
         }
     }
     if !args.json {
-        println!("replayed in {} ms", started.elapsed().as_millis());
+        let micros = |total: u128| total as f64 / rounds.max(1) as f64;
+        println!(
+            "replayed in {} ms; {rounds} rounds: the loop's own time {:.1} µs a round, the \
+             tools' {:.1} µs a round",
+            started.elapsed().as_millis(),
+            micros(run_micros.saturating_sub(tool_micros)),
+            micros(tool_micros),
+        );
     }
     Ok(())
 }

@@ -6,8 +6,9 @@
 //! answering: the loop rolls back every write that succeeded, newest first, and the database
 //! must be exactly as it was before the task.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use serde::Serialize;
 use tool_sdk::define::ToolErrorKind;
@@ -59,10 +60,44 @@ pub(crate) struct Durable {
     pub(crate) after_tool: Arc<dyn Fn(&ToolCall, &ToolResult) + Send + Sync>,
 }
 
+/// Time spent in tool calls, from the loop's hook before each to its hook after it; calls
+/// run one at a time here.
+#[derive(Debug, Default)]
+struct ToolClock {
+    started: Mutex<Option<Instant>>,
+    micros: AtomicU64,
+}
+
+impl ToolClock {
+    fn start(&self) {
+        if let Ok(mut started) = self.started.lock() {
+            *started = Some(Instant::now());
+        }
+    }
+
+    fn stop(&self) {
+        let started = self.started.lock().ok().and_then(|mut s| s.take());
+        if let Some(started) = started {
+            let micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
+            self.micros.fetch_add(micros, Ordering::Relaxed);
+        }
+    }
+
+    fn micros(&self) -> u128 {
+        self.micros.load(Ordering::Relaxed).into()
+    }
+}
+
 /// What one task's replay did.
 #[derive(Debug, Serialize)]
 pub(crate) struct Replay {
     pub(crate) task: String,
+    /// The loop's rounds (requests to the model).
+    pub(crate) rounds: usize,
+    /// How long the run took, and how much of it the tools' calls (from the loop's hook
+    /// before a call to its hook after: arguments decoded, the tool run, its output encoded).
+    pub(crate) run_micros: u128,
+    pub(crate) tool_micros: u128,
     /// Golden actions made.
     pub(crate) calls: usize,
     /// Calls that waited for the person's decision (the writes).
@@ -165,21 +200,39 @@ pub(crate) async fn replay(
     let mut agent = ToolLoop::new(ScriptedModel::new(replies), registry)
         .with_options(options(actions.len() + 2))
         .with_approver(approver);
-    if let Fault::CancelAfter(index) = fault {
-        let (cancel, id) = (cancel.clone(), call_id(index));
-        agent = agent.with_after_tool(move |call, _| {
-            if call.id.as_deref() == Some(id.as_str()) {
-                cancel.cancel();
+    let clock = Arc::new(ToolClock::default());
+    let cancel_after = match fault {
+        Fault::CancelAfter(index) => Some((cancel.clone(), call_id(index))),
+        _ => None,
+    };
+    let after_tool = match durable {
+        Some(Durable { store, after_tool }) => {
+            agent = agent.with_store(store);
+            Some(after_tool)
+        }
+        None => None,
+    };
+    let started = Arc::clone(&clock);
+    agent = agent
+        .with_before_tool(move |_| started.start())
+        .with_after_tool({
+            let clock = Arc::clone(&clock);
+            move |call, result| {
+                clock.stop();
+                if let Some((cancel, id)) = &cancel_after {
+                    if call.id.as_deref() == Some(id.as_str()) {
+                        cancel.cancel();
+                    }
+                }
+                if let Some(after_tool) = &after_tool {
+                    after_tool(call, result);
+                }
             }
         });
-    }
-    if let Some(Durable { store, after_tool }) = durable {
-        agent = agent
-            .with_store(store)
-            .with_after_tool(move |call, result| after_tool(call, result));
-    }
     let mut conversation = vec![Message::user(format!("Task {}.", task.id))];
+    let run_started = Instant::now();
     let outcome = agent.run(&mut conversation).with_cancel(&cancel).await;
+    let run_time = run_started.elapsed();
     let expected = match (fault, end) {
         (Fault::FailAfter(_), _) => matches!(outcome.status, LoopStatus::RolledBack { .. }),
         (Fault::CancelAfter(_), _) => matches!(outcome.status, LoopStatus::Cancelled),
@@ -204,6 +257,9 @@ pub(crate) async fn replay(
         .collect();
     Ok(Replay {
         task: task.id.clone(),
+        rounds: outcome.rounds,
+        run_micros: run_time.as_micros(),
+        tool_micros: clock.micros(),
         calls: outcome.calls.len(),
         asked: asked.load(Ordering::Relaxed),
         failed,
