@@ -322,9 +322,11 @@ async fn killed_at_each_write_another_process_recovers(backend: Backend) {
         let mut lines = Vec::new();
         for task in tasks {
             let output = example(domain, &["--task", task, "--kill", &place.spec]);
-            lines.extend(output.lines().map(|line| {
-                serde_json::from_str::<Value>(line).expect("each line is JSON")
-            }));
+            lines.extend(
+                output
+                    .lines()
+                    .map(|line| serde_json::from_str::<Value>(line).expect("each line is JSON")),
+            );
         }
         let writes: usize = tasks.iter().map(|task| golden[*task]).sum();
         assert_eq!(
