@@ -306,6 +306,27 @@ mod tests {
     }
 
     #[test]
+    fn a_compensation_finds_a_write_whose_output_holds_a_float_read_back_from_text() {
+        // τ²'s sums of prices: 218.84000000000015 is read back from the loop's record of the
+        // output as 218.84000000000017 unless serde_json parses floats exactly.
+        let amount = 218.840_000_000_000_15_f64;
+        let store = Store::<Db, Touched>::new(Db::new());
+        store
+            .write("pay", |db, touched| {
+                touched
+                    .0
+                    .push(("a".to_owned(), crate::undo::Kept::of(db, "a")));
+                db.insert("a".to_owned(), 1);
+                Ok(serde_json::json!({ "amount": amount }))
+            })
+            .unwrap();
+        let text = serde_json::json!({ "amount": amount }).to_string();
+        let received: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(store.restore("pay", &received), Ok(()));
+        assert!(store.holds(&Db::new()).unwrap());
+    }
+
+    #[test]
     fn a_reopened_log_holds_the_database_and_journal_it_was_left_with() {
         let dir = std::env::temp_dir().join(format!("tau2-log-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
