@@ -262,14 +262,17 @@ async fn replay_all<D: Domain>(args: &Args, dir: &Path) -> Result<(), String> {
     } else {
         End::Answers
     };
-    let (mut rounds, mut run_micros, mut tool_micros) = (0, 0, 0);
+    let (mut runs, mut rounds) = (0, 0);
+    let (mut setup_micros, mut run_micros, mut tool_micros) = (0, 0, 0);
     for task in &tasks {
         if args.task.as_ref().is_some_and(|only| *only != task.id) {
             continue;
         }
         let domain = Arc::new(D::new(db.clone()));
         let replay = oracle::replay(task, registry(&domain)?, end, Fault::None, None).await?;
+        runs += 1;
         rounds += replay.rounds;
+        setup_micros += replay.setup_micros;
         run_micros += replay.run_micros;
         tool_micros += replay.tool_micros;
         // A database equal to the untouched one has its hash; comparing is much cheaper than
@@ -302,13 +305,15 @@ async fn replay_all<D: Domain>(args: &Args, dir: &Path) -> Result<(), String> {
         }
     }
     if !args.json {
-        let micros = |total: u128| total as f64 / rounds.max(1) as f64;
+        let per = |total: u128, count: usize| total as f64 / count.max(1) as f64;
+        let own = run_micros.saturating_sub(tool_micros + setup_micros);
         println!(
-            "replayed in {} ms; {rounds} rounds: the loop's own time {:.1} µs a round, the \
-             tools' {:.1} µs a round",
+            "replayed in {} ms; {runs} runs, set up in {:.1} µs each; {rounds} rounds: the \
+             loop's own time {:.1} µs a round, the tools' {:.1} µs a round",
             started.elapsed().as_millis(),
-            micros(run_micros.saturating_sub(tool_micros)),
-            micros(tool_micros),
+            per(setup_micros, runs),
+            per(own, rounds),
+            per(tool_micros, rounds),
         );
     }
     Ok(())

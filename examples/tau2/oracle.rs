@@ -13,7 +13,9 @@ use std::time::Instant;
 use serde::Serialize;
 use tool_sdk::define::ToolErrorKind;
 use tool_sdk::define::ToolResult;
+use tool_sdk::describe::Dialect;
 use tool_sdk::model::ToolResultStatus;
+use tool_sdk::model::{ChatModel, ChatRequest, ModelFuture};
 use tool_sdk::run::{
     CancellationToken, ErrorAction, ErrorPolicy, LoopOptions, LoopStatus, ToolLoop,
 };
@@ -91,6 +93,26 @@ impl ToolClock {
     }
 }
 
+/// The scripted model, noting when the loop first asks it: what comes before is the run's
+/// set-up (each task's loop is new, so it lowers the domain's tools for the model once).
+struct Timed {
+    model: ScriptedModel,
+    first_request: Mutex<Option<Instant>>,
+}
+
+impl ChatModel for Timed {
+    fn dialect(&self) -> Dialect {
+        self.model.dialect()
+    }
+
+    fn chat<'a>(&'a self, request: ChatRequest<'a>) -> ModelFuture<'a> {
+        if let Ok(mut first) = self.first_request.lock() {
+            first.get_or_insert_with(Instant::now);
+        }
+        self.model.chat(request)
+    }
+}
+
 /// What one task's replay did.
 #[derive(Debug, Serialize)]
 pub(crate) struct Replay {
@@ -101,6 +123,8 @@ pub(crate) struct Replay {
     /// before a call to its hook after: arguments decoded, the tool run, its output encoded).
     pub(crate) run_micros: u128,
     pub(crate) tool_micros: u128,
+    /// How much of the run came before its first request to the model.
+    pub(crate) setup_micros: u128,
     /// Golden actions made.
     pub(crate) calls: usize,
     /// Calls that waited for the person's decision (the writes).
@@ -200,7 +224,11 @@ pub(crate) async fn replay(
         }
     };
     let cancel = CancellationToken::new();
-    let mut agent = ToolLoop::new(ScriptedModel::new(replies), registry)
+    let model = Arc::new(Timed {
+        model: ScriptedModel::new(replies),
+        first_request: Mutex::new(None),
+    });
+    let mut agent = ToolLoop::new(Arc::clone(&model), registry)
         .with_options(options(actions.len() + 2))
         .with_approver(approver);
     let clock = Arc::new(ToolClock::default());
@@ -263,6 +291,12 @@ pub(crate) async fn replay(
         rounds: outcome.rounds,
         run_micros: run_time.as_micros(),
         tool_micros: clock.micros(),
+        setup_micros: model
+            .first_request
+            .lock()
+            .ok()
+            .and_then(|first| *first)
+            .map_or(0, |first| first.duration_since(run_started).as_micros()),
         calls: outcome.calls.len(),
         asked: asked.load(Ordering::Relaxed),
         failed,
