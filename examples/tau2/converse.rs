@@ -316,6 +316,7 @@ pub(crate) async fn converse_all<D: crate::Domain>(
             crate::registry(&golden)?,
             crate::oracle::End::Answers,
             crate::oracle::Fault::None,
+            None,
         )
         .await?;
         let golden_hash = golden.store().db_hash()?;

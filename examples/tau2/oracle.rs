@@ -6,16 +6,20 @@
 //! answering: the loop rolls back every write that succeeded, newest first, and the database
 //! must be exactly as it was before the task.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use serde::Serialize;
 use tool_sdk::define::ToolErrorKind;
+use tool_sdk::define::ToolResult;
+use tool_sdk::describe::Dialect;
 use tool_sdk::model::ToolResultStatus;
+use tool_sdk::model::{ChatModel, ChatRequest, ModelFuture};
 use tool_sdk::run::{
     CancellationToken, ErrorAction, ErrorPolicy, LoopOptions, LoopStatus, ToolLoop,
 };
-use tool_sdk::store::PausedTurn;
+use tool_sdk::store::{PausedTurn, RunStore};
 use tool_sdk::{AssistantMessage, Message, ScriptedModel, ToolCall, ToolRegistry};
 
 use crate::data::Task;
@@ -49,10 +53,78 @@ async fn stall() -> String {
     std::future::pending().await
 }
 
+/// A hook the loop calls after each call ends, with its result.
+pub(crate) type AfterTool = Arc<dyn Fn(&ToolCall, &ToolResult) + Send + Sync>;
+
+/// A replay whose run the loop keeps in a durable store, as a process that can be killed and
+/// recovered from does.
+pub(crate) struct Durable {
+    /// Where the loop records the run.
+    pub(crate) store: Arc<dyn RunStore>,
+    /// Called after each call ends, with its result.
+    pub(crate) after_tool: AfterTool,
+}
+
+/// Time spent in tool calls, from the loop's hook before each to its hook after it; calls
+/// run one at a time here.
+#[derive(Debug, Default)]
+struct ToolClock {
+    started: Mutex<Option<Instant>>,
+    micros: AtomicU64,
+}
+
+impl ToolClock {
+    fn start(&self) {
+        if let Ok(mut started) = self.started.lock() {
+            *started = Some(Instant::now());
+        }
+    }
+
+    fn stop(&self) {
+        let started = self.started.lock().ok().and_then(|mut s| s.take());
+        if let Some(started) = started {
+            let micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
+            self.micros.fetch_add(micros, Ordering::Relaxed);
+        }
+    }
+
+    fn micros(&self) -> u128 {
+        self.micros.load(Ordering::Relaxed).into()
+    }
+}
+
+/// The scripted model, noting when the loop first asks it: what comes before is the run's
+/// set-up (each task's loop is new, so it lowers the domain's tools for the model once).
+struct Timed {
+    model: ScriptedModel,
+    first_request: Mutex<Option<Instant>>,
+}
+
+impl ChatModel for Timed {
+    fn dialect(&self) -> Dialect {
+        self.model.dialect()
+    }
+
+    fn chat<'a>(&'a self, request: ChatRequest<'a>) -> ModelFuture<'a> {
+        if let Ok(mut first) = self.first_request.lock() {
+            first.get_or_insert_with(Instant::now);
+        }
+        self.model.chat(request)
+    }
+}
+
 /// What one task's replay did.
 #[derive(Debug, Serialize)]
 pub(crate) struct Replay {
     pub(crate) task: String,
+    /// The loop's rounds (requests to the model).
+    pub(crate) rounds: usize,
+    /// How long the run took, and how much of it the tools' calls (from the loop's hook
+    /// before a call to its hook after: arguments decoded, the tool run, its output encoded).
+    pub(crate) run_micros: u128,
+    pub(crate) tool_micros: u128,
+    /// How much of the run came before its first request to the model.
+    pub(crate) setup_micros: u128,
     /// Golden actions made.
     pub(crate) calls: usize,
     /// Calls that waited for the person's decision (the writes).
@@ -76,12 +148,13 @@ pub(crate) fn options(rounds: usize) -> LoopOptions {
 }
 
 /// Replays `task`'s golden actions over the tools of `registry`, ending as `end` says, with
-/// `fault` done to one of its writes.
+/// `fault` done to one of its writes; the run kept in memory, or as `durable` says.
 pub(crate) async fn replay(
     task: &Task,
     mut registry: ToolRegistry,
     end: End,
     fault: Fault,
+    durable: Option<Durable>,
 ) -> Result<Replay, String> {
     if task
         .initial_state
@@ -151,19 +224,46 @@ pub(crate) async fn replay(
         }
     };
     let cancel = CancellationToken::new();
-    let mut agent = ToolLoop::new(ScriptedModel::new(replies), registry)
+    let model = Arc::new(Timed {
+        model: ScriptedModel::new(replies),
+        first_request: Mutex::new(None),
+    });
+    let mut agent = ToolLoop::new(Arc::clone(&model), registry)
         .with_options(options(actions.len() + 2))
         .with_approver(approver);
-    if let Fault::CancelAfter(index) = fault {
-        let (cancel, id) = (cancel.clone(), call_id(index));
-        agent = agent.with_after_tool(move |call, _| {
-            if call.id.as_deref() == Some(id.as_str()) {
-                cancel.cancel();
+    let clock = Arc::new(ToolClock::default());
+    let cancel_after = match fault {
+        Fault::CancelAfter(index) => Some((cancel.clone(), call_id(index))),
+        _ => None,
+    };
+    let after_tool = match durable {
+        Some(Durable { store, after_tool }) => {
+            agent = agent.with_store(store);
+            Some(after_tool)
+        }
+        None => None,
+    };
+    let started = Arc::clone(&clock);
+    agent = agent
+        .with_before_tool(move |_| started.start())
+        .with_after_tool({
+            let clock = Arc::clone(&clock);
+            move |call, result| {
+                clock.stop();
+                if let Some((cancel, id)) = &cancel_after {
+                    if call.id.as_deref() == Some(id.as_str()) {
+                        cancel.cancel();
+                    }
+                }
+                if let Some(after_tool) = &after_tool {
+                    after_tool(call, result);
+                }
             }
         });
-    }
     let mut conversation = vec![Message::user(format!("Task {}.", task.id))];
+    let run_started = Instant::now();
     let outcome = agent.run(&mut conversation).with_cancel(&cancel).await;
+    let run_time = run_started.elapsed();
     let expected = match (fault, end) {
         (Fault::FailAfter(_), _) => matches!(outcome.status, LoopStatus::RolledBack { .. }),
         (Fault::CancelAfter(_), _) => matches!(outcome.status, LoopStatus::Cancelled),
@@ -188,6 +288,15 @@ pub(crate) async fn replay(
         .collect();
     Ok(Replay {
         task: task.id.clone(),
+        rounds: outcome.rounds,
+        run_micros: run_time.as_micros(),
+        tool_micros: clock.micros(),
+        setup_micros: model
+            .first_request
+            .lock()
+            .ok()
+            .and_then(|first| *first)
+            .map_or(0, |first| first.duration_since(run_started).as_micros()),
         calls: outcome.calls.len(),
         asked: asked.load(Ordering::Relaxed),
         failed,

@@ -12,13 +12,20 @@
 //! - at every golden write (airline 55, retail 178): when the next call fails, and when the
 //!   run is cancelled as the write ends, the database returns to `db.json`, each write so far
 //!   compensated once; when the person denies the write, nothing of it is applied, the run
-//!   goes on, and the database is what the task's actions without it leave.
+//!   goes on, and the database is what the task's actions without it leave;
+//! - at every golden write of a few tasks, on SQLite and on PostgreSQL: the process is killed
+//!   (SIGKILL) after the write, once the loop's record of it is durable and once before, and
+//!   another process recovers the run with the SDK's recovery, over the database its log
+//!   reopens: `db.json` again, each write undone exactly once. The whole matrix, every write
+//!   of every task, is `cargo run --release --example tau2 -- DOMAIN --kill STORE`
+//!   (docs/TESTING.md).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 use serde_json::{json, Value};
+use tool_sdk_tests::durable::{place, Backend};
 
 /// A domain: its name, tasks, and the tools that change its database.
 struct Domain {
@@ -302,6 +309,69 @@ fn every_write_rolls_back_or_is_denied_cleanly(domain: &Domain) {
         }
     }
 }
+
+/// Tasks whose every golden write is killed and recovered in each test run: airline 7
+/// (a change of flights, then two cancellations, one of the changed reservation), retail 13
+/// (a return τ² refuses, then one it takes) and 23 (two exchanges and a change of items).
+const KILLED: [(&Domain, &[&str]); 2] = [(&AIRLINE, &["7"]), (&RETAIL, &["13", "23"])];
+
+async fn killed_at_each_write_another_process_recovers(backend: Backend) {
+    for (domain, tasks) in KILLED {
+        let place = place(backend, &format!("tau2_kill_{}", domain.name)).await;
+        let golden = golden_writes(domain);
+        let mut lines = Vec::new();
+        for task in tasks {
+            let output = example(domain, &["--task", task, "--kill", &place.spec]);
+            lines.extend(
+                output
+                    .lines()
+                    .map(|line| serde_json::from_str::<Value>(line).expect("each line is JSON")),
+            );
+        }
+        let writes: usize = tasks.iter().map(|task| golden[*task]).sum();
+        assert_eq!(
+            lines.len(),
+            writes * 2,
+            "{}: a line for each golden write, at each of the two points",
+            domain.name
+        );
+        // The writes the task made before this one, at the previous write of the same task.
+        let mut before: BTreeMap<String, u64> = BTreeMap::new();
+        for line in &lines {
+            let (killed, recovered) = (&line["killed"], &line["recovered"]);
+            assert_eq!(line["ok"], true, "{line}");
+            // What the log reopens is what the killed process held.
+            assert_eq!(recovered["reopened"], killed["hash"], "{line}");
+            assert_eq!(recovered["restored"], true, "{line}");
+            assert_eq!(recovered["errors"], json!([]), "{line}");
+            assert_eq!(recovered["pending"], 0, "{line}");
+            let writes = killed["writes"].as_u64().expect("a count");
+            let undone = recovered["undone"].as_u64().expect("a count");
+            let missed = recovered["unrecorded"].as_u64().expect("a count");
+            assert_eq!(undone + missed, writes, "each write undone once: {line}");
+            match line["point"].as_str() {
+                Some("after_record") => assert_eq!(missed, 0, "{line}"),
+                _ => {
+                    // Killed before the loop's record, a write the domain took (rather than
+                    // refused) is one no record names, and is undone all the same.
+                    let task = line["task"].as_str().expect("a task").to_owned();
+                    let earlier = before.insert(task, writes).unwrap_or(0);
+                    assert_eq!(missed, writes - earlier, "{line}");
+                }
+            }
+        }
+        assert!(
+            before.values().any(|&writes| writes >= 2),
+            "{}: a kill undoes several writes",
+            domain.name
+        );
+    }
+}
+
+tool_sdk_tests::on_both_stores!(
+    #[tokio::test]
+    killed_at_each_write_another_process_recovers,
+);
 
 #[test]
 fn airline_every_write_rolls_back_or_is_denied_cleanly() {

@@ -16,11 +16,9 @@ pub(crate) struct Airline {
 }
 
 impl Airline {
-    /// An airline over `db`.
-    pub(crate) fn new(db: FlightDb) -> Self {
-        Self {
-            store: Store::new(db),
-        }
+    /// An airline over `store`: its database, in memory or logged.
+    pub(crate) fn new(store: Store<FlightDb, Touched>) -> Self {
+        Self { store }
     }
 
     /// The database and its journal.

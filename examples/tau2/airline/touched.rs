@@ -1,12 +1,14 @@
 //! The records one airline write touches, as they were before it.
 
+use serde::{Deserialize, Serialize};
+
 use super::db::{FlightDateStatus, FlightDb, Reservation, User};
 use crate::store::PreImage;
 use crate::undo::Kept;
 
 /// Pre-images of reservations, users and flights on a date; each the first seen, that is,
 /// before the write changed it.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub(crate) struct Touched {
     reservations: Vec<(String, Kept<Reservation>)>,
     users: Vec<(String, Kept<User>)>,
@@ -49,6 +51,46 @@ impl Touched {
 }
 
 impl PreImage<FlightDb> for Touched {
+    fn now(&self, db: &FlightDb) -> Self {
+        Self {
+            reservations: self
+                .reservations
+                .iter()
+                .map(|(id, _)| (id.clone(), Kept::of(&db.reservations, id)))
+                .collect(),
+            users: self
+                .users
+                .iter()
+                .map(|(id, _)| (id.clone(), Kept::of(&db.users, id)))
+                .collect(),
+            flight_dates: self
+                .flight_dates
+                .iter()
+                .filter_map(|(number, date, _)| {
+                    let flight = db.flights.get(number)?;
+                    Some((number.clone(), date.clone(), Kept::of(&flight.dates, date)))
+                })
+                .collect(),
+        }
+    }
+
+    fn records(&self) -> Vec<String> {
+        let reservations = self
+            .reservations
+            .iter()
+            .map(|(id, _)| format!("reservation:{id}"));
+        let users = self.users.iter().map(|(id, _)| format!("user:{id}"));
+        let dates = self
+            .flight_dates
+            .iter()
+            .map(|(number, date, _)| format!("flight:{number}:{date}"));
+        reservations.chain(users).chain(dates).collect()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.reservations.is_empty() && self.users.is_empty() && self.flight_dates.is_empty()
+    }
+
     fn restore(&self, db: &mut FlightDb) {
         for (id, kept) in &self.reservations {
             kept.restore(&mut db.reservations, id);

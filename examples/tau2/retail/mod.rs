@@ -16,11 +16,9 @@ pub(crate) struct Retail {
 }
 
 impl Retail {
-    /// A store over `db`.
-    pub(crate) fn new(db: RetailDb) -> Self {
-        Self {
-            store: Store::new(db),
-        }
+    /// A store over `store`: its database, in memory or logged.
+    pub(crate) fn new(store: Store<RetailDb, Touched>) -> Self {
+        Self { store }
     }
 
     /// The database and its journal.

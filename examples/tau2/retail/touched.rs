@@ -1,12 +1,14 @@
 //! The records one retail write touches, as they were before it.
 
+use serde::{Deserialize, Serialize};
+
 use super::db::{Order, RetailDb, User};
 use crate::store::PreImage;
 use crate::undo::Kept;
 
 /// Pre-images of orders and users (no tool changes a product); each the first seen, that is,
 /// before the write changed it.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub(crate) struct Touched {
     orders: Vec<(String, Kept<Order>)>,
     users: Vec<(String, Kept<User>)>,
@@ -29,6 +31,31 @@ impl Touched {
 }
 
 impl PreImage<RetailDb> for Touched {
+    fn now(&self, db: &RetailDb) -> Self {
+        Self {
+            orders: self
+                .orders
+                .iter()
+                .map(|(id, _)| (id.clone(), Kept::of(&db.orders, id)))
+                .collect(),
+            users: self
+                .users
+                .iter()
+                .map(|(id, _)| (id.clone(), Kept::of(&db.users, id)))
+                .collect(),
+        }
+    }
+
+    fn records(&self) -> Vec<String> {
+        let orders = self.orders.iter().map(|(id, _)| format!("order:{id}"));
+        let users = self.users.iter().map(|(id, _)| format!("user:{id}"));
+        orders.chain(users).collect()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.orders.is_empty() && self.users.is_empty()
+    }
+
     fn restore(&self, db: &mut RetailDb) {
         for (id, kept) in &self.orders {
             kept.restore(&mut db.orders, id);
