@@ -16,6 +16,7 @@ mod recover;
 mod result_limit;
 mod round;
 mod rounds;
+mod schedule;
 mod setup;
 mod stream;
 mod terminal;

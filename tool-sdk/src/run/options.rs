@@ -19,6 +19,11 @@ pub enum Concurrency {
     Sequential,
     /// Up to this many at a time; results still come in reply order.
     Bounded(usize),
+    /// Calls of read-only tools ([`ToolOptions::read_only`](crate::define::ToolOptions::read_only),
+    /// `#[tool(read_only)]`) up to this many at a time; any other call alone, once every call
+    /// before it has ended, and before any after it starts. Reads between two writes see the
+    /// first and not the second, as in reply order; results still come in reply order.
+    ReadsTogether(usize),
 }
 
 /// What a failed call leads to.

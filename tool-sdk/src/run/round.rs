@@ -176,6 +176,28 @@ impl ToolLoop {
             Concurrency::Bounded(limit) if limit > 1 => {
                 stream::iter(work.map(run)).buffered(limit).collect().await
             }
+            Concurrency::ReadsTogether(limit) if limit > 1 => {
+                // Each run of reads together; each other call alone, in reply order.
+                let is_read = |position: usize| tools.is_read(&reply.tool_calls[position].name);
+                let mut ended = Vec::with_capacity(reply.tool_calls.len());
+                let mut work = work.peekable();
+                while let Some(item) = work.next() {
+                    if !is_read(item.0) {
+                        ended.push(run(item).await);
+                        continue;
+                    }
+                    let mut reads = vec![item];
+                    while let Some(next) = work.next_if(|(position, _)| is_read(*position)) {
+                        reads.push(next);
+                    }
+                    let done: Vec<CallResult> = stream::iter(reads.into_iter().map(run))
+                        .buffered(limit)
+                        .collect()
+                        .await;
+                    ended.extend(done);
+                }
+                ended
+            }
             _ => {
                 let mut ended = Vec::with_capacity(reply.tool_calls.len());
                 for item in work {

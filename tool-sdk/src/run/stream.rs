@@ -13,8 +13,9 @@ use crate::compensate::Held;
 use crate::gate::{CallResult, Resolution};
 use crate::model::{AssistantMessage, ChatDelta, ChatStream, ModelError};
 use crate::run::durable::WriteAhead;
+use crate::run::schedule::{Running, Schedule};
 use crate::run::tools::RunTools;
-use crate::run::{Concurrency, ToolLoop};
+use crate::run::ToolLoop;
 use crate::store::{RecordEntry, StoreError};
 
 /// What a streamed reply gave, once the stream ended and the started calls finished.
@@ -26,8 +27,9 @@ pub(crate) struct Streamed {
 }
 
 impl ToolLoop {
-    /// Reads `stream` to its end, starting each complete call at once (within the concurrency
-    /// limit; `Sequential` runs them one at a time, still overlapping the stream). On
+    /// Reads `stream` to its end, starting each complete call as soon as the run's
+    /// [`Concurrency`](crate::run::Concurrency) admits it beside the calls running
+    /// (`Sequential` runs them one at a time, still overlapping the stream). On
     /// cancellation the stream is dropped, queued calls never start, started ones finish.
     /// Compensable successes are recorded through `finished` as they happen.
     pub(crate) async fn consume_stream(
@@ -37,24 +39,34 @@ impl ToolLoop {
         finished: WriteAhead<'_>,
         cancel: &CancellationToken,
     ) -> Streamed {
-        let limit = match self.options.concurrency {
-            Concurrency::Bounded(limit) if limit > 1 => limit,
-            _ => 1,
-        };
+        let schedule = Schedule::of(self.options.concurrency);
         let mut stream = Some(stream);
         let mut reply = AssistantMessage::default();
         let mut running = FuturesUnordered::new();
         let mut ended: Vec<Option<CallResult>> = Vec::new();
         let mut queue: VecDeque<usize> = VecDeque::new();
+        // Calls running that are not reads.
+        let mut writes_running = 0_usize;
         let mut error = None;
         loop {
             if cancel.is_cancelled() {
                 stream = None;
             }
-            while running.len() < limit {
-                let Some(position) = queue.pop_front() else {
-                    break;
+            // Calls start in reply order, each when the schedule admits it beside what runs.
+            while let Some(&position) = queue.front() {
+                let read =
+                    schedule.tells_reads() && tools.is_read(&reply.tool_calls[position].name);
+                let now = Running {
+                    calls: running.len(),
+                    a_write: writes_running > 0,
                 };
+                if !schedule.admits(read, now) {
+                    break;
+                }
+                queue.pop_front();
+                if !read {
+                    writes_running += 1;
+                }
                 let call = reply.tool_calls[position].clone();
                 // Provisional key: the reply's keys are known once it is complete.
                 let key = call.id.clone().unwrap_or_else(|| format!("#{position}"));
@@ -67,7 +79,7 @@ impl ToolLoop {
                     cancel,
                     &finished,
                 );
-                running.push(async move { (position, run.await) });
+                running.push(async move { (position, read, run.await) });
             }
             let next = match (stream.as_mut(), running.is_empty()) {
                 (None, true) => break,
@@ -94,7 +106,12 @@ impl ToolLoop {
                     stream = None;
                 }
                 Either::Left(None) => stream = None,
-                Either::Right(Some((position, result))) => ended[position] = Some(result),
+                Either::Right(Some((position, read, result))) => {
+                    if !read {
+                        writes_running -= 1;
+                    }
+                    ended[position] = Some(result);
+                }
                 Either::Right(None) => {}
             }
         }

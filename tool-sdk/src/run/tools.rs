@@ -253,6 +253,15 @@ impl<'a> RunTools<'a> {
         }
     }
 
+    /// Whether a call of `name` only reads: the tool search, or a tool declared read-only.
+    /// What may run beside other reads under [`Concurrency::ReadsTogether`](crate::run::Concurrency::ReadsTogether).
+    pub(crate) fn is_read(&self, name: &str) -> bool {
+        self.is_search(name)
+            || self
+                .get(name)
+                .is_some_and(|tool| tool.definition().options.read_only)
+    }
+
     pub(crate) fn get(&self, name: &str) -> Option<&Arc<dyn Tool>> {
         self.registry.get(name).or_else(|| self.added.get(name))
     }
