@@ -218,17 +218,17 @@ impl ToolLoop {
         )
     }
 
-    /// `content`, the answer to `call`, as the model reads it: cut when it is longer than the
-    /// call's tool or the run allows, the whole of it then told to the listener.
+    /// `content`, the answer to `call` of `tool` (`None` for a tool the registry does not
+    /// hold), as the model reads it: cut when it is longer than the tool or the run allows, the
+    /// whole of it then told to the listener.
     fn within_limit(
         &self,
-        tools: &RunTools<'_>,
+        tool: Option<&dyn crate::define::Tool>,
         call: &ToolCall,
         key: &str,
         content: String,
     ) -> String {
-        let limit = tools
-            .get(&call.name)
+        let limit = tool
             .and_then(|tool| tool.definition().options.result_limit)
             .or(self.options.result_limit);
         let Some((read, kept)) = limit.and_then(|limit| cut(&content, limit)) else {
@@ -272,11 +272,11 @@ impl ToolLoop {
         let mut all_direct = true;
         for ((call, key), ended) in reply.tool_calls.iter().zip(&keys).zip(ended) {
             let started = matches!(ended, CallResult::Ran(_));
+            // Looked up once: for a return-direct answer, and for the result's limit.
+            let tool = tools.get(&call.name).map(|tool| &**tool);
             match &ended {
                 CallResult::Ran(Ok(_)) => {
-                    all_direct &= tools
-                        .get(&call.name)
-                        .is_some_and(|tool| tool.definition().options.return_direct);
+                    all_direct &= tool.is_some_and(|tool| tool.definition().options.return_direct);
                 }
                 CallResult::Ran(Err(error)) => {
                     all_direct = false;
@@ -293,7 +293,7 @@ impl ToolLoop {
                     Some(handler) => handler(call, error),
                     None => error.model_message(),
                 });
-            let content = self.within_limit(tools, call, key, content);
+            let content = self.within_limit(tool, call, key, content);
             conversation.push(Message::Tool(ToolResultMessage {
                 call_id: call.id.clone(),
                 key: key.clone(),
