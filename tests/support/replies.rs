@@ -1,6 +1,17 @@
-//! Model replies for scripted runs.
+//! Model replies for scripted runs, and what a run answered them with.
 
-use tool_sdk::{AssistantMessage, ToolCall};
+use tool_sdk::{AssistantMessage, Message, ToolCall};
+
+/// The content of every tool result of `conversation`, in order.
+pub fn tool_results(conversation: &[Message]) -> Vec<&str> {
+    conversation
+        .iter()
+        .filter_map(|message| match message {
+            Message::Tool(result) => Some(result.content.as_str()),
+            _ => None,
+        })
+        .collect()
+}
 
 /// A reply calling each `(id, name, arguments)`, in order.
 pub fn calls(calls: &[(&str, &str, &str)]) -> AssistantMessage {

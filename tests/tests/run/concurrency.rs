@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use tool_sdk::run::{Concurrency, LoopOptions, LoopStatus};
 use tool_sdk::{tools, AssistantMessage, Message, ScriptedModel, ToolCall, ToolLoop, ToolRegistry};
+use tool_sdk_tests::replies::tool_results;
 
 /// What happened, in order: a call's position and whether it started (or ended).
 #[derive(Default)]
@@ -72,15 +73,8 @@ async fn run(streaming: bool) -> Vec<(usize, bool)> {
         outcome.status
     );
     // One result a call, in reply order, each the call's own.
-    let results: Vec<String> = conversation
-        .iter()
-        .filter_map(|message| match message {
-            Message::Tool(result) => Some(result.content.clone()),
-            _ => None,
-        })
-        .collect();
     let expected: Vec<String> = (0..KINDS.len()).map(|p| p.to_string()).collect();
-    assert_eq!(results, expected);
+    assert_eq!(tool_results(&conversation), expected);
     let log = log.0.lock().unwrap().clone();
     log
 }

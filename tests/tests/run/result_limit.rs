@@ -5,6 +5,7 @@ use std::sync::{Arc, Mutex};
 
 use tool_sdk::run::{LoopEvent, LoopOptions, LoopStatus, DEFAULT_RESULT_LIMIT};
 use tool_sdk::{tool, AssistantMessage, Message, ScriptedModel, ToolCall, ToolLoop, ToolRegistry};
+use tool_sdk_tests::replies::tool_results;
 
 /// Returns `n` bytes: `<` and `>` at the ends, `é` (two bytes) between.
 #[tool]
@@ -46,13 +47,7 @@ async fn run_with(tool: &str, n: usize, options: LoopOptions) -> (String, Vec<(S
         "{:?}",
         outcome.status
     );
-    let read = conversation
-        .iter()
-        .find_map(|message| match message {
-            Message::Tool(result) => Some(result.content.clone()),
-            _ => None,
-        })
-        .unwrap();
+    let read = tool_results(&conversation)[0].to_owned();
     let cuts = cuts.lock().unwrap().clone();
     (read, cuts)
 }
