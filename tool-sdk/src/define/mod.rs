@@ -32,6 +32,7 @@ pub(crate) use output::to_json;
 pub use output::{IntoToolOutput, Json, UNIT_OUTPUT};
 pub use part::{parts_text, Media, Part};
 pub use progress::{Progress, ProgressSink, ProgressUpdate};
+pub(crate) use schema::parameters_of;
 pub use schema::{output_schema, parameters_schema};
 pub(crate) use tool::BoxedToolFuture;
 pub use tool::{Tool, ToolFuture, ToolOutput, ToolResult};
