@@ -15,6 +15,11 @@ pub(crate) mod inline;
 mod output;
 pub(crate) mod output_of;
 mod part;
+// Public, so that what it holds is compiled, and shared with dependents; in debug builds only,
+// the builds that share it. Not API: generated code does not name it either.
+#[cfg(debug_assertions)]
+#[doc(hidden)]
+pub mod primed;
 mod progress;
 mod schema;
 mod tool;
