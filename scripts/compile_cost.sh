@@ -8,7 +8,7 @@
 #
 # Wall-clock time on a shared machine varies from run to run by more than the effect measured,
 # so the script also counts, with valgrind's cachegrind, the instructions rustc executes for one
-# incremental rebuild of each crate: the same on every run.
+# incremental rebuild and one clean build of each crate: the same on every run.
 #
 # Usage: scripts/compile_cost.sh
 #   RUNS=N                    runs per measurement (default 5)
@@ -496,6 +496,12 @@ if [ "${COMPILE_COST_COUNT:-1}" != 0 ]; then
       edit "$crate"
       instructions[$crate]="$(count_build "$work" "$crate")"
     done
+    # And of a clean build, where each tool's decoder and handler are compiled.
+    for crate in with_macro derive_only; do
+      echo "  $crate: instructions of a clean build (cachegrind; slower)"
+      cargo clean --quiet -p "$crate"
+      instructions[${crate}_clean]="$(count_build "$work" "$crate")"
+    done
   else
     echo "valgrind not found: no instruction count"
   fi
@@ -529,4 +535,7 @@ if [ -n "${instructions[with_macro]:-}" ] && [ -n "${instructions[derive_only]:-
   echo "by instructions rustc executes (incremental): with_macro ${instructions[with_macro]}," \
     "derive_only ${instructions[derive_only]}:" \
     "+$(percent "${instructions[with_macro]}" "${instructions[derive_only]}")%"
+  echo "by instructions rustc executes (clean): with_macro ${instructions[with_macro_clean]}," \
+    "derive_only ${instructions[derive_only_clean]}:" \
+    "+$(percent "${instructions[with_macro_clean]}" "${instructions[derive_only_clean]}")%"
 fi
