@@ -19,6 +19,10 @@
 
 use serde_json::Value;
 
+// The impl generated code's choice settles on for these types.
+use crate::define::output_of::{OutputOf, SerializedOutputSchema as _};
+use crate::define::{to_json, ToolError, ToolResult};
+
 /// Takes every common argument type.
 #[tool_sdk_macros::tool(crate = crate)]
 pub fn primed_arguments(
@@ -69,20 +73,24 @@ pub fn primed_arguments(
     );
 }
 
-/// Declares one tool per return type: `name: type = value;`.
+/// Declares, per return type written as JSON, a function that writes a value of it and chooses
+/// its output schema as generated code does (`name: type = value;`): the same generic calls at
+/// the same types, so the same instances, without a tool's own code around them. Text, `()` and
+/// `Value` have conversions of their own that are not generic.
 macro_rules! primed_returns {
     ($($name:ident: $ty:ty = $value:expr;)*) => {$(
-        /// Returns a common type.
-        #[tool_sdk_macros::tool(crate = crate)]
-        pub fn $name() -> $ty {
-            $value
+        /// A common return type, written and described.
+        pub fn $name() -> (ToolResult, Option<Value>) {
+            let value: $ty = $value;
+            (
+                to_json(&value, ""),
+                (&&&&OutputOf::<$ty>::new()).__output_schema(),
+            )
         }
     )*};
 }
 
 primed_returns! {
-    primed_text: String = String::new();
-    primed_unit: () = ();
     primed_flag: bool = false;
     primed_integer: i64 = 0;
     primed_unsigned: u64 = 0;
@@ -91,9 +99,9 @@ primed_returns! {
     primed_size: usize = 0;
     primed_real: f64 = 0.0;
     primed_texts: Vec<String> = Vec::new();
-    primed_value: Value = Value::Null;
-    primed_text_or_error: Result<String, String> = Ok(String::new());
-    primed_unit_or_error: Result<(), String> = Ok(());
-    primed_integer_or_error: Result<i64, String> = Ok(0);
-    primed_value_or_error: Result<Value, String> = Ok(Value::Null);
+}
+
+/// The error of a tool's `Result<T, String>`, as generated code makes it.
+pub fn primed_error() -> ToolError {
+    ToolError::failed("", String::new())
 }
