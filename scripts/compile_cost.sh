@@ -8,7 +8,7 @@
 #
 # Wall-clock time on a shared machine varies from run to run by more than the effect measured,
 # so the script also counts, with valgrind's cachegrind, the instructions rustc executes for one
-# incremental rebuild of each crate: the same on every run.
+# incremental rebuild and one clean build of each crate: the same on every run.
 #
 # Usage: scripts/compile_cost.sh
 #   RUNS=N                    runs per measurement (default 5)
@@ -26,6 +26,8 @@ set -euo pipefail
 shopt -s inherit_errexit
 cd "$(dirname "$0")/.."
 repo="$PWD"
+# shellcheck source=scripts/cost_helpers.sh
+source scripts/cost_helpers.sh
 
 runs="${RUNS:-5}"
 if ! [[ "$runs" =~ ^[1-9][0-9]*$ ]]; then
@@ -44,14 +46,6 @@ export CARGO_TARGET_DIR="$work/target"
 
 # --- The generated workspace ---------------------------------------------------------------
 
-# A dependency line exactly as the repository pins it (version and features), so the crates
-# measure the serde, serde_json and schemars that tool-sdk itself is built with.
-workspace_dep() {
-  awk -v name="$1" '/^\[/ { section = $0; next }
-    section == "[workspace.dependencies]" && $1 == name && $2 == "=" { print; found = 1; exit }
-    END { exit !found }' Cargo.toml ||
-    { echo "error: no $1 in Cargo.toml [workspace.dependencies]" >&2; return 1; }
-}
 dep_serde="$(workspace_dep serde)"
 dep_serde_json="$(workspace_dep serde_json)"
 dep_schemars="$(workspace_dep schemars)"
@@ -423,12 +417,7 @@ cargo test --quiet -p with_macro --lib -- --nocapture
 
 timer=loop
 if [ "${COMPILE_COST_TIMER:-}" != loop ]; then
-  if ! command -v hyperfine >/dev/null 2>&1 && [ "$(id -u)" = 0 ] &&
-    command -v apt-get >/dev/null 2>&1; then
-    echo "installing hyperfine (Debian package)"
-    { apt-get install -y -qq hyperfine || { apt-get update -qq && apt-get install -y -qq hyperfine; }; } \
-      >/dev/null 2>&1 || true
-  fi
+  install_when_missing hyperfine
   if command -v hyperfine >/dev/null 2>&1; then
     timer=hyperfine
   fi
@@ -499,39 +488,25 @@ echo "load after timing: $(cut -d' ' -f1-3 /proc/loadavg)"
 # inside it) under cachegrind, through a RUSTC_WRAPPER that leaves every other crate alone.
 declare -A instructions
 if [ "${COMPILE_COST_COUNT:-1}" != 0 ]; then
-  if ! command -v valgrind >/dev/null 2>&1 && [ "$(id -u)" = 0 ] &&
-    command -v apt-get >/dev/null 2>&1; then
-    echo "installing valgrind (Debian package)"
-    { apt-get install -y -qq valgrind || { apt-get update -qq && apt-get install -y -qq valgrind; }; } \
-      >/dev/null 2>&1 || true
-  fi
+  install_when_missing valgrind
   if command -v valgrind >/dev/null 2>&1; then
-    cat >"$work/count-rustc.sh" <<'EOF'
-#!/usr/bin/env bash
-rustc="$1"
-shift
-case " $* " in
-  *" --crate-name $COUNT_CRATE "*)
-    exec valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
-      --log-file="$COUNT_LOG" "$rustc" "$@" ;;
-esac
-exec "$rustc" "$@"
-EOF
-    chmod +x "$work/count-rustc.sh"
+    write_count_wrapper "$work"
     for crate in with_macro derive_only; do
       echo "  $crate: instructions of an incremental rebuild (cachegrind; slow)"
       edit "$crate"
-      COUNT_CRATE="$crate" COUNT_LOG="$work/count.$crate.log" RUSTC_WRAPPER="$work/count-rustc.sh" \
-        cargo build --quiet -p "$crate"
-      instructions[$crate]="$(awk '/I +refs:/ { gsub(",", "", $NF); print $NF }' "$work/count.$crate.log")"
+      instructions[$crate]="$(count_build "$work" "$crate")"
+    done
+    # And of a clean build, where each tool's decoder and handler are compiled.
+    for crate in with_macro derive_only; do
+      echo "  $crate: instructions of a clean build (cachegrind; slower)"
+      cargo clean --quiet -p "$crate"
+      instructions[${crate}_clean]="$(count_build "$work" "$crate")"
     done
   else
     echo "valgrind not found: no instruction count"
   fi
 fi
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
-percent() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", (a / b - 1) * 100 }'; }
 echo
 printf '%-23s   %-26s   %s\n' "" "clean build (s)" "incremental rebuild (s)"
 printf '%-23s   %8s %8s %8s   %8s %8s %8s\n' crate median min "cpu mean" median min "cpu mean"
@@ -560,4 +535,7 @@ if [ -n "${instructions[with_macro]:-}" ] && [ -n "${instructions[derive_only]:-
   echo "by instructions rustc executes (incremental): with_macro ${instructions[with_macro]}," \
     "derive_only ${instructions[derive_only]}:" \
     "+$(percent "${instructions[with_macro]}" "${instructions[derive_only]}")%"
+  echo "by instructions rustc executes (clean): with_macro ${instructions[with_macro_clean]}," \
+    "derive_only ${instructions[derive_only_clean]}:" \
+    "+$(percent "${instructions[with_macro_clean]}" "${instructions[derive_only_clean]}")%"
 fi

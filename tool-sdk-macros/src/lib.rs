@@ -10,6 +10,7 @@ mod check;
 mod ctxt;
 mod described;
 mod expand;
+mod manifest;
 mod model;
 mod parse;
 mod resolve;

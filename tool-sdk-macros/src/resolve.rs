@@ -8,6 +8,7 @@ use proc_macro2::{Span, TokenStream};
 use proc_macro_crate::{crate_name, FoundCrate};
 use quote::quote;
 
+use crate::manifest::depends_by_name;
 use crate::symbol::{PRIVATE_MODULE, RUNTIME_PACKAGE};
 
 /// The path of the runtime crate's `__private` module: under the user's `crate = path` if
@@ -21,12 +22,29 @@ pub(crate) fn private_module(explicit: Option<&syn::Path>) -> TokenStream {
     if let Some(path) = explicit {
         return quote!(#path::#private);
     }
-    let root = match crate_name(RUNTIME_PACKAGE) {
-        Ok(FoundCrate::Name(name)) => syn::Ident::new(&name, Span::call_site()),
-        // `Itself`, or no manifest to read (a build outside cargo): the canonical name.
-        Ok(FoundCrate::Itself) | Err(_) => syn::Ident::new("tool_sdk", Span::call_site()),
-    };
+    let root = syn::Ident::new(&runtime_crate_name(), Span::call_site());
     quote!(::#root::#private)
+}
+
+/// The name under which the package being compiled knows the runtime crate. Read from its
+/// manifest's text when the dependency has the package's own name, the common case; otherwise
+/// asked of proc-macro-crate, which runs cargo (see [`manifest`](crate::manifest)).
+fn runtime_crate_name() -> String {
+    const CANONICAL: &str = "tool_sdk";
+    let itself = std::env::var("CARGO_PKG_NAME").is_ok_and(|name| name == RUNTIME_PACKAGE);
+    let by_name = || {
+        let dir = std::env::var_os("CARGO_MANIFEST_DIR")?;
+        let text = std::fs::read_to_string(std::path::Path::new(&dir).join("Cargo.toml")).ok()?;
+        Some(depends_by_name(&text, RUNTIME_PACKAGE))
+    };
+    if itself || by_name() == Some(true) {
+        return CANONICAL.to_owned();
+    }
+    match crate_name(RUNTIME_PACKAGE) {
+        Ok(FoundCrate::Name(name)) => name,
+        // `Itself`, or no manifest to read (a build outside cargo): the canonical name.
+        Ok(FoundCrate::Itself) | Err(_) => CANONICAL.to_owned(),
+    }
 }
 
 /// The path of `private_module` as text, for the attributes of other derives that take a path

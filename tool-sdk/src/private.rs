@@ -99,8 +99,23 @@ pub fn definition<T: schemars::JsonSchema>(
     description: &str,
     options: ToolOptions,
 ) -> ToolDefinition {
-    ToolDefinition::new(name, description, crate::define::parameters_schema::<T>())
-        .with_options(options)
+    definition_of(
+        name,
+        description,
+        options,
+        schemars::SchemaGenerator::into_root_schema_for::<T>,
+    )
+}
+
+/// [`definition`] of the arguments type whose root schema `root` generates. Not generic, so
+/// that what each tool's crate compiles for its definition is schemars' generation alone.
+fn definition_of(
+    name: &str,
+    description: &str,
+    options: ToolOptions,
+    root: fn(schemars::SchemaGenerator) -> schemars::Schema,
+) -> ToolDefinition {
+    ToolDefinition::new(name, description, crate::define::parameters_of(root)).with_options(options)
 }
 
 /// A generated tool's definition held to the descriptions of its parameters that its

@@ -15,6 +15,11 @@ pub(crate) mod inline;
 mod output;
 pub(crate) mod output_of;
 mod part;
+// Public, so that what it holds is compiled, and shared with dependents; in debug builds only,
+// the builds that share it. Not API: generated code does not name it either.
+#[cfg(debug_assertions)]
+#[doc(hidden)]
+pub mod primed;
 mod progress;
 mod schema;
 mod tool;
@@ -32,6 +37,7 @@ pub(crate) use output::to_json;
 pub use output::{IntoToolOutput, Json, UNIT_OUTPUT};
 pub use part::{parts_text, Media, Part};
 pub use progress::{Progress, ProgressSink, ProgressUpdate};
+pub(crate) use schema::parameters_of;
 pub use schema::{output_schema, parameters_schema};
 pub(crate) use tool::BoxedToolFuture;
 pub use tool::{Tool, ToolFuture, ToolOutput, ToolResult};
