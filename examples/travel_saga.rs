@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
-use tool_sdk::run::{LoopEvent, LoopStatus, ToolLoop};
+use tool_sdk::run::{event_fn, LoopEvent, LoopStatus, ToolLoop};
 use tool_sdk::{tools, AssistantMessage, Message, ScriptedModel, ToolCall, ToolRegistry};
 
 /// A booking's confirmation number, handed back to the compensating action.
@@ -98,7 +98,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     ]);
 
     let start = Instant::now();
-    let agent = ToolLoop::new(model, registry).with_event_listener(move |event| {
+    let agent = ToolLoop::new(model, registry).with_observer(event_fn(move |event| {
         let at = start.elapsed().as_micros();
         match event {
             LoopEvent::ModelCalled { round } => println!("{at:>7} µs  model call, round {round}"),
@@ -114,7 +114,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
             _ => {}
         }
-    });
+    }));
 
     let mut conversation = vec![Message::user("Plan my trip to Oslo: flight, hotel, car.")];
     let outcome = agent.run(&mut conversation).await;

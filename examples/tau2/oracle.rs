@@ -17,7 +17,7 @@ use tool_sdk::describe::Dialect;
 use tool_sdk::model::ToolResultStatus;
 use tool_sdk::model::{ChatModel, ChatRequest, ModelFuture};
 use tool_sdk::run::{
-    CancellationToken, ErrorAction, ErrorPolicy, LoopOptions, LoopStatus, ToolLoop,
+    CancellationToken, ErrorAction, ErrorPolicy, LoopOptions, LoopStatus, Observer, ToolLoop,
 };
 use tool_sdk::store::{PausedTurn, RunStore};
 use tool_sdk::{AssistantMessage, Message, ScriptedModel, ToolCall, ToolRegistry};
@@ -53,7 +53,7 @@ async fn stall() -> String {
     std::future::pending().await
 }
 
-/// A hook the loop calls after each call ends, with its result.
+/// Called after each call ends, with its result.
 pub(crate) type AfterTool = Arc<dyn Fn(&ToolCall, &ToolResult) + Send + Sync>;
 
 /// A replay whose run the loop keeps in a durable store, as a process that can be killed and
@@ -65,7 +65,7 @@ pub(crate) struct Durable {
     pub(crate) after_tool: AfterTool,
 }
 
-/// Time spent in tool calls, from the loop's hook before each to its hook after it; calls
+/// Time spent in tool calls, from each call's start to its end as the loop reports them; calls
 /// run one at a time here.
 #[derive(Debug, Default)]
 struct ToolClock {
@@ -90,6 +90,32 @@ impl ToolClock {
 
     fn micros(&self) -> u128 {
         self.micros.load(Ordering::Relaxed).into()
+    }
+}
+
+/// What a replay watches of its run: the time in each call, the call after which the fault
+/// cancels the run, and what the durable test does after each call.
+struct Watch {
+    clock: Arc<ToolClock>,
+    cancel_after: Option<(CancellationToken, String)>,
+    after_tool: Option<AfterTool>,
+}
+
+impl Observer for Watch {
+    fn call_started(&self, _key: &str, _call: &ToolCall) {
+        self.clock.start();
+    }
+
+    fn call_finished(&self, _key: &str, call: &ToolCall, result: &ToolResult) {
+        self.clock.stop();
+        if let Some((cancel, id)) = &self.cancel_after {
+            if call.id.as_deref() == Some(id.as_str()) {
+                cancel.cancel();
+            }
+        }
+        if let Some(after_tool) = &self.after_tool {
+            after_tool(call, result);
+        }
     }
 }
 
@@ -243,23 +269,11 @@ pub(crate) async fn replay(
         }
         None => None,
     };
-    let started = Arc::clone(&clock);
-    agent = agent
-        .with_before_tool(move |_| started.start())
-        .with_after_tool({
-            let clock = Arc::clone(&clock);
-            move |call, result| {
-                clock.stop();
-                if let Some((cancel, id)) = &cancel_after {
-                    if call.id.as_deref() == Some(id.as_str()) {
-                        cancel.cancel();
-                    }
-                }
-                if let Some(after_tool) = &after_tool {
-                    after_tool(call, result);
-                }
-            }
-        });
+    agent = agent.with_observer(Watch {
+        clock: Arc::clone(&clock),
+        cancel_after,
+        after_tool,
+    });
     let mut conversation = vec![Message::user(format!("Task {}.", task.id))];
     let run_started = Instant::now();
     let outcome = agent.run(&mut conversation).with_cancel(&cancel).await;

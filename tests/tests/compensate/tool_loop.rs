@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use tool_sdk::run::CancellationToken;
-use tool_sdk::run::{Concurrency, LoopEvent, LoopOptions, LoopStatus, ToolLoop};
+use tool_sdk::run::{event_fn, Concurrency, LoopEvent, LoopOptions, LoopStatus, ToolLoop};
 use tool_sdk::{
     define::ToolErrorKind,
     define_tool,
@@ -29,8 +29,9 @@ async fn a_failure_rolls_back_every_earlier_success_newest_first_once() {
     ]);
     let events = Arc::new(Mutex::new(Vec::new()));
     let seen = Arc::clone(&events);
-    let agent = ToolLoop::new(model, booking_tools(&timeline, &["car"]))
-        .with_event_listener(move |event| seen.lock().unwrap().push(event.clone()));
+    let agent = ToolLoop::new(model, booking_tools(&timeline, &["car"])).with_observer(event_fn(
+        move |event| seen.lock().unwrap().push(event.clone()),
+    ));
     let mut conversation = vec![Message::user("Book my trip")];
     let outcome = agent.run(&mut conversation).await;
     let LoopStatus::RolledBack { name, error, .. } = &outcome.status else {

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::json;
 use tokio::process::Command;
 use tool_sdk::mcp::{McpClient, McpElicitation, McpElicitationAnswer};
-use tool_sdk::run::{LoopEvent, ToolLoop};
+use tool_sdk::run::{event_fn, LoopEvent, ToolLoop};
 use tool_sdk::{Message, ScriptedModel, ToolRegistry};
 use tool_sdk_tests::mcp::node_package;
 use tool_sdk_tests::replies::{answer, calls};
@@ -108,11 +108,11 @@ async fn everythings_long_operation_reports_progress_as_loop_events() {
     ]);
     let seen = Arc::new(Mutex::new(Vec::new()));
     let events = Arc::clone(&seen);
-    let agent = ToolLoop::new(model, registry).with_event_listener(move |event| {
+    let agent = ToolLoop::new(model, registry).with_observer(event_fn(move |event| {
         if let LoopEvent::ToolProgress { update, .. } = event {
             events.lock().unwrap().push((update.done, update.total));
         }
-    });
+    }));
     let _ = agent.run(&mut vec![Message::user("go")]).await;
     assert_eq!(
         *seen.lock().unwrap(),

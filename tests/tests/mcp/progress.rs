@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use tool_sdk::run::{CancellationToken, LoopEvent, ToolLoop};
+use tool_sdk::run::{event_fn, CancellationToken, LoopEvent, ToolLoop};
 use tool_sdk::{Message, ScriptedModel, ToolContext};
 use tool_sdk_tests::mcp::{consumed, every_client};
 use tool_sdk_tests::replies::{answer, calls};
@@ -50,7 +50,7 @@ async fn a_consumed_servers_progress_is_the_loops_progress_events() {
     ]);
     let seen = Arc::new(Mutex::new(Vec::new()));
     let events = Arc::clone(&seen);
-    let agent = ToolLoop::new(model, registry).with_event_listener(move |event| {
+    let agent = ToolLoop::new(model, registry).with_observer(event_fn(move |event| {
         if let LoopEvent::ToolProgress { key, name, update } = event {
             let message = update.message.clone().unwrap_or_default();
             let progress = (
@@ -62,7 +62,7 @@ async fn a_consumed_servers_progress_is_the_loops_progress_events() {
             );
             events.lock().unwrap().push(progress);
         }
-    });
+    }));
     let _ = agent.run(&mut vec![Message::user("count down")]).await;
     let seen = seen.lock().unwrap();
     let expected: Vec<(String, String, f64, Option<f64>, String)> = (1..=3)

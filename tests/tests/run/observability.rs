@@ -1,32 +1,70 @@
-//! What the loop tells the outside: hooks, events, and the conversation kept in a chat memory
+//! What the loop tells the outside: its observers, and the conversation kept in a chat memory
 //! (its tracing spans are checked in `run_spans.rs`).
 
 use std::sync::{Arc, Mutex};
 
-use tool_sdk::run::{LoopStatus, ToolLoop};
+use tool_sdk::define::ToolResult;
+use tool_sdk::run::{event_fn, LoopEvent, LoopStatus, Observer, ToolLoop};
 use tool_sdk::store::{ChatMemory, InMemoryChatMemory, StoreError, StoreFuture};
-use tool_sdk::{model::check_conversation, Message};
+use tool_sdk::{model::check_conversation, Message, ToolCall};
 use tool_sdk_tests::add::{registry, script};
 
+/// Writes down each call as it starts and as it ends.
+#[derive(Default)]
+struct Watch(Mutex<Vec<String>>);
+
+impl Observer for Watch {
+    fn call_started(&self, key: &str, call: &ToolCall) {
+        let line = format!("started {key} {} {}", call.name, call.arguments);
+        self.0.lock().unwrap().push(line);
+    }
+
+    fn call_finished(&self, key: &str, call: &ToolCall, result: &ToolResult) {
+        let output = result
+            .as_ref()
+            .map(|o| o.content().to_owned())
+            .unwrap_or_default();
+        let line = format!("finished {key} {} = {output}", call.name);
+        self.0.lock().unwrap().push(line);
+    }
+}
+
 #[tokio::test]
-async fn hooks_see_every_call_before_and_after() {
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let (before, after) = (Arc::clone(&seen), Arc::clone(&seen));
-    let agent = ToolLoop::new(script(), registry())
-        .with_before_tool(move |call| before.lock().unwrap().push(format!("before {}", call.name)))
-        .with_after_tool(move |call, result| {
-            let output = result
-                .as_ref()
-                .map(|o| o.content().to_owned())
-                .unwrap_or_default();
-            after
-                .lock()
-                .unwrap()
-                .push(format!("after {} = {output}", call.name));
-        });
+async fn an_observer_sees_every_call_as_it_starts_and_ends() {
+    let watch = Arc::new(Watch::default());
+    let agent = ToolLoop::new(script(), registry()).with_observer(Arc::clone(&watch));
     let mut conversation = vec![Message::user("1 + 2?")];
     let _ = agent.run(&mut conversation).await;
-    assert_eq!(*seen.lock().unwrap(), ["before add", "after add = 3"]);
+    assert_eq!(
+        *watch.0.lock().unwrap(),
+        [
+            r#"started call_9 add {"a":1,"b":2}"#,
+            "finished call_9 add = 3"
+        ]
+    );
+}
+
+/// Observers are told in the order they were added, and each is told every step once.
+#[tokio::test]
+async fn observers_stack_in_the_order_they_were_added() {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let (first, second) = (Arc::clone(&seen), Arc::clone(&seen));
+    let agent = ToolLoop::new(script(), registry())
+        .with_observer(event_fn(move |event: &LoopEvent| {
+            first.lock().unwrap().push(format!("1 {event:?}"));
+        }))
+        .with_observer(event_fn(move |event: &LoopEvent| {
+            second.lock().unwrap().push(format!("2 {event:?}"));
+        }));
+    let mut conversation = vec![Message::user("1 + 2?")];
+    let _ = agent.run(&mut conversation).await;
+    let seen = seen.lock().unwrap();
+    let order: Vec<&str> = seen.iter().map(|line| &line[..1]).collect();
+    assert_eq!(order, ["1", "2", "1", "2", "1", "2", "1", "2"], "{seen:#?}");
+    assert!(seen[0].contains("ModelCalled { round: 1 }"), "{seen:#?}");
+    assert!(seen[2].contains("ToolStarted"), "{seen:#?}");
+    assert!(seen[4].contains("ToolFinished"), "{seen:#?}");
+    assert!(seen[6].contains("ModelCalled { round: 2 }"), "{seen:#?}");
 }
 
 #[tokio::test]

@@ -3,7 +3,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use tool_sdk::run::{LoopEvent, LoopOptions, LoopStatus, DEFAULT_RESULT_LIMIT};
+use tool_sdk::run::{event_fn, LoopEvent, LoopOptions, LoopStatus, DEFAULT_RESULT_LIMIT};
 use tool_sdk::{tool, AssistantMessage, Message, ScriptedModel, ToolCall, ToolLoop, ToolRegistry};
 use tool_sdk_tests::replies::tool_results;
 
@@ -35,11 +35,11 @@ async fn run_with(tool: &str, n: usize, options: LoopOptions) -> (String, Vec<(S
     let seen = Arc::clone(&cuts);
     let agent = ToolLoop::new(model, registry)
         .with_options(options)
-        .with_event_listener(move |event| {
+        .with_observer(event_fn(move |event| {
             if let LoopEvent::ResultCut { full, kept, .. } = event {
                 seen.lock().unwrap().push((full.clone(), *kept));
             }
-        });
+        }));
     let mut conversation = vec![Message::user("go")];
     let outcome = agent.run(&mut conversation).await;
     assert!(

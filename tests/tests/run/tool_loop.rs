@@ -5,14 +5,15 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use tool_sdk::define::ToolError;
 use tool_sdk::gate::{ConfirmationPolicy, Gate};
-use tool_sdk::run::CancellationToken;
+use tool_sdk::run::{event_fn, CancellationToken, Observer};
 use tool_sdk::{
     define::ToolErrorKind,
     define_tool,
     model::{check_conversation, ToolResultStatus},
     register::DynamicTool,
-    Message, ScriptedModel, Tool, ToolRegistry,
+    Message, ScriptedModel, Tool, ToolCall, ToolRegistry,
 };
 use tool_sdk::{
     register::{ProviderFuture, ToolProvider},
@@ -430,11 +431,11 @@ async fn a_provided_tool_shadowed_by_the_loops_own_is_reported_once() {
     let seen = Arc::clone(&events);
     let agent = ToolLoop::new(model, registry)
         .with_provider(Arc::new(CollidingProvider))
-        .with_event_listener(move |event| {
+        .with_observer(event_fn(move |event| {
             if let LoopEvent::ToolSkipped { name, reason } = event {
                 seen.lock().unwrap().push((name.clone(), reason.clone()));
             }
-        });
+        }));
     let mut conversation = vec![Message::user("greet")];
     let outcome = agent.run(&mut conversation).await;
     assert!(matches!(outcome.status, LoopStatus::Answered(_)));
@@ -461,21 +462,24 @@ impl tool_sdk::ChatModel for SharedModel {
 }
 
 #[tokio::test]
-async fn an_error_handler_words_what_the_model_reads() {
+async fn an_observer_words_what_the_model_reads_of_a_failure() {
     let timeline = Timeline::default();
     let model = ScriptedModel::new([
         calls(&[("c1", "book_flight", r#"{"ref":"F1"}"#)]),
         answer("ok"),
     ]);
-    let agent = ToolLoop::new(model, booking_tools(&timeline, &[])).with_tool_error_message(
-        |call, error| {
-            format!(
+    /// Words every failure, for the model.
+    struct Wording;
+    impl Observer for Wording {
+        fn tool_error_message(&self, call: &ToolCall, error: &ToolError) -> Option<String> {
+            Some(format!(
                 "{} refused ({:?}); check the schema",
                 call.name,
                 error.kind()
-            )
-        },
-    );
+            ))
+        }
+    }
+    let agent = ToolLoop::new(model, booking_tools(&timeline, &[])).with_observer(Wording);
     let mut conversation = vec![Message::user("go")];
     let _ = agent.run(&mut conversation).await;
     let Message::Tool(result) = &conversation[2] else {
@@ -503,11 +507,11 @@ async fn tool_finished_events_carry_the_structured_output() {
     ]);
     let events = Arc::new(std::sync::Mutex::new(Vec::new()));
     let seen = Arc::clone(&events);
-    let agent = ToolLoop::new(model, registry).with_event_listener(move |event| {
+    let agent = ToolLoop::new(model, registry).with_observer(event_fn(move |event| {
         if let LoopEvent::ToolFinished { structured, .. } = event {
             seen.lock().unwrap().push(structured.clone());
         }
-    });
+    }));
     let outcome = agent.run(&mut vec![Message::user("weather?")]).await;
     assert!(matches!(outcome.status, LoopStatus::Answered(_)));
     assert_eq!(

@@ -8,7 +8,7 @@ use crate::model::{
     tool_call_keys, AssistantMessage, ToolCall, ToolResultMessage, ToolResultStatus,
 };
 
-use crate::define::{Part, Tool, ToolContext, ToolError, ToolOutput, ToolResult};
+use crate::define::{Part, Tool, ToolError, ToolOutput};
 use crate::register::ToolRegistry;
 use crate::store::PausedTurn;
 
@@ -151,29 +151,6 @@ impl CallResult {
     }
 }
 
-impl Resolution {
-    /// Runs a decided call as resolved: the one executor of a decided call, for the gate
-    /// alone and for the loop. `start` is the allowed call's future, polled only when the call
-    /// runs; it gives `None` when the call must not start (its run was cancelled).
-    ///
-    /// Not an `async fn`: one would hold `start` twice (as its argument, and as what it
-    /// awaits), in the future of every call.
-    pub(crate) fn run<F>(self, start: F) -> impl std::future::Future<Output = CallResult>
-    where
-        F: std::future::Future<Output = Option<ToolResult>>,
-    {
-        use futures_util::future::{ready, Either, FutureExt as _};
-        match self {
-            Resolution::Run => Either::Left(start.map(|started| match started {
-                Some(result) => CallResult::Ran(result),
-                None => CallResult::NotStarted,
-            })),
-            Resolution::Denied(message) => Either::Right(ready(CallResult::Denied(message))),
-            Resolution::NotOffered => Either::Right(ready(CallResult::NotOffered)),
-        }
-    }
-}
-
 impl Gate {
     /// A gate with `policy` (in addition to what tools declare themselves).
     pub fn new(policy: ConfirmationPolicy) -> Self {
@@ -229,32 +206,6 @@ impl Gate {
         (!awaiting.is_empty()).then(|| PausedTurn::new(reply.clone(), request_tools, awaiting))
     }
 
-    /// Runs the calls of `reply` in order, or pauses it without running any when a call needs
-    /// a decision. `request_tools` are the names of the tools the request offered (such as
-    /// [`ToolRegistry::names`]): an allowed call of another tool never runs.
-    pub async fn execute(
-        &self,
-        registry: &ToolRegistry,
-        request_tools: impl IntoIterator<Item = impl AsRef<str>>,
-        reply: &AssistantMessage,
-    ) -> GateOutcome {
-        let request_tools: Vec<_> = request_tools.into_iter().collect();
-        if let Some(paused) = self.check(registry, &request_tools, reply) {
-            return GateOutcome::Paused(paused);
-        }
-        let offered: HashSet<&str> = request_tools.iter().map(AsRef::as_ref).collect();
-        let mut outcomes = Vec::with_capacity(reply.tool_calls.len());
-        for (key, call) in tool_call_keys(reply).into_iter().zip(&reply.tool_calls) {
-            let resolution = if offered.contains(call.name.as_str()) {
-                Resolution::Run
-            } else {
-                Resolution::NotOffered
-            };
-            outcomes.push(run(registry, key, call, resolution).await);
-        }
-        GateOutcome::Completed(outcomes)
-    }
-
     /// Checks `decisions` against the paused reply: made for this pause, one per call, keys
     /// distinct and known, allowances bound to the calls' current fingerprints. Gives each
     /// call's resolution, in reply order; nothing runs.
@@ -306,47 +257,6 @@ impl Gate {
                 })
             })
             .collect()
-    }
-}
-
-/// Runs the calls of `reply` as resolved, in order.
-pub(crate) async fn run_resolved(
-    registry: &ToolRegistry,
-    reply: &AssistantMessage,
-    resolutions: Vec<Resolution>,
-) -> Vec<CallOutcome> {
-    let mut outcomes = Vec::with_capacity(resolutions.len());
-    let keys = tool_call_keys(reply);
-    for ((key, call), resolution) in keys.into_iter().zip(&reply.tool_calls).zip(resolutions) {
-        outcomes.push(run(registry, key, call, resolution).await);
-    }
-    outcomes
-}
-
-/// Runs one call of a reply as resolved, through the registry.
-async fn run(
-    registry: &ToolRegistry,
-    key: String,
-    call: &ToolCall,
-    resolution: Resolution,
-) -> CallOutcome {
-    let result = resolution
-        .run(async {
-            let mut context = ToolContext::new();
-            if let Some(id) = &call.id {
-                context = context.with_call_id(id);
-            }
-            Some(
-                registry
-                    .call_with(&call.name, &call.arguments, context)
-                    .await,
-            )
-        })
-        .await;
-    CallOutcome {
-        key,
-        call: call.clone(),
-        result,
     }
 }
 

@@ -3,9 +3,7 @@
 
 use std::fmt;
 
-use crate::gate::gate::run_resolved;
-use crate::gate::{CallOutcome, Gate, GateError, Resolution, Sealer, ToolCallDecisions};
-use crate::register::ToolRegistry;
+use crate::gate::{Gate, GateError, Resolution, Sealer, ToolCallDecisions};
 use crate::store::{PausedTurn, RunId, RunStore, StoreError, DEFAULT_LEASE};
 
 /// Where the genuine copy of a paused turn is kept, for [`Gate::resume`].
@@ -46,16 +44,15 @@ impl Gate {
         store.pause(turn.id(), turn).await
     }
 
-    /// Resumes a paused turn from where it was kept: the decisions are checked against the
-    /// genuine copy (so decisions that do not fit can be corrected and sent again), the copy is
-    /// used up (of two concurrent resumes, in any processes, exactly one gets it), and the
-    /// allowed calls run, in reply order.
-    pub async fn resume(
+    /// Takes a paused turn from where it was kept, once `decisions` fit it: the decisions are
+    /// checked against the genuine copy (so decisions that do not fit can be corrected and sent
+    /// again), and the copy is used up (of two concurrent takes, in any processes, exactly one
+    /// gets it). Nothing runs: [`resume`](Self::resume) runs what this gives.
+    pub(crate) async fn take_kept(
         &self,
-        registry: &ToolRegistry,
         kept: Kept<'_>,
         decisions: &ToolCallDecisions,
-    ) -> Result<Vec<CallOutcome>, GateError> {
+    ) -> Result<(PausedTurn, Vec<Resolution>), GateError> {
         match kept {
             Kept::Sealed { sealer, token } => {
                 let opened = sealer.open(token)?;
@@ -63,27 +60,18 @@ impl Gate {
                 if !opened.consume(sealer.replay_guard()).await? {
                     return Err(GateError::Replayed);
                 }
-                Ok(run_resolved(registry, opened.turn().reply(), resolutions).await)
+                Ok((opened.into_turn(), resolutions))
             }
-            Kept::Stored { store, id } => {
-                let (turn, resolutions) = self
-                    .take_decided(store, id, decisions, DEFAULT_LEASE)
-                    .await
-                    .map_err(|error| match error {
-                        // A turn the gate paused alone is no run: say what is missing.
-                        GateError::Store(StoreError::UnknownRun(_)) => {
-                            GateError::UnknownTurn { id: id.clone() }
-                        }
-                        other => other,
-                    })?;
-                let outcomes = run_resolved(registry, turn.reply(), resolutions).await;
-                // The turn is used up either way; a run left unfinished has nothing recorded to
-                // roll back, and recovery only ends it.
-                if let Err(error) = store.finish(id).await {
-                    tracing::warn!(run = %id, %error, "the resumed turn's end was not recorded");
-                }
-                Ok(outcomes)
-            }
+            Kept::Stored { store, id } => self
+                .take_decided(store, id, decisions, DEFAULT_LEASE)
+                .await
+                .map_err(|error| match error {
+                    // A turn the gate paused alone is no run: say what is missing.
+                    GateError::Store(StoreError::UnknownRun(_)) => {
+                        GateError::UnknownTurn { id: id.clone() }
+                    }
+                    other => other,
+                }),
         }
     }
 

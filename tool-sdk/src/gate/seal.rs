@@ -85,6 +85,11 @@ impl OpenedTurn {
         &self.turn
     }
 
+    /// The paused reply, taken.
+    pub(crate) fn into_turn(self) -> PausedTurn {
+        self.turn
+    }
+
     /// Who sealed the token, when its domain names one (an MCP server, by its name).
     #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
     pub(crate) fn issuer(&self) -> Option<&str> {

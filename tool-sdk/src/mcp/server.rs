@@ -22,10 +22,10 @@ use super::structured::wrapping;
 use super::task_settings::McpTasks;
 use super::tasks::{TaskCall, Tasks};
 use super::{McpDecisions, McpError, McpServerInfo, McpTool};
-use crate::define::ToolContext;
 use crate::gate::ConfirmationPolicy;
 use crate::model::ToolCall;
 use crate::register::ToolRegistry;
+use crate::run::Executor;
 
 /// A [`ToolRegistry`] served over MCP: `tools/list` lists its tools, `tools/call` dispatches
 /// through it.
@@ -352,14 +352,13 @@ impl ServerHandler for Handler {
                 .await?;
             return Ok(CallToolResponse::Task(task));
         }
-        let mut tool_context = ToolContext::new()
-            .with_call_id(&call_id)
-            .with_cancellation(&context.ct);
         let progress = Forwarding::start(&context);
-        if let Some(progress) = &progress {
-            tool_context = tool_context.with_progress(progress.sink());
-        }
-        let result = registry.call_with(name, &arguments, tool_context).await;
+        let executor = Executor {
+            progress: progress.as_ref().map(Forwarding::sink),
+            cancel: Some(&context.ct),
+            ..Executor::plain(&**registry)
+        };
+        let result = executor.one(call, call_id).await;
         if let Some(progress) = progress {
             // Every report reaches the client before the result does.
             progress.finish().await;

@@ -28,8 +28,10 @@ use tokio_util::sync::CancellationToken;
 use super::result::to_call_result;
 use super::structured::Wrapping;
 use super::task_settings::McpTasks;
-use crate::define::{ProgressSink, ProgressUpdate, ToolContext, ToolResult};
+use crate::define::{ProgressSink, ProgressUpdate, ToolResult};
+use crate::model::ToolCall;
 use crate::register::ToolRegistry;
+use crate::run::Executor;
 use crate::store::{random_token, StoreError, TaskEnd, TaskState, TaskStore};
 
 /// How long a cancelled task's tool may take to stop after its token is cancelled.
@@ -188,13 +190,19 @@ impl Tasks {
 
     async fn work(&self, id: &str, call: TaskCall, running: &Running) -> TaskEnd {
         let progress: Arc<dyn ProgressSink> = Arc::new(StatusMessages(running.clone()));
-        let context = ToolContext::new()
-            .with_call_id(&call.call_id)
-            .with_cancellation(&running.cancel)
-            .with_progress(&progress);
-        let call_future = call
-            .registry
-            .call_with(&call.name, &call.arguments, context);
+        let executor = Executor {
+            progress: Some(&progress),
+            cancel: Some(&running.cancel),
+            ..Executor::plain(&*call.registry)
+        };
+        let call_future = executor.one(
+            ToolCall::new(
+                call.call_id.as_str(),
+                call.name.as_str(),
+                call.arguments.as_str(),
+            ),
+            call.call_id.clone(),
+        );
         tokio::pin!(call_future);
         let renewals = self.renew_while_working(id, running);
         tokio::pin!(renewals);

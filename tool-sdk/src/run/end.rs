@@ -5,8 +5,9 @@ use std::time::Duration;
 
 use crate::compensate::{Held, Rollback};
 use crate::model::{Message, ToolResultStatus};
+use crate::run::observe::Observer as _;
 use crate::run::tools::RunTools;
-use crate::run::{durable, LoopEvent, LoopOutcome, LoopStatus, ToolLoop};
+use crate::run::{durable, LoopOutcome, LoopStatus, ToolLoop};
 use crate::store::{Heartbeat, RunState, StoreError};
 
 impl ToolLoop {
@@ -84,15 +85,12 @@ impl ToolLoop {
                     |name| tools.get(name),
                     |entry, result| {
                         let error = result.as_ref().err().map(ToString::to_string);
-                        if let Some(terminal) = &self.terminal {
-                            terminal.rolled_back(&entry.call.name, &entry.key, error.as_deref());
-                        }
-                        self.emit(&LoopEvent::Compensated {
-                            key: entry.key.clone(),
-                            name: entry.call.name.clone(),
-                            round: entry.round,
-                            error: error.clone(),
-                        });
+                        self.observers.compensated(
+                            &entry.key,
+                            &entry.call.name,
+                            entry.round,
+                            error.as_deref(),
+                        );
                         if error.is_none() {
                             // The outcome's summary of the call says what the model is told.
                             let call = calls

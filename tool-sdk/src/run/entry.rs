@@ -7,6 +7,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::gate::{GateError, ToolCallDecisions};
 use crate::model::Message;
+use crate::run::observe::Observer as _;
 use crate::run::{Conversation, LoopOutcome, ToolLoop};
 use crate::store::{ChatMemory, RunId, StoreError};
 
@@ -90,8 +91,9 @@ impl ToolLoop {
                 Err(error) => return LoopOutcome::not_started(RunId::next(), error),
             };
             let messages = recalled.as_mut().unwrap_or(given);
-            if let Some(terminal) = &self.terminal {
-                terminal.started(&self.model.description(), messages);
+            if self.observers.watched() {
+                self.observers
+                    .run_started(&self.model.description(), messages);
             }
             let remembered = options.memory.map(|(_, id)| id);
             let mut outcome = self.start(messages, remembered, &options.cancel).await;
@@ -100,9 +102,7 @@ impl ToolLoop {
                 // inline would make every run's future larger.
                 outcome = Box::pin(self.settle(&options, given, recalled, outcome)).await;
             }
-            if let Some(terminal) = &self.terminal {
-                terminal.ended(&outcome);
-            }
+            self.observers.run_ended(&outcome);
             outcome
         }
     }
@@ -126,9 +126,7 @@ impl ToolLoop {
             if self.approver.is_some() || options.memory.is_some() {
                 outcome = Box::pin(self.settle(&options, given, recalled, outcome)).await;
             }
-            if let Some(terminal) = &self.terminal {
-                terminal.ended(&outcome);
-            }
+            self.observers.run_ended(&outcome);
             Ok(outcome)
         }
     }

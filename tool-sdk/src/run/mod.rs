@@ -5,13 +5,16 @@
 
 mod approve;
 mod conversation;
+mod decided;
 mod drive;
 mod durable;
 mod end;
 mod entry;
 mod events;
+mod execute;
+mod observe;
+mod observers;
 mod options;
-mod progress;
 mod recover;
 mod result_limit;
 mod round;
@@ -21,6 +24,7 @@ mod setup;
 mod stream;
 mod terminal;
 mod tools;
+mod traced;
 
 mod outcome;
 mod tool_loop;
@@ -29,6 +33,9 @@ pub use approve::{Approver, ApproverFuture};
 pub use conversation::Conversation;
 pub use entry::{Resume, Run, RunOptions, Start};
 pub use events::LoopEvent;
+#[cfg(feature = "mcp")]
+pub(crate) use execute::Executor;
+pub use observe::{event_fn, EventFn, Observer};
 pub use options::{
     Concurrency, ErrorAction, ErrorPolicy, LoopOptions, DEFAULT_DEFER_THRESHOLD,
     DEFAULT_MAX_ROUNDS, DEFAULT_RESULT_LIMIT,

@@ -1,152 +1,39 @@
 //! One round: run the calls of a reply (in order, or several at a time), append one result per
 //! call, record what can be rolled back, and decide whether the run goes on.
 
-use futures_util::stream::{self, StreamExt as _};
 use tokio_util::sync::CancellationToken;
-use tracing::Instrument as _;
 
 use crate::compensate::Held;
 
-use crate::define::{ToolContext, ToolError, ToolOutput};
+use crate::define::ToolError;
 use crate::gate::{CallResult, Resolution};
-use crate::model::{
-    tool_call_keys, AssistantMessage, Message, ToolCall, ToolResultMessage, ToolResultStatus,
-};
+use crate::model::{tool_call_keys, AssistantMessage, Message, ToolCall, ToolResultMessage};
 use crate::run::durable::WriteAhead;
+use crate::run::execute::Executor;
+use crate::run::observe::Observer as _;
 use crate::run::outcome::RoundEnd;
-use crate::run::progress::LoopProgress;
 use crate::run::result_limit::cut;
 use crate::run::tools::RunTools;
-use crate::run::{Concurrency, ErrorAction, LoopEvent, LoopStatus, ToolLoop};
+use crate::run::{ErrorAction, LoopStatus, ToolLoop};
 use crate::store::{CallSummary, RecordEntry, RunState, StoreError};
 
 impl ToolLoop {
-    /// Runs one call of a reply, unless it was denied, not offered, or the run is cancelled.
-    /// Successes of compensable tools go to `finished` as they happen, before this returns.
-    ///
-    /// Not an `async fn`, and the call's future is not wrapped in another: each would hold the
-    /// call's arguments again, in every call's future of every round.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn run_one<'s>(
-        &'s self,
-        tools: &'s RunTools<'_>,
-        call: ToolCall,
-        key: String,
-        position: usize,
-        resolution: Resolution,
-        cancel: &'s CancellationToken,
-        finished: &'s WriteAhead<'_>,
-    ) -> impl std::future::Future<Output = CallResult> + 's {
-        resolution.run(self.call_started(tools, call, key, position, cancel, finished))
-    }
-
-    /// Runs an allowed call: hooks and events around it, its success recorded when it can be
-    /// rolled back. `None` when the run was cancelled before it started: nothing starts then,
-    /// and what started finishes.
-    async fn call_started(
-        &self,
-        tools: &RunTools<'_>,
-        call: ToolCall,
-        key: String,
-        position: usize,
-        cancel: &CancellationToken,
-        finished: &WriteAhead<'_>,
-    ) -> Option<crate::define::ToolResult> {
-        if cancel.is_cancelled() {
-            return None;
+    /// The executor of this loop's calls in one round: its observers around each call, its
+    /// successes written ahead through `finished`.
+    pub(crate) fn executor<'x>(
+        &'x self,
+        tools: &'x RunTools<'_>,
+        cancel: &'x CancellationToken,
+        finished: &'x WriteAhead<'x>,
+    ) -> Executor<'x, RunTools<'x>> {
+        Executor {
+            tools,
+            observers: Some(&self.observers),
+            cancel: Some(cancel),
+            finished: Some(finished),
+            progress: None,
+            hand_off: self.store.is_some(),
         }
-        if let Some(before) = &self.before {
-            before(&call);
-        }
-        if let Some(terminal) = &self.terminal {
-            terminal.call_started(&call);
-        }
-        self.emit(&LoopEvent::ToolStarted {
-            key: key.clone(),
-            name: call.name.clone(),
-        });
-        let mut context = ToolContext::new().with_cancellation(cancel);
-        if let Some(id) = &call.id {
-            context = context.with_call_id(id);
-        }
-        // Progress goes to a listener; with none, tools report to nowhere at no cost.
-        let progress = self
-            .listener
-            .as_ref()
-            .map(|listener| LoopProgress::sink(listener, &key));
-        if let Some(sink) = &progress {
-            context = context.with_progress(sink);
-        }
-        let span = tracing::info_span!(
-            "gen_ai.execute_tool",
-            gen_ai.operation.name = "execute_tool",
-            gen_ai.tool.name = %call.name,
-            gen_ai.tool.call.id = call.id.as_deref().unwrap_or(""),
-        );
-        let result = if tools.is_search(&call.name) {
-            tools.run_search(&call.arguments)
-        } else if tools.is_hidden(&call.name) {
-            // Deferred and never found: unknown to the model, which is pointed at the search.
-            Err(ToolError::unknown_tool(
-                call.name.clone(),
-                vec![crate::describe::search::SEARCH_TOOL_NAME.to_owned()],
-            ))
-        } else {
-            self.start_call(tools, &call, context)
-                .instrument(span)
-                .await
-        };
-        if let Some(after) = &self.after {
-            after(&call, &result);
-        }
-        if let Some(terminal) = &self.terminal {
-            terminal.call_ended(&result, |error| self.options.errors.action(error.kind()));
-        }
-        if self.listens() {
-            self.emit(&LoopEvent::ToolFinished {
-                key: key.clone(),
-                name: call.name.clone(),
-                status: if result.is_ok() {
-                    ToolResultStatus::Success
-                } else {
-                    ToolResultStatus::Error
-                },
-                // Parsed only for a listener: a run nobody watches pays nothing.
-                structured: result.as_ref().ok().and_then(ToolOutput::structured),
-            });
-        }
-        if let Ok(output) = &result {
-            let compensable = tools
-                .get(&call.name)
-                .is_some_and(|tool| tool.definition().options.compensable);
-            if compensable {
-                finished.push(position, key, call, output).await;
-            }
-        }
-        Some(result)
-    }
-
-    /// Starts a call: a synchronous tool runs to its end here. With a store, on a
-    /// multi-threaded runtime, it runs with this worker's queue handed to another thread
-    /// first, so that what waits on the worker — the lease heartbeat above all — goes on while
-    /// the tool holds the thread.
-    fn start_call<'c>(
-        &self,
-        tools: &'c RunTools<'_>,
-        call: &'c ToolCall,
-        context: ToolContext<'c>,
-    ) -> crate::register::CallFuture<'c> {
-        // The runtime is asked only in a durable loop: the others pay nothing per call.
-        let hand_off = self.store.is_some()
-            && tokio::runtime::Handle::try_current().is_ok_and(|runtime| {
-                runtime.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread
-            });
-        let mut future = tools.call(&call.name, &call.arguments, context);
-        if hand_off {
-            // A synchronous tool runs as its call starts: there, off the worker's queue.
-            tokio::task::block_in_place(|| future.start());
-        }
-        future
     }
 
     pub(crate) async fn round(
@@ -166,46 +53,15 @@ impl ToolLoop {
             state.rounds,
             conversation.len() + 1,
         );
-        let run = |(position, resolution): (usize, Resolution)| {
-            let call = reply.tool_calls[position].clone();
-            let key = keys[position].clone();
-            self.run_one(tools, call, key, position, resolution, cancel, &finished)
-        };
-        let work = resolutions.into_iter().enumerate();
-        let ended: Vec<CallResult> = match self.options.concurrency {
-            Concurrency::Bounded(limit) if limit > 1 => {
-                stream::iter(work.map(run)).buffered(limit).collect().await
-            }
-            Concurrency::ReadsTogether(limit) if limit > 1 => {
-                // Each run of reads together; each other call alone, in reply order.
-                let is_read = |position: usize| tools.is_read(&reply.tool_calls[position].name);
-                let mut ended = Vec::with_capacity(reply.tool_calls.len());
-                let mut work = work.peekable();
-                while let Some(item) = work.next() {
-                    if !is_read(item.0) {
-                        ended.push(run(item).await);
-                        continue;
-                    }
-                    let mut reads = vec![item];
-                    while let Some(next) = work.next_if(|(position, _)| is_read(*position)) {
-                        reads.push(next);
-                    }
-                    let done: Vec<CallResult> = stream::iter(reads.into_iter().map(run))
-                        .buffered(limit)
-                        .collect()
-                        .await;
-                    ended.extend(done);
-                }
-                ended
-            }
-            _ => {
-                let mut ended = Vec::with_capacity(reply.tool_calls.len());
-                for item in work {
-                    ended.push(run(item).await);
-                }
-                ended
-            }
-        };
+        let ended = self
+            .executor(tools, cancel, &finished)
+            .reply(
+                &reply.tool_calls,
+                &keys,
+                resolutions,
+                self.options.concurrency,
+            )
+            .await;
         let (finished, store_failure) = finished.into_parts();
         self.conclude(
             conversation,
@@ -220,7 +76,7 @@ impl ToolLoop {
 
     /// `content`, the answer to `call` of `tool` (`None` for a tool the registry does not
     /// hold), as the model reads it: cut when it is longer than the tool or the run allows, the
-    /// whole of it then told to the listener.
+    /// whole of it then told to the observers.
     fn within_limit(
         &self,
         tool: Option<&dyn crate::define::Tool>,
@@ -234,19 +90,7 @@ impl ToolLoop {
         let Some((read, kept)) = limit.and_then(|limit| cut(&content, limit)) else {
             return content;
         };
-        tracing::info!(
-            tool = %call.name,
-            key,
-            bytes = content.len(),
-            kept,
-            "a result longer than its limit was cut for the model"
-        );
-        self.emit(&LoopEvent::ResultCut {
-            key: key.to_owned(),
-            name: call.name.clone(),
-            full: content,
-            kept,
-        });
+        self.observers.result_cut(key, call, &content, kept);
         read
     }
 
@@ -288,11 +132,11 @@ impl ToolLoop {
                 }
                 _ => all_direct = false,
             }
-            let (content, parts, status) =
-                ended.into_answer(call, |error| match &self.error_handler {
-                    Some(handler) => handler(call, error),
-                    None => error.model_message(),
-                });
+            let (content, parts, status) = ended.into_answer(call, |error| {
+                self.observers
+                    .tool_error_message(call, error)
+                    .unwrap_or_else(|| error.model_message())
+            });
             let content = self.within_limit(tool, call, key, content);
             conversation.push(Message::Tool(ToolResultMessage {
                 call_id: call.id.clone(),

@@ -11,10 +11,12 @@ use tracing::Instrument as _;
 use crate::gate::Resolution;
 use crate::model::{AssistantMessage, ChatRequest, Message, ModelError, OfferedTool};
 use crate::run::durable::WriteAhead;
+use crate::run::observe::Observer as _;
 use crate::run::outcome::RoundEnd;
 use crate::run::stream::Streamed;
 use crate::run::tools::RunTools;
-use crate::run::{LoopEvent, LoopStatus, ToolLoop};
+use crate::run::traced::Traced;
+use crate::run::{LoopStatus, ToolLoop};
 use crate::store::{PausedTurn, RunState, RunStore as _};
 
 /// What a model call gave: a reply that streamed in (its calls started as they arrived, with
@@ -56,9 +58,7 @@ impl ToolLoop {
                 }
                 Received::Whole(reply) => reply,
             };
-            if let Some(terminal) = &self.terminal {
-                terminal.replied(&reply);
-            }
+            self.observers.replied(&reply);
             if reply.tool_calls.is_empty() {
                 return self.answered(conversation, reply, None, cancel);
             }
@@ -109,9 +109,7 @@ impl ToolLoop {
                 .collect()
         };
         state.rounds += 1;
-        self.emit(&LoopEvent::ModelCalled {
-            round: state.rounds,
-        });
+        self.observers.model_called(state.rounds);
         let request = ChatRequest {
             messages: conversation,
             tools: &offered,
@@ -130,9 +128,7 @@ impl ToolLoop {
         streamed: Streamed,
         cancel: &CancellationToken,
     ) -> RoundEnd {
-        if let Some(terminal) = &self.terminal {
-            terminal.replied(&streamed.reply);
-        }
+        self.observers.replied(&streamed.reply);
         if streamed.reply.tool_calls.is_empty() {
             return RoundEnd::Stop(self.answered(
                 conversation,
@@ -184,11 +180,7 @@ impl ToolLoop {
         tools: &RunTools<'_>,
         cancel: &CancellationToken,
     ) -> Result<Received, LoopStatus> {
-        let span = tracing::info_span!(
-            "gen_ai.chat",
-            gen_ai.operation.name = "chat",
-            round = state.rounds
-        );
+        let span = Traced::chat_span(state.rounds);
         let streaming = self.options.streaming && !self.may_pause(tools);
         if let Some(stream) = streaming.then(|| self.model.chat_stream(request)).flatten() {
             let finished = WriteAhead::new(
@@ -220,9 +212,7 @@ impl ToolLoop {
         reply: AssistantMessage,
         awaiting: Vec<String>,
     ) -> LoopStatus {
-        self.emit(&LoopEvent::Paused {
-            awaiting: awaiting.clone(),
-        });
+        self.observers.paused(&awaiting);
         let mut kept_state = state.clone();
         kept_state.found = tools.found_names();
         let paused = PausedTurn::of_run(reply, tools.names(), awaiting, kept_state);

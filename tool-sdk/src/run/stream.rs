@@ -13,6 +13,7 @@ use crate::compensate::Held;
 use crate::gate::{CallResult, Resolution};
 use crate::model::{AssistantMessage, ChatDelta, ChatStream, ModelError};
 use crate::run::durable::WriteAhead;
+use crate::run::execute::Calls as _;
 use crate::run::schedule::{Running, Schedule};
 use crate::run::tools::RunTools;
 use crate::run::ToolLoop;
@@ -40,6 +41,7 @@ impl ToolLoop {
         cancel: &CancellationToken,
     ) -> Streamed {
         let schedule = Schedule::of(self.options.concurrency);
+        let executor = self.executor(tools, cancel, &finished);
         let mut stream = Some(stream);
         let mut reply = AssistantMessage::default();
         let mut running = FuturesUnordered::new();
@@ -70,15 +72,7 @@ impl ToolLoop {
                 let call = reply.tool_calls[position].clone();
                 // Provisional key: the reply's keys are known once it is complete.
                 let key = call.id.clone().unwrap_or_else(|| format!("#{position}"));
-                let run = self.run_one(
-                    tools,
-                    call,
-                    key,
-                    position,
-                    Resolution::Run,
-                    cancel,
-                    &finished,
-                );
+                let run = executor.call(call, key, position, Resolution::Run);
                 running.push(async move { (position, read, run.await) });
             }
             let next = match (stream.as_mut(), running.is_empty()) {

@@ -9,11 +9,12 @@ use std::sync::Mutex;
 
 use tokio::io::{AsyncBufRead, AsyncBufReadExt as _};
 
-use crate::define::{ToolError, ToolResult};
+use crate::define::{ProgressUpdate, ToolResult};
 use crate::gate::Visible;
 use crate::model::{AssistantMessage, Message, ToolCall};
 use crate::run::approve::{Approver, ApproverFuture};
-use crate::run::{ErrorAction, LoopOutcome, LoopStatus};
+use crate::run::observe::Observer;
+use crate::run::{ErrorAction, ErrorPolicy, LoopOutcome, LoopStatus};
 use crate::store::PausedTurn;
 
 /// The rule that decides when no person can be asked: stdin is not a terminal.
@@ -25,6 +26,8 @@ pub(crate) struct Terminal {
     output: Mutex<Box<dyn Write + Send>>,
     input: tokio::sync::Mutex<Box<dyn AsyncBufRead + Unpin + Send>>,
     attended: bool,
+    /// The loop's error policy, to say what a failure leads to.
+    errors: Mutex<ErrorPolicy>,
 }
 
 impl Terminal {
@@ -46,7 +49,16 @@ impl Terminal {
             output: Mutex::new(Box::new(output)),
             input: tokio::sync::Mutex::new(Box::new(input)),
             attended,
+            errors: Mutex::default(),
         }
+    }
+
+    /// Says what each failure leads to as `errors` has it (the loop's error policy).
+    pub(crate) fn follow(&self, errors: &ErrorPolicy) {
+        *self
+            .errors
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = errors.clone();
     }
 
     fn line(&self, text: std::fmt::Arguments<'_>) {
@@ -61,87 +73,6 @@ impl Terminal {
         // A terminal that cannot be written to shows nothing; the run goes on.
         let _ = output.write_fmt(text);
         let _ = output.flush();
-    }
-
-    pub(crate) fn started(&self, model: &str, conversation: &[Message]) {
-        self.line(format_args!("model      {model}"));
-        if let Some(Message::User { content }) = conversation.last() {
-            self.line(format_args!("user       {}", Visible::text(content)));
-        }
-    }
-
-    pub(crate) fn replied(&self, reply: &AssistantMessage) {
-        if let Some(text) = reply.text.as_deref().filter(|t| !t.trim().is_empty()) {
-            self.line(format_args!("assistant  {}", Visible::text(text)));
-        }
-    }
-
-    pub(crate) fn call_started(&self, call: &ToolCall) {
-        self.line(format_args!(
-            "call       {} {}",
-            Visible::line(&call.name),
-            Visible::line(&call.arguments)
-        ));
-    }
-
-    pub(crate) fn call_ended(
-        &self,
-        result: &ToolResult,
-        action: impl Fn(&ToolError) -> ErrorAction,
-    ) {
-        match result {
-            Ok(output) => self.line(format_args!(
-                "  result   {}",
-                Visible::text(output.content())
-            )),
-            Err(error) => {
-                let next = match action(error) {
-                    ErrorAction::ToModel => "back to the model",
-                    ErrorAction::RollBack => "the run fails",
-                };
-                let error = Visible::text(&error.to_string());
-                self.line(format_args!("  error    {error} ({next})"));
-            }
-        }
-    }
-
-    pub(crate) fn rolled_back(&self, name: &str, key: &str, error: Option<&str>) {
-        let (name, key) = (Visible::line(name), Visible::line(key));
-        match error.map(Visible::text) {
-            None => self.line(format_args!("rollback   {name} [{key}] undone")),
-            Some(error) => self.line(format_args!("rollback   {name} [{key}] failed: {error}")),
-        }
-    }
-
-    pub(crate) fn ended(&self, outcome: &LoopOutcome) {
-        let rounds = outcome.rounds;
-        match &outcome.status {
-            LoopStatus::Answered(_) => self.line(format_args!("answered   after {rounds} rounds")),
-            LoopStatus::ReturnedDirect(_) => self.line(format_args!(
-                "answered   by the tools, after {rounds} rounds"
-            )),
-            LoopStatus::Paused(paused) => self.line(format_args!(
-                "paused     {} call(s) wait for a decision (run {})",
-                paused.awaiting().len(),
-                paused.id()
-            )),
-            LoopStatus::RolledBack { name, .. } => self.line(format_args!(
-                "stopped    `{}` failed after {rounds} rounds; {} call(s) rolled back, newest first",
-                Visible::line(name),
-                outcome.compensations.len()
-            )),
-            LoopStatus::StoreFailed => match &outcome.store_error {
-                Some(error) => self.line(format_args!(
-                    "stopped    the run's store failed: {}",
-                    Visible::text(&error.to_string())
-                )),
-                None => self.line(format_args!("stopped    the run's store failed")),
-            },
-            other => self.line(format_args!(
-                "stopped    {}",
-                Visible::text(&format!("{other:?}"))
-            )),
-        }
     }
 
     /// What the person answered about `call`: an allowance, or the denial the model reads.
@@ -191,6 +122,97 @@ fn verdict(answer: Option<&str>) -> Result<(), String> {
             "" | "n" | "no" => Err("denied by the person at the terminal".to_owned()),
             _ => Err(format!("denied by the person at the terminal: {answer}")),
         },
+    }
+}
+
+// What the terminal does not show is a no-op here: the defaults would build events no one reads.
+impl Observer for Terminal {
+    fn model_called(&self, _round: usize) {}
+    fn call_progress(&self, _key: &str, _tool: &str, _update: &ProgressUpdate) {}
+    fn result_cut(&self, _key: &str, _call: &ToolCall, _full: &str, _kept: usize) {}
+    fn paused(&self, _awaiting: &[String]) {}
+    fn tool_skipped(&self, _name: &str, _reason: &str) {}
+
+    fn run_started(&self, model: &str, conversation: &[Message]) {
+        self.line(format_args!("model      {model}"));
+        if let Some(Message::User { content }) = conversation.last() {
+            self.line(format_args!("user       {}", Visible::text(content)));
+        }
+    }
+
+    fn replied(&self, reply: &AssistantMessage) {
+        if let Some(text) = reply.text.as_deref().filter(|t| !t.trim().is_empty()) {
+            self.line(format_args!("assistant  {}", Visible::text(text)));
+        }
+    }
+
+    fn call_started(&self, _key: &str, call: &ToolCall) {
+        self.line(format_args!(
+            "call       {} {}",
+            Visible::line(&call.name),
+            Visible::line(&call.arguments)
+        ));
+    }
+
+    fn call_finished(&self, _key: &str, _call: &ToolCall, result: &ToolResult) {
+        match result {
+            Ok(output) => self.line(format_args!(
+                "  result   {}",
+                Visible::text(output.content())
+            )),
+            Err(error) => {
+                let action = self
+                    .errors
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .action(error.kind());
+                let next = match action {
+                    ErrorAction::ToModel => "back to the model",
+                    ErrorAction::RollBack => "the run fails",
+                };
+                let error = Visible::text(&error.to_string());
+                self.line(format_args!("  error    {error} ({next})"));
+            }
+        }
+    }
+
+    fn compensated(&self, key: &str, name: &str, _round: usize, error: Option<&str>) {
+        let (name, key) = (Visible::line(name), Visible::line(key));
+        match error.map(Visible::text) {
+            None => self.line(format_args!("rollback   {name} [{key}] undone")),
+            Some(error) => self.line(format_args!("rollback   {name} [{key}] failed: {error}")),
+        }
+    }
+
+    fn run_ended(&self, outcome: &LoopOutcome) {
+        let rounds = outcome.rounds;
+        match &outcome.status {
+            LoopStatus::Answered(_) => self.line(format_args!("answered   after {rounds} rounds")),
+            LoopStatus::ReturnedDirect(_) => self.line(format_args!(
+                "answered   by the tools, after {rounds} rounds"
+            )),
+            LoopStatus::Paused(paused) => self.line(format_args!(
+                "paused     {} call(s) wait for a decision (run {})",
+                paused.awaiting().len(),
+                paused.id()
+            )),
+            LoopStatus::RolledBack { name, .. } => self.line(format_args!(
+                "stopped    `{}` failed after {rounds} rounds; {} call(s) rolled back, newest first",
+                Visible::line(name),
+                outcome.compensations.len()
+            )),
+            LoopStatus::StoreFailed => match &outcome.store_error {
+                Some(error) => self.line(format_args!(
+                    "stopped    the run's store failed: {}",
+                    Visible::text(&error.to_string())
+                )),
+                None => self.line(format_args!("stopped    the run's store failed")),
+            },
+            other => self.line(format_args!(
+                "stopped    {}",
+                Visible::text(&format!("{other:?}"))
+            )),
+        }
     }
 }
 
@@ -297,9 +319,12 @@ mod tests {
         )]);
         let turn = PausedTurn::new(reply, ["pay"], ["c1"]);
         terminal.decide(&turn).await;
-        terminal.call_ended(&Ok(crate::define::ToolOutput::text("ok\u{9b}2J")), |_| {
-            ErrorAction::ToModel
-        });
+        let call = ToolCall::new("c1", "pay", "{}");
+        terminal.call_finished(
+            "c1",
+            &call,
+            &Ok(crate::define::ToolOutput::text("ok\u{9b}2J")),
+        );
         let text = String::from_utf8(shown.0.lock().unwrap().clone()).unwrap();
         for applied in ['\x1b', '\r', '\u{202E}', '\u{9b}'] {
             assert!(

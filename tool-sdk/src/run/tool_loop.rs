@@ -5,19 +5,16 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::gate::Gate;
-use crate::model::{ChatModel, ToolCall};
+use crate::model::ChatModel;
 use crate::register::{ToolProvider, ToolRegistry};
 use crate::store::{InMemoryRunStore, RunStore};
 
 use crate::run::approve::Approver;
+use crate::run::observe::Observer;
+use crate::run::observers::Observers;
 use crate::run::terminal::Terminal;
 use crate::run::tools::RunTools;
-use crate::run::{LoopEvent, LoopOptions};
-
-pub(crate) type Listener = dyn Fn(&LoopEvent) + Send + Sync;
-type BeforeHook = dyn Fn(&ToolCall) + Send + Sync;
-type AfterHook = dyn Fn(&ToolCall, &crate::define::ToolResult) + Send + Sync;
-type ErrorHandler = dyn Fn(&ToolCall, &crate::define::ToolError) -> String + Send + Sync;
+use crate::run::LoopOptions;
 
 /// Runs a model's tool calls until it answers.
 ///
@@ -55,10 +52,8 @@ pub struct ToolLoop {
     pub(super) providers: Vec<Arc<dyn ToolProvider>>,
     pub(super) gate: Gate,
     pub(super) options: LoopOptions,
-    pub(super) listener: Option<Arc<Listener>>,
-    pub(super) before: Option<Arc<BeforeHook>>,
-    pub(super) after: Option<Arc<AfterHook>>,
-    pub(super) error_handler: Option<Arc<ErrorHandler>>,
+    /// Who watches and steers each run: `tracing`, then what the application registered.
+    pub(super) observers: Arc<Observers>,
     pub(super) search: Arc<dyn crate::describe::search::SearchStrategy>,
     pub(super) store: Option<Arc<dyn RunStore>>,
     pub(super) lease: Duration,
@@ -72,7 +67,8 @@ pub struct ToolLoop {
     pub(super) schemas: crate::describe::LoweredSchemas,
     /// Decides on waiting calls in this process, so that a run resumes itself.
     pub(super) approver: Option<Arc<dyn Approver>>,
-    /// Where each step of a run is shown as it goes.
+    /// The terminal, when a run is shown there (it is an observer and the approver too): told
+    /// the loop's error policy, to say what each failure leads to.
     pub(super) terminal: Option<Arc<Terminal>>,
 }
 
@@ -85,10 +81,7 @@ impl ToolLoop {
             providers: Vec::new(),
             gate: Gate::default(),
             options: LoopOptions::default(),
-            listener: None,
-            before: None,
-            after: None,
-            error_handler: None,
+            observers: Arc::default(),
             search: Arc::new(crate::describe::search::Bm25Search::new()),
             store: None,
             lease: crate::store::DEFAULT_LEASE,
@@ -121,7 +114,9 @@ impl ToolLoop {
     /// [resume](Self::resume) later.
     pub fn with_terminal(mut self) -> Self {
         let terminal = Arc::new(Terminal::stdio());
+        terminal.follow(&self.options.errors);
         self.approver = Some(Arc::clone(&terminal) as Arc<dyn Approver>);
+        Arc::make_mut(&mut self.observers).push(Arc::clone(&terminal) as Arc<dyn Observer>);
         self.terminal = Some(terminal);
         self
     }
@@ -156,6 +151,9 @@ impl ToolLoop {
 
     /// Sets the options.
     pub fn with_options(mut self, options: LoopOptions) -> Self {
+        if let Some(terminal) = &self.terminal {
+            terminal.follow(&options.errors);
+        }
         self.options = options;
         self
     }
@@ -172,27 +170,12 @@ impl ToolLoop {
         self
     }
 
-    /// Calls `listener` with every [`LoopEvent`].
-    pub fn with_event_listener(
-        mut self,
-        listener: impl Fn(&LoopEvent) + Send + Sync + 'static,
-    ) -> Self {
-        self.listener = Some(Arc::new(listener));
-        self
-    }
-
-    /// Calls `hook` before each tool call starts.
-    pub fn with_before_tool(mut self, hook: impl Fn(&ToolCall) + Send + Sync + 'static) -> Self {
-        self.before = Some(Arc::new(hook));
-        self
-    }
-
-    /// Calls `hook` after each tool call ends, with its result.
-    pub fn with_after_tool(
-        mut self,
-        hook: impl Fn(&ToolCall, &crate::define::ToolResult) + Send + Sync + 'static,
-    ) -> Self {
-        self.after = Some(Arc::new(hook));
+    /// Adds `observer` to the observers of every run, after those added before: it is told
+    /// each step of a run as it happens and may word what the model reads of a failed call
+    /// (see [`Observer`]). `tracing` is always the first observer; the
+    /// [terminal](Self::with_terminal) is one too.
+    pub fn with_observer(mut self, observer: impl Observer + 'static) -> Self {
+        Arc::make_mut(&mut self.observers).push(Arc::new(observer));
         self
     }
 
@@ -202,17 +185,6 @@ impl ToolLoop {
         strategy: impl crate::describe::search::SearchStrategy + 'static,
     ) -> Self {
         self.search = Arc::new(strategy);
-        self
-    }
-
-    /// Words what the model reads for a failed call (by default
-    /// [`ToolError::model_message`](crate::define::ToolError::model_message)), for argument errors and
-    /// execution errors alike; `error.kind()` tells them apart.
-    pub fn with_tool_error_message(
-        mut self,
-        handler: impl Fn(&ToolCall, &crate::define::ToolError) -> String + Send + Sync + 'static,
-    ) -> Self {
-        self.error_handler = Some(Arc::new(handler));
         self
     }
 
@@ -230,29 +202,17 @@ impl ToolLoop {
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
                 .insert(name.clone());
             if first {
-                tracing::warn!(tool = %name, reason = %reason, "a provider's tool is not offered");
-                self.emit(&LoopEvent::ToolSkipped { name, reason });
+                self.observers.tool_skipped(&name, &reason);
             }
         }
     }
 
-    /// Whether anyone listens to events.
     /// Where this loop's runs are kept: its store, or without one its own in-memory run store.
     #[cfg_attr(not(feature = "approvals"), allow(dead_code))]
     pub(crate) fn run_store(&self) -> &dyn RunStore {
         match &self.store {
             Some(store) => &**store,
             None => &self.parked,
-        }
-    }
-
-    pub(crate) fn listens(&self) -> bool {
-        self.listener.is_some()
-    }
-
-    pub(crate) fn emit(&self, event: &LoopEvent) {
-        if let Some(listener) = &self.listener {
-            listener(event);
         }
     }
 }
@@ -265,6 +225,7 @@ impl fmt::Debug for ToolLoop {
             .field("options", &self.options)
             .field("store", &self.store.is_some())
             .field("lease", &self.lease)
+            .field("observers", &self.observers.len())
             .finish_non_exhaustive()
     }
 }

@@ -3,14 +3,15 @@
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::define::{Defer, Tool, ToolContext, ToolDefinition, ToolError, ToolOutput};
+use crate::define::{Defer, Tool, ToolContext, ToolDefinition, ToolError, ToolOutput, ToolResult};
 use crate::describe::search::{
     describe_found, search_tool, search_tool_lowered, SearchRequest, SearchStrategy,
     DEFAULT_SEARCH_LIMIT,
 };
 use crate::describe::{Dialect, Lowered, LoweredSchemas, LoweringError};
-use crate::model::OfferedTool;
+use crate::model::{OfferedTool, ToolCall};
 use crate::register::{CallFuture, ToolProvider, ToolRegistry};
+use crate::run::execute::Calls;
 
 pub(crate) struct RunTools<'a> {
     registry: &'a ToolRegistry,
@@ -253,25 +254,46 @@ impl<'a> RunTools<'a> {
         }
     }
 
-    /// Whether a call of `name` only reads: the tool search, or a tool declared read-only.
-    /// What may run beside other reads under [`Concurrency::ReadsTogether`](crate::run::Concurrency::ReadsTogether).
-    pub(crate) fn is_read(&self, name: &str) -> bool {
-        self.is_search(name)
-            || self
-                .get(name)
-                .is_some_and(|tool| tool.definition().options.read_only)
-    }
-
     pub(crate) fn get(&self, name: &str) -> Option<&Arc<dyn Tool>> {
         self.registry.get(name).or_else(|| self.added.get(name))
     }
+}
 
-    pub(crate) fn call<'c>(
+impl Calls for RunTools<'_> {
+    fn tool(&self, name: &str) -> Option<&Arc<dyn Tool>> {
+        self.get(name)
+    }
+
+    /// The search runs here; a deferred tool no search found is unknown to the model, which is
+    /// pointed at the search.
+    fn answered_here(&self, call: &ToolCall) -> Option<ToolResult> {
+        if self.is_search(&call.name) {
+            Some(self.run_search(&call.arguments))
+        } else if self.is_hidden(&call.name) {
+            Some(Err(ToolError::unknown_tool(
+                call.name.clone(),
+                vec![crate::describe::search::SEARCH_TOOL_NAME.to_owned()],
+            )))
+        } else {
+            None
+        }
+    }
+
+    fn start<'c>(
         &'c self,
         name: &str,
         arguments: &'c str,
         context: ToolContext<'c>,
     ) -> CallFuture<'c> {
         self.registry_for(name).call_with(name, arguments, context)
+    }
+
+    /// The tool search, or a tool declared read-only: what may run beside other reads under
+    /// [`Concurrency::ReadsTogether`](crate::run::Concurrency::ReadsTogether).
+    fn is_read(&self, name: &str) -> bool {
+        self.is_search(name)
+            || self
+                .get(name)
+                .is_some_and(|tool| tool.definition().options.read_only)
     }
 }

@@ -1,0 +1,54 @@
+//! `tracing` as an observer, the first of every loop's stack: spans named as OpenTelemetry's
+//! GenAI conventions name them, and an event for each step an operator looks for.
+//!
+//! A span wraps what it measures (the model's request, the tool's call), so the loop enters
+//! the spans this observer makes; the rest are reports like any observer's.
+
+use crate::define::{ProgressUpdate, ToolResult};
+use crate::model::ToolCall;
+use crate::run::observe::Observer;
+
+/// The `tracing` layer of a loop's observers.
+pub(crate) struct Traced;
+
+impl Traced {
+    /// The span of one request to the model.
+    pub(crate) fn chat_span(round: usize) -> tracing::Span {
+        tracing::info_span!("gen_ai.chat", gen_ai.operation.name = "chat", round)
+    }
+
+    /// The span of one tool call.
+    pub(crate) fn call_span(call: &ToolCall) -> tracing::Span {
+        tracing::info_span!(
+            "gen_ai.execute_tool",
+            gen_ai.operation.name = "execute_tool",
+            gen_ai.tool.name = %call.name,
+            gen_ai.tool.call.id = call.id.as_deref().unwrap_or(""),
+        )
+    }
+}
+
+// Steps traced by their spans (or by the stage that runs them, as a rollback is) are no-ops
+// here: the defaults would build events no one reads.
+impl Observer for Traced {
+    fn model_called(&self, _round: usize) {}
+    fn call_started(&self, _key: &str, _call: &ToolCall) {}
+    fn call_progress(&self, _key: &str, _tool: &str, _update: &ProgressUpdate) {}
+    fn call_finished(&self, _key: &str, _call: &ToolCall, _result: &ToolResult) {}
+    fn paused(&self, _awaiting: &[String]) {}
+    fn compensated(&self, _key: &str, _name: &str, _round: usize, _error: Option<&str>) {}
+
+    fn result_cut(&self, key: &str, call: &ToolCall, full: &str, kept: usize) {
+        tracing::info!(
+            tool = %call.name,
+            key,
+            bytes = full.len(),
+            kept,
+            "a result longer than its limit was cut for the model"
+        );
+    }
+
+    fn tool_skipped(&self, name: &str, reason: &str) {
+        tracing::warn!(tool = %name, reason = %reason, "a provider's tool is not offered");
+    }
+}
