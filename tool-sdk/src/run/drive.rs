@@ -20,7 +20,9 @@ impl ToolLoop {
         mut outcome: LoopOutcome,
         cancel: &CancellationToken,
     ) -> LoopOutcome {
-        while let (Some(approver), LoopStatus::Paused(paused)) = (&self.approver, &outcome.status) {
+        while let (Some(approver), LoopStatus::Paused(paused)) =
+            (&self.deciding.approver, &outcome.status)
+        {
             let decisions = approver.decide(paused).await;
             match self
                 .resume_decided(conversation, paused.id(), &decisions, cancel)
@@ -46,14 +48,11 @@ impl ToolLoop {
     ) -> LoopOutcome {
         let mut state = RunState::new(RunId::next());
         state.conversation = remembered.map(str::to_owned);
-        let tools = RunTools::new(
-            &self.registry,
-            &*self.search,
-            self.options.defer_threshold,
-            state.found.clone(),
-        );
-        if let Some(store) = &self.store {
-            if let Err(error) = store.begin(&state.id, self.lease).await {
+        let tools = self
+            .callees
+            .run_tools(self.options.defer_threshold, state.found.clone());
+        if let Some(store) = &self.records.store {
+            if let Err(error) = store.begin(&state.id, self.records.lease).await {
                 // Nothing ran: there is nothing to roll back or record.
                 return LoopOutcome::not_started(state.id, error);
             }
@@ -70,20 +69,22 @@ impl ToolLoop {
         decisions: &ToolCallDecisions,
         cancel: &CancellationToken,
     ) -> Result<LoopOutcome, GateError> {
-        let (taken, resolutions) = match &self.store {
+        let (taken, resolutions) = match &self.records.store {
             Some(store) => {
-                self.gate
-                    .take_decided(&**store, id, decisions, self.lease)
+                self.deciding
+                    .gate
+                    .take_decided(&**store, id, decisions, self.records.lease)
                     .await?
             }
             None => {
                 let taken = self
+                    .deciding
                     .gate
-                    .take_decided(&self.parked, id, decisions, self.lease)
+                    .take_decided(&self.records.parked, id, decisions, self.records.lease)
                     .await?;
                 // The run goes on in this process alone; the store remembers it resumed, so
                 // that a second resume is told it was decided already.
-                self.parked.finish(id).await?;
+                self.records.parked.finish(id).await?;
                 taken
             }
         };
@@ -104,13 +105,10 @@ impl ToolLoop {
         let pause = paused.pause().clone();
         let mut state = paused.run;
         state.decided.push(pause);
-        let mut tools = RunTools::new(
-            &self.registry,
-            &*self.search,
-            self.options.defer_threshold,
-            state.found.clone(),
-        );
-        self.refresh(&mut tools).await;
+        let mut tools = self
+            .callees
+            .run_tools(self.options.defer_threshold, state.found.clone());
+        self.callees.refresh(&mut tools, &self.observers).await;
         self.drive(
             conversation,
             state,
@@ -140,8 +138,12 @@ impl ToolLoop {
         async move {
             // The run's own token: cancelled by the caller's, or by the heartbeat on a takeover.
             let run_cancel = cancel.child_token();
-            let heartbeat =
-                Heartbeat::start(self.store.as_ref(), &state.id, self.lease, &run_cancel);
+            let heartbeat = Heartbeat::start(
+                self.records.store.as_ref(),
+                &state.id,
+                self.records.lease,
+                &run_cancel,
+            );
             // Written so that nothing of the resumed round is held while the rounds run.
             let mut status = 'run: {
                 if let Some((reply, resolutions)) = resumed {

@@ -59,7 +59,7 @@ impl ToolLoop {
                     .drain_newest_first()
                     .into_iter()
                     .map(|entry| {
-                        let held = if self.store.is_none()
+                        let held = if self.records.store.is_none()
                             || state.local_only.contains(&entry.idempotency_key)
                         {
                             Held::LocalOnly
@@ -71,11 +71,11 @@ impl ToolLoop {
                     .collect();
                 let calls = &mut state.calls;
                 let rollback = Rollback {
-                    store: self.store.as_deref(),
+                    store: self.records.store.as_deref(),
                     heartbeat: &heartbeat,
                     run: &state.id,
-                    lease: self.lease,
-                    timeout: self.compensation_timeout,
+                    lease: self.records.lease,
+                    timeout: self.records.compensation_timeout,
                 };
                 // Boxed: a rollback is the exception, and its state held inline would make every
                 // run's future larger, to be moved by each caller that spawns or blocks on a run.
@@ -114,7 +114,7 @@ impl ToolLoop {
             // No renewal may land after the run's end (or release) is recorded.
             heartbeat.stop().await;
             let ended = !matches!(status, LoopStatus::Paused(_)) && !lost;
-            if let (Some(store), true) = (&self.store, ended) {
+            if let (Some(store), true) = (&self.records.store, ended) {
                 let recorded = if unfinished {
                     // Released at once, for recovery to try the timed-out actions again.
                     store.release(&state.id, Duration::ZERO).await

@@ -93,11 +93,11 @@ impl ToolLoop {
             let messages = recalled.as_mut().unwrap_or(given);
             if self.observers.watched() {
                 self.observers
-                    .run_started(&self.model.description(), messages);
+                    .run_started(&self.callees.model.description(), messages);
             }
             let remembered = options.memory.map(|(_, id)| id);
             let mut outcome = self.start(messages, remembered, &options.cancel).await;
-            if self.approver.is_some() || options.memory.is_some() {
+            if self.deciding.approver.is_some() || options.memory.is_some() {
                 // Boxed: only a run with an approver or a memory goes there, and its state held
                 // inline would make every run's future larger.
                 outcome = Box::pin(self.settle(&options, given, recalled, outcome)).await;
@@ -123,7 +123,7 @@ impl ToolLoop {
             let mut outcome = self
                 .resume_decided(messages, run, decisions, &options.cancel)
                 .await?;
-            if self.approver.is_some() || options.memory.is_some() {
+            if self.deciding.approver.is_some() || options.memory.is_some() {
                 outcome = Box::pin(self.settle(&options, given, recalled, outcome)).await;
             }
             self.observers.run_ended(&outcome);

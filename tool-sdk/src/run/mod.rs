@@ -4,8 +4,10 @@
 #![doc = include_str!("guide.md")]
 
 mod approve;
+mod callees;
 mod conversation;
 mod decided;
+mod deciding;
 mod drive;
 mod durable;
 mod end;
@@ -15,6 +17,7 @@ mod execute;
 mod observe;
 mod observers;
 mod options;
+mod records;
 mod recover;
 mod result_limit;
 mod round;

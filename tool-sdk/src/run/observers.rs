@@ -6,17 +6,35 @@ use std::sync::Arc;
 use crate::define::{ProgressSink, ProgressUpdate, ToolError, ToolResult};
 use crate::model::{AssistantMessage, Message, ToolCall};
 use crate::run::observe::Observer;
+use crate::run::terminal::Terminal;
 use crate::run::traced::Traced;
-use crate::run::{LoopEvent, LoopOutcome};
+use crate::run::{ErrorPolicy, LoopEvent, LoopOutcome};
 
 #[derive(Clone, Default)]
 pub(crate) struct Observers {
     registered: Vec<Arc<dyn Observer>>,
+    /// The terminal, when it is one of them: told the loop's error policy, to say what each
+    /// failure leads to.
+    terminal: Option<Arc<Terminal>>,
 }
 
 impl Observers {
     pub(crate) fn push(&mut self, observer: Arc<dyn Observer>) {
         self.registered.push(observer);
+    }
+
+    /// Adds the terminal, which says what a failure leads to as `errors` has it.
+    pub(crate) fn push_terminal(&mut self, terminal: Arc<Terminal>, errors: &ErrorPolicy) {
+        terminal.follow(errors);
+        self.push(Arc::clone(&terminal) as Arc<dyn Observer>);
+        self.terminal = Some(terminal);
+    }
+
+    /// Tells the terminal, if any, the loop's error policy.
+    pub(crate) fn follow(&self, errors: &ErrorPolicy) {
+        if let Some(terminal) = &self.terminal {
+            terminal.follow(errors);
+        }
     }
 
     /// Whether an application watches: what only an observer reads (a call's progress, the

@@ -4,7 +4,6 @@ use tokio_util::sync::CancellationToken;
 
 use crate::compensate::{CompensationReport, Held, Rollback};
 use crate::run::durable::record_end;
-use crate::run::tools::RunTools;
 use crate::run::ToolLoop;
 use crate::store::{Heartbeat, Orphans, RunId, StoreError};
 
@@ -64,22 +63,19 @@ impl ToolLoop {
     /// # }
     /// ```
     pub async fn recover(&self, which: Orphans) -> Result<Vec<RecoveredRun>, StoreError> {
-        let Some(store) = &self.store else {
+        let Some(store) = &self.records.store else {
             return Ok(Vec::new());
         };
-        let mut tools = RunTools::new(
-            &self.registry,
-            &*self.search,
-            self.options.defer_threshold,
-            Default::default(),
-        );
-        self.refresh(&mut tools).await;
+        let mut tools = self
+            .callees
+            .run_tools(self.options.defer_threshold, Default::default());
+        self.callees.refresh(&mut tools, &self.observers).await;
         let mut recovered = Vec::new();
         // Runs this pass lost to another owner or released for a later attempt: claimed again,
         // they would be taken back from an owner at work on them, or retried at once.
         let mut skip = Vec::new();
         loop {
-            let orphan = match store.claim_orphan(which, self.lease, &skip).await {
+            let orphan = match store.claim_orphan(which, self.records.lease, &skip).await {
                 Ok(Some(orphan)) => orphan,
                 Ok(None) => break,
                 // The claim was undone; the other runs are still recovered.
@@ -101,14 +97,18 @@ impl ToolLoop {
             let run = orphan.run;
             tracing::info!(run = %run, pending = orphan.pending.len(), "recovering a run");
             // Nothing to stop on a loss but the rollback itself, which the heartbeat tells.
-            let heartbeat =
-                Heartbeat::start(Some(store), &run, self.lease, &CancellationToken::new());
+            let heartbeat = Heartbeat::start(
+                Some(store),
+                &run,
+                self.records.lease,
+                &CancellationToken::new(),
+            );
             let rollback = Rollback {
                 store: Some(&**store),
                 heartbeat: &heartbeat,
                 run: &run,
-                lease: self.lease,
-                timeout: self.compensation_timeout,
+                lease: self.records.lease,
+                timeout: self.records.compensation_timeout,
             };
             let entries = orphan
                 .pending
@@ -129,7 +129,7 @@ impl ToolLoop {
             } else if end.unfinished {
                 // A later recovery (after a lease, or at the next start) tries the timed-out
                 // actions again, once this attempt had time to end.
-                store.release(&run, self.lease).await?;
+                store.release(&run, self.records.lease).await?;
                 skip.push(run.clone());
             } else {
                 record_end(&**store, &run).await?;

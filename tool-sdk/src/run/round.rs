@@ -32,7 +32,7 @@ impl ToolLoop {
             cancel: Some(cancel),
             finished: Some(finished),
             progress: None,
-            hand_off: self.store.is_some(),
+            hand_off: self.records.store.is_some(),
         }
     }
 
@@ -48,7 +48,7 @@ impl ToolLoop {
         let keys = tool_call_keys(&reply);
         let run_id = state.id.clone();
         let finished = WriteAhead::new(
-            self.store.as_deref(),
+            self.records.store.as_deref(),
             &run_id,
             state.rounds,
             conversation.len() + 1,

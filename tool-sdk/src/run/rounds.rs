@@ -41,7 +41,7 @@ impl ToolLoop {
             if state.rounds >= self.options.max_rounds {
                 return LoopStatus::MaxRoundsReached;
             }
-            self.refresh(tools).await;
+            self.callees.refresh(tools, &self.observers).await;
             let received = match self.ask(conversation, state, tools, cancel).await {
                 Ok(received) => received,
                 Err(status) => return status,
@@ -62,7 +62,7 @@ impl ToolLoop {
             if reply.tool_calls.is_empty() {
                 return self.answered(conversation, reply, None, cancel);
             }
-            let awaiting = self.awaiting(tools, &reply);
+            let awaiting = self.deciding.awaiting(tools, &reply);
             if !awaiting.is_empty() {
                 return self.pause(state, tools, reply, awaiting).await;
             }
@@ -89,16 +89,16 @@ impl ToolLoop {
     ) -> Result<Received, LoopStatus> {
         // Every tool must be describable in the model's dialect before it is offered; a tool
         // that is not stops the run here, before the provider refuses the request.
-        let dialect = self.model.dialect();
+        let dialect = self.callees.model.dialect();
         tools
-            .check_dialect(dialect, &self.schemas)
+            .check_dialect(dialect, &self.callees.schemas)
             .map_err(LoopStatus::DescribeFailed)?;
         let lowered;
         let offered: Vec<OfferedTool<'_>> = if dialect.takes_canonical() {
             tools.offered_canonical()
         } else {
             lowered = tools
-                .offered_lowered(dialect, &self.schemas)
+                .offered_lowered(dialect, &self.callees.schemas)
                 .map_err(LoopStatus::DescribeFailed)?;
             lowered
                 .iter()
@@ -181,10 +181,13 @@ impl ToolLoop {
         cancel: &CancellationToken,
     ) -> Result<Received, LoopStatus> {
         let span = Traced::chat_span(state.rounds);
-        let streaming = self.options.streaming && !self.may_pause(tools);
-        if let Some(stream) = streaming.then(|| self.model.chat_stream(request)).flatten() {
+        let streaming = self.options.streaming && !self.deciding.may_pause(tools);
+        if let Some(stream) = streaming
+            .then(|| self.callees.model.chat_stream(request))
+            .flatten()
+        {
             let finished = WriteAhead::new(
-                self.store.as_deref(),
+                self.records.store.as_deref(),
                 &state.id,
                 state.rounds,
                 request.messages.len() + 1,
@@ -195,7 +198,7 @@ impl ToolLoop {
                 .await;
             return Ok(Received::Streamed(streamed));
         }
-        let call = self.model.chat(request).instrument(span);
+        let call = self.callees.model.chat(request).instrument(span);
         match select(pin!(cancel.cancelled()), call).await {
             Either::Left(((), _)) => Err(LoopStatus::Cancelled),
             Either::Right((Ok(response), _)) => Ok(Received::Whole(response.message)),
@@ -216,11 +219,16 @@ impl ToolLoop {
         let mut kept_state = state.clone();
         kept_state.found = tools.found_names();
         let paused = PausedTurn::of_run(reply, tools.names(), awaiting, kept_state);
-        let kept = match &self.store {
+        let kept = match &self.records.store {
             Some(store) => store.pause(paused.id(), &paused).await,
             // Without a store, the run is begun in the loop's own, only to pause.
-            None => match self.parked.begin(paused.id(), self.lease).await {
-                Ok(()) => self.parked.pause(paused.id(), &paused).await,
+            None => match self
+                .records
+                .parked
+                .begin(paused.id(), self.records.lease)
+                .await
+            {
+                Ok(()) => self.records.parked.pause(paused.id(), &paused).await,
                 Err(error) => Err(error),
             },
         };
@@ -229,28 +237,5 @@ impl ToolLoop {
             return LoopStatus::StoreFailed;
         }
         LoopStatus::Paused(Box::new(paused))
-    }
-
-    /// Whether any call could need a decision: the gate's policy names something, or a tool
-    /// declares confirmation.
-    fn may_pause(&self, tools: &RunTools<'_>) -> bool {
-        !self.gate.policy().is_empty()
-            || tools
-                .all_definitions()
-                .iter()
-                .any(|d| d.options.confirm != crate::define::Confirm::Never)
-    }
-
-    /// Keys of calls needing a decision, looking each tool up among all the run's tools.
-    fn awaiting(&self, tools: &RunTools<'_>, reply: &AssistantMessage) -> Vec<String> {
-        self.gate.awaiting_among(
-            reply,
-            |name| tools.get(name).map(|tool| &**tool),
-            |call| {
-                tools
-                    .registry_for(&call.name)
-                    .check(&call.name, &call.arguments)
-            },
-        )
     }
 }

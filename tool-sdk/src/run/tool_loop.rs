@@ -7,13 +7,15 @@ use std::time::Duration;
 use crate::gate::Gate;
 use crate::model::ChatModel;
 use crate::register::{ToolProvider, ToolRegistry};
-use crate::store::{InMemoryRunStore, RunStore};
+use crate::store::RunStore;
 
 use crate::run::approve::Approver;
+use crate::run::callees::Callees;
+use crate::run::deciding::Deciding;
 use crate::run::observe::Observer;
 use crate::run::observers::Observers;
+use crate::run::records::Records;
 use crate::run::terminal::Terminal;
-use crate::run::tools::RunTools;
 use crate::run::LoopOptions;
 
 /// Runs a model's tool calls until it answers.
@@ -47,50 +49,27 @@ use crate::run::LoopOptions;
 /// # }
 /// ```
 pub struct ToolLoop {
-    pub(super) model: Arc<dyn ChatModel>,
-    pub(super) registry: ToolRegistry,
-    pub(super) providers: Vec<Arc<dyn ToolProvider>>,
-    pub(super) gate: Gate,
-    pub(super) options: LoopOptions,
-    /// Who watches and steers each run: `tracing`, then what the application registered.
+    /// What it calls: the model and the tools.
+    pub(super) callees: Callees,
+    /// How it decides: the gate, and who decides in this process.
+    pub(super) deciding: Deciding,
+    /// Where it records its runs.
+    pub(super) records: Records,
+    /// How it is watched and steered: `tracing`, then what the application registered.
     pub(super) observers: Arc<Observers>,
-    pub(super) search: Arc<dyn crate::describe::search::SearchStrategy>,
-    pub(super) store: Option<Arc<dyn RunStore>>,
-    pub(super) lease: Duration,
-    pub(super) compensation_timeout: Duration,
-    /// Without a store, where the runs this loop paused wait, by id: what a resume runs is the
-    /// copy kept here, never the value handed back, and each is taken once.
-    pub(super) parked: InMemoryRunStore,
-    /// Providers' tools reported as not taken, each once.
-    pub(super) skipped: std::sync::Mutex<std::collections::HashSet<String>>,
-    /// Each tool's parameters in the model's dialect, lowered once for every run.
-    pub(super) schemas: crate::describe::LoweredSchemas,
-    /// Decides on waiting calls in this process, so that a run resumes itself.
-    pub(super) approver: Option<Arc<dyn Approver>>,
-    /// The terminal, when a run is shown there (it is an observer and the approver too): told
-    /// the loop's error policy, to say what each failure leads to.
-    pub(super) terminal: Option<Arc<Terminal>>,
+    /// How it behaves: rounds, concurrency, errors, limits, the model's options.
+    pub(super) options: LoopOptions,
 }
 
 impl ToolLoop {
     /// A loop over `model` with the tools of `registry` and default options.
     pub fn new(model: impl ChatModel + 'static, registry: ToolRegistry) -> Self {
         Self {
-            model: Arc::new(model),
-            registry,
-            providers: Vec::new(),
-            gate: Gate::default(),
-            options: LoopOptions::default(),
+            callees: Callees::new(Arc::new(model), registry),
+            deciding: Deciding::default(),
+            records: Records::default(),
             observers: Arc::default(),
-            search: Arc::new(crate::describe::search::Bm25Search::new()),
-            store: None,
-            lease: crate::store::DEFAULT_LEASE,
-            compensation_timeout: crate::compensate::DEFAULT_COMPENSATION_TIMEOUT,
-            parked: InMemoryRunStore::new(),
-            skipped: std::sync::Mutex::default(),
-            schemas: crate::describe::LoweredSchemas::default(),
-            approver: None,
-            terminal: None,
+            options: LoopOptions::default(),
         }
     }
 
@@ -99,7 +78,7 @@ impl ToolLoop {
     /// once the run ends. Without one (the default), `run` returns the paused run, to be
     /// [resumed](Self::resume) by whoever decides, in this process or another.
     pub fn with_approver(mut self, approver: impl Approver + 'static) -> Self {
-        self.approver = Some(Arc::new(approver));
+        self.deciding.approver = Some(Arc::new(approver));
         self
     }
 
@@ -114,10 +93,8 @@ impl ToolLoop {
     /// [resume](Self::resume) later.
     pub fn with_terminal(mut self) -> Self {
         let terminal = Arc::new(Terminal::stdio());
-        terminal.follow(&self.options.errors);
-        self.approver = Some(Arc::clone(&terminal) as Arc<dyn Approver>);
-        Arc::make_mut(&mut self.observers).push(Arc::clone(&terminal) as Arc<dyn Observer>);
-        self.terminal = Some(terminal);
+        self.deciding.approver = Some(Arc::clone(&terminal) as Arc<dyn Approver>);
+        Arc::make_mut(&mut self.observers).push_terminal(terminal, &self.options.errors);
         self
     }
 
@@ -125,7 +102,7 @@ impl ToolLoop {
     /// loop goes on, paused runs wait there ([`resume`](Self::resume)), and what a
     /// crash interrupted is found there by [`recover`](Self::recover).
     pub fn with_store(mut self, store: Arc<dyn RunStore>) -> Self {
-        self.store = Some(store);
+        self.records.store = Some(store);
         self
     }
 
@@ -135,7 +112,7 @@ impl ToolLoop {
     /// renewals on a multi-threaded runtime (on a single-threaded one, make the lease outlast
     /// such tools). After a crash, other replicas wait this long before they recover the run.
     pub fn with_lease(mut self, lease: Duration) -> Self {
-        self.lease = lease;
+        self.records.lease = lease;
         self
     }
 
@@ -145,28 +122,26 @@ impl ToolLoop {
     /// reported as timed out and the rollback goes on; see
     /// [the compensate module](crate::compensate#every-compensating-action-is-bounded).
     pub fn with_compensation_timeout(mut self, timeout: Duration) -> Self {
-        self.compensation_timeout = timeout;
+        self.records.compensation_timeout = timeout;
         self
     }
 
     /// Sets the options.
     pub fn with_options(mut self, options: LoopOptions) -> Self {
-        if let Some(terminal) = &self.terminal {
-            terminal.follow(&options.errors);
-        }
+        self.observers.follow(&options.errors);
         self.options = options;
         self
     }
 
     /// Gates calls with `gate` (default: only what tools declare).
     pub fn with_gate(mut self, gate: Gate) -> Self {
-        self.gate = gate;
+        self.deciding.gate = gate;
         self
     }
 
     /// Consults `provider` at every round for more tools (add-only).
     pub fn with_provider(mut self, provider: Arc<dyn ToolProvider>) -> Self {
-        self.providers.push(provider);
+        self.callees.providers.push(provider);
         self
     }
 
@@ -184,47 +159,30 @@ impl ToolLoop {
         mut self,
         strategy: impl crate::describe::search::SearchStrategy + 'static,
     ) -> Self {
-        self.search = Arc::new(strategy);
+        self.callees.search = Arc::new(strategy);
         self
     }
 
     /// The loop's registry.
     pub fn registry(&self) -> &ToolRegistry {
-        &self.registry
-    }
-
-    /// Adds what the providers offer, and reports once per name what the run does not take.
-    pub(crate) async fn refresh(&self, tools: &mut RunTools<'_>) {
-        for (name, reason) in tools.refresh(&self.providers).await {
-            let first = self
-                .skipped
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .insert(name.clone());
-            if first {
-                self.observers.tool_skipped(&name, &reason);
-            }
-        }
+        &self.callees.registry
     }
 
     /// Where this loop's runs are kept: its store, or without one its own in-memory run store.
     #[cfg_attr(not(feature = "approvals"), allow(dead_code))]
     pub(crate) fn run_store(&self) -> &dyn RunStore {
-        match &self.store {
-            Some(store) => &**store,
-            None => &self.parked,
-        }
+        self.records.run_store()
     }
 }
 
 impl fmt::Debug for ToolLoop {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ToolLoop")
-            .field("registry", &self.registry)
-            .field("gate", &self.gate)
+            .field("registry", &self.callees.registry)
+            .field("gate", &self.deciding.gate)
             .field("options", &self.options)
-            .field("store", &self.store.is_some())
-            .field("lease", &self.lease)
+            .field("store", &self.records.store.is_some())
+            .field("lease", &self.records.lease)
             .field("observers", &self.observers.len())
             .finish_non_exhaustive()
     }
