@@ -22,47 +22,11 @@ pub struct RecoveredRun {
 }
 
 impl ToolLoop {
-    /// Finds runs of this loop's store that stopped in the middle (their process crashed) and
-    /// rolls back what each recorded, newest first; each run is then finished.
-    ///
-    /// Each rollback is recorded once done, so a recovery that itself crashes is taken up by
-    /// the next one where it stopped; only a rollback interrupted between doing and recording
-    /// runs again, with the same idempotency key
-    /// ([`RecordEntry::idempotency_key`](crate::store::RecordEntry::idempotency_key)).
-    /// Runs are claimed one at a time, atomically, so replicas recovering at once share the
-    /// work and never roll back one run twice. The claim's lease is renewed for as long as its
-    /// rollback takes, during each action too, and every action is bounded by its timeout
-    /// ([`with_compensation_timeout`](Self::with_compensation_timeout)). A timed-out action is
-    /// recorded as such and its run released, left for a later recovery (by any owner, this one
-    /// included, once a lease has passed; or at the next start) to try again with the same key,
-    /// up to
-    /// [`MAX_COMPENSATION_ATTEMPTS`](crate::store::MAX_COMPENSATION_ATTEMPTS) in all; it
-    /// is then recorded as failed and reported, not tried again. A run this pass lost to
-    /// another owner (this process stalled past its lease) or released is not claimed again in
-    /// the same pass, so a pass always ends. Paused runs are left alone.
-    ///
-    /// `which`: [`Orphans::Expired`] with replicas (runs whose lease ran out);
-    /// [`Orphans::All`] for a single process at start-up. Without a store there is nothing to
-    /// recover.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use std::sync::Arc;
-    /// use tool_sdk::store::{InMemoryRunStore, Orphans};
-    /// use tool_sdk::run::ToolLoop;
-    /// use tool_sdk::{ScriptedModel, ToolRegistry};
-    ///
-    /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() {
-    /// let agent = ToolLoop::new(ScriptedModel::new([]), ToolRegistry::new())
-    ///     .with_store(Arc::new(InMemoryRunStore::new()));
-    /// // At start-up, before serving: roll back what the previous process left half done.
-    /// let recovered = agent.recover(Orphans::All).await.unwrap();
-    /// assert!(recovered.is_empty());
-    /// # }
-    /// ```
-    pub async fn recover(&self, which: Orphans) -> Result<Vec<RecoveredRun>, StoreError> {
+    /// The rollback of runs a crash interrupted: what [`ToolLoop::recover`] does.
+    pub(super) async fn recover_orphans(
+        &self,
+        which: Orphans,
+    ) -> Result<Vec<RecoveredRun>, StoreError> {
         let Some(store) = &self.records.store else {
             return Ok(Vec::new());
         };
