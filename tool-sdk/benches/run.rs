@@ -2,6 +2,8 @@
 //!
 //! - `loop/round_overhead`: one round (a call to a trivial tool, then the answer) against a
 //!   zero-latency model; everything measured is the loop's bookkeeping.
+//! - `loop/gated_round`: the same round with `add` needing a decision, allowed by an in-process
+//!   approver: the pause, the decision checked and the resume are what it adds.
 //! - `loop/32_slow_tools_concurrent`: one reply of 32 calls to a tool that sleeps 20 ms, run
 //!   with `Concurrency::Bounded(32)`; about the time of one call when concurrency works.
 //!
@@ -11,7 +13,9 @@ use std::future::IntoFuture as _;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use tool_sdk::gate::{ConfirmationPolicy, Gate};
 use tool_sdk::run::{Concurrency, LoopOptions, ToolLoop};
+use tool_sdk::store::PausedTurn;
 use tool_sdk::{
     model::{ChatRequest, ChatResponse, ModelFuture},
     tool, AssistantMessage, ChatModel, Message, ToolCall, ToolRegistry,
@@ -61,6 +65,28 @@ fn run(c: &mut Criterion) {
     };
     let agent = ToolLoop::new(model, registry);
     c.bench_function("loop/round_overhead", |b| {
+        b.iter(|| {
+            let mut conversation = vec![Message::user("1 + 2?")];
+            runtime.block_on(agent.run(&mut conversation).into_future())
+        })
+    });
+
+    let mut registry = ToolRegistry::new();
+    registry.register(AddTool).expect("registers");
+    let model = Instant {
+        calls: vec![ToolCall::new("c1", "add", r#"{"a": 1, "b": 2}"#)],
+    };
+    let allow_all = |paused: &PausedTurn| {
+        let mut decide = paused.decide();
+        for key in paused.awaiting() {
+            decide = decide.allow(key);
+        }
+        decide.build()
+    };
+    let agent = ToolLoop::new(model, registry)
+        .with_gate(Gate::new(ConfirmationPolicy::new().with_confirmed_tool("add")))
+        .with_approver(allow_all);
+    c.bench_function("loop/gated_round", |b| {
         b.iter(|| {
             let mut conversation = vec![Message::user("1 + 2?")];
             runtime.block_on(agent.run(&mut conversation).into_future())
