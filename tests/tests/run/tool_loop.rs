@@ -8,7 +8,7 @@ use std::time::Duration;
 use tool_sdk::gate::{ConfirmationPolicy, Gate};
 use tool_sdk::run::CancellationToken;
 use tool_sdk::{
-    define::ToolErrorKind,
+    define::{ToolError, ToolErrorKind},
     define_tool,
     model::{check_conversation, ToolResultStatus},
     register::DynamicTool,
@@ -469,11 +469,11 @@ async fn an_error_handler_words_what_the_model_reads() {
     ]);
     let agent = ToolLoop::new(model, booking_tools(&timeline, &[])).with_tool_error_message(
         |call, error| {
-            format!(
-                "{} refused ({:?}); check the schema",
-                call.name,
-                error.kind()
-            )
+            let what = match error {
+                ToolError::InvalidArguments { .. } => "invalid arguments",
+                _ => "failed",
+            };
+            format!("{} refused ({what}); check the schema", call.name)
         },
     );
     let mut conversation = vec![Message::user("go")];
@@ -483,7 +483,7 @@ async fn an_error_handler_words_what_the_model_reads() {
     };
     assert_eq!(
         result.content,
-        "book_flight refused (InvalidArguments); check the schema"
+        "book_flight refused (invalid arguments); check the schema"
     );
 }
 

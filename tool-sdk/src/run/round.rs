@@ -100,7 +100,7 @@ impl ToolLoop {
             after(&call, &result);
         }
         if let Some(terminal) = &self.terminal {
-            terminal.call_ended(&result, |error| self.options.errors.action(error.kind()));
+            terminal.call_ended(&result, |error| self.options.errors.action(error));
         }
         if self.listens() {
             self.emit(&LoopEvent::ToolFinished {
@@ -281,7 +281,7 @@ impl ToolLoop {
                 CallResult::Ran(Err(error)) => {
                     all_direct = false;
                     if failure.is_none()
-                        && self.options.errors.action(error.kind()) == ErrorAction::RollBack
+                        && self.options.errors.action(error) == ErrorAction::RollBack
                     {
                         failure = Some((key.clone(), call.name.clone(), error.clone()));
                     }

@@ -207,7 +207,7 @@ impl ToolLoop {
 
     /// Words what the model reads for a failed call (by default
     /// [`ToolError::model_message`](crate::define::ToolError::model_message)), for argument errors and
-    /// execution errors alike; `error.kind()` tells them apart.
+    /// execution errors alike; matching the error's variant tells them apart.
     pub fn with_tool_error_message(
         mut self,
         handler: impl Fn(&ToolCall, &crate::define::ToolError) -> String + Send + Sync + 'static,
