@@ -11,7 +11,7 @@ use std::task::{Context, Poll, Waker};
 use libfuzzer_sys::fuzz_target;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use tool_sdk::{define::ToolErrorKind, register::DynamicTool, tool, ToolRegistry};
+use tool_sdk::{register::DynamicTool, tool, ToolError, ToolRegistry};
 
 #[derive(Debug, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -113,15 +113,17 @@ fuzz_target!(|data: &[u8]| {
         }
         Err(error) => {
             // Classified: nothing here panics or times out, and only `book` fails on its own.
-            let kind = error.kind();
             assert!(
-                !matches!(kind, ToolErrorKind::Panicked | ToolErrorKind::TimedOut),
-                "{kind:?}: {error}"
+                !matches!(
+                    error,
+                    ToolError::Panicked { .. } | ToolError::TimedOut { .. }
+                ),
+                "{error:?}"
             );
-            if kind == ToolErrorKind::ExecutionFailed {
+            if matches!(error, ToolError::ExecutionFailed { .. }) {
                 assert_eq!(name, "book", "{error}");
             }
-            if kind == ToolErrorKind::UnknownTool {
+            if matches!(error, ToolError::UnknownTool { .. }) {
                 assert_eq!(name, "bok", "{error}");
             }
             let _ = (

@@ -9,7 +9,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use tool_sdk::define::ToolErrorKind;
+use tool_sdk::define::ToolError;
 use tool_sdk::model::{check_conversation, ToolResultStatus};
 use tool_sdk::run::{LoopOptions, LoopStatus};
 use tool_sdk::{define_tool, ChatModel, Message, ToolLoop, ToolRegistry};
@@ -104,7 +104,10 @@ pub async fn run_gated_saga(model: impl ChatModel + 'static) {
         );
     };
     assert_eq!(name, "book_hotel");
-    assert_eq!(error.kind(), ToolErrorKind::ExecutionFailed);
+    assert!(
+        matches!(error, ToolError::ExecutionFailed { .. }),
+        "{error:?}"
+    );
     assert_eq!(
         *journal.lock().unwrap(),
         [

@@ -84,7 +84,9 @@ fn run(c: &mut Criterion) {
         decide.build()
     };
     let agent = ToolLoop::new(model, registry)
-        .with_gate(Gate::new(ConfirmationPolicy::new().with_confirmed_tool("add")))
+        .with_gate(Gate::new(
+            ConfirmationPolicy::new().with_confirmed_tool("add"),
+        ))
         .with_approver(allow_all);
     c.bench_function("loop/gated_round", |b| {
         b.iter(|| {

@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use tool_sdk::{tool, Tool, ToolContext};
+use tool_sdk::{tool, Tool, ToolContext, ToolError};
 
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -84,7 +84,7 @@ fn by_serde(text: &str) -> Result<String, String> {
             )
             .to_string()
         })
-        .map_err(|error| format!("{:?}: {error}", error.kind()))
+        .map_err(|error| format!("{error:?}: {error}"))
 }
 
 /// The outcome through the generated tool.
@@ -92,8 +92,17 @@ fn by_tool(text: &str) -> Result<String, String> {
     match BookTool.call(text, ToolContext::new()).now_or_never() {
         Some(result) => result
             .map(|output| output.into_content())
-            .map_err(|error| format!("{:?}: {error}", error.kind())),
+            .map_err(|error| format!("{error:?}: {error}")),
         None => Err("a synchronous tool returned a pending future".to_owned()),
+    }
+}
+
+/// The error the generated tool gives for `text`.
+fn refused_by_tool(text: &str) -> ToolError {
+    match BookTool.call(text, ToolContext::new()).now_or_never() {
+        Some(Err(error)) => error,
+        Some(Ok(output)) => panic!("{text}: accepted, {}", output.content()),
+        None => panic!("a synchronous tool returned a pending future"),
     }
 }
 
@@ -233,11 +242,14 @@ fn unknown_repeated_and_missing_fields_are_classified_at_their_pointer() {
         ),
     ];
     for (text, problem) in cases {
+        let refused = refused_by_tool(text);
+        assert!(
+            matches!(refused, ToolError::InvalidArguments { .. }),
+            "{refused:?}"
+        );
         assert_eq!(
-            by_tool(text),
-            Err(format!(
-                "InvalidArguments: invalid arguments for tool `book`: {problem}"
-            ))
+            refused.to_string(),
+            format!("invalid arguments for tool `book`: {problem}")
         );
         assert_eq!(by_tool(text), by_serde(text));
     }

@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tool_sdk::{
-    define::{CallId, Confirm, Defer, State, ToolErrorKind},
+    define::{CallId, Confirm, Defer, State, ToolError},
     define_tool, tool, Tool, ToolContext, ToolOutput, ToolRegistry,
 };
 
@@ -239,12 +239,16 @@ async fn results_and_errors_follow_the_same_rules_as_tool_fns() {
         .await
         .unwrap_err();
     assert_eq!(error.model_message(), "Error: no seats");
-    assert_eq!(
-        registry.call("panic", "").await.unwrap_err().kind(),
-        ToolErrorKind::Panicked
+    let panicked = registry.call("panic", "").await.unwrap_err();
+    assert!(
+        matches!(panicked, ToolError::Panicked { .. }),
+        "{panicked:?}"
     );
     let error = registry.call("quote", r#"{"n":"two"}"#).await.unwrap_err();
-    assert_eq!(error.kind(), ToolErrorKind::InvalidArguments);
+    assert!(
+        matches!(error, ToolError::InvalidArguments { .. }),
+        "{error:?}"
+    );
 }
 
 /// Books a room.

@@ -259,8 +259,8 @@ fn maps_with_integer_keys_are_refused_where_their_keys_cannot_be_said() {
             let error = lower("real", &tool.definition().parameters, dialect)
                 .expect_err(&format!("`{rust}` in {dialect:?}"));
             assert_eq!(
-                (error.pointer.as_str(), error.rule.as_str()),
-                (refused.pointer.as_str(), refused.rule.as_str()),
+                (error.pointer(), error.rule()),
+                (refused.pointer(), refused.rule()),
                 "`{rust}` in {dialect:?}"
             );
         }
@@ -272,9 +272,9 @@ fn maps_with_integer_keys_are_refused_where_their_keys_cannot_be_said() {
             Dialect::GeminiJsonSchema,
         )
         .expect_err(rust);
-        assert_eq!(error.pointer, "/properties/value", "`{rust}`");
+        assert_eq!(error.pointer(), "/properties/value", "`{rust}`");
         assert!(
-            error.rule.contains("patternProperties"),
+            error.rule().contains("patternProperties"),
             "`{rust}`: {error}"
         );
         for dialect in [Dialect::OpenAi, Dialect::Anthropic, Dialect::Mcp] {
@@ -322,8 +322,8 @@ fn an_argument_left_to_registration_leaves_the_others_checked() {
     else {
         panic!("the map after the flattened struct is not checked");
     };
-    assert_eq!(error.pointer, "/properties/labels");
-    assert!(error.rule.starts_with("a map"), "{error}");
+    assert_eq!(error.pointer(), "/properties/labels");
+    assert!(error.rule().starts_with("a map"), "{error}");
     // Where the map fits, the verdict is still the flattened struct's: left to registration.
     assert!(matches!(
         check_shape("file", &PARAMETERS, Dialect::GeminiJsonSchema),

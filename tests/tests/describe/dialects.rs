@@ -103,7 +103,7 @@ fn our_strict_lowering_is_strict_by_the_openai_packages_standard() {
                     "{name}: refused ({error}), yet the package makes it strict: {}",
                     python_of_input[i]
                 );
-                *refused.entry(error.rule).or_default() += 1;
+                *refused.entry(error.rule().to_owned()).or_default() += 1;
             }
         }
     }
@@ -223,9 +223,9 @@ fn gemini_gets_its_openapi_subset() {
         Dialect::Gemini,
     )
     .unwrap_err();
-    assert_eq!(error.tool, "count_nodes");
-    assert!(error.rule.contains("recursive"), "{error}");
-    assert!(error.pointer.starts_with("/properties/root"), "{error}");
+    assert_eq!(error.tool(), "count_nodes");
+    assert!(error.rule().contains("recursive"), "{error}");
+    assert!(error.pointer().starts_with("/properties/root"), "{error}");
 }
 
 #[test]
@@ -276,14 +276,14 @@ fn what_strict_mode_refuses_is_a_precise_error() {
         deep = json!({"type": "object", "properties": {"x": deep}, "required": ["x"]});
     }
     let error = lower("deep", &deep, Dialect::OpenAiStrict).unwrap_err();
-    assert!(error.rule.contains("10 levels"), "{error}");
+    assert!(error.rule().contains("10 levels"), "{error}");
     assert!(
-        error.pointer.starts_with("/properties/x/properties/x"),
+        error.pointer().starts_with("/properties/x/properties/x"),
         "{error}"
     );
     let union = json!({"anyOf": [{"type": "object"}, {"type": "string"}]});
     let error = lower("union", &union, Dialect::OpenAiStrict).unwrap_err();
-    assert_eq!((error.tool.as_str(), error.pointer.as_str()), ("union", ""));
+    assert_eq!((error.tool(), error.pointer()), ("union", ""));
     let many: serde_json::Map<String, Value> = (0..5001)
         .map(|i| (format!("p{i}"), json!({"type": "string"})))
         .collect();
@@ -293,7 +293,7 @@ fn what_strict_mode_refuses_is_a_precise_error() {
         Dialect::OpenAiStrict,
     )
     .unwrap_err();
-    assert!(error.rule.contains("5000"), "{error}");
+    assert!(error.rule().contains("5000"), "{error}");
 }
 
 #[test]
@@ -305,7 +305,7 @@ fn every_sdk_test_tool_lowers_cleanly_except_where_a_dialect_cannot() {
     let errors = check_lowering(&sdk_tools(), &Dialect::ALL).unwrap_err();
     let refused: Vec<(&str, Dialect)> = errors
         .iter()
-        .map(|error| (error.tool.as_str(), error.dialect))
+        .map(|error| (error.tool(), error.dialect()))
         .collect();
     assert_eq!(
         refused,

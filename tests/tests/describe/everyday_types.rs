@@ -8,14 +8,13 @@ use std::collections::{BTreeMap, HashMap};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use tool_sdk::describe::{lower, Dialect, LoweringErrorKind};
+use tool_sdk::describe::{lower, Dialect, LoweringError};
 use tool_sdk::{tool, Tool};
 
 /// Lowers the tool's schema to `dialect`.
-fn lowered(tool: &impl Tool, dialect: Dialect) -> Result<Value, (LoweringErrorKind, String)> {
+fn lowered(tool: &impl Tool, dialect: Dialect) -> Result<Value, LoweringError> {
     let definition = tool.definition();
     lower(&definition.name, &definition.parameters, dialect)
-        .map_err(|error| (error.kind(), error.pointer.clone()))
 }
 
 /// Whether `instance` (arguments the tool decodes) is valid against the lowered `schema`.
@@ -108,9 +107,12 @@ fn a_map_is_refused_where_objects_are_closed_or_open_keys_unsaid_and_kept_elsewh
         Dialect::Gemini,
     ] {
         let refused = lowered(&SetFlagsTool, dialect).expect_err("no strict map");
-        assert_eq!(refused.0, LoweringErrorKind::Unsupported, "{dialect:?}");
         assert!(
-            refused.1.starts_with("/properties/"),
+            matches!(refused, LoweringError::Unsupported { .. }),
+            "{dialect:?}: {refused}"
+        );
+        assert!(
+            refused.pointer().starts_with("/properties/"),
             "{dialect:?}: {refused:?}"
         );
     }
@@ -234,10 +236,9 @@ fn a_tuple_of_different_types_is_refused_where_arrays_have_one_item_type() {
         Dialect::Gemini,
     ] {
         let refused = lowered(&NamePlaceTool, dialect).expect_err("no typed positions");
-        assert_eq!(
-            refused,
-            (LoweringErrorKind::Unsupported, "/properties/place".into()),
-            "{dialect:?}"
+        assert!(
+            matches!(&refused, LoweringError::Unsupported { pointer, .. } if pointer == "/properties/place"),
+            "{dialect:?}: {refused}"
         );
     }
     // Gemini's JSON Schema takes `prefixItems`.
@@ -269,13 +270,9 @@ fn a_value_of_any_type_is_refused_where_every_schema_needs_a_type() {
         Dialect::Gemini,
     ] {
         let refused = lowered(&StoreDocumentTool, dialect).expect_err("no type");
-        assert_eq!(
-            refused,
-            (
-                LoweringErrorKind::Unsupported,
-                "/properties/document".into()
-            ),
-            "{dialect:?}"
+        assert!(
+            matches!(&refused, LoweringError::Unsupported { pointer, .. } if pointer == "/properties/document"),
+            "{dialect:?}: {refused}"
         );
     }
     for dialect in [Dialect::OpenAi, Dialect::Anthropic, Dialect::Mcp] {
@@ -332,10 +329,9 @@ fn dangle(value: Dangling) -> String {
 fn a_dangling_ref_is_invalid_in_every_dialect() {
     for dialect in Dialect::ALL {
         let refused = lowered(&DangleTool, dialect).expect_err("nowhere");
-        assert_eq!(
-            refused,
-            (LoweringErrorKind::Invalid, "/properties/value".into()),
-            "{dialect:?}"
+        assert!(
+            matches!(&refused, LoweringError::Invalid { pointer, .. } if pointer == "/properties/value"),
+            "{dialect:?}: {refused}"
         );
     }
 }
@@ -370,7 +366,10 @@ fn recursion_stays_where_refs_stay_and_is_refused_elsewhere() {
     assert!(accepts(&strict, &value), "{strict:#}");
     for dialect in [Dialect::AnthropicStrict, Dialect::Gemini] {
         let refused = lowered(&WalkTool, dialect).expect_err("no recursion");
-        assert_eq!(refused.0, LoweringErrorKind::Unsupported, "{dialect:?}");
+        assert!(
+            matches!(refused, LoweringError::Unsupported { .. }),
+            "{dialect:?}: {refused}"
+        );
     }
 }
 
@@ -423,19 +422,28 @@ fn deep_arrays(grid: Twelve) -> usize {
 #[test]
 fn nesting_through_refs_counts_toward_the_depth_limit() {
     let refused = lowered(&DeepTool, Dialect::OpenAiStrict).expect_err("over ten levels");
-    assert_eq!(refused.0, LoweringErrorKind::TooLarge, "{refused:?}");
+    assert!(
+        matches!(refused, LoweringError::TooLarge { .. }),
+        "{refused:?}"
+    );
 }
 
 #[test]
 fn twelve_levels_of_structs_and_of_arrays_are_refused_alike() {
     let structs = lowered(&DeepTool, Dialect::OpenAiStrict).expect_err("twelve structs");
     let arrays = lowered(&DeepArraysTool, Dialect::OpenAiStrict).expect_err("twelve arrays");
-    assert_eq!(structs.0, LoweringErrorKind::TooLarge, "{structs:?}");
-    assert_eq!(arrays.0, structs.0, "{arrays:?} and {structs:?}");
+    assert!(
+        matches!(structs, LoweringError::TooLarge { .. }),
+        "{structs:?}"
+    );
+    assert!(
+        matches!(arrays, LoweringError::TooLarge { .. }),
+        "{arrays:?}"
+    );
     // Where the limit is passed, both are eleven levels below the parameter.
-    assert_eq!(arrays.1.matches("/items").count(), 10, "{arrays:?}");
+    assert_eq!(arrays.pointer().matches("/items").count(), 10, "{arrays:?}");
     assert_eq!(
-        structs.1.matches("/properties/inner").count(),
+        structs.pointer().matches("/properties/inner").count(),
         10,
         "{structs:?}"
     );
@@ -461,9 +469,12 @@ fn a_schema_that_multiplies_when_inlined_is_refused_quickly() {
     // Every dialect ends: those that keep references lower each definition once; Gemini, which
     // inlines them, stops at its bound on the schemas visited.
     for dialect in Dialect::ALL {
-        let verdict = lower("t", &schema, dialect).map_err(|error| error.kind());
+        let verdict = lower("t", &schema, dialect);
         if dialect == Dialect::Gemini {
-            assert_eq!(verdict, Err(LoweringErrorKind::TooLarge), "{dialect:?}");
+            assert!(
+                matches!(verdict, Err(LoweringError::TooLarge { .. })),
+                "{dialect:?}: {verdict:?}"
+            );
         }
     }
 }

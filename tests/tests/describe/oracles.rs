@@ -22,7 +22,7 @@ use jsonschema::error::ValidationErrorKind;
 use proptest::strategy::{Strategy as _, ValueTree as _};
 use proptest::test_runner::TestRunner;
 use serde_json::Value;
-use tool_sdk::describe::{lower, Dialect, LoweringErrorKind};
+use tool_sdk::describe::{lower, Dialect, LoweringError};
 use tool_sdk::ToolRegistry;
 use tool_sdk_tests::corpus::{corpus, Entry};
 use tool_sdk_tests::oracles::python::{gemini_schema_errors, openai_strict_transform};
@@ -196,7 +196,9 @@ fn openai_strict_verdicts_agree_with_the_openai_package_and_rules() {
                 assert!(
                     agreed,
                     "{}: refused at `{}` ({}), yet the package makes it strict: {packaged}",
-                    case.name, error.pointer, error.rule
+                    case.name,
+                    error.pointer(),
+                    error.rule()
                 );
             }
         }
@@ -238,8 +240,8 @@ fn anthropic_strict_verdicts_agree_with_anthropics_rules() {
                     !broken.is_empty(),
                     "{}: refused at `{}` ({}), yet it breaks no rule a lowering cannot mend",
                     case.name,
-                    error.pointer,
-                    error.rule
+                    error.pointer(),
+                    error.rule()
                 );
             }
         }
@@ -348,8 +350,8 @@ fn gemini_verdicts_agree_with_google_genai_and_the_api_reference() {
                     lowered.push((case.name, schema));
                 }
                 Err(error) => {
-                    let part = at_pointer(&case.schema, &error.pointer).unwrap_or_else(|| {
-                        panic!("{}: no schema at `{}`", case.name, error.pointer)
+                    let part = at_pointer(&case.schema, error.pointer()).unwrap_or_else(|| {
+                        panic!("{}: no schema at `{}`", case.name, error.pointer())
                     });
                     refused.push((case.name, error, part));
                 }
@@ -374,11 +376,11 @@ fn gemini_verdicts_agree_with_google_genai_and_the_api_reference() {
                 continue;
             }
             assert!(
-                gemini::documented(&name, tool, &error.pointer, &error.rule).is_some(),
+                gemini::documented(&name, tool, error.pointer(), error.rule()).is_some(),
                 "{tool}: refused for {dialect:?} at `{}` ({}), yet google-genai takes {part} \
                  and no documented rule of the API is listed for it",
-                error.pointer,
-                error.rule
+                error.pointer(),
+                error.rule()
             );
         }
     }
@@ -441,17 +443,15 @@ fn the_canonical_dialects_keep_every_schema_or_refuse_one_no_dialect_takes() {
                     );
                 }
                 Err(error) => {
-                    assert_eq!(
-                        error.kind,
-                        LoweringErrorKind::Invalid,
+                    assert!(
+                        matches!(error, LoweringError::Invalid { .. }),
                         "{}: {error}",
                         case.name
                     );
                     for other in Dialect::ALL {
-                        let verdict = lower("t", &case.schema, other).map_err(|e| e.kind);
-                        assert_eq!(
-                            verdict.err(),
-                            Some(LoweringErrorKind::Invalid),
+                        let verdict = lower("t", &case.schema, other);
+                        assert!(
+                            matches!(verdict, Err(LoweringError::Invalid { .. })),
                             "{}: {dialect:?} refuses it as invalid ({error}), {other:?} does not",
                             case.name
                         );
@@ -469,7 +469,10 @@ fn the_dialects_that_take_the_canonical_schema_refuse_only_a_dangling_ref() {
             let verdict = lower(entry.name, &canonical(&entry), dialect);
             match entry.name {
                 "dangling" => {
-                    assert_eq!(verdict.map_err(|e| e.kind), Err(LoweringErrorKind::Invalid))
+                    assert!(
+                        matches!(verdict, Err(LoweringError::Invalid { .. })),
+                        "{verdict:?}"
+                    )
                 }
                 _ => {
                     let kept = verdict.unwrap_or_else(|error| panic!("{}: {error}", entry.name));

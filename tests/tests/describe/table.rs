@@ -555,7 +555,7 @@ fn verdict(canonical: &Value, dialect: Dialect) -> (String, BTreeSet<Change>) {
     let lowered = match lower("t", canonical, dialect) {
         Ok(lowered) if lowered == *canonical => return ("kept".into(), BTreeSet::new()),
         Ok(lowered) => lowered,
-        Err(error) => return (format!("**refused**: {}", error.rule), BTreeSet::new()),
+        Err(error) => return (format!("**refused**: {}", error.rule()), BTreeSet::new()),
     };
     let mut comparison = Comparison::new(canonical, &lowered);
     comparison.compare(canonical, &lowered);

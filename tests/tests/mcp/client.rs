@@ -9,7 +9,7 @@ use tokio::process::Command;
 use tool_sdk::mcp::{McpClient, McpServer};
 use tool_sdk::run::{LoopStatus, ToolLoop};
 use tool_sdk::{
-    define::{Confirm, ToolErrorKind},
+    define::{Confirm, ToolError},
     model::ToolResultStatus,
     tool, AssistantMessage, Message, ScriptedModel, Tool, ToolCall, ToolRegistry,
 };
@@ -92,7 +92,10 @@ async fn calls_go_to_the_server_and_its_errors_are_execution_failures() {
         .call("stock", r#"{"item": "banana"}"#)
         .await
         .expect_err("an unknown item fails");
-    assert_eq!(error.kind(), ToolErrorKind::ExecutionFailed);
+    assert!(
+        matches!(error, ToolError::ExecutionFailed { .. }),
+        "{error:?}"
+    );
     assert!(
         error.model_message().contains("unknown item 'banana'"),
         "{}",
@@ -104,7 +107,10 @@ async fn calls_go_to_the_server_and_its_errors_are_execution_failures() {
         .call("stock", r#"{"item": 5}"#)
         .await
         .expect_err("a number is not an item");
-    assert_eq!(error.kind(), ToolErrorKind::InvalidArguments);
+    assert!(
+        matches!(error, ToolError::InvalidArguments { .. }),
+        "{error:?}"
+    );
     assert!(error.model_message().contains("/item"), "{error}");
 
     // A name the registry holds already is refused, nothing added; a prefix avoids it.
@@ -221,7 +227,10 @@ async fn a_tool_loop_uses_the_server_as_a_provider() {
         panic!("expected a rollback, got {:?}", outcome.status);
     };
     assert_eq!(name, "inv_stock");
-    assert_eq!(error.kind(), ToolErrorKind::ExecutionFailed);
+    assert!(
+        matches!(error, ToolError::ExecutionFailed { .. }),
+        "{error:?}"
+    );
     assert!(
         error.to_string().contains("unknown item 'banana'"),
         "{error}"

@@ -5,7 +5,7 @@
 use base64::{engine::general_purpose::STANDARD, Engine as _};
 use serde_json::{json, Value};
 use tokio::process::Command;
-use tool_sdk::define::{Media, Part, ToolErrorKind};
+use tool_sdk::define::{Media, Part, ToolError};
 use tool_sdk::mcp::McpClient;
 use tool_sdk::ToolRegistry;
 use tool_sdk_tests::mcp::{consumed, node_package};
@@ -120,7 +120,10 @@ async fn calls_structured_content_and_images_come_back() {
         .call("get-structured-content", r#"{"location": "Paris"}"#)
         .await
         .expect_err("Paris is not among the cities");
-    assert_eq!(error.kind(), ToolErrorKind::InvalidArguments);
+    assert!(
+        matches!(error, ToolError::InvalidArguments { .. }),
+        "{error:?}"
+    );
     assert!(
         error.model_message().contains("expected one of"),
         "{}",

@@ -17,7 +17,7 @@ use serde_json::json;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tool_sdk::mcp::{McpClient, McpError, McpHttpSettings, McpServer};
-use tool_sdk::{define::ToolErrorKind, tool, ToolRegistry};
+use tool_sdk::{define::ToolError, tool, ToolRegistry};
 use tool_sdk_tests::mcp::{python, python_client, script, HttpServer};
 
 /// Long enough for a Python server to start on a loaded machine.
@@ -158,7 +158,10 @@ async fn a_python_servers_tools_are_used_over_http() {
         .call("inv_stock", r#"{"item": "banana"}"#)
         .await
         .expect_err("an unknown item fails");
-    assert_eq!(error.kind(), ToolErrorKind::ExecutionFailed);
+    assert!(
+        matches!(error, ToolError::ExecutionFailed { .. }),
+        "{error:?}"
+    );
     assert!(
         error.model_message().contains("unknown item 'banana'"),
         "{}",

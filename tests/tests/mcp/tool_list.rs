@@ -214,9 +214,9 @@ async fn a_call_the_server_does_not_answer_makes_it_listed_again() {
         .call("{}", tool_sdk::ToolContext::new())
         .await
         .expect_err("the server answers with an error");
-    assert_eq!(
-        error.kind(),
-        tool_sdk::define::ToolErrorKind::ExecutionFailed
+    assert!(
+        matches!(error, tool_sdk::ToolError::ExecutionFailed { .. }),
+        "{error:?}"
     );
     assert_eq!(provided(&client).await, ["first"]);
     assert_eq!(listing.asked.load(Ordering::SeqCst), 2, "listed again");

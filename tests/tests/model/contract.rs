@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use futures_util::StreamExt as _;
 use serde_json::{json, Value};
-use tool_sdk::define::ToolErrorKind;
+use tool_sdk::define::ToolError;
 use tool_sdk::gate::{ConfirmationPolicy, Gate};
 use tool_sdk::model::http::HttpModel;
 use tool_sdk::model::{
@@ -194,7 +194,10 @@ pub(crate) async fn rollback<S: Server>() {
         panic!("{:?}", outcome.status);
     };
     assert_eq!(name, "book_hotel");
-    assert_eq!(error.kind(), ToolErrorKind::ExecutionFailed);
+    assert!(
+        matches!(error, ToolError::ExecutionFailed { .. }),
+        "{error:?}"
+    );
     assert_eq!(
         *journal.lock().unwrap(),
         [

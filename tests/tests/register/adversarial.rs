@@ -5,7 +5,7 @@
 use serde_json::json;
 use tool_sdk::run::{Concurrency, LoopOptions, LoopStatus, ToolLoop};
 use tool_sdk::{
-    define::ToolErrorKind,
+    define::ToolError,
     model::check_conversation,
     register::{DynamicTool, RegistryError},
     tool, AssistantMessage, Message, ScriptedModel, ToolCall, ToolRegistry,
@@ -40,31 +40,26 @@ fn registry() -> ToolRegistry {
     registry
 }
 
-async fn kind(
-    registry: &ToolRegistry,
-    name: &str,
-    arguments: &str,
-) -> Result<String, ToolErrorKind> {
+async fn call(registry: &ToolRegistry, name: &str, arguments: &str) -> Result<String, ToolError> {
     registry
         .call(name, arguments)
         .await
         .map(|o| o.into_content())
-        .map_err(|e| e.kind())
 }
 
 #[tokio::test]
 async fn ten_mebibytes_of_arguments_are_decoded_or_refused_by_the_limit() {
     let big = format!(r#"{{"text":"{}"}}"#, "x".repeat(10 << 20));
     assert_eq!(
-        kind(&registry(), "echo", &big).await.map(|c| c.len()),
-        Ok(10 << 20)
+        call(&registry(), "echo", &big).await.unwrap().len(),
+        10 << 20
     );
     let mut limited = ToolRegistry::new();
     limited.register(EchoTool).unwrap();
-    assert_eq!(
-        kind(&limited, "echo", &big).await,
-        Err(ToolErrorKind::ArgumentsTooLarge)
-    );
+    assert!(matches!(
+        call(&limited, "echo", &big).await,
+        Err(ToolError::ArgumentsTooLarge { .. })
+    ));
 }
 
 #[tokio::test]
@@ -74,19 +69,19 @@ async fn nesting_ten_thousand_deep_is_refused_for_typed_and_dynamic_tools() {
         "[".repeat(10_000),
         "]".repeat(10_000)
     );
-    assert_eq!(
-        kind(&registry(), "echo", &deep).await,
-        Err(ToolErrorKind::ArgumentsTooDeep)
-    );
+    assert!(matches!(
+        call(&registry(), "echo", &deep).await,
+        Err(ToolError::ArgumentsTooDeep { .. })
+    ));
     let deep = format!(
         r#"{{"x":{}1{}}}"#,
         "{\"a\":".repeat(10_000),
         "}".repeat(10_000)
     );
-    assert_eq!(
-        kind(&registry(), "measure", &deep).await,
-        Err(ToolErrorKind::ArgumentsTooDeep)
-    );
+    assert!(matches!(
+        call(&registry(), "measure", &deep).await,
+        Err(ToolError::ArgumentsTooDeep { .. })
+    ));
 }
 
 #[tokio::test]
@@ -98,52 +93,54 @@ async fn lone_surrogates_and_bad_escapes_are_malformed_arguments() {
         r#"{"text":"\x"}"#,
         "{\"text\":\"\u{0}\"}",
     ] {
-        assert_eq!(
-            kind(&registry, "echo", text).await,
-            Err(ToolErrorKind::MalformedArguments),
+        assert!(
+            matches!(
+                call(&registry, "echo", text).await,
+                Err(ToolError::MalformedArguments { .. })
+            ),
             "{text:?}"
         );
     }
     // A valid surrogate pair is fine.
     assert_eq!(
-        kind(&registry, "echo", r#"{"text":"\ud83d\ude00"}"#)
+        call(&registry, "echo", r#"{"text":"\ud83d\ude00"}"#)
             .await
-            .as_deref(),
-        Ok("😀")
+            .unwrap(),
+        "😀"
     );
 }
 
 #[tokio::test]
 async fn nan_infinity_and_huge_numbers_are_classified() {
     let registry = registry();
-    assert_eq!(
-        kind(&registry, "add", r#"{"a":NaN,"b":1}"#).await,
-        Err(ToolErrorKind::MalformedArguments)
-    );
-    assert_eq!(
-        kind(&registry, "add", r#"{"a":1e400,"b":1}"#).await,
-        Err(ToolErrorKind::MalformedArguments)
-    );
-    assert_eq!(
-        kind(&registry, "add", r#"{"a":99999999999999999999,"b":1}"#).await,
-        Err(ToolErrorKind::InvalidArguments)
-    );
-    assert_eq!(
-        kind(&registry, "add", r#"{"a":1.5,"b":1}"#).await,
-        Err(ToolErrorKind::InvalidArguments)
-    );
-    assert_eq!(
-        kind(&registry, "measure", r#"{"x":-Infinity}"#).await,
-        Err(ToolErrorKind::MalformedArguments)
-    );
+    assert!(matches!(
+        call(&registry, "add", r#"{"a":NaN,"b":1}"#).await,
+        Err(ToolError::MalformedArguments { .. })
+    ));
+    assert!(matches!(
+        call(&registry, "add", r#"{"a":1e400,"b":1}"#).await,
+        Err(ToolError::MalformedArguments { .. })
+    ));
+    assert!(matches!(
+        call(&registry, "add", r#"{"a":99999999999999999999,"b":1}"#).await,
+        Err(ToolError::InvalidArguments { .. })
+    ));
+    assert!(matches!(
+        call(&registry, "add", r#"{"a":1.5,"b":1}"#).await,
+        Err(ToolError::InvalidArguments { .. })
+    ));
+    assert!(matches!(
+        call(&registry, "measure", r#"{"x":-Infinity}"#).await,
+        Err(ToolError::MalformedArguments { .. })
+    ));
 }
 
 #[tokio::test]
 async fn duplicate_keys_are_refused_for_typed_tools() {
-    assert_eq!(
-        kind(&registry(), "add", r#"{"a":1,"a":2,"b":3}"#).await,
-        Err(ToolErrorKind::InvalidArguments)
-    );
+    assert!(matches!(
+        call(&registry(), "add", r#"{"a":1,"a":2,"b":3}"#).await,
+        Err(ToolError::InvalidArguments { .. })
+    ));
 }
 
 /// Tags a record; parameters that take objects of any keys.
@@ -172,7 +169,10 @@ async fn duplicate_keys_below_the_top_are_refused_for_typed_tools_as_for_dynamic
     ] {
         let typed = registry.call("tag", arguments).await.unwrap_err();
         let dynamic = registry.call("read", arguments).await.unwrap_err();
-        assert_eq!(typed.kind(), ToolErrorKind::InvalidArguments, "{typed}");
+        assert!(
+            matches!(typed, ToolError::InvalidArguments { .. }),
+            "{typed}"
+        );
         assert_eq!(
             typed.model_message(),
             dynamic.model_message().replace("`read`", "`tag`"),
@@ -198,19 +198,24 @@ async fn a_dynamic_tool_never_receives_a_number_other_than_the_one_written() {
         .call("measure", r#"{"x":18446744073709551617}"#)
         .await
         .unwrap_err();
-    assert_eq!(error.kind(), ToolErrorKind::InvalidArguments);
+    assert!(
+        matches!(error, ToolError::InvalidArguments { .. }),
+        "{error:?}"
+    );
     assert!(error.model_message().contains("/x"), "{error}");
     assert!(
         error.model_message().contains("18446744073709551617"),
         "{error}"
     );
     assert_eq!(
-        kind(&registry, "measure", r#"{"x":18446744073709551615}"#).await,
-        Ok(r#"{"x":18446744073709551615}"#.into())
+        call(&registry, "measure", r#"{"x":18446744073709551615}"#)
+            .await
+            .unwrap(),
+        r#"{"x":18446744073709551615}"#
     );
     assert_eq!(
-        kind(&registry, "measure", r#"{"x":2.5e-3}"#).await,
-        Ok(r#"{"x":0.0025}"#.into())
+        call(&registry, "measure", r#"{"x":2.5e-3}"#).await.unwrap(),
+        r#"{"x":0.0025}"#
     );
 }
 
@@ -226,7 +231,10 @@ async fn duplicate_keys_are_refused_for_dynamic_tools_as_for_typed_ones() {
     let twice = r#"{"text":"notes.txt","text":"/"}"#;
     let typed = registry.call("echo", twice).await.unwrap_err();
     let dynamic = registry.call("read", twice).await.unwrap_err();
-    assert_eq!(dynamic.kind(), ToolErrorKind::InvalidArguments);
+    assert!(
+        matches!(dynamic, ToolError::InvalidArguments { .. }),
+        "{dynamic:?}"
+    );
     assert_eq!(
         dynamic.model_message(),
         typed.model_message().replace("`echo`", "`read`")
@@ -238,12 +246,17 @@ async fn duplicate_keys_are_refused_for_dynamic_tools_as_for_typed_ones() {
 
     let nested = r#"{"text":"a","meta":{"k":1,"k":2}}"#;
     let error = registry.call("read", nested).await.unwrap_err();
-    assert_eq!(error.kind(), ToolErrorKind::InvalidArguments);
+    assert!(
+        matches!(error, ToolError::InvalidArguments { .. }),
+        "{error:?}"
+    );
     assert!(error.model_message().contains("/meta/k"), "{error}");
     // Each key once: runs.
     assert_eq!(
-        kind(&registry, "read", r#"{"text":"notes.txt"}"#).await,
-        Ok("read".into())
+        call(&registry, "read", r#"{"text":"notes.txt"}"#)
+            .await
+            .unwrap(),
+        "read"
     );
 }
 
@@ -251,9 +264,11 @@ async fn duplicate_keys_are_refused_for_dynamic_tools_as_for_typed_ones() {
 async fn tool_names_with_control_characters_are_unknown_and_unregistrable() {
     let registry = registry();
     for name in ["add\0", "ad\nd", "\u{7f}echo", "echo\u{202e}"] {
-        assert_eq!(
-            kind(&registry, name, "{}").await,
-            Err(ToolErrorKind::UnknownTool),
+        assert!(
+            matches!(
+                call(&registry, name, "{}").await,
+                Err(ToolError::UnknownTool { .. })
+            ),
             "{name:?}"
         );
         let tool = DynamicTool::new(name, "d", json!({"type": "object"}), |_| async { "" });

@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::Deserialize;
 use tool_sdk::describe::{lower, Definition, Described, Dialect, Keyword, Shape};
-use tool_sdk::register::{RegistryError, RegistryErrorKind};
+use tool_sdk::register::RegistryError;
 use tool_sdk::{tool, Tool, ToolRegistry};
 
 /// Labels: a list of names in Rust, and a map of names to values in the schema written by
@@ -46,7 +46,6 @@ fn a_description_that_is_not_the_schema_is_refused_at_registration() {
     let Err(refused) = registry.register(TagTool) else {
         panic!("a tool checked against another schema than its own was registered");
     };
-    assert_eq!(refused.kind(), RegistryErrorKind::DescriptionMismatch);
     let RegistryError::DescriptionMismatch {
         tool,
         parameter,

@@ -3,7 +3,7 @@
 use serde_json::{json, Value};
 use tool_sdk::describe::{lower, Dialect};
 use tool_sdk::{
-    define::{Json, ToolErrorKind},
+    define::Json,
     register::{DynamicTool, RegistryError},
     ToolError, ToolRegistry,
 };
@@ -72,7 +72,10 @@ async fn arguments_breaking_the_schema_are_refused_with_their_pointer() {
         assert_eq!(problem.pointer, pointer, "{arguments}: {error}");
     }
     let error = registry.call("forecast", "null").await.unwrap_err();
-    assert_eq!(error.kind(), ToolErrorKind::ArgumentsNotObject);
+    assert!(
+        matches!(error, ToolError::ArgumentsNotObject { .. }),
+        "{error:?}"
+    );
 }
 
 /// Function definitions from Java and JavaScript catalogues (BFCL's categories of them) write
@@ -137,11 +140,7 @@ fn lowering_refuses_what_building_refuses_with_the_same_error() {
         for dialect in Dialect::ALL {
             let error = lower("convert", &schema, dialect).unwrap_err();
             assert_eq!(
-                (
-                    error.tool.as_str(),
-                    error.pointer.as_str(),
-                    error.rule.as_str()
-                ),
+                (error.tool(), error.pointer(), error.rule()),
                 ("convert", pointer, message.as_str()),
                 "{dialect:?}"
             );

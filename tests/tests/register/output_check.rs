@@ -5,8 +5,8 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{json, Value};
-use tool_sdk::define::{Json, ToolErrorKind};
-use tool_sdk::register::{DynamicTool, RegistryErrorKind};
+use tool_sdk::define::{Json, ToolError};
+use tool_sdk::register::{DynamicTool, RegistryError};
 use tool_sdk::{tool, ToolRegistry};
 use tool_sdk_tests::stray::StrayReading;
 
@@ -33,7 +33,10 @@ async fn output_that_strays_from_its_schema_is_the_tools_failure() {
     registry.register(ThermometerTool).unwrap();
     registry.register(HonestTool).unwrap();
     let error = registry.call("thermometer", "{}").await.unwrap_err();
-    assert_eq!(error.kind(), ToolErrorKind::ExecutionFailed);
+    assert!(
+        matches!(error, ToolError::ExecutionFailed { .. }),
+        "{error:?}"
+    );
     assert_eq!(
         error.model_message(),
         "Error: the tool's output does not fit its output schema at `/celsius`: \"19 °C\" is \
@@ -70,6 +73,9 @@ async fn a_dynamic_tools_output_is_checked_and_a_bad_output_schema_refused() {
         .unwrap()
         .with_output_schema(json!({"type": "integr"}));
     let refused = ToolRegistry::new().register(bad).map(|_| ()).unwrap_err();
-    assert_eq!(refused.kind(), RegistryErrorKind::InvalidSchema);
+    assert!(
+        matches!(refused, RegistryError::InvalidSchema { .. }),
+        "{refused:?}"
+    );
     assert!(refused.to_string().contains("output schema"), "{refused}");
 }

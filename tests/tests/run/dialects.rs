@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::{json, Value};
 use tool_sdk::define::{Defer, ToolOptions};
 use tool_sdk::describe::search::{search_tool_definition, SEARCH_TOOL_NAME};
-use tool_sdk::describe::{lower, Dialect, LoweringErrorKind};
+use tool_sdk::describe::{lower, Dialect, LoweringError};
 use tool_sdk::model::{ChatRequest, ChatStream, ModelFuture};
 use tool_sdk::register::{DynamicTool, ProviderFuture, ToolProvider};
 use tool_sdk::{
@@ -168,11 +168,19 @@ async fn a_tool_the_dialect_cannot_take_stops_the_run_before_the_first_request()
                 outcome.status
             );
         };
-        assert_eq!(error.tool, "count_nodes");
-        assert_eq!(error.dialect, Dialect::Gemini);
-        assert_eq!(error.kind(), LoweringErrorKind::Unsupported);
-        assert!(error.pointer.starts_with("/properties/tree"), "{error}");
-        assert!(error.rule.contains("recursive"), "{error}");
+        let LoweringError::Unsupported {
+            tool,
+            dialect,
+            pointer,
+            rule,
+        } = error
+        else {
+            panic!("{defer:?}: expected Unsupported, got {error:?}");
+        };
+        assert_eq!(tool, "count_nodes");
+        assert_eq!(*dialect, Dialect::Gemini);
+        assert!(pointer.starts_with("/properties/tree"), "{error}");
+        assert!(rule.contains("recursive"), "{error}");
         assert_eq!(outcome.rounds, 0, "{defer:?}");
         assert!(
             model.requests().is_empty(),

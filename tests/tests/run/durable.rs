@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use tool_sdk::gate::{GateError, GateErrorKind};
+use tool_sdk::gate::GateError;
 use tool_sdk::run::{LoopStatus, ToolLoop};
 use tool_sdk::store::{InMemoryRunStore, Orphans, RunStore, SqliteStore, StoreError};
 use tool_sdk::{
@@ -113,7 +113,7 @@ async fn a_run_paused_by_one_loop_is_resumed_by_another_once() {
         .with_cancel(&cancel)
         .await;
     assert!(
-        matches!(refused, Err(ref error) if error.kind() == GateErrorKind::Decisions),
+        matches!(refused, Err(ref error) if error.is_decisions()),
         "{refused:?}"
     );
     let decisions = paused.decide().allow("x").build();

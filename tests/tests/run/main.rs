@@ -11,5 +11,6 @@ mod properties;
 mod result_limit;
 mod resume;
 mod resume_crash;
+mod setup;
 mod streaming;
 mod tool_loop;

@@ -327,7 +327,6 @@ async fn one_approval_runs_one_call(
 
 fn is_already_decided(error: &GateError) -> bool {
     matches!(error, GateError::AlreadyDecided { .. })
-        && error.kind() == tool_sdk::gate::GateErrorKind::AlreadyDecided
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

@@ -5,11 +5,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use tool_sdk::define::ToolError;
 use tool_sdk::gate::{ConfirmationPolicy, Gate};
 use tool_sdk::run::{event_fn, CancellationToken, Observer};
 use tool_sdk::{
-    define::ToolErrorKind,
+    define::{ToolError, ToolErrorKind},
     define_tool,
     model::{check_conversation, ToolResultStatus},
     register::DynamicTool,
@@ -472,11 +471,11 @@ async fn an_observer_words_what_the_model_reads_of_a_failure() {
     struct Wording;
     impl Observer for Wording {
         fn tool_error_message(&self, call: &ToolCall, error: &ToolError) -> Option<String> {
-            Some(format!(
-                "{} refused ({:?}); check the schema",
-                call.name,
-                error.kind()
-            ))
+            let what = match error {
+                ToolError::InvalidArguments { .. } => "invalid arguments",
+                _ => "failed",
+            };
+            Some(format!("{} refused ({what}); check the schema", call.name))
         }
     }
     let agent = ToolLoop::new(model, booking_tools(&timeline, &[])).with_observer(Wording);
@@ -487,7 +486,7 @@ async fn an_observer_words_what_the_model_reads_of_a_failure() {
     };
     assert_eq!(
         result.content,
-        "book_flight refused (InvalidArguments); check the schema"
+        "book_flight refused (invalid arguments); check the schema"
     );
 }
 

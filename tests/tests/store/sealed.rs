@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use tool_sdk::gate::{GateError, Sealer};
 use tool_sdk::run::{LoopStatus, ToolLoop};
-use tool_sdk::store::{Orphans, PausedTurn, RunStore, StoreError, StoreErrorKind};
+use tool_sdk::store::{Orphans, PausedTurn, RunStore, StoreError};
 use tool_sdk::{AssistantMessage, Message, ScriptedModel, ToolCall, ToolRegistry};
 use tool_sdk_tests::booking::{self, Timeline};
 use tool_sdk_tests::durable::{place, Backend, Place};
@@ -47,7 +47,7 @@ async fn sealed_store(place: &Place) -> Arc<dyn RunStore> {
 }
 
 fn tampered<T: std::fmt::Debug>(result: Result<T, StoreError>) -> bool {
-    matches!(&result, Err(error) if error.kind() == StoreErrorKind::Tampered)
+    matches!(&result, Err(StoreError::Tampered { .. }))
 }
 
 /// Pauses a run on `transfer` to `to` through `store`; the run, and the loop to resume it.
@@ -89,7 +89,7 @@ async fn an_edited_paused_turn_runs_nothing(backend: Backend) {
         .resume(&mut conversation, paused.id(), &decisions)
         .await;
     assert!(
-        matches!(&refused, Err(GateError::Store(error)) if error.kind() == StoreErrorKind::Tampered),
+        matches!(&refused, Err(GateError::Store(StoreError::Tampered { .. }))),
         "{refused:?}"
     );
     assert!(tampered(store.load_paused(paused.id()).await));
@@ -188,9 +188,9 @@ async fn an_edited_record_entry_compensates_nothing(backend: Backend) {
         recovered.iter().partition(|run| run.refused.is_some());
     assert_eq!(refused.len(), 1, "{recovered:?}");
     assert!(refused[0].compensations.is_empty());
-    assert_eq!(
-        refused[0].refused.as_ref().map(StoreError::kind),
-        Some(StoreErrorKind::Tampered)
+    assert!(
+        matches!(refused[0].refused, Some(StoreError::Tampered { .. })),
+        "{recovered:?}"
     );
     assert_eq!(rolled_back[0].compensations.len(), 1);
     let cancels = |timeline: &Timeline| {
@@ -259,7 +259,10 @@ async fn a_paused_row_put_back_after_its_resume_is_refused(backend: Backend) {
         .resume(&mut conversation, paused.id(), &decisions)
         .await;
     assert!(
-        matches!(&replayed, Err(GateError::Store(error)) if error.kind() == StoreErrorKind::Tampered),
+        matches!(
+            &replayed,
+            Err(GateError::Store(StoreError::Tampered { .. }))
+        ),
         "{replayed:?}"
     );
     assert!(tampered(store.load_paused(paused.id()).await));

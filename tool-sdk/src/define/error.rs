@@ -8,14 +8,18 @@ use std::time::Duration;
 /// Every variant knows whether, by default, it goes back to the model (which can then correct
 /// itself: [`ToolError::is_recoverable`]) and how to say it to the model
 /// ([`ToolError::model_message`]); its [`Display`](fmt::Display) is meant for the developer.
+/// Tell errors apart by matching the variant.
 ///
 /// # Examples
 ///
 /// ```
-/// use tool_sdk::{define::ToolErrorKind, ToolError};
+/// use tool_sdk::ToolError;
 ///
 /// let error = ToolError::unknown_tool("get_wether", ["get_weather"]);
-/// assert_eq!(error.kind(), ToolErrorKind::UnknownTool);
+/// assert!(matches!(
+///     &error,
+///     ToolError::UnknownTool { suggestions, .. } if suggestions == &["get_weather"]
+/// ));
 /// assert!(error.is_recoverable());
 /// assert!(error.model_message().contains("get_weather"));
 /// ```
@@ -119,8 +123,18 @@ pub enum ToolError {
     },
 }
 
-/// The kind of a [`ToolError`], without its data: the key by which a caller configures what
-/// happens with each kind.
+/// The kind of a [`ToolError`], without its data: the key of an
+/// [`ErrorPolicy`](crate::run::ErrorPolicy), which says before any call what each kind of
+/// failed call leads to.
+///
+/// It is the one payload-free mirror of an error enum the crate keeps, for that reason alone:
+/// a policy is a table written when the loop is set up, when there is no error to match, and
+/// its keys must be named, compared and hashed (a [`ToolError`] carries strings and a boxed
+/// problem, and is not `Eq`). A policy given as a closure over the error would lose what the
+/// table has: it is data, it prints ([`Debug`](fmt::Debug)), compares and clones with the
+/// loop's options, and each kind's default is written down below. Code that has an error
+/// matches the [`ToolError`] itself; nothing turns an error into its kind but the policy
+/// ([`ErrorPolicy::action`](crate::run::ErrorPolicy::action) takes the error).
 ///
 /// What each kind leads to by default ([`is_recoverable`](Self::is_recoverable), and the
 /// loop's default [`ErrorPolicy`](crate::run::ErrorPolicy), which asks it):
@@ -230,8 +244,8 @@ impl ToolError {
         }
     }
 
-    /// The kind of this error.
-    pub fn kind(&self) -> ToolErrorKind {
+    /// The kind of this error: its key in an [`ErrorPolicy`](crate::run::ErrorPolicy).
+    pub(crate) fn kind(&self) -> ToolErrorKind {
         match self {
             Self::UnknownTool { .. } => ToolErrorKind::UnknownTool,
             Self::InvalidArguments { .. } => ToolErrorKind::InvalidArguments,
@@ -246,8 +260,8 @@ impl ToolError {
         }
     }
 
-    /// Whether this error goes back to the model by default (see
-    /// [`ToolErrorKind::is_recoverable`]).
+    /// Whether this error goes back to the model by default: only the model's own mistakes (an
+    /// unknown tool, bad arguments) do (the table on [`ToolErrorKind`] says why for each).
     pub fn is_recoverable(&self) -> bool {
         self.kind().is_recoverable()
     }
@@ -368,9 +382,76 @@ pub(crate) fn shown_name(name: &str) -> String {
 /// Longest tool name providers accept.
 pub const MAX_NAME_LEN: usize = 64;
 
+/// An error of each variant, for tests across the crate.
+#[cfg(test)]
+pub(crate) fn one_of_each() -> [ToolError; 10] {
+    let tool = || "t".to_owned();
+    let message = || "m".to_owned();
+    [
+        ToolError::unknown_tool("t", ["u"]),
+        ToolError::InvalidArguments {
+            tool: tool(),
+            problem: Box::new(ArgumentProblem {
+                pointer: "/x".into(),
+                expected: "a number".into(),
+                found: None,
+            }),
+        },
+        ToolError::MalformedArguments {
+            tool: tool(),
+            message: message(),
+        },
+        ToolError::ArgumentsNotObject {
+            tool: tool(),
+            found: "array",
+        },
+        ToolError::ArgumentsTooLarge {
+            tool: tool(),
+            size: 2,
+            limit: 1,
+        },
+        ToolError::ArgumentsTooDeep {
+            tool: tool(),
+            limit: 1,
+        },
+        ToolError::failed("t", "m"),
+        ToolError::Panicked {
+            tool: tool(),
+            message: message(),
+        },
+        ToolError::TimedOut {
+            tool: tool(),
+            after: Duration::from_secs(1),
+        },
+        ToolError::MissingContext {
+            tool: tool(),
+            message: message(),
+        },
+    ]
+}
+
 #[cfg(test)]
 mod tests {
+    use std::collections::HashSet;
+
     use super::*;
+
+    #[test]
+    fn each_variant_has_its_own_kind_with_its_recoverability() {
+        let errors = one_of_each();
+        let kinds: HashSet<ToolErrorKind> = errors.iter().map(ToolError::kind).collect();
+        assert_eq!(kinds.len(), errors.len(), "{kinds:?}");
+        for error in &errors {
+            let recoverable = !matches!(
+                error,
+                ToolError::ExecutionFailed { .. }
+                    | ToolError::Panicked { .. }
+                    | ToolError::TimedOut { .. }
+                    | ToolError::MissingContext { .. }
+            );
+            assert_eq!(error.is_recoverable(), recoverable, "{error:?}");
+        }
+    }
 
     #[test]
     fn shown_names_are_cut_on_a_character_boundary() {

@@ -31,6 +31,8 @@ pub(crate) use catch::{start_caught, CatchPanic};
 pub use context::{CallId, FromToolContext, SharedState, State, ToolContext, ToolName};
 pub(crate) use definition::Departure;
 pub use definition::{Confirm, Defer, ToolDefinition, ToolOptions};
+#[cfg(test)]
+pub(crate) use error::one_of_each;
 pub use error::{ArgumentProblem, ToolError, ToolErrorKind, MAX_NAME_LEN};
 pub use inline::InlineTool;
 pub(crate) use output::to_json;

@@ -2,9 +2,7 @@
 
 use serde_json::Value;
 
-use crate::describe::{
-    objects_for_booleans, rules, walk, Dialect, LoweringError, LoweringErrorKind,
-};
+use crate::describe::{objects_for_booleans, rules, walk, Dialect, Fault, LoweringError};
 
 /// Lowers `schema` (a tool's canonical parameters schema) to `dialect`.
 ///
@@ -29,23 +27,19 @@ use crate::describe::{
 /// assert_eq!(strict["additionalProperties"], false);
 /// ```
 pub fn lower(tool: &str, schema: &Value, dialect: Dialect) -> Result<Value, LoweringError> {
-    let fail = |kind: LoweringErrorKind, pointer: &str, rule: String| LoweringError {
-        kind,
-        tool: tool.to_owned(),
-        dialect,
-        pointer: pointer.to_owned(),
-        rule,
+    let fail = |fault: Fault, pointer: &str, rule: String| {
+        fault.error(tool, dialect, pointer.into(), rule)
     };
     let Some(root) = schema.as_object() else {
         return Err(fail(
-            LoweringErrorKind::Invalid,
+            Fault::Invalid,
             "",
             "the parameters schema must be an object schema".into(),
         ));
     };
     if root.get("type").and_then(Value::as_str) != Some("object") {
         return Err(fail(
-            LoweringErrorKind::Unsupported,
+            Fault::Unsupported,
             "",
             "the root must have `\"type\": \"object\"` (not a union)".into(),
         ));
@@ -57,16 +51,11 @@ pub fn lower(tool: &str, schema: &Value, dialect: Dialect) -> Result<Value, Lowe
     // follows it, gives too (an `enum` that is no array is refused in one wording, when
     // compiled and when registered).
     let lowered =
-        walk::lower(rules, schema).map_err(|(kind, pointer, rule)| fail(kind, &pointer, rule))?;
+        walk::lower(rules, schema).map_err(|(fault, pointer, rule)| fail(fault, &pointer, rule))?;
     // Not JSON Schema (`"type": "String"`) has no lowering: every dialect refuses it, with the
     // error a dynamic tool gets for it.
-    crate::define::check_json_schema(schema).map_err(|problem| {
-        fail(
-            LoweringErrorKind::Invalid,
-            &problem.pointer,
-            problem.message,
-        )
-    })?;
+    crate::define::check_json_schema(schema)
+        .map_err(|problem| fail(Fault::Invalid, &problem.pointer, problem.message))?;
     Ok(if rules.canonical {
         let mut canonical = schema.clone();
         objects_for_booleans(&mut canonical);

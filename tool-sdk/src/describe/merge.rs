@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use crate::describe::error::Refusal;
 use crate::describe::rule::Rule;
-use crate::describe::LoweringErrorKind;
+use crate::describe::Fault;
 
 /// Most whole objects one merge makes: each flattened enum multiplies them by its variants.
 pub(crate) const MAX_COMBINATIONS: usize = 64;
@@ -136,7 +136,7 @@ fn product(
 ) -> Result<Vec<Map<String, Value>>, Refusal> {
     if left.len().saturating_mul(right.len()) > MAX_COMBINATIONS {
         return Err((
-            LoweringErrorKind::TooLarge,
+            Fault::TooLarge,
             pointer.to_owned(),
             Rule::Combinations {
                 max: MAX_COMBINATIONS,

@@ -16,7 +16,7 @@ use crate::describe::nullable::nullable;
 use crate::describe::regex;
 use crate::describe::rule::{Reference, Rule};
 use crate::describe::rules::{Maps, Others, Patterns, Refs, Rules, Tuples, TypeUnions};
-use crate::describe::LoweringErrorKind;
+use crate::describe::Fault;
 
 /// Most schemas one lowering visits. Inlining references can multiply a schema (a definition
 /// used twice by one used twice, ...): a hostile one (an MCP server's, say) could otherwise
@@ -70,19 +70,15 @@ fn at(pointer: &str, key: &str) -> String {
 }
 
 fn unsupported(pointer: &str, rule: Rule<'_>) -> Refusal {
-    (
-        LoweringErrorKind::Unsupported,
-        pointer.to_owned(),
-        rule.into(),
-    )
+    (Fault::Unsupported, pointer.to_owned(), rule.into())
 }
 
 fn invalid(pointer: &str, rule: Rule<'_>) -> Refusal {
-    (LoweringErrorKind::Invalid, pointer.to_owned(), rule.into())
+    (Fault::Invalid, pointer.to_owned(), rule.into())
 }
 
 fn too_large(pointer: &str, rule: Rule<'_>) -> Refusal {
-    (LoweringErrorKind::TooLarge, pointer.to_owned(), rule.into())
+    (Fault::TooLarge, pointer.to_owned(), rule.into())
 }
 
 /// Refused as too large when `count` of `what` passed `max`.

@@ -7,14 +7,19 @@ use crate::store::{PauseId, RunId, StoreError};
 pub const MIN_KEY_BYTES: usize = 32;
 
 /// Why the gate refused: the decisions do not fit the paused reply, a sealed token was refused,
-/// or the store keeping the turn failed. Nothing ran; [`kind`](Self::kind) says which, and so
-/// what to do next.
+/// or the store keeping the turn failed. Nothing ran. Match it by variant; each class of
+/// variants shares its remedy, which [`is_decisions`](Self::is_decisions) (correct the
+/// decisions, send them again), [`AlreadyDecided`](Self::AlreadyDecided) (read the run's
+/// current pause), [`is_token`](Self::is_token) (the token cannot be used) and
+/// [`is_store`](Self::is_store) tell apart.
 ///
 /// ```
-/// use tool_sdk::gate::{GateError, GateErrorKind};
+/// use tool_sdk::gate::GateError;
 ///
 /// let error = GateError::MissingDecision { key: "c1".into() };
-/// assert_eq!(error.kind(), GateErrorKind::Decisions);
+/// assert!(matches!(error, GateError::MissingDecision { ref key } if key == "c1"));
+/// assert!(error.is_decisions());
+/// assert!(!error.is_token() && !error.is_store());
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -104,39 +109,98 @@ pub enum GateError {
     Store(#[from] StoreError),
 }
 
-/// The classes of [`GateError`], each with its remedy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum GateErrorKind {
-    /// The decisions do not fit the paused reply: correct them and send them again (the turn
-    /// is still paused).
-    Decisions,
-    /// The pause the decisions were for was decided already (twice sent, late, or raced):
-    /// nothing ran for them. Read the run's current pause to decide again, if it has one.
-    AlreadyDecided,
-    /// A sealed token, or the key to seal with, was refused: the turn cannot be resumed from
-    /// it.
-    Token,
-    /// The store failed or has no such paused turn.
-    Store,
+impl GateError {
+    /// Whether the decisions do not fit the paused reply ([`MissingDecision`](Self::MissingDecision),
+    /// [`DuplicateDecision`](Self::DuplicateDecision), [`UnknownKey`](Self::UnknownKey),
+    /// [`ArgumentsChanged`](Self::ArgumentsChanged), [`OtherPause`](Self::OtherPause)): correct
+    /// them and send them again, the turn is still paused.
+    pub fn is_decisions(&self) -> bool {
+        matches!(
+            self,
+            Self::MissingDecision { .. }
+                | Self::DuplicateDecision { .. }
+                | Self::UnknownKey { .. }
+                | Self::ArgumentsChanged { .. }
+                | Self::OtherPause { .. }
+        )
+    }
+
+    /// Whether a sealed token, or the key to seal with, was refused ([`WeakKey`](Self::WeakKey),
+    /// [`Malformed`](Self::Malformed), [`BadSignature`](Self::BadSignature),
+    /// [`Expired`](Self::Expired), [`Replayed`](Self::Replayed)): the turn cannot be resumed
+    /// from that token.
+    pub fn is_token(&self) -> bool {
+        matches!(
+            self,
+            Self::WeakKey(_)
+                | Self::Malformed(_)
+                | Self::BadSignature
+                | Self::Expired { .. }
+                | Self::Replayed
+        )
+    }
+
+    /// Whether the store failed or has no such paused turn ([`UnknownTurn`](Self::UnknownTurn),
+    /// [`Store`](Self::Store)).
+    pub fn is_store(&self) -> bool {
+        matches!(self, Self::UnknownTurn { .. } | Self::Store(_))
+    }
 }
 
-impl GateError {
-    /// Which class of error this is.
-    pub fn kind(&self) -> GateErrorKind {
-        match self {
-            Self::MissingDecision { .. }
-            | Self::DuplicateDecision { .. }
-            | Self::UnknownKey { .. }
-            | Self::ArgumentsChanged { .. }
-            | Self::OtherPause { .. } => GateErrorKind::Decisions,
-            Self::AlreadyDecided { .. } => GateErrorKind::AlreadyDecided,
-            Self::WeakKey(_)
-            | Self::Malformed(_)
-            | Self::BadSignature
-            | Self::Expired { .. }
-            | Self::Replayed => GateErrorKind::Token,
-            Self::UnknownTurn { .. } | Self::Store(_) => GateErrorKind::Store,
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One error of each variant, with the class its remedy belongs to.
+    fn one_of_each() -> Vec<(GateError, &'static str)> {
+        let key = || "c1".to_owned();
+        let pause = || PauseId::from_string("p1");
+        vec![
+            (GateError::MissingDecision { key: key() }, "decisions"),
+            (GateError::DuplicateDecision { key: key() }, "decisions"),
+            (GateError::UnknownKey { key: key() }, "decisions"),
+            (GateError::ArgumentsChanged { key: key() }, "decisions"),
+            (
+                GateError::OtherPause {
+                    decisions_for: pause(),
+                    paused_at: PauseId::from_string("p2"),
+                },
+                "decisions",
+            ),
+            (GateError::AlreadyDecided { pause: pause() }, "decided"),
+            (GateError::WeakKey(3), "token"),
+            (GateError::Malformed("no dot"), "token"),
+            (GateError::BadSignature, "token"),
+            (GateError::Expired { expired_at: 1 }, "token"),
+            (GateError::Replayed, "token"),
+            (
+                GateError::UnknownTurn {
+                    id: RunId::from_string("r1"),
+                },
+                "store",
+            ),
+            (
+                GateError::Store(StoreError::Backend("down".into())),
+                "store",
+            ),
+        ]
+    }
+
+    #[test]
+    fn each_variant_is_in_exactly_the_class_of_its_remedy() {
+        for (error, class) in one_of_each() {
+            let classes = [
+                ("decisions", error.is_decisions()),
+                ("decided", matches!(error, GateError::AlreadyDecided { .. })),
+                ("token", error.is_token()),
+                ("store", error.is_store()),
+            ];
+            let found: Vec<&str> = classes
+                .iter()
+                .filter(|(_, is)| *is)
+                .map(|(name, _)| *name)
+                .collect();
+            assert_eq!(found, [class], "{error:?}");
         }
     }
 }

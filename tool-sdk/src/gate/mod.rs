@@ -32,7 +32,7 @@ mod seal;
 mod visible;
 
 pub use decision::{DecisionsBuilder, ToolCallDecision, ToolCallDecisions, Verdict};
-pub use error::{GateError, GateErrorKind, MIN_KEY_BYTES};
+pub use error::{GateError, MIN_KEY_BYTES};
 pub use fingerprint::{canonical_arguments, fingerprint};
 pub use gate::{CallOutcome, CallResult, Gate, GateOutcome, Resolution};
 pub use policy::ConfirmationPolicy;

@@ -8,15 +8,14 @@ use rmcp::model::Tool as RmcpTool;
 use super::annotations::annotations_for;
 use super::structured::output_schema;
 use crate::define::ToolDefinition;
-use crate::describe::{lower, Dialect, LoweringError, LoweringErrorKind};
+use crate::describe::{lower, Dialect, LoweringError};
 
 /// The MCP listing of a tool; its schema lowered to the MCP dialect (an object at the root).
 pub(crate) fn describe(definition: &ToolDefinition) -> Result<RmcpTool, LoweringError> {
     let schema = lower(&definition.name, &definition.parameters, Dialect::Mcp)?;
     // `lower` checked that the root is an object; anything else is refused the same way.
     let serde_json::Value::Object(schema) = schema else {
-        return Err(LoweringError {
-            kind: LoweringErrorKind::Invalid,
+        return Err(LoweringError::Invalid {
             tool: definition.name.clone(),
             dialect: Dialect::Mcp,
             pointer: String::new(),

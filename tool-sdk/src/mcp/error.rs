@@ -11,6 +11,15 @@ type Source = Box<dyn StdError + Send + Sync>;
 ///
 /// Failures of single tool calls are not here: a served tool's error goes back to the client as
 /// an `isError` result, and a consumed tool's error is a [`ToolError`](crate::define::ToolError).
+///
+/// Match it by variant:
+///
+/// ```
+/// use tool_sdk::mcp::McpError;
+///
+/// let error = McpError::NameTaken("stock".into());
+/// assert!(matches!(error, McpError::NameTaken(ref name) if name == "stock"));
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum McpError {
@@ -49,40 +58,4 @@ pub enum McpError {
     /// The service's task ended abnormally.
     #[error("the MCP service stopped abnormally: {0}")]
     Stopped(#[source] Source),
-}
-
-/// The classes of [`McpError`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum McpErrorKind {
-    /// A tool's schema has no MCP form.
-    Schema,
-    /// A consumed tool could not be registered, its name taken ([`McpError::Registry`],
-    /// [`McpError::NameTaken`]).
-    NameTaken,
-    /// The client's settings cannot be used.
-    InvalidSettings,
-    /// The server process could not be started.
-    Spawn,
-    /// The session could not be set up.
-    Initialize,
-    /// A request failed.
-    Request,
-    /// The service stopped abnormally.
-    Stopped,
-}
-
-impl McpError {
-    /// Which class of error this is.
-    pub fn kind(&self) -> McpErrorKind {
-        match self {
-            Self::Schema(_) => McpErrorKind::Schema,
-            Self::Registry(_) | Self::NameTaken(_) => McpErrorKind::NameTaken,
-            Self::InvalidSettings(_) => McpErrorKind::InvalidSettings,
-            Self::Spawn(_) => McpErrorKind::Spawn,
-            Self::Initialize(_) => McpErrorKind::Initialize,
-            Self::Request(_) => McpErrorKind::Request,
-            Self::Stopped(_) => McpErrorKind::Stopped,
-        }
-    }
 }

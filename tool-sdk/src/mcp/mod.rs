@@ -156,7 +156,7 @@ mod tool_list;
 pub use client::{McpClient, McpClientBuilder};
 pub use decisions::{McpDecision, McpDecisions};
 pub use elicitation::{McpElicitation, McpElicitationAnswer};
-pub use error::{McpError, McpErrorKind};
+pub use error::McpError;
 #[cfg(feature = "mcp-http")]
 pub use http_service::{McpHttpResponse, McpHttpService};
 #[cfg(feature = "mcp-http")]

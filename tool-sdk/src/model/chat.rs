@@ -115,14 +115,23 @@ impl ChatResponse {
     }
 }
 
-/// Why a model could not be set up or called. [`kind`](Self::kind) says which class it is:
-/// the setting up ([`ModelErrorKind::Config`]), or the call.
+/// Why a model could not be set up or called. Match it by variant;
+/// [`is_config`](Self::is_config) says whether it is the setting up, of whichever variant, or
+/// the call.
 ///
 /// ```
-/// use tool_sdk::model::{ModelError, ModelErrorKind};
+/// use tool_sdk::model::ModelError;
 ///
-/// assert_eq!(ModelError::MissingModel.kind(), ModelErrorKind::Config);
-/// assert_eq!(ModelError::Exhausted.kind(), ModelErrorKind::Exhausted);
+/// fn advice(error: &ModelError) -> &'static str {
+///     match error {
+///         ModelError::Refused { .. } => "change the request",
+///         ModelError::Unavailable(_) => "try again later",
+///         error if error.is_config() => "mend the setting",
+///         _ => "report it",
+///     }
+/// }
+/// assert_eq!(advice(&ModelError::MissingModel), "mend the setting");
+/// assert_eq!(advice(&ModelError::Exhausted), "report it");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -216,33 +225,17 @@ pub enum ModelError {
     },
 }
 
-/// The classes of [`ModelError`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum ModelErrorKind {
-    /// The model could not be set up (settings or environment); nothing was sent.
-    Config,
-    /// The provider refused the request.
-    Refused,
-    /// The provider could not be reached, or failed after the retries.
-    Unavailable,
-    /// The provider's answer could not be read.
-    Malformed,
-    /// A scripted model ran out of replies.
-    Exhausted,
-    /// The conversation breaks what every provider requires of one; nothing was sent.
-    InvalidConversation,
-}
-
 impl ModelError {
-    /// Which class of error this is.
-    pub fn kind(&self) -> ModelErrorKind {
+    /// Whether the model could not be set up (a setting, the environment, the script): the
+    /// variants from [`MissingEnv`](Self::MissingEnv) to [`InvalidScript`](Self::InvalidScript).
+    /// Nothing was sent; retrying will not help until the setting is mended.
+    pub fn is_config(&self) -> bool {
         match self {
-            Self::Refused { .. } => ModelErrorKind::Refused,
-            Self::Unavailable(_) => ModelErrorKind::Unavailable,
-            Self::Malformed(_) => ModelErrorKind::Malformed,
-            Self::Exhausted => ModelErrorKind::Exhausted,
-            Self::InvalidConversation { .. } => ModelErrorKind::InvalidConversation,
+            Self::Refused { .. }
+            | Self::Unavailable(_)
+            | Self::Malformed(_)
+            | Self::Exhausted
+            | Self::InvalidConversation { .. } => false,
             Self::MissingEnv { .. }
             | Self::InvalidEnv { .. }
             | Self::FeatureOff { .. }
@@ -251,7 +244,7 @@ impl ModelError {
             | Self::InvalidBaseUrl { .. }
             | Self::InvalidHeader { .. }
             | Self::Client(_)
-            | Self::InvalidScript { .. } => ModelErrorKind::Config,
+            | Self::InvalidScript { .. } => true,
         }
     }
 }
@@ -340,3 +333,62 @@ macro_rules! forward_chat_model {
 }
 
 forward_chat_model!(std::sync::Arc<M>, Box<M>, &M);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_setting_up_is_config() {
+        let text = || "x".to_owned();
+        let setting_up = [
+            ModelError::MissingEnv {
+                name: "OPENAI_API_KEY",
+                hint: "a key",
+            },
+            ModelError::FeatureOff {
+                variable: "OPENAI_BASE_URL",
+                feature: "openai",
+            },
+            ModelError::InvalidEnv {
+                name: "OPENAI_MODEL",
+            },
+            ModelError::MissingModel,
+            ModelError::MissingApiKey {
+                variable: "OPENAI_API_KEY",
+            },
+            ModelError::InvalidBaseUrl {
+                url: text(),
+                reason: text(),
+            },
+            ModelError::InvalidHeader {
+                name: text(),
+                reason: text(),
+            },
+            ModelError::Client(text()),
+            ModelError::InvalidScript {
+                line: 1,
+                reason: text(),
+            },
+        ];
+        for error in &setting_up {
+            assert!(error.is_config(), "{error:?}");
+        }
+        let calling = [
+            ModelError::Refused {
+                status: 400,
+                message: text(),
+            },
+            ModelError::Unavailable(text()),
+            ModelError::Malformed(text()),
+            ModelError::Exhausted,
+            ModelError::InvalidConversation {
+                index: 0,
+                reason: text(),
+            },
+        ];
+        for error in &calling {
+            assert!(!error.is_config(), "{error:?}");
+        }
+    }
+}

@@ -13,12 +13,12 @@ use crate::model::{Message, ModelError};
 /// # Examples
 ///
 /// ```
-/// use tool_sdk::model::{check_conversation, ModelErrorKind};
+/// use tool_sdk::model::{check_conversation, ModelError};
 /// use tool_sdk::{AssistantMessage, Message, ToolCall};
 ///
 /// let asked = Message::Assistant(AssistantMessage::with_tool_calls(vec![ToolCall::new("c1", "t", "{}")]));
 /// let unanswered = check_conversation(&[Message::user("hi"), asked]).unwrap_err();
-/// assert_eq!(unanswered.kind(), ModelErrorKind::InvalidConversation);
+/// assert!(matches!(unanswered, ModelError::InvalidConversation { index: 1, .. }));
 /// assert_eq!(unanswered.to_string(), "message 1 of the conversation: call 0 (t) is answered by nothing");
 /// ```
 pub fn check_conversation(messages: &[Message]) -> Result<(), ModelError> {

@@ -28,7 +28,7 @@ mod scripted;
 
 pub use chat::{
     ChatDelta, ChatModel, ChatOptions, ChatRequest, ChatResponse, ChatStream, ModelError,
-    ModelErrorKind, ModelFuture, OfferedTool,
+    ModelFuture, OfferedTool,
 };
 pub use conversation::check_conversation;
 pub use env::from_env;

@@ -2,11 +2,13 @@
 
 /// Why a tool could not be added to a registry.
 ///
+/// Match it by variant:
+///
 /// ```
-/// use tool_sdk::register::RegistryErrorKind;
+/// use tool_sdk::register::RegistryError;
 ///
 /// let error = tool_sdk::register::validate_name("math.factorial").unwrap_err();
-/// assert_eq!(error.kind(), RegistryErrorKind::InvalidName);
+/// assert!(matches!(error, RegistryError::InvalidName { ref name, .. } if name == "math.factorial"));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -56,30 +58,4 @@ pub enum RegistryError {
         /// Where, in the parameter's schema, the schema and the description first part.
         pointer: String,
     },
-}
-
-/// The classes of [`RegistryError`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum RegistryErrorKind {
-    /// The name is taken.
-    DuplicateName,
-    /// The name breaks the rule providers share.
-    InvalidName,
-    /// A dynamic tool's parameters are not a usable JSON Schema object.
-    InvalidSchema,
-    /// A parameter's schema is not the description its compile-time check judged.
-    DescriptionMismatch,
-}
-
-impl RegistryError {
-    /// Which class of error this is.
-    pub fn kind(&self) -> RegistryErrorKind {
-        match self {
-            Self::DuplicateName(_) => RegistryErrorKind::DuplicateName,
-            Self::InvalidName { .. } => RegistryErrorKind::InvalidName,
-            Self::InvalidSchema { .. } => RegistryErrorKind::InvalidSchema,
-            Self::DescriptionMismatch { .. } => RegistryErrorKind::DescriptionMismatch,
-        }
-    }
 }

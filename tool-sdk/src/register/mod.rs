@@ -23,7 +23,7 @@ pub use call::CallFuture;
 pub(crate) use dynamic::CallScope;
 #[cfg(feature = "dynamic")]
 pub use dynamic::DynamicTool;
-pub use error::{RegistryError, RegistryErrorKind};
+pub use error::RegistryError;
 pub use into_registry::IntoRegistry;
 pub use name::{provider_name, validate_name};
 pub use provider::{ProviderFuture, ToolProvider};

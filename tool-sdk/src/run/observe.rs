@@ -164,7 +164,7 @@ pub trait Observer: Send + Sync {
     /// What the model reads for a failed call: `Some` words it, `None` leaves it to the next
     /// observer, and at the end of the stack to
     /// [`ToolError::model_message`](crate::define::ToolError::model_message). Argument errors
-    /// and execution errors alike; `error.kind()` tells them apart.
+    /// and execution errors alike; matching the error's variant tells them apart.
     fn tool_error_message(&self, call: &ToolCall, error: &ToolError) -> Option<String> {
         let _ = (call, error);
         None

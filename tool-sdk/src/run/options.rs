@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use crate::model::ChatOptions;
 
-use crate::define::ToolErrorKind;
+use crate::define::{ToolError, ToolErrorKind};
 
 /// Rounds allowed by default before the loop stops with
 /// [`LoopStatus::MaxRoundsReached`](crate::run::LoopStatus::MaxRoundsReached).
@@ -39,7 +39,17 @@ pub enum ErrorAction {
 /// What each [`ToolErrorKind`] leads to. By default, what
 /// [`ToolErrorKind::is_recoverable`] says (the table on [`ToolErrorKind`]): mistakes the model
 /// can fix (unknown tool, bad arguments) go back to it, and failures of the tool itself (its
-/// `Err`, a panic, a timeout, a missing context) roll the run back.
+/// `Err`, a panic, a timeout, a missing context) roll the run back. It is keyed by kind, the
+/// error's data aside ([`ToolErrorKind`] says why).
+///
+/// ```
+/// use tool_sdk::run::{ErrorAction, ErrorPolicy};
+/// use tool_sdk::{ToolError, ToolErrorKind};
+///
+/// let policy = ErrorPolicy::new().with_action(ToolErrorKind::ExecutionFailed, ErrorAction::ToModel);
+/// let failed = ToolError::failed("book", "no seat left");
+/// assert_eq!(policy.action(&failed), ErrorAction::ToModel);
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ErrorPolicy {
     overrides: HashMap<ToolErrorKind, ErrorAction>,
@@ -57,8 +67,9 @@ impl ErrorPolicy {
         self
     }
 
-    /// What an error of `kind` leads to.
-    pub fn action(&self, kind: ToolErrorKind) -> ErrorAction {
+    /// What `error` leads to: the action set for its kind, else its kind's default.
+    pub fn action(&self, error: &ToolError) -> ErrorAction {
+        let kind = error.kind();
         if let Some(action) = self.overrides.get(&kind) {
             return *action;
         }
@@ -178,28 +189,17 @@ impl Default for LoopOptions {
 mod tests {
     use super::*;
 
-    const KINDS: [ToolErrorKind; 10] = [
-        ToolErrorKind::UnknownTool,
-        ToolErrorKind::InvalidArguments,
-        ToolErrorKind::MalformedArguments,
-        ToolErrorKind::ArgumentsNotObject,
-        ToolErrorKind::ArgumentsTooLarge,
-        ToolErrorKind::ArgumentsTooDeep,
-        ToolErrorKind::ExecutionFailed,
-        ToolErrorKind::Panicked,
-        ToolErrorKind::TimedOut,
-        ToolErrorKind::MissingContext,
-    ];
+    use crate::define::one_of_each;
 
     #[test]
     fn the_default_policy_is_what_is_recoverable_says() {
-        for kind in KINDS {
-            let expected = if kind.is_recoverable() {
+        for error in one_of_each() {
+            let expected = if error.is_recoverable() {
                 ErrorAction::ToModel
             } else {
                 ErrorAction::RollBack
             };
-            assert_eq!(ErrorPolicy::new().action(kind), expected, "{kind:?}");
+            assert_eq!(ErrorPolicy::new().action(&error), expected, "{error:?}");
         }
         // A tool's own failure and a timeout roll back; the model's mistakes go back to it.
         assert!(!ToolErrorKind::ExecutionFailed.is_recoverable());
@@ -211,13 +211,21 @@ mod tests {
     fn an_override_changes_only_its_kind() {
         let policy =
             ErrorPolicy::new().with_action(ToolErrorKind::ExecutionFailed, ErrorAction::ToModel);
+        for error in one_of_each() {
+            let expected = match error {
+                ToolError::ExecutionFailed { .. } => ErrorAction::ToModel,
+                _ => ErrorPolicy::new().action(&error),
+            };
+            assert_eq!(policy.action(&error), expected, "{error:?}");
+        }
         assert_eq!(
-            policy.action(ToolErrorKind::ExecutionFailed),
+            policy.action(&ToolError::failed("t", "m")),
             ErrorAction::ToModel
         );
-        assert_eq!(
-            policy.action(ToolErrorKind::TimedOut),
-            ErrorAction::RollBack
-        );
+        let timed_out = ToolError::TimedOut {
+            tool: "t".into(),
+            after: std::time::Duration::from_secs(1),
+        };
+        assert_eq!(policy.action(&timed_out), ErrorAction::RollBack);
     }
 }

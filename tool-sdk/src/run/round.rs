@@ -125,7 +125,7 @@ impl ToolLoop {
                 CallResult::Ran(Err(error)) => {
                     all_direct = false;
                     if failure.is_none()
-                        && self.options.errors.action(error.kind()) == ErrorAction::RollBack
+                        && self.options.errors.action(error) == ErrorAction::RollBack
                     {
                         failure = Some((key.clone(), call.name.clone(), error.clone()));
                     }

@@ -165,7 +165,7 @@ impl Observer for Terminal {
                     .errors
                     .lock()
                     .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .action(error.kind());
+                    .action(error);
                 let next = match action {
                     ErrorAction::ToModel => "back to the model",
                     ErrorAction::RollBack => "the run fails",

@@ -8,11 +8,13 @@ pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>>
 
 /// Why a store operation failed: a run store's, a chat memory's or a replay guard's.
 ///
+/// Match it by variant:
+///
 /// ```
-/// use tool_sdk::store::{StoreError, StoreErrorKind};
+/// use tool_sdk::store::StoreError;
 ///
 /// let error = StoreError::UnknownRun("run-1".into());
-/// assert_eq!(error.kind(), StoreErrorKind::UnknownRun);
+/// assert!(matches!(error, StoreError::UnknownRun(ref run) if run == "run-1"));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -47,33 +49,4 @@ pub enum StoreError {
     /// The storage itself failed.
     #[error("the store failed: {0}")]
     Backend(String),
-}
-
-/// The classes of [`StoreError`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum StoreErrorKind {
-    /// No run in the state the operation needs: never there, or long finished.
-    UnknownRun,
-    /// The pause was decided already: the decisions sent came too late, or twice.
-    AlreadyDecided,
-    /// The run was taken over by another owner: this one must stop.
-    Lost,
-    /// A row read back failed its seal: changed outside the store.
-    Tampered,
-    /// The storage itself failed.
-    Backend,
-}
-
-impl StoreError {
-    /// Which class of error this is.
-    pub fn kind(&self) -> StoreErrorKind {
-        match self {
-            Self::UnknownRun(_) => StoreErrorKind::UnknownRun,
-            Self::AlreadyDecided(_) => StoreErrorKind::AlreadyDecided,
-            Self::Lost(_) => StoreErrorKind::Lost,
-            Self::Tampered { .. } => StoreErrorKind::Tampered,
-            Self::Backend(_) => StoreErrorKind::Backend,
-        }
-    }
 }

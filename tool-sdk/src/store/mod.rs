@@ -47,7 +47,7 @@ pub use chat_memory::{ChatMemory, InMemoryChatMemory};
 /// The connection pool [`PostgresStore::from_pool`] takes, at the version this crate uses.
 #[cfg(feature = "postgres")]
 pub use deadpool_postgres;
-pub use error::{StoreError, StoreErrorKind, StoreFuture};
+pub use error::{StoreError, StoreFuture};
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub(crate) use id::owner_token;
 #[cfg(any(feature = "mcp", feature = "approvals"))]

@@ -12,7 +12,7 @@ use crate::describe::shape::compare::{keeps, Compare};
 use crate::describe::shape::text::Pointer;
 use crate::describe::shape::tree::{same, same_str, Definition, Keyword, Shape};
 use crate::describe::shape::view::{branch, branches, Base, Unreadable, Value, View};
-use crate::describe::LoweringErrorKind;
+use crate::describe::Fault;
 
 /// Most schemas one check visits, as the walk allows.
 const MAX_VISITS: usize = 100_000;
@@ -39,7 +39,7 @@ pub(crate) enum Verdict {
     /// It breaks `rule` at `pointer`, inside the root's property of this place (`None`:
     /// outside every property).
     Refused {
-        kind: LoweringErrorKind,
+        kind: Fault,
         pointer: Pointer,
         rule: Rule<'static>,
         property: Option<usize>,
@@ -51,7 +51,7 @@ pub(crate) enum Verdict {
 /// Why the walk of a schema stopped: a refusal at the current pointer, or no verdict.
 #[derive(Debug, Clone, Copy)]
 enum Stop {
-    Refused(LoweringErrorKind, Rule<'static>),
+    Refused(Fault, Rule<'static>),
     Unchecked(&'static str),
 }
 
@@ -68,15 +68,15 @@ macro_rules! step {
 }
 
 const fn unsupported<T>(rule: Rule<'static>) -> Step<T> {
-    Err(Stop::Refused(LoweringErrorKind::Unsupported, rule))
+    Err(Stop::Refused(Fault::Unsupported, rule))
 }
 
 const fn too_large<T>(rule: Rule<'static>) -> Step<T> {
-    Err(Stop::Refused(LoweringErrorKind::TooLarge, rule))
+    Err(Stop::Refused(Fault::TooLarge, rule))
 }
 
 const fn invalid<T>(rule: Rule<'static>) -> Step<T> {
-    Err(Stop::Refused(LoweringErrorKind::Invalid, rule))
+    Err(Stop::Refused(Fault::Invalid, rule))
 }
 
 const fn read(view: Result<View, Unreadable>) -> Step<View> {

@@ -417,7 +417,7 @@ fn the_family_reaches_every_rule() {
             match check_shape("t", parameters, dialect) {
                 ShapeVerdict::Fits => *rules.entry("fits".into()).or_default() += 1,
                 ShapeVerdict::Refused(error) => {
-                    let rule: String = error.rule.chars().take(24).collect();
+                    let rule: String = error.rule().chars().take(24).collect();
                     *rules.entry(rule).or_default() += 1;
                 }
                 ShapeVerdict::Unchecked(why) => {
@@ -477,13 +477,13 @@ fn the_check_counts_as_the_walk_counts() {
     else {
         panic!("more than 5,000 properties are refused");
     };
-    assert_eq!(error.rule, "more than 5000 properties");
+    assert_eq!(error.rule(), "more than 5000 properties");
     let ShapeVerdict::Refused(error) = check_shape("t", enumerations(1_001), Dialect::OpenAiStrict)
     else {
         panic!("more than 1,000 enumeration values are refused");
     };
     assert_eq!(
-        (error.pointer.as_str(), error.rule.as_str()),
+        (error.pointer(), error.rule()),
         ("/properties/kind/enum", "more than 1000 enumeration values")
     );
 }

@@ -35,7 +35,7 @@ pub enum ShapeVerdict {
 /// let ShapeVerdict::Refused(error) = check_shape("tag", &PARAMETERS, Dialect::OpenAiStrict) else {
 ///     panic!("a map cannot be said in strict mode");
 /// };
-/// assert_eq!(error.pointer, "/properties/labels");
+/// assert_eq!(error.pointer(), "/properties/labels");
 /// assert_eq!(check_shape("tag", &PARAMETERS, Dialect::GeminiJsonSchema), ShapeVerdict::Fits);
 /// ```
 pub fn check_shape(tool: &str, parameters: &'static Shape, dialect: Dialect) -> ShapeVerdict {
@@ -50,13 +50,12 @@ pub fn check_shape(tool: &str, parameters: &'static Shape, dialect: Dialect) -> 
         } => {
             let mut written = Message::new();
             written.pointer(&pointer);
-            ShapeVerdict::Refused(LoweringError {
-                kind,
-                tool: tool.to_owned(),
+            ShapeVerdict::Refused(kind.error(
+                tool,
                 dialect,
-                pointer: written.as_str().to_owned(),
-                rule: rule.to_string(),
-            })
+                written.as_str().to_owned(),
+                rule.to_string(),
+            ))
         }
     }
 }
