@@ -18,6 +18,7 @@ mod round;
 mod rounds;
 mod schedule;
 mod setup;
+mod span;
 mod stream;
 mod terminal;
 mod tools;

@@ -3,12 +3,11 @@
 
 use futures_util::stream::{self, StreamExt as _};
 use tokio_util::sync::CancellationToken;
-use tracing::Instrument as _;
 
 use crate::compensate::Held;
 
 use crate::define::{ToolContext, ToolError, ToolOutput};
-use crate::gate::{CallResult, Resolution};
+use crate::gate::CallResult;
 use crate::model::{
     tool_call_keys, AssistantMessage, Message, ToolCall, ToolResultMessage, ToolResultStatus,
 };
@@ -16,6 +15,7 @@ use crate::run::durable::WriteAhead;
 use crate::run::outcome::RoundEnd;
 use crate::run::progress::LoopProgress;
 use crate::run::result_limit::cut;
+use crate::run::span::{CallSpan, Gated};
 use crate::run::tools::RunTools;
 use crate::run::{Concurrency, ErrorAction, LoopEvent, LoopStatus, ToolLoop};
 use crate::store::{CallSummary, RecordEntry, RunState, StoreError};
@@ -33,11 +33,16 @@ impl ToolLoop {
         call: ToolCall,
         key: String,
         position: usize,
-        resolution: Resolution,
+        gated: Gated,
         cancel: &'s CancellationToken,
         finished: &'s WriteAhead<'_>,
     ) -> impl std::future::Future<Output = CallResult> + 's {
-        resolution.run(self.call_started(tools, call, key, position, cancel, finished))
+        let span = CallSpan::open(tools, &call, &gated, self.options.capture_tool_content);
+        span.around(
+            gated
+                .resolution
+                .run(self.call_started(tools, call, key, position, cancel, finished)),
+        )
     }
 
     /// Runs an allowed call: hooks and events around it, its success recorded when it can be
@@ -77,12 +82,6 @@ impl ToolLoop {
         if let Some(sink) = &progress {
             context = context.with_progress(sink);
         }
-        let span = tracing::info_span!(
-            "gen_ai.execute_tool",
-            gen_ai.operation.name = "execute_tool",
-            gen_ai.tool.name = %call.name,
-            gen_ai.tool.call.id = call.id.as_deref().unwrap_or(""),
-        );
         let result = if tools.is_search(&call.name) {
             tools.run_search(&call.arguments)
         } else if tools.is_hidden(&call.name) {
@@ -92,9 +91,7 @@ impl ToolLoop {
                 vec![crate::describe::search::SEARCH_TOOL_NAME.to_owned()],
             ))
         } else {
-            self.start_call(tools, &call, context)
-                .instrument(span)
-                .await
+            self.start_call(tools, &call, context).await
         };
         if let Some(after) = &self.after {
             after(&call, &result);
@@ -155,7 +152,7 @@ impl ToolLoop {
         state: &mut RunState,
         tools: &RunTools<'_>,
         reply: AssistantMessage,
-        resolutions: Vec<Resolution>,
+        resolutions: Vec<Gated>,
         cancel: &CancellationToken,
     ) -> RoundEnd {
         let keys = tool_call_keys(&reply);
@@ -166,7 +163,7 @@ impl ToolLoop {
             state.rounds,
             conversation.len() + 1,
         );
-        let run = |(position, resolution): (usize, Resolution)| {
+        let run = |(position, resolution): (usize, Gated)| {
             let call = reply.tool_calls[position].clone();
             let key = keys[position].clone();
             self.run_one(tools, call, key, position, resolution, cancel, &finished)

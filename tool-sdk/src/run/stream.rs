@@ -10,10 +10,11 @@ use tokio_util::sync::CancellationToken;
 
 use crate::compensate::Held;
 
-use crate::gate::{CallResult, Resolution};
+use crate::gate::CallResult;
 use crate::model::{AssistantMessage, ChatDelta, ChatStream, ModelError};
 use crate::run::durable::WriteAhead;
 use crate::run::schedule::{Running, Schedule};
+use crate::run::span::Gated;
 use crate::run::tools::RunTools;
 use crate::run::ToolLoop;
 use crate::store::{RecordEntry, StoreError};
@@ -75,7 +76,7 @@ impl ToolLoop {
                     call,
                     key,
                     position,
-                    Resolution::Run,
+                    Gated::UNASKED,
                     cancel,
                     &finished,
                 );

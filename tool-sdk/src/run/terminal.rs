@@ -204,7 +204,12 @@ impl Approver for Terminal {
                     Err(reason) => decide.deny(&pending.key, reason),
                 };
             }
-            decide.build()
+            // Who decided, for the calls' spans: the person at the terminal, or the rule.
+            decide.build().with_decider(if self.attended {
+                "terminal"
+            } else {
+                "unattended_rule"
+            })
         })
     }
 }

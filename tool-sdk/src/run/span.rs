@@ -1,0 +1,165 @@
+//! Each call's `execute_tool` span: named and attributed as OpenTelemetry's GenAI conventions
+//! say, with what the gate made of the call, and the call's arguments and result only when the
+//! application asks for them ([`LoopOptions::capture_tool_content`]).
+//!
+//! Everything a call's span is and records is here: the loop only opens it where a call is
+//! handed to the gate's resolution, and this file records how the call ended.
+//!
+//! [`LoopOptions::capture_tool_content`]: crate::run::LoopOptions::capture_tool_content
+
+use std::future::Future;
+use std::sync::Arc;
+
+use futures_util::FutureExt as _;
+use tracing::field::Empty;
+use tracing::{Instrument as _, Span};
+
+use crate::define::ToolErrorKind;
+use crate::gate::{CallResult, Resolution, ToolCallDecisions};
+use crate::model::ToolCall;
+use crate::run::tools::RunTools;
+use crate::store::PausedTurn;
+
+/// A call as the gate hands it on: how it is to run, and, for its span, whether it waited for
+/// a person's decision and who decided.
+#[derive(Debug, Clone)]
+pub(crate) struct Gated {
+    /// How the call is to run.
+    pub(crate) resolution: Resolution,
+    /// Whether the call itself waited for a decision.
+    asked: bool,
+    /// Whether its reply was decided (every call of a decided reply has a decision).
+    decided: bool,
+    /// Who decided, when the decisions say ([`ToolCallDecisions::decider`]).
+    decider: Option<Arc<str>>,
+}
+
+impl Gated {
+    /// A call of a reply no one was asked about: it runs.
+    pub(crate) const UNASKED: Gated = Gated {
+        resolution: Resolution::Run,
+        asked: false,
+        decided: false,
+        decider: None,
+    };
+
+    /// The calls of `paused`, in reply order, as `decisions` resolved them (`resolutions`).
+    pub(crate) fn decided(
+        paused: &PausedTurn,
+        resolutions: Vec<Resolution>,
+        decisions: &ToolCallDecisions,
+    ) -> Vec<Gated> {
+        let decider: Option<Arc<str>> = decisions.decider().map(Arc::from);
+        paused
+            .calls()
+            .zip(resolutions)
+            .map(|(pending, resolution)| Gated {
+                resolution,
+                asked: pending.awaiting,
+                decided: true,
+                decider: decider.clone(),
+            })
+            .collect()
+    }
+
+    /// The decision, as the span names it: `None` when no decision was made.
+    fn decision(&self) -> Option<&'static str> {
+        self.decided.then_some(match self.resolution {
+            Resolution::Run => "allowed",
+            Resolution::Denied(_) => "denied",
+            Resolution::NotOffered => "not_offered",
+        })
+    }
+}
+
+/// A call's `execute_tool` span, open; whether the call's arguments and result go on it.
+#[derive(Debug)]
+pub(crate) struct CallSpan {
+    span: Span,
+    content: bool,
+}
+
+impl CallSpan {
+    /// Opens the span of `call`, as the gate handed it on (`gated`), among the run's `tools`.
+    /// `content`: whether the call's arguments and result go on the span.
+    ///
+    /// The fields are computed only when a subscriber wants the span: with none, a call pays
+    /// for a disabled span and nothing else.
+    pub(crate) fn open(
+        tools: &RunTools<'_>,
+        call: &ToolCall,
+        gated: &Gated,
+        content: bool,
+    ) -> Self {
+        let span = tracing::info_span!(
+            "gen_ai.execute_tool",
+            "otel.name" = %format_args!("execute_tool {}", call.name),
+            "otel.kind" = "internal",
+            "otel.status_code" = Empty,
+            "gen_ai.operation.name" = "execute_tool",
+            "gen_ai.tool.name" = %call.name,
+            "gen_ai.tool.call.id" = call.id.as_deref(),
+            "gen_ai.tool.type" = "function",
+            "gen_ai.tool.description" = tools
+                .get(&call.name)
+                .map(|tool| tool.definition().description.as_str()),
+            "gen_ai.tool.call.arguments" = content.then_some(call.arguments.as_str()),
+            "gen_ai.tool.call.result" = Empty,
+            "error.type" = Empty,
+            "tool_sdk.gate.asked" = gated.asked,
+            "tool_sdk.gate.decision" = gated.decision(),
+            "tool_sdk.gate.decider" = gated.decider.as_deref(),
+        );
+        Self { span, content }
+    }
+
+    /// Runs `run`, the call as resolved, inside the span, and records on it how the call ended.
+    pub(crate) fn around<F>(self, run: F) -> impl Future<Output = CallResult>
+    where
+        F: Future<Output = CallResult>,
+    {
+        let Self { span, content } = self;
+        let ended = span.clone();
+        run.inspect(move |result| record(&ended, result, content))
+            .instrument(span)
+    }
+}
+
+/// Records how a call ended: its result when `content` says so, the class of its error, or that
+/// the run was cancelled before it started. A denied call, or one whose tool was not offered,
+/// did not fail: the gate's attributes say what became of it.
+fn record(span: &Span, result: &CallResult, content: bool) {
+    if span.is_disabled() {
+        return;
+    }
+    let error = match result {
+        CallResult::Ran(Ok(output)) => {
+            if content {
+                span.record("gen_ai.tool.call.result", output.content());
+            }
+            return;
+        }
+        CallResult::Ran(Err(error)) => error_type(error.kind()),
+        CallResult::NotStarted => "cancelled",
+        _ => return,
+    };
+    span.record("error.type", error);
+    span.record("otel.status_code", "error");
+}
+
+/// The `error.type` of a tool error: its kind, in snake case (low cardinality, as the
+/// conventions ask).
+fn error_type(kind: ToolErrorKind) -> &'static str {
+    match kind {
+        ToolErrorKind::UnknownTool => "unknown_tool",
+        ToolErrorKind::InvalidArguments => "invalid_arguments",
+        ToolErrorKind::MalformedArguments => "malformed_arguments",
+        ToolErrorKind::ArgumentsNotObject => "arguments_not_object",
+        ToolErrorKind::ArgumentsTooLarge => "arguments_too_large",
+        ToolErrorKind::ArgumentsTooDeep => "arguments_too_deep",
+        ToolErrorKind::ExecutionFailed => "execution_failed",
+        ToolErrorKind::Panicked => "panicked",
+        ToolErrorKind::TimedOut => "timed_out",
+        ToolErrorKind::MissingContext => "missing_context",
+    }
+}
