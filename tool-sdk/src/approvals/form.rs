@@ -159,6 +159,8 @@ mod tests {
                 ToolCallDecision::deny("b", "not today")
             ]
         );
+        // The calls' spans say the page decided.
+        assert_eq!(form.decisions.decider(), Some("approval_page"));
     }
 
     #[test]

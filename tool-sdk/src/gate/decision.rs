@@ -200,3 +200,27 @@ impl DecisionsBuilder<'_> {
         self.turn.reply().tool_calls.get(position).map(fingerprint)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_decider_travels_in_json_only_when_said() {
+        let pause = PauseId::from_string("p1");
+        let mut unsaid = ToolCallDecisions::for_pause(pause.clone());
+        unsaid.push(ToolCallDecision::deny("c1", "no"));
+        // Decisions that say no decider are written as before, and such JSON still reads.
+        let json = serde_json::to_string(&unsaid).unwrap();
+        assert!(!json.contains("decider"), "{json}");
+        let read: ToolCallDecisions = serde_json::from_str(&json).unwrap();
+        assert_eq!(read, unsaid);
+        assert_eq!(read.decider(), None);
+
+        let said = unsaid.with_decider("ana");
+        let json = serde_json::to_string(&said).unwrap();
+        let read: ToolCallDecisions = serde_json::from_str(&json).unwrap();
+        assert_eq!(read.decider(), Some("ana"));
+        assert_eq!(read, said);
+    }
+}

@@ -274,6 +274,7 @@ mod tests {
             .map(|d| (d.key.as_str(), d.verdict.clone()))
             .collect();
         assert_eq!(verdicts.len(), 2);
+        assert_eq!(decisions.decider(), Some("terminal"));
         assert!(matches!(
             verdicts[0],
             ("c1", crate::gate::Verdict::Allow { .. })
@@ -333,6 +334,7 @@ mod tests {
             .decisions()
             .iter()
             .all(|d| matches!(d.verdict, crate::gate::Verdict::Deny { .. })));
+        assert_eq!(decisions.decider(), Some("unattended_rule"));
         let text = String::from_utf8(shown.0.lock().unwrap().clone()).unwrap();
         assert!(text.contains(UNATTENDED_RULE), "{text}");
     }
