@@ -21,11 +21,13 @@ use crate::run::{Concurrency, ErrorAction, LoopEvent, LoopStatus, ToolLoop};
 use crate::store::{CallSummary, RecordEntry, RunState, StoreError};
 
 impl ToolLoop {
-    /// Runs one call of a reply, unless it was denied, not offered, or the run is cancelled.
+    /// Runs one call of a reply, unless it was denied, not offered, or the run is cancelled,
+    /// inside its span (`span.rs`), which every call has, whatever the gate made of it.
     /// Successes of compensable tools go to `finished` as they happen, before this returns.
     ///
-    /// Not an `async fn`, and the call's future is not wrapped in another: each would hold the
-    /// call's arguments again, in every call's future of every round.
+    /// Not an `async fn`, and the call's future is wrapped only in its span, which keeps none
+    /// of it: an `async` wrapper would hold the call's arguments again, in every call's future
+    /// of every round.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn run_one<'s>(
         &'s self,
@@ -163,10 +165,10 @@ impl ToolLoop {
             state.rounds,
             conversation.len() + 1,
         );
-        let run = |(position, resolution): (usize, Gated)| {
+        let run = |(position, gated): (usize, Gated)| {
             let call = reply.tool_calls[position].clone();
             let key = keys[position].clone();
-            self.run_one(tools, call, key, position, resolution, cancel, &finished)
+            self.run_one(tools, call, key, position, gated, cancel, &finished)
         };
         let work = resolutions.into_iter().enumerate();
         let ended: Vec<CallResult> = match self.options.concurrency {

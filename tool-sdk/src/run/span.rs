@@ -119,8 +119,9 @@ impl CallSpan {
         F: Future<Output = CallResult>,
     {
         let Self { span, content } = self;
-        let ended = span.clone();
-        run.inspect(move |result| record(&ended, result, content))
+        // Recorded as the call ends, while its span is entered: the current span is the call's,
+        // and the call's future keeps no second handle to it.
+        run.inspect(move |result| record(&Span::current(), result, content))
             .instrument(span)
     }
 }
@@ -129,7 +130,11 @@ impl CallSpan {
 /// the run was cancelled before it started. A denied call, or one whose tool was not offered,
 /// did not fail: the gate's attributes say what became of it.
 fn record(span: &Span, result: &CallResult, content: bool) {
-    if span.is_disabled() {
+    // With the call's span disabled, the current span is another, which this must not touch.
+    let ours = span.metadata().is_some_and(|span| {
+        span.name() == "gen_ai.execute_tool" && span.target() == module_path!()
+    });
+    if !ours {
         return;
     }
     let error = match result {
