@@ -168,3 +168,49 @@ fn error_type(kind: ToolErrorKind) -> &'static str {
         ToolErrorKind::MissingContext => "missing_context",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Mutex};
+
+    use tracing::span::{Attributes, Id, Record};
+    use tracing::{Event, Metadata, Subscriber};
+
+    use super::*;
+    use crate::define::ToolError;
+
+    /// Wants every span but the loop's call spans, and counts the fields recorded after a
+    /// span's creation.
+    #[derive(Clone, Default)]
+    struct Recorded(Arc<Mutex<usize>>);
+
+    impl Subscriber for Recorded {
+        fn enabled(&self, metadata: &Metadata<'_>) -> bool {
+            metadata.name() != "gen_ai.execute_tool"
+        }
+        fn new_span(&self, _: &Attributes<'_>) -> Id {
+            Id::from_u64(1)
+        }
+        fn record(&self, _: &Id, values: &Record<'_>) {
+            *self.0.lock().unwrap() += values.len();
+        }
+        fn record_follows_from(&self, _: &Id, _: &Id) {}
+        fn event(&self, _: &Event<'_>) {}
+        fn enter(&self, _: &Id) {}
+        fn exit(&self, _: &Id) {}
+    }
+
+    #[test]
+    fn a_call_whose_span_is_off_touches_no_other_span() {
+        let recorded = Recorded::default();
+        tracing::subscriber::with_default(recorded.clone(), || {
+            // With the call's span off, the current span as the call ends is the
+            // application's own, with fields of the same names.
+            let theirs =
+                tracing::info_span!("request", "error.type" = Empty, "otel.status_code" = Empty);
+            let failed = CallResult::Ran(Err(ToolError::failed("pay", "declined")));
+            record(&theirs, &failed, true);
+        });
+        assert_eq!(*recorded.0.lock().unwrap(), 0);
+    }
+}
