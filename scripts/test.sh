@@ -7,29 +7,32 @@ cd "$(dirname "$0")/.."
 
 # Python tools of the tests, pinned, in .venv: fakellm (an OpenAI-compatible server answering
 # from YAML rules), the openai package, the mcp package (the reference MCP client, and
-# FastMCP for a server the MCP client tests consume), and the anthropic and google-genai
-# packages, whose request types tests/servers/ validates every request body against.
+# FastMCP for a server the MCP client tests consume), the anthropic and google-genai
+# packages, whose request types tests/servers/ validates every request body against, and
+# opentelemetry-proto, the official OTLP types the OTLP receiver decodes spans with.
 FAKELLM_VERSION=0.3.5
 OPENAI_VERSION=3.51.0
 MCP_VERSION=2.3.0
 ANTHROPIC_VERSION=2.15.0
 GOOGLE_GENAI_VERSION=3.6.1
+OTEL_PROTO_VERSION=1.45.2
 VENV="$PWD/.venv"
 if [ ! -x "$VENV/bin/python" ]; then
   python3 -m venv "$VENV"
 fi
 if ! "$VENV/bin/python" - "$FAKELLM_VERSION" "$OPENAI_VERSION" "$MCP_VERSION" \
-  "$ANTHROPIC_VERSION" "$GOOGLE_GENAI_VERSION" 2>/dev/null <<'EOF'
+  "$ANTHROPIC_VERSION" "$GOOGLE_GENAI_VERSION" "$OTEL_PROTO_VERSION" 2>/dev/null <<'EOF'
 import sys
 from importlib.metadata import version
-wanted = tuple(sys.argv[1:6])
-names = ("fakellm", "openai", "mcp", "anthropic", "google-genai")
+wanted = tuple(sys.argv[1:7])
+names = ("fakellm", "openai", "mcp", "anthropic", "google-genai", "opentelemetry-proto")
 sys.exit(0 if tuple(version(name) for name in names) == wanted else 1)
 EOF
 then
   "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
     "fakellm==$FAKELLM_VERSION" "openai==$OPENAI_VERSION" "mcp==$MCP_VERSION" \
-    "anthropic==$ANTHROPIC_VERSION" "google-genai==$GOOGLE_GENAI_VERSION"
+    "anthropic==$ANTHROPIC_VERSION" "google-genai==$GOOGLE_GENAI_VERSION" \
+    "opentelemetry-proto==$OTEL_PROTO_VERSION"
 fi
 export TOOL_SDK_PYTHON="$VENV/bin/python"
 
@@ -172,6 +175,18 @@ for rules in tests/gemini/*.yaml; do
   fi
   echo "gemini_server serving $rules at $url (bodies validated)"
 done
+
+# The OTLP/HTTP receiver the span export test sends to and reads back from
+# (tests/servers/otlp_receiver.py: spans decoded with the official opentelemetry-proto types);
+# its base URL in TOOL_SDK_OTLP_URL. No OpenTelemetry Collector build comes from a registry
+# this script can use (docs/TESTING.md says why), so the receiver stands in for one.
+otlp_port="$(free_port)"
+otlp_log="$SERVER_LOGS/otlp.log"
+"$VENV/bin/python" tests/servers/otlp_receiver.py --port "$otlp_port" >"$otlp_log" 2>&1 &
+SERVER_PIDS+=("$!")
+wait_ready "http://127.0.0.1:$otlp_port/health" "$otlp_log" "the OTLP receiver"
+export TOOL_SDK_OTLP_URL="http://127.0.0.1:$otlp_port"
+echo "OTLP receiver (opentelemetry-proto $OTEL_PROTO_VERSION) at $TOOL_SDK_OTLP_URL/v1/traces"
 
 # The servers are tried first, in a few seconds: a proxy that let an invalid body through,
 # or a Gemini server that answered wrong, would make the Rust tests below prove nothing.

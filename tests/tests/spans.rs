@@ -84,4 +84,22 @@ async fn spans_carry_the_gen_ai_attribute_names() {
     assert!(tool
         .1
         .contains(&("gen_ai.tool.call.id".into(), "call_9".into())));
+    assert!(tool
+        .1
+        .contains(&("otel.name".into(), "execute_tool add".into())));
+    assert!(tool
+        .1
+        .contains(&("gen_ai.tool.type".into(), "function".into())));
+    assert!(tool
+        .1
+        .contains(&("tool_sdk.gate.asked".into(), "false".into())));
+    // Not opted in: no arguments on the span.
+    assert!(
+        !tool
+            .1
+            .iter()
+            .any(|(name, _)| name == "gen_ai.tool.call.arguments"),
+        "{:?}",
+        tool.1
+    );
 }

@@ -67,7 +67,9 @@ pub(super) fn read(fields: Vec<(String, String)>) -> Result<DecisionForm, String
     }
     let run = run.ok_or("the form names no run")?;
     let pause = pause.ok_or("the form names no pause")?;
-    let mut decisions = ToolCallDecisions::for_pause(PauseId::from_string(pause));
+    // Who decided, for the calls' spans: someone the page let decide.
+    let mut decisions =
+        ToolCallDecisions::for_pause(PauseId::from_string(pause)).with_decider("approval_page");
     for (index, call) in calls.into_iter().enumerate() {
         decisions.push(decision(index, call)?);
     }
@@ -157,6 +159,8 @@ mod tests {
                 ToolCallDecision::deny("b", "not today")
             ]
         );
+        // The calls' spans say the page decided.
+        assert_eq!(form.decisions.decider(), Some("approval_page"));
     }
 
     #[test]

@@ -62,7 +62,8 @@ impl ToolCallDecision {
 /// call's fingerprint, or from decisions received from elsewhere with [`for_pause`](Self::for_pause).
 ///
 /// It travels as JSON: `{"pause": "...", "decisions": [{"key": "c1", "verdict": "allow",
-/// "fingerprint": "..."}, {"key": "c2", "verdict": "deny", "message": "..."}]}`.
+/// "fingerprint": "..."}, {"key": "c2", "verdict": "deny", "message": "..."}]}`, and
+/// `"decider": "..."` when it says who decided ([`with_decider`](Self::with_decider)).
 ///
 /// ```
 /// use tool_sdk::gate::{fingerprint, ToolCallDecision, ToolCallDecisions};
@@ -84,6 +85,9 @@ impl ToolCallDecision {
 pub struct ToolCallDecisions {
     pause: PauseId,
     decisions: Vec<ToolCallDecision>,
+    /// Who decided, as whoever made the decisions says; absent in JSON that does not say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    decider: Option<String>,
 }
 
 impl ToolCallDecisions {
@@ -92,7 +96,30 @@ impl ToolCallDecisions {
         Self {
             pause,
             decisions: Vec::new(),
+            decider: None,
         }
+    }
+
+    /// Says who decided: a label the loop puts on the spans of the calls decided
+    /// (`tool_sdk.gate.decider`), such as `terminal`, `approval_page`, or an application's
+    /// name for a person. It is what whoever made the decisions says, not an authenticated
+    /// identity, and it changes nothing about what runs.
+    ///
+    /// ```
+    /// use tool_sdk::gate::ToolCallDecisions;
+    /// use tool_sdk::store::PauseId;
+    ///
+    /// let decisions = ToolCallDecisions::for_pause(PauseId::from_string("p1")).with_decider("ana");
+    /// assert_eq!(decisions.decider(), Some("ana"));
+    /// ```
+    pub fn with_decider(mut self, decider: impl Into<String>) -> Self {
+        self.decider = Some(decider.into());
+        self
+    }
+
+    /// Who decided, when the decisions say ([`with_decider`](Self::with_decider)).
+    pub fn decider(&self) -> Option<&str> {
+        self.decider.as_deref()
     }
 
     /// The pause these decisions were made for.
@@ -171,5 +198,29 @@ impl DecisionsBuilder<'_> {
     fn fingerprint_of(&self, key: &str) -> Option<String> {
         let position = self.keys.iter().position(|k| k == key)?;
         self.turn.reply().tool_calls.get(position).map(fingerprint)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_decider_travels_in_json_only_when_said() {
+        let pause = PauseId::from_string("p1");
+        let mut unsaid = ToolCallDecisions::for_pause(pause.clone());
+        unsaid.push(ToolCallDecision::deny("c1", "no"));
+        // Decisions that say no decider are written as before, and such JSON still reads.
+        let json = serde_json::to_string(&unsaid).unwrap();
+        assert!(!json.contains("decider"), "{json}");
+        let read: ToolCallDecisions = serde_json::from_str(&json).unwrap();
+        assert_eq!(read, unsaid);
+        assert_eq!(read.decider(), None);
+
+        let said = unsaid.with_decider("ana");
+        let json = serde_json::to_string(&said).unwrap();
+        let read: ToolCallDecisions = serde_json::from_str(&json).unwrap();
+        assert_eq!(read.decider(), Some("ana"));
+        assert_eq!(read, said);
     }
 }

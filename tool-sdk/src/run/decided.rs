@@ -8,6 +8,7 @@ use crate::gate::{CallOutcome, CallResult, Gate, GateError, GateOutcome, Kept, R
 use crate::model::{tool_call_keys, AssistantMessage};
 use crate::register::ToolRegistry;
 use crate::run::execute::Executor;
+use crate::run::span::Gated;
 use crate::run::Concurrency;
 
 impl Gate {
@@ -29,11 +30,11 @@ impl Gate {
             .tool_calls
             .iter()
             .map(|call| {
-                if offered.contains(call.name.as_str()) {
+                Gated::undecided(if offered.contains(call.name.as_str()) {
                     Resolution::Run
                 } else {
                     Resolution::NotOffered
-                }
+                })
             })
             .collect();
         GateOutcome::Completed(run_decided(registry, reply, resolutions).await)
@@ -50,7 +51,8 @@ impl Gate {
         decisions: &ToolCallDecisions,
     ) -> Result<Vec<CallOutcome>, GateError> {
         let (turn, resolutions) = self.take_kept(kept, decisions).await?;
-        let outcomes = run_decided(registry, turn.reply(), resolutions).await;
+        let gated = Gated::decided(&turn, resolutions, decisions);
+        let outcomes = run_decided(registry, turn.reply(), gated).await;
         if let Kept::Stored { store, id } = kept {
             // The turn is used up either way; a run left unfinished has nothing recorded to
             // roll back, and recovery only ends it.
@@ -66,7 +68,7 @@ impl Gate {
 async fn run_decided(
     registry: &ToolRegistry,
     reply: &AssistantMessage,
-    resolutions: Vec<Resolution>,
+    resolutions: Vec<Gated>,
 ) -> Vec<CallOutcome> {
     let keys = tool_call_keys(reply);
     let results: Vec<CallResult> = Executor::plain(registry)

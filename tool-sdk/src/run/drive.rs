@@ -3,9 +3,10 @@
 
 use tokio_util::sync::CancellationToken;
 
-use crate::gate::{GateError, Resolution, ToolCallDecisions};
+use crate::gate::{GateError, ToolCallDecisions};
 use crate::model::{AssistantMessage, Message};
 use crate::run::outcome::RoundEnd;
+use crate::run::span::Gated;
 use crate::run::tools::RunTools;
 use crate::run::{LoopOutcome, LoopStatus, ToolLoop};
 use crate::store::{Heartbeat, PausedTurn, RunId, RunState, RunStore as _, StoreError};
@@ -23,7 +24,10 @@ impl ToolLoop {
         while let (Some(approver), LoopStatus::Paused(paused)) =
             (&self.deciding.approver, &outcome.status)
         {
-            let decisions = approver.decide(paused).await;
+            let mut decisions = approver.decide(paused).await;
+            if decisions.decider().is_none() {
+                decisions = decisions.with_decider("approver");
+            }
             match self
                 .resume_decided(conversation, paused.id(), &decisions, cancel)
                 .await
@@ -88,9 +92,8 @@ impl ToolLoop {
                 taken
             }
         };
-        Ok(self
-            .resume_taken(conversation, taken, resolutions, cancel)
-            .await)
+        let gated = Gated::decided(&taken, resolutions, decisions);
+        Ok(self.resume_taken(conversation, taken, gated, cancel).await)
     }
 
     /// The paused turn, and whatever follows, once taken.
@@ -98,7 +101,7 @@ impl ToolLoop {
         &self,
         conversation: &mut Vec<Message>,
         paused: PausedTurn,
-        resolutions: Vec<Resolution>,
+        resolutions: Vec<Gated>,
         cancel: &CancellationToken,
     ) -> LoopOutcome {
         let reply = paused.reply().clone();
@@ -132,7 +135,7 @@ impl ToolLoop {
         conversation: &'a mut Vec<Message>,
         mut state: RunState,
         mut tools: RunTools<'a>,
-        resumed: Option<(AssistantMessage, Vec<Resolution>)>,
+        resumed: Option<(AssistantMessage, Vec<Gated>)>,
         cancel: &'a CancellationToken,
     ) -> impl std::future::Future<Output = LoopOutcome> + 'a {
         async move {

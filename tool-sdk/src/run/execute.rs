@@ -3,16 +3,16 @@
 //! [`Gate::resume`](crate::gate::Gate::resume)), an MCP server's calls and the approval page's
 //! resumes all run a call here, and nowhere else.
 //!
-//! A call enters once: its resolution says whether it runs; an allowed one is reported to the
-//! observers, run in its span with its context (cancellation, call id, progress), reported
-//! again with its result, and its success written ahead when it can be rolled back.
+//! A call enters once: its span opens (every call has one, whatever the gate made of it); its
+//! resolution says whether it runs; an allowed one is reported to the observers, run with its
+//! context (cancellation, call id, progress), reported again with its result, and its success
+//! written ahead when it can be rolled back.
 
 use std::future::Future;
 use std::sync::Arc;
 
 use futures_util::stream::{self, StreamExt as _};
 use tokio_util::sync::CancellationToken;
-use tracing::Instrument as _;
 
 use crate::define::{ProgressSink, Tool, ToolContext, ToolError, ToolResult};
 use crate::gate::{CallResult, Resolution};
@@ -21,7 +21,7 @@ use crate::register::{CallFuture, ToolRegistry};
 use crate::run::durable::WriteAhead;
 use crate::run::observe::Observer as _;
 use crate::run::observers::Observers;
-use crate::run::traced::Traced;
+use crate::run::span::{CallSpan, Gated};
 use crate::run::Concurrency;
 
 /// Where an executor finds and calls tools: a run's tools, or a registry alone.
@@ -78,6 +78,9 @@ pub(crate) struct Executor<'x, T: ?Sized> {
     pub(crate) finished: Option<&'x WriteAhead<'x>>,
     /// Where progress goes when no observer takes it (an MCP server forwards it).
     pub(crate) progress: Option<&'x Arc<dyn ProgressSink>>,
+    /// Whether each call's arguments and result go on its span
+    /// ([`LoopOptions::capture_tool_content`](crate::run::LoopOptions::capture_tool_content)).
+    pub(crate) capture_content: bool,
     /// Whether a synchronous tool runs with the worker's queue handed to another thread (in a
     /// durable loop, so that its lease is renewed while the tool holds the thread).
     pub(crate) hand_off: bool,
@@ -93,23 +96,31 @@ impl<'x, T: Calls + ?Sized> Executor<'x, T> {
             cancel: None,
             finished: None,
             progress: None,
+            capture_content: false,
             hand_off: false,
         }
     }
 
-    /// Runs one call as `resolution` says.
+    /// Runs one call as the gate resolved it (`gated`), inside its span, which every call has,
+    /// whatever the gate made of it.
     ///
-    /// Not an `async fn`, and the call's future is not wrapped in another: each would hold the
-    /// call's arguments again, in every call's future of every round.
+    /// Not an `async fn`, and the call's future is wrapped only in its span, which keeps none
+    /// of it: an `async` wrapper would hold the call's arguments again, in every call's future
+    /// of every round.
     pub(crate) fn call(
         &self,
         call: ToolCall,
         key: String,
         position: usize,
-        resolution: Resolution,
+        gated: Gated,
     ) -> impl Future<Output = CallResult> + '_ {
         use futures_util::future::{ready, Either, FutureExt as _};
-        match resolution {
+        let description = self
+            .tools
+            .tool(&call.name)
+            .map(|tool| tool.definition().description.as_str());
+        let span = CallSpan::open(&call, description, &gated, self.capture_content);
+        span.around(match gated.resolution {
             Resolution::Run => {
                 Either::Left(
                     self.allowed(call, key, position)
@@ -121,7 +132,7 @@ impl<'x, T: Calls + ?Sized> Executor<'x, T> {
             }
             Resolution::Denied(message) => Either::Right(ready(CallResult::Denied(message))),
             Resolution::NotOffered => Either::Right(ready(CallResult::NotOffered)),
-        }
+        })
     }
 
     /// Runs one allowed call, alone, and gives its tool's result: for a server that answers
@@ -130,9 +141,9 @@ impl<'x, T: Calls + ?Sized> Executor<'x, T> {
     #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
     pub(crate) async fn one(&self, call: ToolCall, key: String) -> ToolResult {
         let tool = call.name.clone();
-        match self.allowed(call, key, 0).await {
-            Some(result) => result,
-            None => Err(ToolError::failed(
+        match self.call(call, key, 0, Gated::UNASKED).await {
+            CallResult::Ran(result) => result,
+            _ => Err(ToolError::failed(
                 tool,
                 "the request was cancelled before the call started",
             )),
@@ -145,15 +156,15 @@ impl<'x, T: Calls + ?Sized> Executor<'x, T> {
         &self,
         calls: &[ToolCall],
         keys: &[String],
-        resolutions: Vec<Resolution>,
+        resolutions: Vec<Gated>,
         concurrency: Concurrency,
     ) -> Vec<CallResult> {
-        let run = |(position, resolution): (usize, Resolution)| {
+        let run = |(position, gated): (usize, Gated)| {
             self.call(
                 calls[position].clone(),
                 keys[position].clone(),
                 position,
-                resolution,
+                gated,
             )
         };
         let work = resolutions.into_iter().enumerate();
@@ -219,11 +230,7 @@ impl<'x, T: Calls + ?Sized> Executor<'x, T> {
         }
         let result = match self.tools.answered_here(&call) {
             Some(answer) => answer,
-            None => {
-                self.start(&call, context)
-                    .instrument(Traced::call_span(&call))
-                    .await
-            }
+            None => self.start(&call, context).await,
         };
         if let Some(observers) = self.observers {
             observers.call_finished(&key, &call, &result);

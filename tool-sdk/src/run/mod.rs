@@ -24,6 +24,7 @@ mod round;
 mod rounds;
 mod schedule;
 mod setup;
+mod span;
 mod stream;
 mod terminal;
 mod tools;

@@ -105,6 +105,11 @@ pub struct LoopOptions {
     /// head and its tail are kept, and a line between them says how much was cut. The whole
     /// result goes to the run's events ([`LoopEvent::ResultCut`](crate::run::LoopEvent::ResultCut)).
     pub result_limit: Option<usize>,
+    /// Put each call's arguments and, when it succeeds, its result on its `execute_tool` span
+    /// (`gen_ai.tool.call.arguments`, `gen_ai.tool.call.result`), for whatever the application
+    /// exports its spans to (default off: they may hold personal data, and whoever reads the
+    /// traces reads them too).
+    pub capture_tool_content: bool,
 }
 
 /// Bytes of a call's result the model reads by default (64 KiB, about 16,000 tokens): enough
@@ -164,6 +169,20 @@ impl LoopOptions {
         self
     }
 
+    /// Sets [`capture_tool_content`](Self::capture_tool_content).
+    ///
+    /// ```
+    /// use tool_sdk::run::LoopOptions;
+    ///
+    /// let options = LoopOptions::new().with_capture_tool_content(true);
+    /// assert!(options.capture_tool_content);
+    /// assert!(!LoopOptions::new().capture_tool_content);
+    /// ```
+    pub fn with_capture_tool_content(mut self, on: bool) -> Self {
+        self.capture_tool_content = on;
+        self
+    }
+
     /// Sets [`chat`](Self::with_chat).
     pub fn with_chat(mut self, chat: ChatOptions) -> Self {
         self.chat = chat;
@@ -181,6 +200,7 @@ impl Default for LoopOptions {
             streaming: true,
             defer_threshold: DEFAULT_DEFER_THRESHOLD,
             result_limit: Some(DEFAULT_RESULT_LIMIT),
+            capture_tool_content: false,
         }
     }
 }

@@ -6,13 +6,14 @@ use tokio_util::sync::CancellationToken;
 use crate::compensate::Held;
 
 use crate::define::ToolError;
-use crate::gate::{CallResult, Resolution};
+use crate::gate::CallResult;
 use crate::model::{tool_call_keys, AssistantMessage, Message, ToolCall, ToolResultMessage};
 use crate::run::durable::WriteAhead;
 use crate::run::execute::Executor;
 use crate::run::observe::Observer as _;
 use crate::run::outcome::RoundEnd;
 use crate::run::result_limit::cut;
+use crate::run::span::Gated;
 use crate::run::tools::RunTools;
 use crate::run::{ErrorAction, LoopStatus, ToolLoop};
 use crate::store::{CallSummary, RecordEntry, RunState, StoreError};
@@ -32,6 +33,7 @@ impl ToolLoop {
             cancel: Some(cancel),
             finished: Some(finished),
             progress: None,
+            capture_content: self.options.capture_tool_content,
             hand_off: self.records.store.is_some(),
         }
     }
@@ -42,7 +44,7 @@ impl ToolLoop {
         state: &mut RunState,
         tools: &RunTools<'_>,
         reply: AssistantMessage,
-        resolutions: Vec<Resolution>,
+        resolutions: Vec<Gated>,
         cancel: &CancellationToken,
     ) -> RoundEnd {
         let keys = tool_call_keys(&reply);

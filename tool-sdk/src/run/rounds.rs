@@ -8,11 +8,11 @@ use futures_util::future::{select, Either};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument as _;
 
-use crate::gate::Resolution;
 use crate::model::{AssistantMessage, ChatRequest, Message, ModelError, OfferedTool};
 use crate::run::durable::WriteAhead;
 use crate::run::observe::Observer as _;
 use crate::run::outcome::RoundEnd;
+use crate::run::span::Gated;
 use crate::run::stream::Streamed;
 use crate::run::tools::RunTools;
 use crate::run::traced::Traced;
@@ -68,7 +68,7 @@ impl ToolLoop {
             }
             // Every tool of the run was offered; a name that is none of them gets "unknown
             // tool" with suggestions from the registry.
-            let resolutions = vec![Resolution::Run; reply.tool_calls.len()];
+            let resolutions = vec![Gated::UNASKED; reply.tool_calls.len()];
             if let RoundEnd::Stop(status) = self
                 .round(conversation, state, tools, reply, resolutions, cancel)
                 .await

@@ -10,11 +10,12 @@ use tokio_util::sync::CancellationToken;
 
 use crate::compensate::Held;
 
-use crate::gate::{CallResult, Resolution};
+use crate::gate::CallResult;
 use crate::model::{AssistantMessage, ChatDelta, ChatStream, ModelError};
 use crate::run::durable::WriteAhead;
 use crate::run::execute::Calls as _;
 use crate::run::schedule::{Running, Schedule};
+use crate::run::span::Gated;
 use crate::run::tools::RunTools;
 use crate::run::ToolLoop;
 use crate::store::{RecordEntry, StoreError};
@@ -72,7 +73,7 @@ impl ToolLoop {
                 let call = reply.tool_calls[position].clone();
                 // Provisional key: the reply's keys are known once it is complete.
                 let key = call.id.clone().unwrap_or_else(|| format!("#{position}"));
-                let run = executor.call(call, key, position, Resolution::Run);
+                let run = executor.call(call, key, position, Gated::UNASKED);
                 running.push(async move { (position, read, run.await) });
             }
             let next = match (stream.as_mut(), running.is_empty()) {

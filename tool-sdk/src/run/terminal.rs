@@ -226,7 +226,12 @@ impl Approver for Terminal {
                     Err(reason) => decide.deny(&pending.key, reason),
                 };
             }
-            decide.build()
+            // Who decided, for the calls' spans: the person at the terminal, or the rule.
+            decide.build().with_decider(if self.attended {
+                "terminal"
+            } else {
+                "unattended_rule"
+            })
         })
     }
 }
@@ -291,6 +296,7 @@ mod tests {
             .map(|d| (d.key.as_str(), d.verdict.clone()))
             .collect();
         assert_eq!(verdicts.len(), 2);
+        assert_eq!(decisions.decider(), Some("terminal"));
         assert!(matches!(
             verdicts[0],
             ("c1", crate::gate::Verdict::Allow { .. })
@@ -353,6 +359,7 @@ mod tests {
             .decisions()
             .iter()
             .all(|d| matches!(d.verdict, crate::gate::Verdict::Deny { .. })));
+        assert_eq!(decisions.decider(), Some("unattended_rule"));
         let text = String::from_utf8(shown.0.lock().unwrap().clone()).unwrap();
         assert!(text.contains(UNATTENDED_RULE), "{text}");
     }

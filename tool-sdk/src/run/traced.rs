@@ -1,8 +1,9 @@
 //! `tracing` as an observer, the first of every loop's stack: spans named as OpenTelemetry's
 //! GenAI conventions name them, and an event for each step an operator looks for.
 //!
-//! A span wraps what it measures (the model's request, the tool's call), so the loop enters
-//! the spans this observer makes; the rest are reports like any observer's.
+//! A span wraps what it measures, so the loop enters the spans made here (the model's request)
+//! and in `span.rs` (each tool call, opened by the executor); the rest are reports like any
+//! observer's.
 
 use crate::define::{ProgressUpdate, ToolResult};
 use crate::model::ToolCall;
@@ -15,16 +16,6 @@ impl Traced {
     /// The span of one request to the model.
     pub(crate) fn chat_span(round: usize) -> tracing::Span {
         tracing::info_span!("gen_ai.chat", gen_ai.operation.name = "chat", round)
-    }
-
-    /// The span of one tool call.
-    pub(crate) fn call_span(call: &ToolCall) -> tracing::Span {
-        tracing::info_span!(
-            "gen_ai.execute_tool",
-            gen_ai.operation.name = "execute_tool",
-            gen_ai.tool.name = %call.name,
-            gen_ai.tool.call.id = call.id.as_deref().unwrap_or(""),
-        )
     }
 }
 
