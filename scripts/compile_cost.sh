@@ -95,6 +95,7 @@ serde_json.workspace = true
 schemars.workspace = true
 EOF
 done
+# The dialects are with_macro's own choice, in its manifest (derive_only has no tools).
 if [ -n "$listed" ]; then
   cat >>"$work/with_macro/Cargo.toml" <<EOF
 
