@@ -54,7 +54,7 @@ pub(crate) const SETTINGS_TABLE: &str = "package.metadata.tool-sdk";
 pub(crate) const SETTINGS_KEYS: &[&str] = &[DIALECTS];
 
 /// Keys `#[tools(...)]` accepts, for the "unknown key" error.
-pub(crate) const TOOLS_KEYS: &[&str] = &[CRATE];
+pub(crate) const TOOLS_KEYS: &[&str] = &[DIALECTS, CRATE];
 
 /// Values of `defer = "..."`.
 pub(crate) const DEFER_VALUES: &[&str] = &["always", "auto", "never"];
