@@ -4,10 +4,10 @@
 //! cargo run --example dialect_check
 //! ```
 //!
-//! `#[tool(dialects(...))]` names the dialects a tool must fit (tool-sdk's features
-//! `check-openai-strict`, `check-anthropic-strict`, `check-gemini` and
-//! `check-gemini-json-schema` choose them for every tool of a build). A tool that a chosen
-//! dialect cannot take fails `cargo check`, in the editor, before anything runs.
+//! `#[tool(dialects(...))]` names the dialects a tool must fit (`dialects = [...]` under
+//! `[package.metadata.tool-sdk]` in a package's `Cargo.toml` chooses them for every tool of
+//! that package). A tool that a chosen dialect cannot take fails `cargo check`, in the editor,
+//! before anything runs.
 //!
 //! `tag_photo` first took its labels as a map, `labels: HashMap<String, String>`, and
 //! `cargo check` said, at that parameter:

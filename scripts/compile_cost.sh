@@ -14,10 +14,10 @@
 #   RUNS=N                    runs per measurement (default 5)
 #   COMPILE_COST_TIMER=loop   time with a bash loop even when hyperfine is there
 #   COMPILE_COST_COUNT=0      skip the instruction count
-#   COMPILE_COST_DIALECTS=openai-strict,anthropic-strict,gemini
+#   COMPILE_COST_DIALECTS=openai_strict,anthropic_strict,gemini
 #                             check with_macro's tools against these dialects when compiled
-#                             (tool-sdk's features `check-<dialect>`; its types then derive
-#                             `tool_sdk::describe::Described`)
+#                             (`dialects` of `[package.metadata.tool-sdk]` in its manifest; its
+#                             types then derive `tool_sdk::describe::Described`)
 # Needs cargo and the network or a warm cargo cache; uses hyperfine when present, installing
 # the Debian package when missing and running as root (valgrind likewise). Everything it builds is
 # removed on exit.
@@ -51,13 +51,14 @@ dep_serde_json="$(workspace_dep serde_json)"
 dep_schemars="$(workspace_dep schemars)"
 dep_tokio="$(workspace_dep tokio)"
 
-# The dialects chosen, as tool-sdk features: `openai-strict,gemini` -> "check-openai-strict", ...
+# The dialects chosen, as with_macro's manifest lists them: `openai_strict,gemini` ->
+# `"openai_strict", "gemini"` (`openai-strict` is read as `openai_strict`).
 dialects="${COMPILE_COST_DIALECTS:-}"
-features=""
+listed=""
 if [ -n "$dialects" ]; then
   IFS=, read -ra chosen <<<"$dialects"
   for dialect in "${chosen[@]}"; do
-    features+="${features:+, }\"check-$dialect\""
+    listed+="${listed:+, }\"${dialect//-/_}\""
   done
 fi
 
@@ -70,7 +71,7 @@ resolver = "2"
 members = ["with_macro", "derive_only"]
 
 [workspace.dependencies]
-tool-sdk = { path = "$repo/tool-sdk", default-features = false, features = [$features] }
+tool-sdk = { path = "$repo/tool-sdk", default-features = false }
 $dep_serde
 $dep_serde_json
 $dep_schemars
@@ -94,6 +95,14 @@ serde_json.workspace = true
 schemars.workspace = true
 EOF
 done
+# The dialects are with_macro's own choice, in its manifest (derive_only has no tools).
+if [ -n "$listed" ]; then
+  cat >>"$work/with_macro/Cargo.toml" <<EOF
+
+[package.metadata.tool-sdk]
+dialects = [$listed]
+EOF
+fi
 # Only the check (`cargo test`) needs these; a dev-dependency is not built by `cargo build`.
 # tokio gets the features tool-sdk already turns on, so it is not built twice.
 cat >>"$work/with_macro/Cargo.toml" <<'EOF'

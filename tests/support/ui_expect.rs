@@ -8,40 +8,24 @@
 //! compiler only. Each line of the `.expect` must instead appear, in order, in the compiler's
 //! output; lines starting with `#` are comments, and `[..]` stands for any text.
 //!
-//! The cases are compiled as binaries of one scratch package under the target directory, with
-//! `cargo check --keep-going`, against this workspace's `tool-sdk` and lock file.
+//! The cases are compiled with `cargo check --keep-going` against this workspace's `tool-sdk`
+//! and lock file, each as the binary of a package of its own in one scratch workspace under
+//! the target directory. A case that needs settings in its package's manifest (the dialects
+//! `[package.metadata.tool-sdk]` chooses) has them in a `.toml` beside it, added to its
+//! package's `Cargo.toml` as written.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
 
-/// A scratch package the cases are compiled in: its name, and the features of `tool-sdk` it
-/// turns on.
-#[derive(Debug, Clone, Copy)]
-pub struct Project {
-    /// Its directory under the target directory's `tests/`, and the cases' directory under `ui/`.
-    pub name: &'static str,
-    /// The features of `tool-sdk` it builds with.
-    pub features: &'static [&'static str],
-}
+/// The scratch workspace's directory under the target directory's `tests/`.
+const SCRATCH: &str = "ui-expect";
 
-/// `tool-sdk` with its default features.
-pub const DEFAULT: Project = Project {
-    name: "ui-expect",
-    features: &[],
-};
-
-/// The cases' compiler output, checked against their `.expect` files: one message per case
-/// that does not match (empty when all do).
-pub fn check(cases: &[PathBuf]) -> Vec<String> {
-    check_in(DEFAULT, cases, &[])
-}
-
-/// Compiles `fail` and `pass` cases in `project`: each `fail` case's output is checked against
-/// its `.expect`, and each `pass` case must compile without an error. One message per case that
-/// does not hold.
-pub fn check_in(project: Project, fail: &[PathBuf], pass: &[PathBuf]) -> Vec<String> {
+/// Compiles `fail` and `pass` cases: each `fail` case's output is checked against its
+/// `.expect`, and each `pass` case must compile without an error. One message per case that
+/// does not hold (empty when all do).
+pub fn check(fail: &[PathBuf], pass: &[PathBuf]) -> Vec<String> {
     let cases: Vec<PathBuf> = fail.iter().chain(pass).cloned().collect();
     if cases.is_empty() {
         return Vec::new();
@@ -53,34 +37,45 @@ pub fn check_in(project: Project, fail: &[PathBuf], pass: &[PathBuf]) -> Vec<Str
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| workspace.join("target"));
-    let project_dir = target.join("tests").join(project.name);
-    std::fs::create_dir_all(&project_dir).expect("the scratch package's directory");
-    let bins: Vec<(String, PathBuf)> = cases
-        .iter()
-        .map(|case| {
-            let absolute = tests_dir.join(case);
-            (bin_name(case), absolute)
-        })
-        .collect();
+    let project_dir = target.join("tests").join(SCRATCH);
+    let bins: Vec<String> = cases.iter().map(|case| bin_name(case)).collect();
+    std::fs::create_dir_all(&project_dir).expect("the scratch workspace's directory");
     std::fs::write(
         project_dir.join("Cargo.toml"),
-        manifest(workspace, project.features, &bins),
+        workspace_manifest(workspace, &bins),
     )
     .expect("the scratch manifest");
+    for (bin, case) in bins.iter().zip(&cases) {
+        let package_dir = project_dir.join("cases").join(bin);
+        std::fs::create_dir_all(&package_dir).expect("a case's package directory");
+        let settings_path = tests_dir.join(case).with_extension("toml");
+        let settings = std::fs::read_to_string(&settings_path).unwrap_or_default();
+        write_if_changed(
+            &package_dir.join("Cargo.toml"),
+            &package_manifest(bin, &tests_dir.join(case), &settings),
+        );
+    }
     std::fs::copy(workspace.join("Cargo.lock"), project_dir.join("Cargo.lock"))
         .expect("the workspace's lock file");
     let output = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
         .current_dir(&project_dir)
         .env("CARGO_TARGET_DIR", project_dir.join("target"))
         .env_remove("RUSTFLAGS")
-        .args(["check", "--offline", "--bins", "--keep-going", "--quiet"])
+        .args([
+            "check",
+            "--offline",
+            "--workspace",
+            "--bins",
+            "--keep-going",
+            "--quiet",
+        ])
         .args(["--color=never", "--message-format=json"])
         .output()
         .expect("cargo runs");
     let rendered = rendered_by_bin(&String::from_utf8_lossy(&output.stdout));
     let prefix = format!("{}/", tests_dir.display());
     let mut failures = Vec::new();
-    for ((bin, _), case) in bins.iter().zip(&cases) {
+    for (bin, case) in bins.iter().zip(&cases) {
         let text = rendered
             .iter()
             .filter(|(name, _)| name == bin)
@@ -112,6 +107,14 @@ pub fn check_in(project: Project, fail: &[PathBuf], pass: &[PathBuf]) -> Vec<Str
         }
     }
     failures
+}
+
+/// Writes `text` to `path` unless it holds it already: a manifest rewritten unchanged would
+/// make cargo compile its case again.
+fn write_if_changed(path: &Path, text: &str) {
+    if std::fs::read_to_string(path).ok().as_deref() != Some(text) {
+        std::fs::write(path, text).expect("a case's manifest");
+    }
 }
 
 /// Whether every expected line appears in `text`, in order; else the first that does not.
@@ -160,36 +163,50 @@ fn bin_name(case: &Path) -> String {
     format!("{group}-{stem}")
 }
 
-fn manifest(workspace: &Path, features: &[&str], bins: &[(String, PathBuf)]) -> String {
-    let features: Vec<String> = features
+/// The scratch workspace: one member package per case, the dependencies they share.
+fn workspace_manifest(workspace: &Path, bins: &[String]) -> String {
+    let members: Vec<String> = bins
         .iter()
-        .map(|feature| format!("{feature:?}"))
+        .map(|bin| format!("{:?}", format!("cases/{bin}")))
         .collect();
-    let mut manifest = format!(
-        r#"[package]
-name = "tool-sdk-ui-expect"
-version = "0.0.0"
-edition = "2021"
-publish = false
+    format!(
+        r#"[workspace]
+resolver = "2"
+members = [{}]
 
-[workspace]
-
-[dependencies]
-tool-sdk = {{ path = {:?}, features = [{}] }}
+[workspace.dependencies]
+tool-sdk = {{ path = {:?} }}
 serde = {{ version = "1", features = ["derive"] }}
 serde_json = "1"
 schemars = "1"
 "#,
+        members.join(", "),
         workspace.join("tool-sdk").display().to_string(),
-        features.join(", ")
-    );
-    for (name, path) in bins {
-        manifest.push_str(&format!(
-            "\n[[bin]]\nname = {name:?}\npath = {:?}\n",
-            path.display().to_string()
-        ));
-    }
-    manifest
+    )
+}
+
+/// The package of one case: its binary, and the case's own manifest settings.
+fn package_manifest(bin: &str, case: &Path, settings: &str) -> String {
+    format!(
+        r#"[package]
+name = {bin:?}
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+tool-sdk.workspace = true
+serde.workspace = true
+serde_json.workspace = true
+schemars.workspace = true
+
+[[bin]]
+name = {bin:?}
+path = {:?}
+
+{settings}"#,
+        case.display().to_string()
+    )
 }
 
 /// Each compiler message's rendered text, with the binary it is about.

@@ -1,11 +1,12 @@
 //! Rules over a whole parsed tool, one function per rule; each records spanned errors.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use syn::{GenericArgument, PathArguments, Type};
 
 use crate::ctxt::Ctxt;
 use crate::model::{DefaultValue, ParamKind, Rejected, ToolDef, ToolSetDef, Unnamed};
+use crate::settings::settings;
 
 /// Runs every rule on an impl block under `#[tools]` and on each of its tools.
 pub(crate) fn check_set(cx: &mut Ctxt, set: &ToolSetDef) {
@@ -97,6 +98,16 @@ pub(crate) fn check(cx: &mut Ctxt, def: &ToolDef) {
     check_defaults(cx, def);
     check_nested_borrows(cx, def);
     check_compensate_context(cx, def);
+    check_package_settings(cx);
+}
+
+/// The package's settings for the macros (`[package.metadata.tool-sdk]` in its manifest) are
+/// well formed: a mistake there fails every tool of the package, at the macro that read them,
+/// rather than leaving its tools unchecked without a word.
+fn check_package_settings(cx: &mut Ctxt) {
+    if let Some(problem) = &settings().problem {
+        cx.error_at(Span::call_site(), problem);
+    }
 }
 
 /// `define_tool!` reads a doc comment and one `#[tool(...)]`: a second would leave unclear which

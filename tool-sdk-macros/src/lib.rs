@@ -14,6 +14,7 @@ mod manifest;
 mod model;
 mod parse;
 mod resolve;
+mod settings;
 mod symbol;
 
 use proc_macro::TokenStream;

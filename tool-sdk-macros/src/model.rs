@@ -183,8 +183,9 @@ pub(crate) struct Options {
     pub(crate) confirm: Option<Hook>,
     /// `compensate = action`: rolls back a successful call, given its arguments and output.
     pub(crate) compensate: Option<Hook>,
-    /// `dialects(...)`: the dialects checked when the tool is compiled, instead of those the
-    /// runtime crate's features choose; each a variant of `Dialect`, where it is named.
+    /// `dialects(...)`: the dialects checked when the tool is compiled, instead of those its
+    /// package's manifest chooses; each a variant of `Dialect`, where it is named. A method of
+    /// `#[tools(dialects(...))]` that names none has the block's.
     pub(crate) dialects: Option<Vec<syn::Ident>>,
 }
 

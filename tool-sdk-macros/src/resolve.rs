@@ -8,7 +8,6 @@ use proc_macro2::{Span, TokenStream};
 use proc_macro_crate::{crate_name, FoundCrate};
 use quote::quote;
 
-use crate::manifest::depends_by_name;
 use crate::symbol::{PRIVATE_MODULE, RUNTIME_PACKAGE};
 
 /// The path of the runtime crate's `__private` module: under the user's `crate = path` if
@@ -27,17 +26,13 @@ pub(crate) fn private_module(explicit: Option<&syn::Path>) -> TokenStream {
 }
 
 /// The name under which the package being compiled knows the runtime crate. Read from its
-/// manifest's text when the dependency has the package's own name, the common case; otherwise
-/// asked of proc-macro-crate, which runs cargo (see [`manifest`](crate::manifest)).
+/// manifest's text when the dependency has the package's own name, the common case (see
+/// [`settings`](crate::settings)); otherwise asked of proc-macro-crate, which runs cargo (see
+/// [`manifest`](crate::manifest)).
 fn runtime_crate_name() -> String {
     const CANONICAL: &str = "tool_sdk";
     let itself = std::env::var("CARGO_PKG_NAME").is_ok_and(|name| name == RUNTIME_PACKAGE);
-    let by_name = || {
-        let dir = std::env::var_os("CARGO_MANIFEST_DIR")?;
-        let text = std::fs::read_to_string(std::path::Path::new(&dir).join("Cargo.toml")).ok()?;
-        Some(depends_by_name(&text, RUNTIME_PACKAGE))
-    };
-    if itself || by_name() == Some(true) {
+    if itself || crate::settings::settings().runtime_by_name {
         return CANONICAL.to_owned();
     }
     match crate_name(RUNTIME_PACKAGE) {

@@ -48,8 +48,13 @@ pub(crate) const DIALECT_NAMES: &[(&str, &str, u8)] = &[
     ("gemini_json_schema", "GeminiJsonSchema", 5),
     ("mcp", "Mcp", 6),
 ];
+/// The table of a package's manifest that holds its settings for the macros.
+pub(crate) const SETTINGS_TABLE: &str = "package.metadata.tool-sdk";
+/// Keys that table accepts, for the "unknown key" error.
+pub(crate) const SETTINGS_KEYS: &[&str] = &[DIALECTS];
+
 /// Keys `#[tools(...)]` accepts, for the "unknown key" error.
-pub(crate) const TOOLS_KEYS: &[&str] = &[CRATE];
+pub(crate) const TOOLS_KEYS: &[&str] = &[DIALECTS, CRATE];
 
 /// Values of `defer = "..."`.
 pub(crate) const DEFER_VALUES: &[&str] = &["always", "auto", "never"];

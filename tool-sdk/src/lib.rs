@@ -174,7 +174,11 @@
 //! | `mcp-http` | MCP over streamable HTTP, both ways (`mcp` included) | hyper, reqwest |
 //! | `approvals` | `approvals`: the page where a person decides | axum, hyper |
 //! | `chrono`, `uuid`, `url` | those crates' types as tool arguments | the crate named |
-//! | `check-openai-strict`, `check-anthropic-strict`, `check-gemini`, `check-gemini-json-schema` | every tool of the build checked against that dialect when it compiles | nothing |
+//!
+//! Every feature only adds: turning one on, anywhere in a build, makes no code that compiled
+//! without it fail. Choices that must stay a crate's own are not features: the dialects every
+//! tool of a package is checked against when it compiles are named in that package's
+//! `Cargo.toml` (`[package.metadata.tool-sdk]`, see [`describe`]).
 //!
 //! A model the environment names ([`model::from_env`]) in a build without its feature is an
 //! error that names the feature, never a silent fallback to another model.

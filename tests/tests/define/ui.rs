@@ -13,6 +13,10 @@
 //!   message, label, notes and the span are checked, since the compiler's own notes change
 //!   between releases ([`tool_sdk_tests::ui_expect`]).
 //!
+//! The cases of `ui/dialects_chosen/` are compiled by `ui_expect` alone, each in a package
+//! whose manifest holds the `.toml` beside the case (`[package.metadata.tool-sdk]`, the
+//! dialects chosen for every tool of the package, or a mistake in that table).
+//!
 //! After a deliberate change of a message, regenerate the `.stderr` files with
 //! `TRYBUILD=overwrite cargo test -p tool-sdk-tests --test define ui` and review the diff; edit a
 //! `.expect` by hand. `TOOL_SDK_UI=<text>` runs only the cases whose path (such as
@@ -42,17 +46,26 @@ fn ui() {
         let in_chosen = case
             .parent()
             .and_then(Path::file_name)
-            .is_some_and(|dir| dir == CHOSEN.name);
+            .is_some_and(|dir| dir == CHOSEN);
+        let settings = case.with_extension("toml").exists();
         if in_chosen {
-            // Compiled with the dialects chosen for the whole build: by `ui_expect` alone,
-            // since trybuild builds with this package's features.
-            if name.starts_with("pass_") {
+            // Compiled with the dialects their package's manifest chooses, in the `.toml`
+            // beside them: by `ui_expect` alone, since trybuild's packages take no settings.
+            if !settings {
+                orphans.push(format!("{}: needs a .toml", case.display()));
+            } else if name.starts_with("pass_") {
                 chosen_pass.push(case);
             } else if case.with_extension("expect").exists() {
                 chosen_fail.push(case);
             } else {
                 orphans.push(format!("{}: needs a .expect", case.display()));
             }
+        } else if settings {
+            orphans.push(format!(
+                "{}: manifest settings are read for the cases of ui/{}/ alone",
+                case.display(),
+                CHOSEN
+            ));
         } else if name.starts_with("pass_") {
             pass.push(case);
         } else if !name.starts_with("fail_") {
@@ -77,12 +90,8 @@ fn ui() {
         pass.len() + chosen_pass.len(),
     );
 
-    let mut failures = tool_sdk_tests::ui_expect::check(&expect);
-    failures.extend(tool_sdk_tests::ui_expect::check_in(
-        CHOSEN,
-        &chosen_fail,
-        &chosen_pass,
-    ));
+    expect.extend(chosen_fail);
+    let failures = tool_sdk_tests::ui_expect::check(&expect, &chosen_pass);
     // trybuild runs its cases when `cases` is dropped, and panics if any fails.
     {
         let cases = trybuild::TestCases::new();
@@ -96,12 +105,9 @@ fn ui() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
-/// The cases of `ui/dialects_chosen/`, compiled with dialects chosen for every tool by
-/// `tool-sdk`'s features.
-const CHOSEN: tool_sdk_tests::ui_expect::Project = tool_sdk_tests::ui_expect::Project {
-    name: "dialects_chosen",
-    features: &["check-openai-strict", "check-gemini"],
-};
+/// The folder of the cases compiled with settings in their package's manifest (the dialects
+/// `[package.metadata.tool-sdk]` chooses for every tool), each in a `.toml` beside the case.
+const CHOSEN: &str = "dialects_chosen";
 
 /// Every `ui/<macro>/*.rs`, relative to this package (trybuild's working directory).
 fn ui_cases() -> Vec<PathBuf> {

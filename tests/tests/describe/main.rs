@@ -4,6 +4,7 @@
 //! One test binary for the stage: each file of this folder is a module of it.
 
 mod compile_time;
+mod dialect_per_crate;
 mod dialects;
 mod everyday_types;
 mod oracles;

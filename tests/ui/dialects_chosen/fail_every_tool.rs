@@ -1,5 +1,5 @@
-//! Built with tool-sdk's features `check-openai-strict` and `check-gemini`: every tool is
-//! checked against both, without an attribute.
+//! Built with `dialects = ["openai_strict", "gemini"]` in its package's
+//! `[package.metadata.tool-sdk]`: every tool is checked against both, without an attribute.
 
 use std::collections::HashMap;
 

@@ -3,8 +3,9 @@
 //! shape) against the dialects chosen, and fail, spanned at the parameter, where a dialect
 //! refuses it.
 //!
-//! Nothing is generated when no dialect is chosen: neither `#[tool(dialects(...))]` nor a
-//! feature of the runtime crate asks for one. When one is, the check adds one item, the
+//! Nothing is generated when no dialect is chosen: neither `#[tool(dialects(...))]` nor the
+//! package's manifest (`[package.metadata.tool-sdk]`, see [`settings`](crate::settings))
+//! asks for one. When one is, the check adds one item, the
 //! descriptions it judges, which the tool's definition is also held to at registration:
 //! generated code is compiled again at every incremental build, and each item costs the
 //! compiler more than its statements.
@@ -15,30 +16,13 @@ use syn::spanned::Spanned;
 
 use crate::expand::field::field_type;
 use crate::model::ToolDef;
+use crate::settings::settings;
 use crate::symbol::DIALECT_NAMES;
 
 /// The binding of the check's verdict in the generated statements.
 const CHECKED: &str = "__tool_sdk_checked";
 /// The item that holds the descriptions the check judges.
 const DESCRIBED: &str = "__TOOL_SDK_DESCRIBED";
-
-/// The dialects every tool is checked against, as the runtime crate's features chose them.
-fn chosen_for_every_tool() -> Vec<&'static str> {
-    let chosen = [
-        (cfg!(feature = "check-openai-strict"), "openai_strict"),
-        (cfg!(feature = "check-anthropic-strict"), "anthropic_strict"),
-        (cfg!(feature = "check-gemini"), "gemini"),
-        (
-            cfg!(feature = "check-gemini-json-schema"),
-            "gemini_json_schema",
-        ),
-    ];
-    chosen
-        .into_iter()
-        .filter(|(on, _)| *on)
-        .map(|(_, name)| name)
-        .collect()
-}
 
 /// The dialects chosen for `def`, as the set of their places in `Dialect::ALL`, and where a
 /// refusal outside every parameter is reported; `None` when none is chosen.
@@ -55,10 +39,12 @@ fn chosen(def: &ToolDef) -> Option<(u8, Span)> {
             (mask, dialects.first().map(|first| first.span()))
         }
         None => {
-            let mask = chosen_for_every_tool().into_iter().fold(0u8, |mask, name| {
+            // The package's choice, `[package.metadata.tool-sdk]` (a malformed one is
+            // reported by the checks, and chooses nothing).
+            let mask = settings().dialects.iter().fold(0u8, |mask, name| {
                 let place = DIALECT_NAMES
                     .iter()
-                    .find(|(known, ..)| *known == name)
+                    .find(|(known, ..)| known == name)
                     .map_or(0, |(.., place)| *place);
                 mask | 1 << place
             });

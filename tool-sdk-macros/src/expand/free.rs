@@ -14,6 +14,7 @@ use crate::parse::attr::parse_tool_attr;
 use crate::parse::item::{camel_case, parse_tool_fn, Owner};
 use crate::parse::shell::FnShell;
 use crate::resolve::{private_module, version_check};
+use crate::settings::{manifest_input, settings};
 
 pub(crate) fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
     let mut cx = Ctxt::default();
@@ -81,10 +82,12 @@ pub(crate) fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
             quote!(#errors #stand_in #version_check)
         }
     };
+    let manifest_input = manifest_input(&settings());
     quote! {
         #item
         #tool_struct
         #implementation
+        #manifest_input
     }
 }
 

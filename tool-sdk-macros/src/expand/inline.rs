@@ -16,6 +16,7 @@ use crate::expand::tool::{
 use crate::model::{Hook, ToolDef};
 use crate::parse::inline::{parse_inline, InlineInput};
 use crate::resolve::{private_module, version_check, version_value};
+use crate::settings::{manifest_input, settings};
 
 pub(crate) fn expand(input: TokenStream) -> TokenStream {
     let mut input: InlineInput = match syn::parse2(input) {
@@ -27,6 +28,7 @@ pub(crate) fn expand(input: TokenStream) -> TokenStream {
     check(&mut cx, &def);
     let private = private_module(def.options.crate_path.as_ref());
     let version_check = version_check(&private);
+    let manifest_input = manifest_input(&settings());
     match cx.check() {
         Ok(()) => {
             let tool = inline_tool(&def, &private, &input.closure);
@@ -37,6 +39,7 @@ pub(crate) fn expand(input: TokenStream) -> TokenStream {
             let descriptions = descriptions(&def, &private);
             let version = version_value(&private);
             quote! {{
+                #manifest_input
                 #descriptions
                 const _: () = {
                     #dialect_checks
@@ -51,6 +54,7 @@ pub(crate) fn expand(input: TokenStream) -> TokenStream {
             let closure = &input.closure;
             quote! {{
                 #errors
+                #manifest_input
                 #version_check
                 let _ = #closure;
                 #private::inline_stand_in()

@@ -15,6 +15,7 @@ use crate::expand::tool::tool_impl;
 use crate::model::ToolDef;
 use crate::parse::set::parse_tool_set;
 use crate::resolve::{private_module, version_check, version_value};
+use crate::settings::{manifest_input, settings};
 
 pub(crate) fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
     let mut item = match syn::parse2::<syn::Item>(input.clone()) {
@@ -51,9 +52,11 @@ pub(crate) fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
             quote!(#errors #stand_in #version_check)
         }
     };
+    let manifest_input = manifest_input(&settings());
     quote! {
         #item
         #generated
+        #manifest_input
     }
 }
 

@@ -230,7 +230,10 @@ pub(crate) fn parse_arg_attr(
 
 /// `dialects(openai_strict, gemini)`: each name as the variant of `Dialect` it is, spanned
 /// where it is written; an unknown or repeated name is an error.
-fn parse_dialects(cx: &mut Ctxt, meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<syn::Ident>> {
+pub(crate) fn parse_dialects(
+    cx: &mut Ctxt,
+    meta: &ParseNestedMeta<'_>,
+) -> syn::Result<Vec<syn::Ident>> {
     let mut dialects: Vec<syn::Ident> = Vec::new();
     if !meta.input.peek(syn::token::Paren) {
         cx.error_spanned_by(

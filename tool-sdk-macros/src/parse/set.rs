@@ -5,11 +5,11 @@ use proc_macro2::TokenStream;
 
 use crate::ctxt::Ctxt;
 use crate::model::{ExtraParam, Hook, ToolDef, ToolSetDef};
-use crate::parse::attr::{parse_tool_attr, skip_value};
+use crate::parse::attr::{parse_dialects, parse_tool_attr, skip_value};
 use crate::parse::hook::method_extra;
 use crate::parse::item::{parse_tool_fn, replace_self, Owner};
 use crate::resolve::display_path;
-use crate::symbol::{COMPENSATE_FIXED, CRATE, TOOL, TOOLS_KEYS};
+use crate::symbol::{COMPENSATE_FIXED, CRATE, DIALECTS, TOOL, TOOLS_KEYS};
 
 /// Builds the model of an impl block under `#[tools(args)]`, taking the tool attributes off
 /// its methods. Grammar errors are recorded in `cx`; the rest is for `check_set`.
@@ -18,7 +18,10 @@ pub(crate) fn parse_tool_set(
     args: TokenStream,
     item: &mut syn::ItemImpl,
 ) -> ToolSetDef {
-    let crate_path = parse_set_args(cx, args);
+    let SetArgs {
+        crate_path,
+        dialects,
+    } = parse_set_args(cx, args);
     let self_ty = (*item.self_ty).clone();
     // Every method by name, with whether it takes `self` and its parameters after the first
     // two: a hook may name a sibling method.
@@ -68,6 +71,10 @@ pub(crate) fn parse_tool_set(
             }
         };
         let mut attr = parse_tool_attr(cx, tokens);
+        // The block's dialects, for a method that names none of its own.
+        if attr.options.dialects.is_none() {
+            attr.options.dialects.clone_from(&dialects);
+        }
         if let Some(hook) = &mut attr.options.confirm {
             sibling_method(hook, &methods, false);
         }
@@ -90,14 +97,30 @@ pub(crate) fn parse_tool_set(
     set
 }
 
-fn parse_set_args(cx: &mut Ctxt, args: TokenStream) -> Option<syn::Path> {
+/// What `#[tools(...)]` said.
+struct SetArgs {
+    crate_path: Option<syn::Path>,
+    /// `dialects(...)`: the dialects every tool of the block is checked against, unless it
+    /// names its own.
+    dialects: Option<Vec<syn::Ident>>,
+}
+
+fn parse_set_args(cx: &mut Ctxt, args: TokenStream) -> SetArgs {
     let mut crate_path = None;
+    let mut dialects = None;
     let parser = syn::meta::parser(|meta| {
         if meta.path.is_ident(CRATE) {
             if crate_path.is_some() {
                 cx.error_spanned_by(&meta.path, "duplicate `crate` in `#[tools]`");
             }
             crate_path = Some(meta.value()?.parse::<syn::Path>()?);
+        } else if meta.path.is_ident(DIALECTS) {
+            let listed = parse_dialects(cx, &meta)?;
+            if dialects.is_some() {
+                cx.error_spanned_by(&meta.path, "duplicate `dialects` in `#[tools]`");
+            } else {
+                dialects = Some(listed);
+            }
         } else {
             let shown = display_path(&meta.path);
             cx.error_spanned_by(
@@ -114,7 +137,10 @@ fn parse_set_args(cx: &mut Ctxt, args: TokenStream) -> Option<syn::Path> {
     if let Err(error) = syn::parse::Parser::parse2(parser, args) {
         cx.syn_error(error);
     }
-    crate_path
+    SetArgs {
+        crate_path,
+        dialects,
+    }
 }
 
 /// A method of the impl block, as a hook may name it.

@@ -1,0 +1,13 @@
+//! A dialect listed twice is a mistake, as in `#[tool(dialects(...))]`.
+
+use tool_sdk::tool;
+
+/// Does its work.
+#[tool]
+fn work(count: u32) -> u32 {
+    count
+}
+
+fn main() {
+    let _ = work(1);
+}

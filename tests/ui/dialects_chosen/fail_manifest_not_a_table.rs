@@ -1,0 +1,13 @@
+//! The settings are a table, not a list of dialects.
+
+use tool_sdk::tool;
+
+/// Does its work.
+#[tool]
+fn work(count: u32) -> u32 {
+    count
+}
+
+fn main() {
+    let _ = work(1);
+}
