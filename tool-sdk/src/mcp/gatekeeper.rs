@@ -30,10 +30,16 @@ pub(super) struct Gatekeeper {
     server: String,
 }
 
+/// Who allowed a call, as its span names the decider: the server's own decisions.
+const SERVER_POLICY: &str = "mcp_server_policy";
+
+/// Who allowed a call, as its span names the decider: the client's user, asked.
+const CLIENT_USER: &str = "mcp_client_user";
+
 /// What becomes of a call.
 pub(super) enum Passage {
-    /// Run it.
-    Run,
+    /// Run it; allowed by the named decider when the call needed a decision (its span says so).
+    Run(Option<&'static str>),
     /// Answer this instead of running it (a refusal, a denial, an input request).
     Answer(Box<CallToolResponse>),
 }
@@ -70,7 +76,7 @@ impl Gatekeeper {
         context: &RequestContext<RoleServer>,
     ) -> Result<Passage, ErrorData> {
         match self.decisions.decide(call) {
-            McpDecision::Allow => Ok(Passage::Run),
+            McpDecision::Allow => Ok(Passage::Run(Some(SERVER_POLICY))),
             McpDecision::Deny(message) => Ok(Passage::Answer(Box::new(refusal(message).into()))),
             McpDecision::Refuse => Ok(refused(call, "which this MCP server does not ask for")),
             McpDecision::Ask => self.ask(call, context).await,
@@ -185,7 +191,7 @@ impl Gatekeeper {
 
 fn passage(answer: Answer) -> Passage {
     match answer {
-        Answer::Allow => Passage::Run,
+        Answer::Allow => Passage::Run(Some(CLIENT_USER)),
         Answer::Deny(message) => Passage::Answer(Box::new(refusal(message).into())),
     }
 }

@@ -25,7 +25,7 @@ use super::{McpDecisions, McpError, McpServerInfo, McpTool};
 use crate::gate::ConfirmationPolicy;
 use crate::model::ToolCall;
 use crate::register::ToolRegistry;
-use crate::run::Executor;
+use crate::run::{Executor, Gated};
 
 /// A [`ToolRegistry`] served over MCP: `tools/list` lists its tools, `tools/call` dispatches
 /// through it.
@@ -332,11 +332,13 @@ impl ServerHandler for Handler {
         {
             gatekeeper.decide(&call, &context).await?
         } else {
-            Passage::Run
+            Passage::Run(None)
         };
-        if let Passage::Answer(answer) = passage {
-            return Ok(*answer);
-        }
+        let gated = match passage {
+            Passage::Answer(answer) => return Ok(*answer),
+            Passage::Run(None) => Gated::UNASKED,
+            Passage::Run(Some(decider)) => Gated::allowed_by(decider),
+        };
         if tool.definition().options.long_running && takes_tasks(&context) {
             let task = self
                 .0
@@ -348,6 +350,7 @@ impl ServerHandler for Handler {
                     arguments,
                     call_id,
                     wrapping,
+                    gated,
                 })
                 .await?;
             return Ok(CallToolResponse::Task(task));
@@ -358,7 +361,7 @@ impl ServerHandler for Handler {
             cancel: Some(&context.ct),
             ..Executor::plain(&**registry)
         };
-        let result = executor.one(call, call_id).await;
+        let result = executor.one(call, call_id, gated).await;
         if let Some(progress) = progress {
             // Every report reaches the client before the result does.
             progress.finish().await;

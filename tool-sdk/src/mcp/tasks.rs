@@ -31,7 +31,7 @@ use super::task_settings::McpTasks;
 use crate::define::{ProgressSink, ProgressUpdate, ToolResult};
 use crate::model::ToolCall;
 use crate::register::ToolRegistry;
-use crate::run::Executor;
+use crate::run::{Executor, Gated};
 use crate::store::{random_token, StoreError, TaskEnd, TaskState, TaskStore};
 
 /// How long a cancelled task's tool may take to stop after its token is cancelled.
@@ -70,6 +70,8 @@ pub(super) struct TaskCall {
     pub(super) arguments: String,
     pub(super) call_id: String,
     pub(super) wrapping: Wrapping,
+    /// How the gate let it through, for its span.
+    pub(super) gated: Gated,
 }
 
 impl Tasks {
@@ -202,6 +204,7 @@ impl Tasks {
                 call.arguments.as_str(),
             ),
             call.call_id.clone(),
+            call.gated.clone(),
         );
         tokio::pin!(call_future);
         let renewals = self.renew_while_working(id, running);

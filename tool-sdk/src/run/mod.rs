@@ -47,6 +47,8 @@ pub use options::{
 pub use outcome::{LoopOutcome, LoopStatus};
 pub use recover::RecoveredRun;
 pub use setup::SetupError;
+#[cfg(feature = "mcp")]
+pub(crate) use span::Gated;
 pub use terminal::UNATTENDED_RULE;
 pub use tool_loop::ToolLoop;
 

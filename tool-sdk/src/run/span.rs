@@ -48,6 +48,17 @@ impl Gated {
         }
     }
 
+    /// A call that needed a decision, allowed by `decider`.
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
+    pub(crate) fn allowed_by(decider: &str) -> Gated {
+        Gated {
+            resolution: Resolution::Run,
+            asked: true,
+            decided: true,
+            decider: Some(Arc::from(decider)),
+        }
+    }
+
     /// The calls of `paused`, in reply order, as `decisions` resolved them (`resolutions`).
     pub(crate) fn decided(
         paused: &PausedTurn,
