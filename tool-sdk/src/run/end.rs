@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use crate::compensate::{Held, Rollback};
-use crate::model::{Message, ToolResultStatus};
+use crate::model::{Message, ToolResultMessage, ToolResultStatus};
 use crate::run::observe::Observer as _;
 use crate::run::tools::RunTools;
 use crate::run::{durable, LoopOutcome, LoopStatus, ToolLoop};
@@ -21,7 +21,7 @@ impl ToolLoop {
     #[allow(clippy::manual_async_fn)]
     pub(super) fn end_run<'a>(
         &'a self,
-        conversation: &'a mut [Message],
+        conversation: &'a mut Vec<Message>,
         mut state: RunState,
         tools: &'a RunTools<'a>,
         status: LoopStatus,
@@ -49,6 +49,8 @@ impl ToolLoop {
                 }),
                 _ => None,
             };
+            // The results of the round that stopped the run, written below, after the rollback.
+            let mut unwritten = std::mem::take(&mut state.unwritten);
             let mut compensations = Vec::new();
             let mut store_error = state.store_error.take().map(|error| *error);
             let mut lost = taken_over;
@@ -100,7 +102,17 @@ impl ToolLoop {
                                 call.status = ToolResultStatus::RolledBack;
                             }
                         }
-                        tell_rolled_back(conversation, entry.message_index, &reason, error);
+                        // A result of an earlier round was read by the model as the call's
+                        // success: it is marked where it stands. One of the last round is not
+                        // written yet: it is written so.
+                        let written = conversation.len();
+                        let message = match entry.message_index.checked_sub(written) {
+                            None => conversation.get_mut(entry.message_index),
+                            Some(unwritten_at) => unwritten.get_mut(unwritten_at),
+                        };
+                        if let Some(Message::Tool(message)) = message {
+                            tell_rolled_back(message, &reason, error);
+                        }
                     },
                 ))
                 .await;
@@ -111,6 +123,7 @@ impl ToolLoop {
                 }
                 compensations = end.undone;
             }
+            conversation.append(&mut unwritten);
             // No renewal may land after the run's end (or release) is recorded.
             heartbeat.stop().await;
             let ended = !matches!(status, LoopStatus::Paused(_)) && !lost;
@@ -137,17 +150,9 @@ impl ToolLoop {
     }
 }
 
-/// Rewrites a rolled-back call's result so the model knows its effect no longer holds (or, when
+/// Marks a rolled-back call's result so the model knows its effect no longer holds (or, when
 /// the rollback failed, may still hold).
-fn tell_rolled_back(
-    conversation: &mut [Message],
-    index: usize,
-    reason: &str,
-    error: Option<String>,
-) {
-    let Some(Message::Tool(message)) = conversation.get_mut(index) else {
-        return;
-    };
+fn tell_rolled_back(message: &mut ToolResultMessage, reason: &str, error: Option<String>) {
     let notice = match &error {
         None => format!(
             "This call was rolled back because {reason}; its effect no longer holds. It had returned:"

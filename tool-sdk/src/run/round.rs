@@ -7,7 +7,9 @@ use crate::compensate::Held;
 
 use crate::define::ToolError;
 use crate::gate::CallResult;
-use crate::model::{tool_call_keys, AssistantMessage, Message, ToolCall, ToolResultMessage};
+use crate::model::{
+    tool_call_keys, AssistantMessage, Message, ModelError, ToolCall, ToolResultMessage,
+};
 use crate::run::durable::WriteAhead;
 use crate::run::execute::Executor;
 use crate::run::observe::Observer as _;
@@ -72,6 +74,7 @@ impl ToolLoop {
             reply,
             ended,
             (finished, store_failure),
+            None,
             cancel,
         )
     }
@@ -96,8 +99,9 @@ impl ToolLoop {
         read
     }
 
-    /// Appends the reply and one result per call, records what can be rolled back, and decides
-    /// whether the run goes on.
+    /// Appends the reply, records what can be rolled back, decides whether the run goes on, and
+    /// writes one result per call, once: after the reply when the run goes on; when it stops
+    /// here, at its end, once its rollback says what became of each call.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn conclude(
         &self,
@@ -107,6 +111,7 @@ impl ToolLoop {
         reply: AssistantMessage,
         ended: Vec<CallResult>,
         (finished, store_failure): (Vec<(usize, RecordEntry, Held)>, Option<StoreError>),
+        stream_error: Option<ModelError>,
         cancel: &CancellationToken,
     ) -> RoundEnd {
         let keys = tool_call_keys(&reply);
@@ -114,6 +119,7 @@ impl ToolLoop {
         // One result per call, in call order, right after the reply.
         let base = conversation.len() + 1;
         conversation.push(Message::Assistant(reply.clone()));
+        let mut results = Vec::with_capacity(reply.tool_calls.len());
         let mut failure: Option<(String, String, ToolError)> = None;
         let mut all_direct = true;
         for ((call, key), ended) in reply.tool_calls.iter().zip(&keys).zip(ended) {
@@ -140,7 +146,7 @@ impl ToolLoop {
                     .unwrap_or_else(|| error.model_message())
             });
             let content = self.within_limit(tool, call, key, content);
-            conversation.push(Message::Tool(ToolResultMessage {
+            results.push(Message::Tool(ToolResultMessage {
                 call_id: call.id.clone(),
                 key: key.clone(),
                 name: call.name.clone(),
@@ -170,16 +176,25 @@ impl ToolLoop {
             state.record.push(entry);
         }
 
-        if let Some(error) = store_failure {
+        let stop = if let Some(error) = store_failure {
             state.store_error.get_or_insert(Box::new(error));
-            return RoundEnd::Stop(LoopStatus::StoreFailed);
+            Some(LoopStatus::StoreFailed)
+        } else if cancel.is_cancelled() {
+            Some(LoopStatus::Cancelled)
+        } else if let Some((key, name, error)) = failure {
+            Some(LoopStatus::RolledBack { key, name, error })
+        } else if all_direct {
+            // The tools answered: what the stream failed to bring after them is not needed.
+            None
+        } else {
+            stream_error.map(LoopStatus::ModelFailed)
+        };
+        if let Some(status) = stop {
+            // The run rolls back at its end: these results are written then, as it leaves them.
+            state.unwritten = results;
+            return RoundEnd::Stop(status);
         }
-        if cancel.is_cancelled() {
-            return RoundEnd::Stop(LoopStatus::Cancelled);
-        }
-        if let Some((key, name, error)) = failure {
-            return RoundEnd::Stop(LoopStatus::RolledBack { key, name, error });
-        }
+        conversation.extend(results);
         if all_direct {
             let results = conversation[base..]
                 .iter()

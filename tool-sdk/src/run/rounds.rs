@@ -137,19 +137,16 @@ impl ToolLoop {
                 cancel,
             ));
         }
-        let end = self.conclude(
+        self.conclude(
             conversation,
             state,
             tools,
             streamed.reply,
             streamed.ended,
             streamed.finished,
+            streamed.error,
             cancel,
-        );
-        match (end, streamed.error) {
-            (RoundEnd::Continue, Some(error)) => RoundEnd::Stop(LoopStatus::ModelFailed(error)),
-            (end, _) => end,
-        }
+        )
     }
 
     /// A reply without calls: the answer, unless the stream failed or the run was cancelled.

@@ -175,6 +175,10 @@ pub(crate) struct RunState {
     /// is rare, and this state is held in every run's future and every paused turn.
     #[serde(skip)]
     pub(crate) store_error: Option<Box<crate::store::StoreError>>,
+    /// The results of the round that stopped the run, not yet in the conversation: they are
+    /// written once, at the run's end, as its rollback leaves them.
+    #[serde(skip)]
+    pub(crate) unwritten: Vec<crate::model::Message>,
 }
 
 fn is_zero(rounds: &usize) -> bool {
@@ -193,6 +197,7 @@ impl RunState {
             decided: Vec::new(),
             local_only: std::collections::HashSet::new(),
             store_error: None,
+            unwritten: Vec::new(),
         }
     }
 }
