@@ -4,7 +4,8 @@
 //!
 //! `ROUND_MODE=none` runs the runtime alone, `round` a whole run of one round, `compensable` a
 //! round whose call is compensable (no store), `durable` the same in a loop with an in-memory
-//! run store, `N` times
+//! run store, `gated` the round of `round` with `add` needing a decision, allowed by an
+//! in-process approver, `N` times
 //! (`ROUND_RUNS`, default 1,000), on a current-thread runtime (`ROUND_RUNTIME=multi`: a
 //! multi-threaded one with one worker, as the `durable` criterion bench uses); the cost of one
 //! round is the difference over `N`:
@@ -20,6 +21,8 @@
 use std::future::IntoFuture as _;
 use std::hint::black_box;
 
+use tool_sdk::gate::{ConfirmationPolicy, Gate};
+use tool_sdk::store::PausedTurn;
 use tool_sdk::{
     model::{ChatRequest, ChatResponse, ModelFuture},
     tool, AssistantMessage, ChatModel, Message, ToolCall, ToolLoop, ToolRegistry,
@@ -93,6 +96,23 @@ fn main() {
     };
     let durable = ToolLoop::new(model, booking)
         .with_store(std::sync::Arc::new(tool_sdk::store::InMemoryRunStore::new()));
+    let mut registry = ToolRegistry::new();
+    registry.register(AddTool).expect("registers");
+    let model = Instant {
+        calls: vec![ToolCall::new("c1", "add", r#"{"a": 1, "b": 2}"#)],
+    };
+    let allow_all = |paused: &PausedTurn| {
+        let mut decide = paused.decide();
+        for key in paused.awaiting() {
+            decide = decide.allow(key);
+        }
+        decide.build()
+    };
+    let gated = ToolLoop::new(model, registry)
+        .with_gate(Gate::new(
+            ConfirmationPolicy::new().with_confirmed_tool("add"),
+        ))
+        .with_approver(allow_all);
     for _ in 0..runs {
         let mut conversation = vec![Message::user("1 + 2?")];
         match mode.as_str() {
@@ -105,6 +125,9 @@ fn main() {
             }
             "durable" => {
                 let _ = black_box(runtime.block_on(durable.run(&mut conversation).into_future()));
+            }
+            "gated" => {
+                let _ = black_box(runtime.block_on(gated.run(&mut conversation).into_future()));
             }
             _ => {
                 let _ = black_box(runtime.block_on(agent.run(&mut conversation).into_future()));
