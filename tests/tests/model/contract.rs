@@ -244,6 +244,7 @@ pub(crate) async fn streamed_calls<S: Server>() {
                 Some((call.name.as_str(), arguments))
             }
             ChatDelta::Text(_) if S::TEXT_WITH_CALLS => None,
+            ChatDelta::Usage(_) => None,
             other => panic!("only calls were expected: {other:?}"),
         })
         .collect();

@@ -3,6 +3,7 @@
 //!
 //! One test binary for the stage: each file of this folder is a module of it.
 
+mod budget;
 mod concurrency;
 mod dialects;
 mod durable;

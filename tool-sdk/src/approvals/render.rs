@@ -320,6 +320,10 @@ fn status(status: &LoopStatus) -> String {
         ),
         LoopStatus::Cancelled => "<h2>The run was cancelled</h2>".to_owned(),
         LoopStatus::MaxRoundsReached => "<h2>The run stopped at its round limit</h2>".to_owned(),
+        LoopStatus::BudgetExhausted(limit) => format!(
+            "<h2>The run stopped: its budget is spent</h2>\n<p class=\"text\">{}</p>",
+            shown(&limit.to_string())
+        ),
         LoopStatus::ModelFailed(error) => format!(
             "<h2>The model could not be called</h2>\n<p class=\"text\">{}</p>",
             shown(&error.to_string())

@@ -100,6 +100,9 @@ pub enum CallResult {
     NotOffered,
     /// The run was cancelled before it started (in a loop); it never ran.
     NotStarted,
+    /// The run's budget of tool calls had no room for its reply's calls (in a loop); it never
+    /// ran.
+    OverBudget,
 }
 
 impl CallOutcome {
@@ -144,6 +147,11 @@ impl CallResult {
             ),
             CallResult::NotStarted => (
                 "Error: this call did not run: the run was cancelled.".to_owned(),
+                Vec::new(),
+                ToolResultStatus::Error,
+            ),
+            CallResult::OverBudget => (
+                "Error: this call did not run: the run's budget of tool calls is spent.".to_owned(),
                 Vec::new(),
                 ToolResultStatus::Error,
             ),

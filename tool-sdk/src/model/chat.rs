@@ -6,7 +6,7 @@ use std::pin::Pin;
 use futures_util::stream::Stream;
 use serde_json::Value;
 
-use crate::model::{AssistantMessage, Message, ToolCall};
+use crate::model::{AssistantMessage, Message, ToolCall, Usage};
 
 use crate::define::ToolDefinition;
 use crate::describe::Dialect;
@@ -106,12 +106,23 @@ impl ChatOptions {
 pub struct ChatResponse {
     /// The reply: text, tool calls, or both.
     pub message: AssistantMessage,
+    /// The tokens the model reports for the request; `None` when it reports none.
+    pub usage: Option<Usage>,
 }
 
 impl ChatResponse {
     /// A response with this reply.
     pub fn new(message: AssistantMessage) -> Self {
-        Self { message }
+        Self {
+            message,
+            usage: None,
+        }
+    }
+
+    /// Sets [`usage`](Self::usage).
+    pub fn with_usage(mut self, usage: Usage) -> Self {
+        self.usage = Some(usage);
+        self
     }
 }
 
@@ -257,6 +268,9 @@ pub enum ChatDelta {
     Text(String),
     /// A tool call, complete (its arguments whole): the loop may start it at once.
     ToolCall(ToolCall),
+    /// Tokens the model reports for the request (usually once, at the end); several are
+    /// summed.
+    Usage(Usage),
 }
 
 /// A streamed reply: its pieces, in order.

@@ -19,8 +19,8 @@ macro_rules! each_provider {
 /// `bytes` read as each provider's whole answer, and as a stream request's answer in JSON.
 pub fn read_answers(bytes: &[u8]) -> Vec<Result<AssistantMessage, ModelError>> {
     fn read<P: Provider>(bytes: &[u8], out: &mut Vec<Result<AssistantMessage, ModelError>>) {
-        out.push(P::reply(bytes));
-        out.push(P::unstreamed_reply(bytes));
+        out.push(P::reply(bytes).map(|response| response.message));
+        out.push(P::unstreamed_reply(bytes).map(|response| response.message));
     }
     let mut out = Vec::new();
     each_provider!(read(bytes, &mut out));

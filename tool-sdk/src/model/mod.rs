@@ -25,6 +25,7 @@ mod message;
 pub mod openai;
 mod script;
 mod scripted;
+mod usage;
 
 pub use chat::{
     ChatDelta, ChatModel, ChatOptions, ChatRequest, ChatResponse, ChatStream, ModelError,
@@ -40,3 +41,4 @@ pub use keys::{tool_call_keys, POSITION_KEY_PREFIX};
 pub(crate) use message::chart_result;
 pub use message::{AssistantMessage, Message, ToolCall, ToolResultMessage, ToolResultStatus};
 pub use scripted::{ScriptedModel, SeenRequest};
+pub use usage::Usage;

@@ -9,7 +9,7 @@ use futures_util::stream::{self, StreamExt as _};
 use crate::describe::Dialect;
 use crate::model::{
     AssistantMessage, ChatDelta, ChatModel, ChatRequest, ChatResponse, ChatStream, Message,
-    ModelError, ModelFuture,
+    ModelError, ModelFuture, Usage,
 };
 
 /// A model that replays fixed replies, for tests, examples and offline runs; it records each
@@ -30,6 +30,7 @@ pub struct ScriptedModel {
     seen: Mutex<Vec<SeenRequest>>,
     stream_gap: Option<Duration>,
     dialect: Dialect,
+    usage: Option<Usage>,
 }
 
 /// What a [`ScriptedModel`] was sent.
@@ -50,6 +51,7 @@ impl ScriptedModel {
             seen: Mutex::new(Vec::new()),
             stream_gap: None,
             dialect: Dialect::OpenAi,
+            usage: None,
         }
     }
 
@@ -57,6 +59,20 @@ impl ScriptedModel {
     /// schemas lowered to it, as it would a provider's model.
     pub fn with_dialect(mut self, dialect: Dialect) -> Self {
         self.dialect = dialect;
+        self
+    }
+
+    /// Reports `usage` for each request it answers (by default none), as a provider reports
+    /// its tokens: with a whole reply, or as the last piece of a streamed one.
+    ///
+    /// ```
+    /// use tool_sdk::model::Usage;
+    /// use tool_sdk::{AssistantMessage, ScriptedModel};
+    ///
+    /// let model = ScriptedModel::new([AssistantMessage::text("Hi.")]).with_usage(Usage::new(12, 3));
+    /// ```
+    pub fn with_usage(mut self, usage: Usage) -> Self {
+        self.usage = Some(usage);
         self
     }
 
@@ -94,7 +110,14 @@ impl ChatModel for ScriptedModel {
 
     fn chat<'a>(&'a self, request: ChatRequest<'a>) -> ModelFuture<'a> {
         let reply = self.next_reply(request);
-        Box::pin(async move { reply.map(ChatResponse::new).ok_or(ModelError::Exhausted) })
+        let usage = self.usage;
+        Box::pin(async move {
+            let response = reply.map(ChatResponse::new).ok_or(ModelError::Exhausted)?;
+            Ok(match usage {
+                Some(usage) => response.with_usage(usage),
+                None => response,
+            })
+        })
     }
 
     fn chat_stream<'a>(&'a self, request: ChatRequest<'a>) -> Option<ChatStream<'a>> {
@@ -106,6 +129,7 @@ impl ChatModel for ScriptedModel {
                 .map(ChatDelta::Text)
                 .into_iter()
                 .chain(reply.tool_calls.into_iter().map(ChatDelta::ToolCall))
+                .chain(self.usage.map(ChatDelta::Usage))
                 .map(Ok)
                 .collect(),
         };

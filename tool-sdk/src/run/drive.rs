@@ -139,6 +139,7 @@ impl ToolLoop {
         cancel: &'a CancellationToken,
     ) -> impl std::future::Future<Output = LoopOutcome> + 'a {
         async move {
+            state.started = self.options.budget.start_clock();
             // The run's own token: cancelled by the caller's, or by the heartbeat on a takeover.
             let run_cancel = cancel.child_token();
             let heartbeat = Heartbeat::start(

@@ -142,6 +142,7 @@ impl ToolLoop {
                 status,
                 rounds: state.rounds,
                 calls: state.calls,
+                usage: state.usage,
                 compensations,
                 run_id: state.id,
                 store_error,

@@ -3,7 +3,8 @@
 use serde_json::Value;
 
 use crate::define::ProgressUpdate;
-use crate::model::ToolResultStatus;
+use crate::model::{ToolResultStatus, Usage};
+use crate::run::BudgetLimit;
 
 /// One step of a run.
 #[derive(Debug, Clone, PartialEq)]
@@ -13,6 +14,19 @@ pub enum LoopEvent {
     ModelCalled {
         /// The round (1 for the first request).
         round: usize,
+    },
+    /// The model reported the tokens of a request.
+    ModelUsage {
+        /// The request's round.
+        round: usize,
+        /// What it reported.
+        usage: Usage,
+    },
+    /// A limit of the run's budget was reached: the run stops
+    /// ([`LoopStatus::BudgetExhausted`](crate::run::LoopStatus::BudgetExhausted)).
+    BudgetExhausted {
+        /// Which limit, what was used and what was allowed.
+        limit: BudgetLimit,
     },
     /// A tool call started.
     ToolStarted {

@@ -4,6 +4,7 @@
 #![doc = include_str!("guide.md")]
 
 mod approve;
+mod budget;
 mod callees;
 mod conversation;
 mod decided;
@@ -34,6 +35,7 @@ mod outcome;
 mod tool_loop;
 
 pub use approve::{Approver, ApproverFuture};
+pub use budget::{Budget, BudgetLimit};
 pub use conversation::Conversation;
 pub use entry::{Resume, Run, RunOptions, Start};
 pub use events::LoopEvent;

@@ -6,8 +6,8 @@
 use std::sync::Arc;
 
 use crate::define::{ProgressUpdate, ToolError, ToolOutput, ToolResult};
-use crate::model::{AssistantMessage, Message, ToolCall, ToolResultStatus};
-use crate::run::{LoopEvent, LoopOutcome};
+use crate::model::{AssistantMessage, Message, ToolCall, ToolResultStatus, Usage};
+use crate::run::{BudgetLimit, LoopEvent, LoopOutcome};
 
 /// Watches a run as it goes, and steers what the model reads of a failed call.
 ///
@@ -88,6 +88,19 @@ pub trait Observer: Send + Sync {
     /// The model replied (whole, or once a streamed reply is complete).
     fn replied(&self, reply: &AssistantMessage) {
         let _ = reply;
+    }
+
+    /// The model reported `usage` for the request of `round` (before its reply is told).
+    fn model_used(&self, round: usize, usage: &Usage) {
+        self.on_event(&LoopEvent::ModelUsage {
+            round,
+            usage: *usage,
+        });
+    }
+
+    /// A limit of the run's budget was reached: the run stops.
+    fn budget_exhausted(&self, limit: &BudgetLimit) {
+        self.on_event(&LoopEvent::BudgetExhausted { limit: *limit });
     }
 
     /// A call starts, with the arguments the tool receives.
@@ -223,6 +236,12 @@ impl<O: Observer + ?Sized> Observer for Arc<O> {
     }
     fn replied(&self, reply: &AssistantMessage) {
         (**self).replied(reply);
+    }
+    fn model_used(&self, round: usize, usage: &Usage) {
+        (**self).model_used(round, usage);
+    }
+    fn budget_exhausted(&self, limit: &BudgetLimit) {
+        (**self).budget_exhausted(limit);
     }
     fn call_started(&self, key: &str, call: &ToolCall) {
         (**self).call_started(key, call);

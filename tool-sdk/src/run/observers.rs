@@ -4,11 +4,11 @@
 use std::sync::Arc;
 
 use crate::define::{ProgressSink, ProgressUpdate, ToolError, ToolResult};
-use crate::model::{AssistantMessage, Message, ToolCall};
+use crate::model::{AssistantMessage, Message, ToolCall, Usage};
 use crate::run::observe::Observer;
 use crate::run::terminal::Terminal;
 use crate::run::traced::Traced;
-use crate::run::{ErrorPolicy, LoopEvent, LoopOutcome};
+use crate::run::{BudgetLimit, ErrorPolicy, LoopEvent, LoopOutcome};
 
 #[derive(Clone, Default)]
 pub(crate) struct Observers {
@@ -77,6 +77,12 @@ impl Observer for Observers {
     }
     fn replied(&self, reply: &AssistantMessage) {
         self.each(|o| o.replied(reply));
+    }
+    fn model_used(&self, round: usize, usage: &Usage) {
+        self.each(|o| o.model_used(round, usage));
+    }
+    fn budget_exhausted(&self, limit: &BudgetLimit) {
+        self.each(|o| o.budget_exhausted(limit));
     }
     fn call_started(&self, key: &str, call: &ToolCall) {
         self.each(|o| o.call_started(key, call));

@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 
 use crate::model::ChatOptions;
+use crate::run::Budget;
 
 use crate::define::{ToolError, ToolErrorKind};
 
@@ -110,6 +111,9 @@ pub struct LoopOptions {
     /// exports its spans to (default off: they may hold personal data, and whoever reads the
     /// traces reads them too).
     pub capture_tool_content: bool,
+    /// What a run may spend: tokens, tool calls, wall time, cost (default: no limit). See
+    /// [`Budget`].
+    pub budget: Budget,
 }
 
 /// Bytes of a call's result the model reads by default (64 KiB, about 16,000 tokens): enough
@@ -183,6 +187,19 @@ impl LoopOptions {
         self
     }
 
+    /// Sets [`budget`](Self::budget).
+    ///
+    /// ```
+    /// use tool_sdk::run::{Budget, LoopOptions};
+    ///
+    /// let options = LoopOptions::new().with_budget(Budget::new().with_tool_calls(20));
+    /// assert_ne!(options.budget, Budget::new());
+    /// ```
+    pub fn with_budget(mut self, budget: Budget) -> Self {
+        self.budget = budget;
+        self
+    }
+
     /// Sets [`chat`](Self::with_chat).
     pub fn with_chat(mut self, chat: ChatOptions) -> Self {
         self.chat = chat;
@@ -201,6 +218,7 @@ impl Default for LoopOptions {
             defer_threshold: DEFAULT_DEFER_THRESHOLD,
             result_limit: Some(DEFAULT_RESULT_LIMIT),
             capture_tool_content: false,
+            budget: Budget::default(),
         }
     }
 }

@@ -1,7 +1,8 @@
 //! How a run ended, and how a round ended.
 
 use crate::compensate::CompensationReport;
-use crate::model::{AssistantMessage, ModelError};
+use crate::model::{AssistantMessage, ModelError, Usage};
+use crate::run::BudgetLimit;
 use crate::store::{CallSummary, PausedTurn, RunId, StoreError};
 
 /// How a run ended, with what it did.
@@ -17,6 +18,9 @@ pub struct LoopOutcome {
     pub rounds: usize,
     /// Every tool call of the run, in the order the replies gave them.
     pub calls: Vec<CallSummary>,
+    /// The tokens the model reported for the run's requests, summed (across a pause and its
+    /// resumption); zero when it reports none.
+    pub usage: Usage,
     /// Every rollback of the run, in the order it ran (newest call first).
     pub compensations: Vec<CompensationReport>,
     /// The run's id (what a paused run is resumed by, and what idempotency keys start with).
@@ -36,6 +40,7 @@ impl LoopOutcome {
             status: LoopStatus::StoreFailed,
             rounds: 0,
             calls: Vec::new(),
+            usage: Usage::default(),
             compensations: Vec::new(),
             run_id,
             store_error: Some(error),
@@ -53,6 +58,11 @@ pub enum LoopStatus {
     ReturnedDirect(Vec<crate::model::ToolResultMessage>),
     /// The round limit was reached; all work done is kept.
     MaxRoundsReached,
+    /// A limit of the run's [`Budget`](crate::run::Budget) was reached (which one, what was
+    /// used and what was allowed): the run stopped before the step it forbids. As at the round
+    /// limit, all work done is kept; the last reply's calls, when it was their number that
+    /// crossed the limit, did not run and are answered so.
+    BudgetExhausted(BudgetLimit),
     /// Calls wait for a person's decisions; resume with [`ToolLoop::resume`](crate::run::ToolLoop::resume).
     ///
     /// Boxed: the paused turn is the largest status by far, and a status is held in every

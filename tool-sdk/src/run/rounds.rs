@@ -8,7 +8,8 @@ use futures_util::future::{select, Either};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument as _;
 
-use crate::model::{AssistantMessage, ChatRequest, Message, ModelError, OfferedTool};
+use crate::gate::CallResult;
+use crate::model::{AssistantMessage, ChatRequest, Message, ModelError, OfferedTool, Usage};
 use crate::run::durable::WriteAhead;
 use crate::run::observe::Observer as _;
 use crate::run::outcome::RoundEnd;
@@ -16,14 +17,14 @@ use crate::run::span::Gated;
 use crate::run::stream::Streamed;
 use crate::run::tools::RunTools;
 use crate::run::traced::Traced;
-use crate::run::{LoopStatus, ToolLoop};
+use crate::run::{BudgetLimit, LoopStatus, ToolLoop};
 use crate::store::{PausedTurn, RunState, RunStore as _};
 
 /// What a model call gave: a reply that streamed in (its calls started as they arrived, with
 /// what they recorded, and the stream's error after part of the reply), or a whole reply.
 enum Received {
     Streamed(Streamed),
-    Whole(AssistantMessage),
+    Whole(AssistantMessage, Option<Usage>),
 }
 
 impl ToolLoop {
@@ -41,6 +42,13 @@ impl ToolLoop {
             if state.rounds >= self.options.max_rounds {
                 return LoopStatus::MaxRoundsReached;
             }
+            if let Some(limit) = self
+                .options
+                .budget
+                .before_request(&state.usage, state.started)
+            {
+                return self.over_budget(limit);
+            }
             self.callees.refresh(tools, &self.observers).await;
             let received = match self.ask(conversation, state, tools, cancel).await {
                 Ok(received) => received,
@@ -50,17 +58,28 @@ impl ToolLoop {
             // before anything waits; what is left of a whole one is its reply alone: the run's
             // future holds neither the lowered tools nor what was received while the calls run.
             let reply = match received {
-                Received::Streamed(streamed) => {
+                Received::Streamed(mut streamed) => {
+                    self.used(state, streamed.usage.take());
                     match self.ended_streamed(conversation, state, tools, streamed, cancel) {
                         RoundEnd::Continue => continue,
                         RoundEnd::Stop(status) => return status,
                     }
                 }
-                Received::Whole(reply) => reply,
+                Received::Whole(reply, usage) => {
+                    self.used(state, usage);
+                    reply
+                }
             };
             self.observers.replied(&reply);
             if reply.tool_calls.is_empty() {
                 return self.answered(conversation, reply, None, cancel);
+            }
+            if let Some(limit) = self.options.budget.before_calls(
+                state.calls.len(),
+                reply.tool_calls.len(),
+                state.started,
+            ) {
+                return self.refused_over_budget(conversation, state, tools, reply, limit, cancel);
             }
             let awaiting = self.deciding.awaiting(tools, &reply);
             if !awaiting.is_empty() {
@@ -76,6 +95,45 @@ impl ToolLoop {
                 return status;
             }
         }
+    }
+
+    /// Adds what the model reported for the round's request to the run's usage.
+    fn used(&self, state: &mut RunState, usage: Option<Usage>) {
+        if let Some(usage) = usage {
+            state.usage += usage;
+            self.observers.model_used(state.rounds, &usage);
+        }
+    }
+
+    /// The run stops: `limit` of its budget is reached.
+    fn over_budget(&self, limit: BudgetLimit) -> LoopStatus {
+        self.observers.budget_exhausted(&limit);
+        LoopStatus::BudgetExhausted(limit)
+    }
+
+    /// A reply the budget has no room for: none of its calls runs, each is answered that it
+    /// did not, so that the conversation stays valid, and the run stops.
+    fn refused_over_budget(
+        &self,
+        conversation: &mut Vec<Message>,
+        state: &mut RunState,
+        tools: &RunTools<'_>,
+        reply: AssistantMessage,
+        limit: BudgetLimit,
+        cancel: &CancellationToken,
+    ) -> LoopStatus {
+        let ended = vec![CallResult::OverBudget; reply.tool_calls.len()];
+        // Nothing ran: the round cannot fail, and it ends the run whatever it says.
+        let _ = self.conclude(
+            conversation,
+            state,
+            tools,
+            reply,
+            ended,
+            (Vec::new(), None),
+            cancel,
+        );
+        self.over_budget(limit)
     }
 
     /// Offers the tools, lowered to the model's dialect, and asks the model: one round's
@@ -178,7 +236,11 @@ impl ToolLoop {
         cancel: &CancellationToken,
     ) -> Result<Received, LoopStatus> {
         let span = Traced::chat_span(state.rounds);
-        let streaming = self.options.streaming && !self.deciding.may_pause(tools);
+        // Nor when calls are counted against a budget: each reply's calls are counted whole
+        // before any starts.
+        let streaming = self.options.streaming
+            && !self.deciding.may_pause(tools)
+            && !self.options.budget.limits_calls();
         if let Some(stream) = streaming
             .then(|| self.callees.model.chat_stream(request))
             .flatten()
@@ -198,7 +260,9 @@ impl ToolLoop {
         let call = self.callees.model.chat(request).instrument(span);
         match select(pin!(cancel.cancelled()), call).await {
             Either::Left(((), _)) => Err(LoopStatus::Cancelled),
-            Either::Right((Ok(response), _)) => Ok(Received::Whole(response.message)),
+            Either::Right((Ok(response), _)) => {
+                Ok(Received::Whole(response.message, response.usage))
+            }
             Either::Right((Err(error), _)) => Err(LoopStatus::ModelFailed(error)),
         }
     }

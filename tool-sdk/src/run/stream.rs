@@ -11,7 +11,7 @@ use tokio_util::sync::CancellationToken;
 use crate::compensate::Held;
 
 use crate::gate::CallResult;
-use crate::model::{AssistantMessage, ChatDelta, ChatStream, ModelError};
+use crate::model::{AssistantMessage, ChatDelta, ChatStream, ModelError, Usage};
 use crate::run::durable::WriteAhead;
 use crate::run::execute::Calls as _;
 use crate::run::schedule::{Running, Schedule};
@@ -26,6 +26,8 @@ pub(crate) struct Streamed {
     pub(crate) ended: Vec<CallResult>,
     pub(crate) finished: (Vec<(usize, RecordEntry, Held)>, Option<StoreError>),
     pub(crate) error: Option<ModelError>,
+    /// The tokens the stream reported, if it reported any.
+    pub(crate) usage: Option<Usage>,
 }
 
 impl ToolLoop {
@@ -51,6 +53,7 @@ impl ToolLoop {
         // Calls running that are not reads.
         let mut writes_running = 0_usize;
         let mut error = None;
+        let mut usage: Option<Usage> = None;
         loop {
             if cancel.is_cancelled() {
                 stream = None;
@@ -96,6 +99,9 @@ impl ToolLoop {
                     reply.tool_calls.push(call);
                     ended.push(None);
                 }
+                Either::Left(Some(Ok(ChatDelta::Usage(reported)))) => {
+                    *usage.get_or_insert_with(Usage::default) += reported;
+                }
                 Either::Left(Some(Err(failure))) => {
                     error = Some(failure);
                     stream = None;
@@ -119,6 +125,7 @@ impl ToolLoop {
                 .collect(),
             finished: finished.into_parts(),
             error,
+            usage,
         }
     }
 }

@@ -201,6 +201,9 @@ impl Observer for Terminal {
                 Visible::line(name),
                 outcome.compensations.len()
             )),
+            LoopStatus::BudgetExhausted(limit) => self.line(format_args!(
+                "stopped    the run's budget is spent after {rounds} rounds: {limit}"
+            )),
             LoopStatus::StoreFailed => match &outcome.store_error {
                 Some(error) => self.line(format_args!(
                     "stopped    the run's store failed: {}",

@@ -6,8 +6,9 @@
 //! observer's.
 
 use crate::define::{ProgressUpdate, ToolResult};
-use crate::model::ToolCall;
+use crate::model::{ToolCall, Usage};
 use crate::run::observe::Observer;
+use crate::run::BudgetLimit;
 
 /// The `tracing` layer of a loop's observers.
 pub(crate) struct Traced;
@@ -37,6 +38,19 @@ impl Observer for Traced {
             kept,
             "a result longer than its limit was cut for the model"
         );
+    }
+
+    fn model_used(&self, round: usize, usage: &Usage) {
+        tracing::debug!(
+            round,
+            gen_ai.usage.input_tokens = usage.input_tokens,
+            gen_ai.usage.output_tokens = usage.output_tokens,
+            "the model reported its usage"
+        );
+    }
+
+    fn budget_exhausted(&self, limit: &BudgetLimit) {
+        tracing::warn!(limit = %limit, "the run's budget is spent: the run stops");
     }
 
     fn tool_skipped(&self, name: &str, reason: &str) {

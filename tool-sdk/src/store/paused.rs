@@ -159,6 +159,12 @@ pub(crate) struct RunState {
     pub(crate) record: CompensationRecord,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) calls: Vec<CallSummary>,
+    /// The tokens the model reported for the run's requests, summed.
+    #[serde(default, skip_serializing_if = "crate::model::Usage::is_zero")]
+    pub(crate) usage: crate::model::Usage,
+    /// When the run started or was resumed in this process, when its budget has a wall time.
+    #[serde(skip)]
+    pub(crate) started: Option<std::time::Instant>,
     /// The id of the conversation a chat memory keeps for the run, when it runs on one: where
     /// a screen finds what the run is about, and what its resume goes on with.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -193,6 +199,8 @@ impl RunState {
             found: std::collections::HashSet::new(),
             record: CompensationRecord::new(),
             calls: Vec::new(),
+            usage: crate::model::Usage::default(),
+            started: None,
             conversation: None,
             decided: Vec::new(),
             local_only: std::collections::HashSet::new(),

@@ -277,6 +277,10 @@ pub(crate) struct Answer {
     /// `pause_turn`, `refusal`.
     #[serde(default)]
     pub(crate) stop_reason: Option<String>,
+    /// The tokens of the request (`input_tokens`, `output_tokens`, and those of the cache),
+    /// read leniently.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) usage: Option<Value>,
 }
 
 /// A block of an [`Answer`] (or the start of one in a stream), by its `type`.

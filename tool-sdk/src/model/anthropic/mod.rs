@@ -65,9 +65,10 @@ mod sse;
 use reqwest::header::HeaderName;
 
 use crate::describe::Dialect;
+use crate::model::http::counted;
 use crate::model::http::{decode, sealed::ProviderApi, BaseUrl, Endpoints, Env, ErrorBody};
 use crate::model::http::{HttpModel, HttpModelBuilder, KeyHeader};
-use crate::model::{AssistantMessage, ChatRequest, ModelError};
+use crate::model::{ChatRequest, ChatResponse, ModelError};
 
 /// The base URL of Anthropic's API, where a builder starts; requests go to
 /// `{base URL}/v1/messages`.
@@ -191,7 +192,19 @@ impl ProviderApi for Anthropic {
         convert::request(model, self.max_tokens, request, stream, self.strict)
     }
 
-    fn reply(bytes: &[u8]) -> Result<AssistantMessage, ModelError> {
-        convert::reply(decode(bytes, "the answer")?)
+    fn reply(bytes: &[u8]) -> Result<ChatResponse, ModelError> {
+        let mut answer: api::Answer = decode(bytes, "the answer")?;
+        let usage = answer.usage.take();
+        let reply = ChatResponse::new(convert::reply(answer)?);
+        // Tokens read from the cache or written to it are read too, and counted apart.
+        let read = [
+            "input_tokens",
+            "cache_creation_input_tokens",
+            "cache_read_input_tokens",
+        ];
+        Ok(match counted(usage.as_ref(), &read, &["output_tokens"]) {
+            Some(usage) => reply.with_usage(usage),
+            None => reply,
+        })
     }
 }

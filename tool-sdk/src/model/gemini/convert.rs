@@ -199,7 +199,7 @@ pub(super) fn reply(answer: GenerateContentResponse) -> Result<AssistantMessage,
         match delta(part, tool_calls.len())? {
             Some(ChatDelta::ToolCall(call)) => tool_calls.push(call),
             Some(ChatDelta::Text(piece)) => text.get_or_insert_with(String::new).push_str(&piece),
-            None => {}
+            Some(ChatDelta::Usage(_)) | None => {}
         }
     }
     let produced = text.is_some() || !tool_calls.is_empty();

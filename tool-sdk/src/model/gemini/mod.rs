@@ -103,9 +103,10 @@ mod sse;
 use reqwest::header::HeaderName;
 
 use crate::describe::Dialect;
+use crate::model::http::counted;
 use crate::model::http::{decode, sealed::ProviderApi, BaseUrl, Endpoints, Env, ErrorBody};
 use crate::model::http::{HttpModel, HttpModelBuilder, KeyHeader};
-use crate::model::{AssistantMessage, ChatRequest, ModelError};
+use crate::model::{ChatRequest, ChatResponse, ModelError};
 
 /// The base URL of Google's Gemini API, where a builder starts.
 pub const GEMINI_BASE_URL: &str = "https://generativelanguage.googleapis.com/v1beta";
@@ -222,12 +223,22 @@ impl ProviderApi for Gemini {
         convert::request(request, self.dialect())
     }
 
-    fn reply(bytes: &[u8]) -> Result<AssistantMessage, ModelError> {
-        convert::reply(decode(bytes, "the answer")?)
+    fn reply(bytes: &[u8]) -> Result<ChatResponse, ModelError> {
+        let mut answer: api::GenerateContentResponse = decode(bytes, "the answer")?;
+        let usage = answer.usage_metadata.take();
+        let reply = ChatResponse::new(convert::reply(answer)?);
+        // What the model thought is written, and counted apart.
+        let written = ["candidatesTokenCount", "thoughtsTokenCount"];
+        Ok(
+            match counted(usage.as_ref(), &["promptTokenCount"], &written) {
+                Some(usage) => reply.with_usage(usage),
+                None => reply,
+            },
+        )
     }
 
-    fn unstreamed_reply(bytes: &[u8]) -> Result<AssistantMessage, ModelError> {
-        sse::whole(bytes)
+    fn unstreamed_reply(bytes: &[u8]) -> Result<ChatResponse, ModelError> {
+        sse::whole(bytes).map(ChatResponse::new)
     }
 }
 

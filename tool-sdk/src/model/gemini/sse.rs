@@ -88,7 +88,7 @@ impl Assembler {
                     self.produced = true;
                     out.push(ChatDelta::ToolCall(call));
                 }
-                None => {}
+                Some(ChatDelta::Usage(_)) | None => {}
             }
         }
         if candidate.finish_reason.is_some() {
@@ -126,6 +126,7 @@ pub(super) fn whole(bytes: &[u8]) -> Result<AssistantMessage, ModelError> {
         match delta {
             ChatDelta::Text(text) => reply.text.get_or_insert_with(String::new).push_str(&text),
             ChatDelta::ToolCall(call) => reply.tool_calls.push(call),
+            ChatDelta::Usage(_) => {}
         }
     }
     Ok(reply)

@@ -44,6 +44,7 @@ mod retry;
 pub(crate) mod samples;
 mod sse;
 mod stream;
+mod usage;
 
 #[cfg(any(feature = "anthropic", feature = "gemini"))]
 pub(crate) use arguments::arguments_object;
@@ -71,3 +72,4 @@ pub(crate) use sse::parse_bytewise;
 pub(crate) use sse::parse_pieces;
 pub(crate) use sse::{Assemble, Budget, Event, SseParser};
 pub(crate) use stream::{event_stream, Opened};
+pub(crate) use usage::counted;

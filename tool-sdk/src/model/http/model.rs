@@ -6,9 +6,7 @@ use std::fmt;
 use crate::describe::Dialect;
 use crate::model::http::{event_stream, is_json, Endpoints, HttpClient, Opened};
 use crate::model::http::{Provider, SseParser};
-use crate::model::{
-    AssistantMessage, ChatModel, ChatRequest, ChatResponse, ChatStream, ModelError, ModelFuture,
-};
+use crate::model::{ChatModel, ChatRequest, ChatResponse, ChatStream, ModelError, ModelFuture};
 
 /// A chat model over a provider's HTTP API: [`OpenAiCompatibleModel`], [`AnthropicModel`] or
 /// [`GeminiModel`]. Each is built the same way ([`builder`](Self::builder) or
@@ -42,7 +40,7 @@ impl<P: Provider> HttpModel<P> {
     }
 
     /// Sends `body` and reads the whole answer, retrying what is worth it.
-    async fn complete(&self, body: &P::Body<'_>) -> Result<AssistantMessage, ModelError> {
+    async fn complete(&self, body: &P::Body<'_>) -> Result<ChatResponse, ModelError> {
         self.client
             .with_retries(|| async move {
                 let request = self.client.http.post(self.endpoints.whole.clone());
@@ -100,7 +98,7 @@ impl<P: Provider> ChatModel for HttpModel<P> {
     fn chat<'a>(&'a self, request: ChatRequest<'a>) -> ModelFuture<'a> {
         Box::pin(async move {
             let body = self.provider.body(&self.model, request, false);
-            self.complete(&body).await.map(ChatResponse::new)
+            self.complete(&body).await
         })
     }
 

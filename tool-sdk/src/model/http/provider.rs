@@ -10,7 +10,7 @@ use reqwest::Url;
 
 use crate::describe::Dialect;
 use crate::model::http::{Assemble, BaseUrl, ErrorBody};
-use crate::model::{AssistantMessage, ChatRequest, ModelError};
+use crate::model::{ChatRequest, ChatResponse, ModelError};
 
 /// An API an [`HttpModel`](super::HttpModel) speaks, with the settings of its own:
 /// [`OpenAiCompatible`](crate::model::openai::OpenAiCompatible),
@@ -128,10 +128,10 @@ pub(crate) mod sealed {
             request: ChatRequest<'a>,
             stream: bool,
         ) -> Self::Body<'a>;
-        /// The reply in a whole answer's bytes.
-        fn reply(bytes: &[u8]) -> Result<AssistantMessage, ModelError>;
+        /// The reply in a whole answer's bytes, with the usage it reports.
+        fn reply(bytes: &[u8]) -> Result<ChatResponse, ModelError>;
         /// The reply in a stream request's answer that came as JSON, not as events.
-        fn unstreamed_reply(bytes: &[u8]) -> Result<AssistantMessage, ModelError> {
+        fn unstreamed_reply(bytes: &[u8]) -> Result<ChatResponse, ModelError> {
             Self::reply(bytes)
         }
     }

@@ -9,14 +9,14 @@ use reqwest::Response;
 
 use crate::model::http::client::{describe, HttpClient};
 use crate::model::http::sse::{Assemble, SseParser};
-use crate::model::{AssistantMessage, ChatDelta, ChatStream, ModelError};
+use crate::model::{ChatDelta, ChatResponse, ChatStream, ModelError};
 
 /// What a request for a stream got.
 pub(crate) enum Opened {
     /// Server-sent events to read.
     Events(Response),
     /// A whole answer: the server does not stream.
-    Whole(AssistantMessage),
+    Whole(ChatResponse),
 }
 
 /// The stream of `open`'s answer: its events read by `parser` as they arrive.
@@ -72,12 +72,13 @@ where
         if let Some(open) = self.open.take() {
             match open().await {
                 Ok(Opened::Events(response)) => self.response = Some(response),
-                Ok(Opened::Whole(reply)) => {
-                    let pieces = reply
+                Ok(Opened::Whole(ChatResponse { message, usage })) => {
+                    let pieces = message
                         .text
                         .map(ChatDelta::Text)
                         .into_iter()
-                        .chain(reply.tool_calls.into_iter().map(ChatDelta::ToolCall));
+                        .chain(message.tool_calls.into_iter().map(ChatDelta::ToolCall))
+                        .chain(usage.map(ChatDelta::Usage));
                     self.pending.extend(pieces.map(Ok));
                     self.done = true;
                 }

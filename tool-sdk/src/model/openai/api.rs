@@ -227,6 +227,9 @@ pub(crate) struct Completion {
     /// The choices; the loop reads the one of lowest index.
     #[serde(default)]
     pub(crate) choices: Vec<Choice>,
+    /// The tokens of the request (`prompt_tokens`, `completion_tokens`), read leniently.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) usage: Option<Value>,
 }
 
 /// A choice of a [`Completion`].

@@ -67,10 +67,11 @@ mod media;
 mod sse;
 
 use crate::describe::Dialect;
+use crate::model::http::counted;
 use crate::model::http::KeyHeader;
 use crate::model::http::{decode, HttpModelBuilder};
 use crate::model::http::{sealed::ProviderApi, BaseUrl, Endpoints, Env, ErrorBody, HttpModel};
-use crate::model::{AssistantMessage, ChatRequest, ModelError};
+use crate::model::{ChatRequest, ChatResponse, ModelError};
 
 pub use media::MediaFallback;
 
@@ -174,7 +175,15 @@ impl ProviderApi for OpenAiCompatible {
         convert::request(model, request, stream, self.strict, self.media)
     }
 
-    fn reply(bytes: &[u8]) -> Result<AssistantMessage, ModelError> {
-        convert::reply(decode(bytes, "the answer")?)
+    fn reply(bytes: &[u8]) -> Result<ChatResponse, ModelError> {
+        let mut completion: api::Completion = decode(bytes, "the answer")?;
+        let usage = completion.usage.take();
+        let reply = ChatResponse::new(convert::reply(completion)?);
+        Ok(
+            match counted(usage.as_ref(), &["prompt_tokens"], &["completion_tokens"]) {
+                Some(usage) => reply.with_usage(usage),
+                None => reply,
+            },
+        )
     }
 }

@@ -1,0 +1,98 @@
+//! The tokens a provider reports for a request, read from its answer's usage object: leniently,
+//! so that a usage the crate cannot read never costs the reply.
+
+use serde_json::Value;
+
+use crate::model::Usage;
+
+/// The usage in `value` (a provider's usage object): the sum of the `input` members for the
+/// tokens read, of the `output` members for those written. `None` when it has none of them.
+pub(crate) fn counted(value: Option<&Value>, input: &[&str], output: &[&str]) -> Option<Usage> {
+    let value = value?;
+    let sum = |names: &[&str]| -> Option<u64> {
+        names
+            .iter()
+            .filter_map(|name| value.get(name).and_then(Value::as_u64))
+            .reduce(u64::saturating_add)
+    };
+    let (read, written) = (sum(input), sum(output));
+    (read.is_some() || written.is_some())
+        .then(|| Usage::new(read.unwrap_or(0), written.unwrap_or(0)))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn members_are_summed_and_what_is_unread_is_none() {
+        let usage = json!({"input_tokens": 10, "cache_read_input_tokens": 5, "output_tokens": 3});
+        assert_eq!(
+            counted(
+                Some(&usage),
+                &[
+                    "input_tokens",
+                    "cache_read_input_tokens",
+                    "cache_creation_input_tokens"
+                ],
+                &["output_tokens"]
+            ),
+            Some(Usage::new(15, 3))
+        );
+        let odd = json!({"input_tokens": "ten"});
+        assert_eq!(
+            counted(Some(&odd), &["input_tokens"], &["output_tokens"]),
+            None
+        );
+        assert_eq!(counted(None, &["input_tokens"], &[]), None);
+    }
+}
+
+/// Each provider's whole answer, as its model reads it: the usage it reports.
+#[cfg(test)]
+mod providers {
+    use crate::model::http::sealed::ProviderApi;
+    use crate::model::Usage;
+
+    #[cfg(feature = "openai")]
+    #[test]
+    fn openai_reports_prompt_and_completion_tokens() {
+        let answer = br#"{"id": "c1", "object": "chat.completion", "choices": [{"index": 0,
+            "message": {"role": "assistant", "content": "Hi."}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 12, "completion_tokens": 3, "total_tokens": 15}}"#;
+        let response = crate::model::openai::OpenAiCompatible::reply(answer).unwrap();
+        assert_eq!(response.message.text.as_deref(), Some("Hi."));
+        assert_eq!(response.usage, Some(Usage::new(12, 3)));
+        // A usage that cannot be read costs nothing of the reply.
+        let odd = br#"{"choices": [{"index": 0, "message": {"content": "Hi."}}], "usage": "n/a"}"#;
+        let response = crate::model::openai::OpenAiCompatible::reply(odd).unwrap();
+        assert_eq!(
+            (response.message.text.as_deref(), response.usage),
+            (Some("Hi."), None)
+        );
+    }
+
+    #[cfg(feature = "anthropic")]
+    #[test]
+    fn anthropic_reports_input_with_the_cache_and_output_tokens() {
+        let answer = br#"{"id": "msg_1", "type": "message", "role": "assistant",
+            "content": [{"type": "text", "text": "Hi."}], "stop_reason": "end_turn",
+            "usage": {"input_tokens": 10, "cache_creation_input_tokens": 4,
+                      "cache_read_input_tokens": 6, "output_tokens": 2}}"#;
+        let response = crate::model::anthropic::Anthropic::reply(answer).unwrap();
+        assert_eq!(response.usage, Some(Usage::new(20, 2)));
+    }
+
+    #[cfg(feature = "gemini")]
+    #[test]
+    fn gemini_reports_prompt_candidates_and_thoughts() {
+        let answer = br#"{"candidates": [{"content": {"parts": [{"text": "Hi."}], "role": "model"},
+            "finishReason": "STOP", "index": 0}],
+            "usageMetadata": {"promptTokenCount": 9, "candidatesTokenCount": 3,
+                              "thoughtsTokenCount": 5, "totalTokenCount": 17}}"#;
+        let response = crate::model::gemini::Gemini::reply(answer).unwrap();
+        assert_eq!(response.usage, Some(Usage::new(9, 8)));
+    }
+}

@@ -1,0 +1,322 @@
+//! What a run may spend: tokens as the model reports them, tool calls, wall time, and a cost
+//! the application computes; and which limit a run crossed.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::model::Usage;
+
+/// The cost of a run's usage, in the application's unit (dollars, credits): see
+/// [`Budget::with_cost`].
+type CostFn = Arc<dyn Fn(&Usage) -> f64 + Send + Sync>;
+
+/// What a run may spend ([`LoopOptions::with_budget`](crate::run::LoopOptions::with_budget)).
+/// Each limit is off until set; the default budget has none, and costs a run nothing.
+///
+/// A run stops with [`LoopStatus::BudgetExhausted`](crate::run::LoopStatus::BudgetExhausted)
+/// before the step that a limit forbids:
+///
+/// - **tokens** and **cost**, before each request to the model, once what the model reported
+///   for the run's requests so far has reached the limit. A request's usage is known only once
+///   it is answered, so the last request may take a run past its limit: the limit bounds the
+///   requests made, not the last one's size. A model that reports no usage spends no tokens:
+///   the HTTP models report it with a whole answer; the usage of a streamed one is not read
+///   yet, so with them a token or cost limit wants
+///   [`with_streaming(false)`](crate::run::LoopOptions::with_streaming).
+/// - **tool calls**, when a reply's calls would take the run past the limit: none of that
+///   reply's calls runs, each is answered that it did not run, and the run stops with its
+///   conversation valid. Every call the model makes counts, whether it runs, is denied or names
+///   no tool. With a call limit the loop does not stream replies, so that no call starts
+///   before the whole reply is counted.
+/// - **wall time**, before each request and before a reply's calls run, measured from when
+///   the run started or was resumed: the time a paused run waits for a person does not count.
+///
+/// Token and call counts are kept with the run, across a pause. The run's work is kept, as it
+/// is at the round limit: nothing is rolled back, the last reply's calls answered and the
+/// conversation ready to go on in a new run with a larger budget.
+///
+/// ```
+/// use std::time::Duration;
+/// use tool_sdk::model::Usage;
+/// use tool_sdk::run::{Budget, LoopOptions};
+///
+/// // $3 per million tokens read, $15 per million written, at most $0.50 a run.
+/// let price = |usage: &Usage| {
+///     (usage.input_tokens as f64 * 3.0 + usage.output_tokens as f64 * 15.0) / 1e6
+/// };
+/// let budget = Budget::new()
+///     .with_total_tokens(200_000)
+///     .with_tool_calls(40)
+///     .with_wall_time(Duration::from_secs(120))
+///     .with_cost(0.50, price);
+/// let options = LoopOptions::new().with_budget(budget);
+/// ```
+#[derive(Clone, Default)]
+pub struct Budget {
+    input_tokens: Option<u64>,
+    output_tokens: Option<u64>,
+    total_tokens: Option<u64>,
+    tool_calls: Option<usize>,
+    wall_time: Option<Duration>,
+    cost: Option<(f64, CostFn)>,
+}
+
+/// A limit a run reached, with what the run used and what it was allowed: the run's
+/// [`LoopStatus::BudgetExhausted`](crate::run::LoopStatus::BudgetExhausted).
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub enum BudgetLimit {
+    /// The tokens the model read.
+    InputTokens {
+        /// Reported for the run's requests.
+        used: u64,
+        /// Allowed.
+        limit: u64,
+    },
+    /// The tokens the model wrote.
+    OutputTokens {
+        /// Reported for the run's requests.
+        used: u64,
+        /// Allowed.
+        limit: u64,
+    },
+    /// The tokens read and written.
+    TotalTokens {
+        /// Reported for the run's requests.
+        used: u64,
+        /// Allowed.
+        limit: u64,
+    },
+    /// The tool calls.
+    ToolCalls {
+        /// The calls the run would have made with the last reply's (which did not run).
+        used: usize,
+        /// Allowed.
+        limit: usize,
+    },
+    /// The time the run took.
+    WallTime {
+        /// Since the run started or was resumed.
+        used: Duration,
+        /// Allowed.
+        limit: Duration,
+    },
+    /// The application's cost of the run's usage ([`Budget::with_cost`]).
+    Cost {
+        /// The cost of the usage reported.
+        used: f64,
+        /// Allowed.
+        limit: f64,
+    },
+}
+
+impl fmt::Display for BudgetLimit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::InputTokens { used, limit } => {
+                write!(f, "{used} input tokens used of {limit}")
+            }
+            Self::OutputTokens { used, limit } => {
+                write!(f, "{used} output tokens used of {limit}")
+            }
+            Self::TotalTokens { used, limit } => write!(f, "{used} tokens used of {limit}"),
+            Self::ToolCalls { used, limit } => {
+                write!(f, "{used} tool calls asked for, {limit} allowed")
+            }
+            Self::WallTime { used, limit } => write!(f, "{used:?} taken of {limit:?}"),
+            Self::Cost { used, limit } => write!(f, "a cost of {used} reached, {limit} allowed"),
+        }
+    }
+}
+
+impl Budget {
+    /// No limit.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// At most `tokens` read by the model in the run (its prompts, summed over requests).
+    pub fn with_input_tokens(mut self, tokens: u64) -> Self {
+        self.input_tokens = Some(tokens);
+        self
+    }
+
+    /// At most `tokens` written by the model in the run.
+    pub fn with_output_tokens(mut self, tokens: u64) -> Self {
+        self.output_tokens = Some(tokens);
+        self
+    }
+
+    /// At most `tokens` read and written in the run.
+    pub fn with_total_tokens(mut self, tokens: u64) -> Self {
+        self.total_tokens = Some(tokens);
+        self
+    }
+
+    /// At most `calls` tool calls in the run.
+    pub fn with_tool_calls(mut self, calls: usize) -> Self {
+        self.tool_calls = Some(calls);
+        self
+    }
+
+    /// At most `time` from the run's start (or its resumption) to its last step.
+    pub fn with_wall_time(mut self, time: Duration) -> Self {
+        self.wall_time = Some(time);
+        self
+    }
+
+    /// At most `limit` of what `cost` makes of the run's usage so far (summed over its
+    /// requests). `cost` should grow with the usage; it is called before each request.
+    pub fn with_cost(
+        mut self,
+        limit: f64,
+        cost: impl Fn(&Usage) -> f64 + Send + Sync + 'static,
+    ) -> Self {
+        self.cost = Some((limit, Arc::new(cost)));
+        self
+    }
+
+    /// Whether a call limit is set (replies are then not streamed).
+    pub(crate) fn limits_calls(&self) -> bool {
+        self.tool_calls.is_some()
+    }
+
+    /// When the clock starts for a run: now, if a wall time is set (else the clock is never
+    /// read).
+    pub(crate) fn start_clock(&self) -> Option<Instant> {
+        self.wall_time.map(|_| Instant::now())
+    }
+
+    /// The limit that forbids another request to the model, given the run's `usage` and its
+    /// clock.
+    pub(crate) fn before_request(
+        &self,
+        usage: &Usage,
+        started: Option<Instant>,
+    ) -> Option<BudgetLimit> {
+        let reached = |limit: Option<u64>, used: u64| limit.filter(|limit| used >= *limit);
+        if let Some(limit) = reached(self.input_tokens, usage.input_tokens) {
+            return Some(BudgetLimit::InputTokens {
+                used: usage.input_tokens,
+                limit,
+            });
+        }
+        if let Some(limit) = reached(self.output_tokens, usage.output_tokens) {
+            return Some(BudgetLimit::OutputTokens {
+                used: usage.output_tokens,
+                limit,
+            });
+        }
+        if let Some(limit) = reached(self.total_tokens, usage.total()) {
+            return Some(BudgetLimit::TotalTokens {
+                used: usage.total(),
+                limit,
+            });
+        }
+        if let Some((limit, cost)) = &self.cost {
+            let used = cost(usage);
+            // A cost that is not a number is past any limit.
+            if used.is_nan() || used >= *limit {
+                return Some(BudgetLimit::Cost {
+                    used,
+                    limit: *limit,
+                });
+            }
+        }
+        self.out_of_time(started)
+    }
+
+    /// The limit that forbids running a reply of `asked` calls, after `made` calls in the run.
+    pub(crate) fn before_calls(
+        &self,
+        made: usize,
+        asked: usize,
+        started: Option<Instant>,
+    ) -> Option<BudgetLimit> {
+        if let Some(limit) = self.tool_calls {
+            let used = made.saturating_add(asked);
+            if used > limit {
+                return Some(BudgetLimit::ToolCalls { used, limit });
+            }
+        }
+        self.out_of_time(started)
+    }
+
+    fn out_of_time(&self, started: Option<Instant>) -> Option<BudgetLimit> {
+        let (limit, started) = (self.wall_time?, started?);
+        let used = started.elapsed();
+        (used >= limit).then_some(BudgetLimit::WallTime { used, limit })
+    }
+}
+
+impl fmt::Debug for Budget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Budget")
+            .field("input_tokens", &self.input_tokens)
+            .field("output_tokens", &self.output_tokens)
+            .field("total_tokens", &self.total_tokens)
+            .field("tool_calls", &self.tool_calls)
+            .field("wall_time", &self.wall_time)
+            .field("cost", &self.cost.as_ref().map(|(limit, _)| limit))
+            .finish()
+    }
+}
+
+/// Budgets are equal when their limits are and their cost is the same function (the same
+/// `Arc`): two closures cannot be compared.
+impl PartialEq for Budget {
+    fn eq(&self, other: &Self) -> bool {
+        let cost = match (&self.cost, &other.cost) {
+            (None, None) => true,
+            (Some((a, f)), Some((b, g))) => a == b && Arc::ptr_eq(f, g),
+            _ => false,
+        };
+        cost && self.input_tokens == other.input_tokens
+            && self.output_tokens == other.output_tokens
+            && self.total_tokens == other.total_tokens
+            && self.tool_calls == other.tool_calls
+            && self.wall_time == other.wall_time
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_limit_forbids_nothing() {
+        let budget = Budget::new();
+        let spent = Usage::new(u64::MAX, u64::MAX);
+        assert_eq!(budget.before_request(&spent, None), None);
+        assert_eq!(budget.before_calls(usize::MAX, usize::MAX, None), None);
+        assert_eq!(budget.start_clock(), None);
+    }
+
+    #[test]
+    fn a_limit_is_reached_at_its_value_and_calls_past_it() {
+        let budget = Budget::new().with_total_tokens(10).with_tool_calls(3);
+        assert_eq!(budget.before_request(&Usage::new(4, 5), None), None);
+        assert_eq!(
+            budget.before_request(&Usage::new(5, 5), None),
+            Some(BudgetLimit::TotalTokens {
+                used: 10,
+                limit: 10
+            })
+        );
+        assert_eq!(budget.before_calls(1, 2, None), None);
+        assert_eq!(
+            budget.before_calls(2, 2, None),
+            Some(BudgetLimit::ToolCalls { used: 4, limit: 3 })
+        );
+    }
+
+    #[test]
+    fn a_cost_that_is_not_a_number_is_past_its_limit() {
+        let budget = Budget::new().with_cost(1.0, |_| f64::NAN);
+        assert!(matches!(
+            budget.before_request(&Usage::default(), None),
+            Some(BudgetLimit::Cost { .. })
+        ));
+    }
+}
