@@ -131,6 +131,7 @@ impl ToolLoop {
             reply,
             ended,
             (Vec::new(), None),
+            None,
             cancel,
         );
         self.over_budget(limit)
