@@ -136,8 +136,8 @@ impl<'x, T: Calls + ?Sized> Executor<'x, T> {
     }
 
     /// Runs one allowed call (`gated` says how it was let through), alone, and gives its tool's
-    /// result: for a server that answers each call by itself. A call whose cancellation came before it started fails with that
-    /// reason, and never starts.
+    /// result: for a server that answers each call by itself. A call whose cancellation came
+    /// before it started fails with that reason, and never starts.
     #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
     pub(crate) async fn one(&self, call: ToolCall, key: String, gated: Gated) -> ToolResult {
         let tool = call.name.clone();
