@@ -57,6 +57,10 @@ impl McpClientBuilder {
         // rmcp's HTTP client has reqwest's rustls without a crypto provider of its own (as
         // the HTTP models' has), and cannot start without one: ring is installed as the
         // process default, unless the application installed a provider already.
+        // ring, chosen for a light build, has no post-quantum key exchange (newer rustls marks
+        // it deprecated for that): an application that wants one installs aws-lc-rs's provider
+        // first, and it is used.
+        #[allow(deprecated)]
         let _ = rustls::crypto::ring::default_provider().install_default();
         self.connect_transport(StreamableHttpClientTransport::from_config(config))
             .await

@@ -46,6 +46,10 @@ pub(crate) struct HttpClient {
 /// installed a provider already (then that one is used, and this changes nothing).
 pub(crate) fn client_builder() -> reqwest::ClientBuilder {
     // Refused when a provider is installed: that provider stays, which is what is wanted.
+    // ring, chosen for a light build, has no post-quantum key exchange (newer rustls marks
+    // it deprecated for that): an application that wants one installs aws-lc-rs's provider
+    // first, and it is used.
+    #[allow(deprecated)]
     let _ = rustls::crypto::ring::default_provider().install_default();
     reqwest::Client::builder()
 }
