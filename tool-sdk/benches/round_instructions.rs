@@ -101,13 +101,7 @@ fn main() {
     let model = Instant {
         calls: vec![ToolCall::new("c1", "add", r#"{"a": 1, "b": 2}"#)],
     };
-    let allow_all = |paused: &PausedTurn| {
-        let mut decide = paused.decide();
-        for key in paused.awaiting() {
-            decide = decide.allow(key);
-        }
-        decide.build()
-    };
+    let allow_all = |paused: &PausedTurn| paused.decide().allow_rest().build();
     let gated = ToolLoop::new(model, registry)
         .with_gate(Gate::new(
             ConfirmationPolicy::new().with_confirmed_tool("add"),
