@@ -115,10 +115,12 @@ impl<'x, T: Calls + ?Sized> Executor<'x, T> {
         gated: Gated,
     ) -> impl Future<Output = CallResult> + '_ {
         use futures_util::future::{ready, Either, FutureExt as _};
-        let description = self
-            .tools
-            .tool(&call.name)
-            .map(|tool| tool.definition().description.as_str());
+        // The tool is looked up for its description only when a subscriber wants the span.
+        let description = || {
+            self.tools
+                .tool(&call.name)
+                .map(|tool| tool.definition().description.as_str())
+        };
         let span = CallSpan::open(&call, description, &gated, self.capture_content);
         span.around(match gated.resolution {
             Resolution::Run => {

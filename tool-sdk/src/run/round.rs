@@ -116,19 +116,15 @@ impl ToolLoop {
     ) -> RoundEnd {
         let keys = tool_call_keys(&reply);
         let round = state.rounds;
-        // One result per call, in call order, right after the reply.
-        let base = conversation.len() + 1;
-        conversation.push(Message::Assistant(reply.clone()));
-        let mut results = Vec::with_capacity(reply.tool_calls.len());
+        // What the round's results say of the run, first: where they are written depends on it.
         let mut failure: Option<(String, String, ToolError)> = None;
         let mut all_direct = true;
-        for ((call, key), ended) in reply.tool_calls.iter().zip(&keys).zip(ended) {
-            let started = matches!(ended, CallResult::Ran(_));
-            // Looked up once: for a return-direct answer, and for the result's limit.
-            let tool = tools.get(&call.name).map(|tool| &**tool);
-            match &ended {
+        for ((call, key), ended) in reply.tool_calls.iter().zip(&keys).zip(&ended) {
+            match ended {
                 CallResult::Ran(Ok(_)) => {
-                    all_direct &= tool.is_some_and(|tool| tool.definition().options.return_direct);
+                    all_direct &= tools
+                        .get(&call.name)
+                        .is_some_and(|tool| tool.definition().options.return_direct);
                 }
                 CallResult::Ran(Err(error)) => {
                     all_direct = false;
@@ -140,13 +136,40 @@ impl ToolLoop {
                 }
                 _ => all_direct = false,
             }
+        }
+        let stop = if let Some(error) = store_failure {
+            state.store_error.get_or_insert(Box::new(error));
+            Some(LoopStatus::StoreFailed)
+        } else if cancel.is_cancelled() {
+            Some(LoopStatus::Cancelled)
+        } else if let Some((key, name, error)) = failure {
+            Some(LoopStatus::RolledBack { key, name, error })
+        } else if all_direct {
+            // The tools answered: what the stream failed to bring after them is not needed.
+            None
+        } else {
+            stream_error.map(LoopStatus::ModelFailed)
+        };
+
+        // One result per call, in call order, right after the reply: in the conversation when
+        // the run goes on; when it stops here, kept for its end, which writes them as the
+        // rollback leaves them.
+        let base = conversation.len() + 1;
+        conversation.push(Message::Assistant(reply.clone()));
+        let written = match stop {
+            Some(_) => &mut state.unwritten,
+            None => &mut *conversation,
+        };
+        for ((call, key), ended) in reply.tool_calls.iter().zip(&keys).zip(ended) {
+            let started = matches!(ended, CallResult::Ran(_));
+            let tool = tools.get(&call.name).map(|tool| &**tool);
             let (content, parts, status) = ended.into_answer(call, |error| {
                 self.observers
                     .tool_error_message(call, error)
                     .unwrap_or_else(|| error.model_message())
             });
             let content = self.within_limit(tool, call, key, content);
-            results.push(Message::Tool(ToolResultMessage {
+            written.push(Message::Tool(ToolResultMessage {
                 call_id: call.id.clone(),
                 key: key.clone(),
                 name: call.name.clone(),
@@ -176,25 +199,9 @@ impl ToolLoop {
             state.record.push(entry);
         }
 
-        let stop = if let Some(error) = store_failure {
-            state.store_error.get_or_insert(Box::new(error));
-            Some(LoopStatus::StoreFailed)
-        } else if cancel.is_cancelled() {
-            Some(LoopStatus::Cancelled)
-        } else if let Some((key, name, error)) = failure {
-            Some(LoopStatus::RolledBack { key, name, error })
-        } else if all_direct {
-            // The tools answered: what the stream failed to bring after them is not needed.
-            None
-        } else {
-            stream_error.map(LoopStatus::ModelFailed)
-        };
         if let Some(status) = stop {
-            // The run rolls back at its end: these results are written then, as it leaves them.
-            state.unwritten = results;
             return RoundEnd::Stop(status);
         }
-        conversation.extend(results);
         if all_direct {
             let results = conversation[base..]
                 .iter()

@@ -96,14 +96,14 @@ pub(crate) struct CallSpan {
 }
 
 impl CallSpan {
-    /// Opens the span of `call` (of a tool described so, when it is known), as the gate handed
-    /// it on (`gated`). `content`: whether the call's arguments and result go on the span.
+    /// Opens the span of `call` (of a tool `description` gives, when it is known), as the gate
+    /// handed it on (`gated`). `content`: whether the call's arguments and result go on the span.
     ///
     /// The fields are computed only when a subscriber wants the span: with none, a call pays
     /// for a disabled span and nothing else.
-    pub(crate) fn open(
+    pub(crate) fn open<'d>(
         call: &ToolCall,
-        description: Option<&str>,
+        description: impl FnOnce() -> Option<&'d str>,
         gated: &Gated,
         content: bool,
     ) -> Self {
@@ -116,7 +116,7 @@ impl CallSpan {
             "gen_ai.tool.name" = %call.name,
             "gen_ai.tool.call.id" = call.id.as_deref(),
             "gen_ai.tool.type" = "function",
-            "gen_ai.tool.description" = description,
+            "gen_ai.tool.description" = description(),
             "gen_ai.tool.call.arguments" = content.then_some(call.arguments.as_str()),
             "gen_ai.tool.call.result" = Empty,
             "error.type" = Empty,
