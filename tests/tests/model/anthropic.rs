@@ -7,7 +7,7 @@ use base64::{engine::general_purpose::STANDARD, Engine as _};
 use serde_json::{json, Value};
 use tool_sdk::describe::{lower, Dialect};
 use tool_sdk::model::anthropic::Anthropic;
-use tool_sdk::run::LoopStatus;
+use tool_sdk::run::{Budget, BudgetLimit, LoopOptions, LoopStatus};
 use tool_sdk::{ChatModel as _, Message, Tool as _, ToolLoop, ToolRegistry};
 use tool_sdk_tests::media::{CAPTION, PDF, PNG};
 
@@ -143,6 +143,56 @@ async fn several_rounds_of_calls_with_a_system_prompt_answer() {
         bodies[0]["tools"][0]["input_schema"],
         GetWeatherTool.definition().parameters
     );
+}
+
+/// fakellm streams a Messages answer as Anthropic does: the input's tokens in `message_start`,
+/// the output's, counted again, in `message_delta`. A streamed run counts them, so a token
+/// budget holds with the loop's default streaming.
+#[tokio::test]
+async fn a_streamed_run_counts_the_tokens_its_events_report_and_a_token_budget_stops_it() {
+    let session = Session::<AnthropicServer>::new("streamed-usage");
+    let mut tools = ToolRegistry::new();
+    tools.register(GetWeatherTool).unwrap();
+    let agent = ToolLoop::new(session.builder().build().unwrap(), tools);
+    let mut chat = vec![Message::user(
+        "scenario:parallel Weather in Lisbon and Oslo?",
+    )];
+    let outcome = agent.run(&mut chat).await;
+    assert!(
+        matches!(outcome.status, LoopStatus::Answered(_)),
+        "{:?}",
+        outcome.status
+    );
+    assert_eq!(outcome.rounds, 2);
+    assert!(
+        outcome.usage.input_tokens >= 2 && outcome.usage.output_tokens >= 2,
+        "each of the two streamed answers reported its tokens: {:?}",
+        outcome.usage
+    );
+    assert!(session
+        .bodies_sent()
+        .iter()
+        .all(|body| body["stream"] == true));
+
+    let session = Session::<AnthropicServer>::new("streamed-budget");
+    let mut tools = ToolRegistry::new();
+    tools.register(GetWeatherTool).unwrap();
+    let agent = ToolLoop::new(session.builder().build().unwrap(), tools)
+        .with_options(LoopOptions::new().with_budget(Budget::new().with_total_tokens(1)));
+    let mut chat = vec![Message::user(
+        "scenario:parallel Weather in Lisbon and Oslo?",
+    )];
+    let outcome = agent.run(&mut chat).await;
+    let LoopStatus::BudgetExhausted(BudgetLimit::TotalTokens { used, limit: 1 }) = outcome.status
+    else {
+        panic!(
+            "the first answer's tokens exhaust the budget: {:?}",
+            outcome.status
+        );
+    };
+    assert_eq!(used, outcome.usage.total());
+    assert_eq!(outcome.rounds, 1, "no second request was made");
+    assert_eq!(session.bodies_sent().len(), 1);
 }
 
 #[tokio::test]

@@ -18,7 +18,7 @@ use tool_sdk::model::gemini::{Gemini, GeminiModel};
 use tool_sdk::model::{
     check_conversation, ChatDelta, ChatOptions, ChatRequest, ModelError, ToolResultStatus,
 };
-use tool_sdk::run::{LoopStatus, ToolLoop};
+use tool_sdk::run::{Budget, BudgetLimit, LoopOptions, LoopStatus, ToolLoop};
 use tool_sdk::{tool, AssistantMessage, ChatModel, Message, Tool as _, ToolCall, ToolRegistry};
 use tool_sdk_tests::media::{CAPTION, PDF, PNG};
 
@@ -234,6 +234,40 @@ async fn a_run_of_two_rounds_calls_the_tool_and_answers_from_its_result() {
     );
 }
 
+/// A streamed answer's usage is the last count its chunks gave: a streamed run counts what the
+/// same run counts whole, and a token budget stops it.
+#[tokio::test]
+async fn a_streamed_run_counts_what_a_whole_one_does_and_a_token_budget_stops_it() {
+    let run = |test: &'static str, options: LoopOptions| async move {
+        let session = Session::<GeminiServer>::new(test);
+        let mut tools = ToolRegistry::new();
+        tools.register(GetWeatherTool).unwrap();
+        let agent = ToolLoop::new(session.builder().build().unwrap(), tools).with_options(options);
+        let mut conversation = vec![Message::user(
+            "scenario:weather What is the weather in Lisbon?",
+        )];
+        agent.run(&mut conversation).await
+    };
+    let streamed = run("usage-streamed", LoopOptions::new()).await;
+    let whole = run("usage-whole", LoopOptions::new().with_streaming(false)).await;
+    assert_eq!(answer_text(&streamed.status), "It is sunny in Lisbon.");
+    assert_eq!((streamed.rounds, whole.rounds), (2, 2));
+    assert!(streamed.usage.output_tokens > 0, "{:?}", streamed.usage);
+    assert_eq!(streamed.usage, whole.usage);
+
+    let budget = Budget::new().with_output_tokens(1);
+    let stopped = run("usage-budget", LoopOptions::new().with_budget(budget)).await;
+    assert!(
+        matches!(
+            stopped.status,
+            LoopStatus::BudgetExhausted(BudgetLimit::OutputTokens { limit: 1, .. })
+        ),
+        "{:?}",
+        stopped.status
+    );
+    assert_eq!(stopped.rounds, 1);
+}
+
 /// A text answer streams in pieces.
 #[tokio::test]
 async fn a_text_answer_streams_in_pieces() {
@@ -244,15 +278,24 @@ async fn a_text_answer_streams_in_pieces() {
         tools: &[],
         options: &options,
     };
-    let texts: Vec<String> = model
+    let deltas: Vec<ChatDelta> = model
         .chat_stream(request)
         .unwrap()
-        .map(|delta| match delta {
-            Ok(ChatDelta::Text(text)) => text,
-            other => panic!("{other:?}"),
-        })
+        .map(|delta| delta.unwrap())
         .collect()
         .await;
+    // The text in pieces, then the usage once the stream ended.
+    let Some((ChatDelta::Usage(usage), pieces)) = deltas.split_last() else {
+        panic!("the usage comes last: {deltas:?}");
+    };
+    assert!(usage.output_tokens > 0, "{usage:?}");
+    let texts: Vec<String> = pieces
+        .iter()
+        .map(|delta| match delta {
+            ChatDelta::Text(text) => text.clone(),
+            other => panic!("{other:?}"),
+        })
+        .collect();
     assert!(texts.len() > 1, "the text came in pieces: {texts:?}");
     assert!(
         texts

@@ -140,6 +140,33 @@ async fn arguments_that_are_not_json_go_back_to_the_model_which_corrects_them() 
     );
 }
 
+/// A streamed request asks for its usage in the form the official `openai` package types (the
+/// proxy refuses any other), unless the model is told not to.
+#[tokio::test]
+async fn a_streamed_request_asks_for_its_usage_unless_told_not_to() {
+    for (test, asks) in [("stream-usage", true), ("stream-no-usage", false)] {
+        let session = Session::<OpenAiServer>::new(test);
+        let model = session.builder().with_stream_usage(asks).build().unwrap();
+        let mut tools = ToolRegistry::new();
+        tools.register(super::fixtures::GetWeatherTool).unwrap();
+        let outcome = ToolLoop::new(model, tools)
+            .run(&mut user("scenario:parallel Weather in Lisbon and Oslo?"))
+            .await;
+        assert_eq!(outcome.rounds, 2, "{:?}", outcome.status);
+        let bodies = session.bodies_sent();
+        assert_eq!(bodies.len(), 2);
+        for body in &bodies {
+            assert_eq!(body["stream"], true);
+            let expected = if asks {
+                serde_json::json!({"include_usage": true})
+            } else {
+                Value::Null
+            };
+            assert_eq!(body["stream_options"], expected);
+        }
+    }
+}
+
 #[tokio::test]
 async fn a_strict_model_sends_the_strict_lowering_and_takes_null_for_left_out() {
     let session = Session::<OpenAiServer>::new("strict");

@@ -21,9 +21,8 @@ type CostFn = Arc<dyn Fn(&Usage) -> f64 + Send + Sync>;
 ///   for the run's requests so far has reached the limit. A request's usage is known only once
 ///   it is answered, so the last request may take a run past its limit: the limit bounds the
 ///   requests made, not the last one's size. A model that reports no usage spends no tokens:
-///   the HTTP models report it with a whole answer; the usage of a streamed one is not read
-///   yet, so with them a token or cost limit wants
-///   [`with_streaming(false)`](crate::run::LoopOptions::with_streaming).
+///   the HTTP models report it with whole and streamed answers alike (an OpenAI-compatible
+///   server streams it when it honours `stream_options.include_usage`).
 /// - **tool calls**, when a reply's calls would take the run past the limit: none of that
 ///   reply's calls runs, each is answered that it did not run, and the run stops with its
 ///   conversation valid. Every call the model makes counts, whether it runs, is denied or names

@@ -312,8 +312,12 @@ pub(crate) enum AnswerBlock {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub(crate) enum StreamEvent {
-    /// The answer begins.
-    MessageStart,
+    /// The answer begins, with the tokens read so far.
+    MessageStart {
+        /// The message as it begins.
+        #[serde(default)]
+        message: StartedMessage,
+    },
     /// A block begins at `index`.
     ContentBlockStart {
         /// The block's place in the reply.
@@ -337,6 +341,10 @@ pub(crate) enum StreamEvent {
     MessageDelta {
         /// Its `stop_reason`.
         delta: MessageDelta,
+        /// The counts so far (`output_tokens`, and some servers the input's again): each
+        /// replaces the one `message_start` gave.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        usage: Option<Value>,
     },
     /// The answer is complete.
     MessageStop,
@@ -369,6 +377,14 @@ pub(crate) enum BlockDelta {
     /// A kind of delta this crate does not read (thinking, citations, ...).
     #[serde(other)]
     Other,
+}
+
+/// The message a `message_start` event begins: only its usage is read.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub(crate) struct StartedMessage {
+    /// The tokens read (`input_tokens` and the cache's), and the first written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) usage: Option<Value>,
 }
 
 /// The body of a `message_delta` event.

@@ -65,10 +65,21 @@ mod sse;
 use reqwest::header::HeaderName;
 
 use crate::describe::Dialect;
-use crate::model::http::counted;
+use crate::model::http::{counted, UsageFields};
 use crate::model::http::{decode, sealed::ProviderApi, BaseUrl, Endpoints, Env, ErrorBody};
 use crate::model::http::{HttpModel, HttpModelBuilder, KeyHeader};
 use crate::model::{ChatRequest, ChatResponse, ModelError};
+
+/// Where a Messages usage object counts tokens: tokens read from the cache or written to it
+/// are read too, and counted apart.
+const USAGE: UsageFields = UsageFields {
+    input: &[
+        "input_tokens",
+        "cache_creation_input_tokens",
+        "cache_read_input_tokens",
+    ],
+    output: &["output_tokens"],
+};
 
 /// The base URL of Anthropic's API, where a builder starts; requests go to
 /// `{base URL}/v1/messages`.
@@ -196,13 +207,7 @@ impl ProviderApi for Anthropic {
         let mut answer: api::Answer = decode(bytes, "the answer")?;
         let usage = answer.usage.take();
         let reply = ChatResponse::new(convert::reply(answer)?);
-        // Tokens read from the cache or written to it are read too, and counted apart.
-        let read = [
-            "input_tokens",
-            "cache_creation_input_tokens",
-            "cache_read_input_tokens",
-        ];
-        Ok(match counted(usage.as_ref(), &read, &["output_tokens"]) {
+        Ok(match counted(usage.as_ref(), USAGE) {
             Some(usage) => reply.with_usage(usage),
             None => reply,
         })

@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 
 use crate::model::anthropic::api::{AnswerBlock, BlockDelta, StreamEvent};
 use crate::model::anthropic::convert::{self, decode};
-use crate::model::http::{no_name, Assemble, Budget, Event};
+use crate::model::anthropic::USAGE;
+use crate::model::http::{no_name, Assemble, Budget, Event, StreamedUsage};
 use crate::model::{ChatDelta, ModelError, ToolCall};
 
 /// A `tool_use` block whose input is still arriving.
@@ -28,6 +29,8 @@ pub struct Assembler {
     stopping: bool,
     /// Bytes of text and input read so far.
     budget: Budget,
+    /// The tokens reported by `message_start` and `message_delta`.
+    usage: StreamedUsage,
 }
 
 impl Assemble for Assembler {
@@ -86,10 +89,11 @@ impl Assemble for Assembler {
                     out.push(ChatDelta::ToolCall(finish(call)));
                 }
             }
-            StreamEvent::MessageDelta { delta } => {
+            StreamEvent::MessageDelta { delta, usage } => {
                 if delta.stop_reason.is_some() {
                     self.stopping = true;
                 }
+                self.usage.read(usage.as_ref());
             }
             StreamEvent::MessageStop => {
                 if let Some((index, _)) = self.calls.first_key_value() {
@@ -97,6 +101,7 @@ impl Assemble for Assembler {
                         "the answer ended with the tool_use block {index} not stopped"
                     )));
                 }
+                self.usage.report(USAGE, out);
                 return Ok(true);
             }
             StreamEvent::Error { error } => {
@@ -109,7 +114,8 @@ impl Assemble for Assembler {
                     "the provider reported an error mid-stream: {message}"
                 )));
             }
-            StreamEvent::MessageStart | StreamEvent::Ping | StreamEvent::Other => {}
+            StreamEvent::MessageStart { message } => self.usage.read(message.usage.as_ref()),
+            StreamEvent::Ping | StreamEvent::Other => {}
         }
         Ok(false)
     }
@@ -156,6 +162,7 @@ fn finish(call: PartialCall) -> ToolCall {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Usage;
 
     fn event(kind: &str, data: &str) -> String {
         format!("event: {kind}\ndata: {data}\n\n")
@@ -167,7 +174,7 @@ mod tests {
 
     fn stream_of_two_calls() -> String {
         [
-            event("message_start", r#"{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[],"model":"claude","stop_reason":null,"usage":{"input_tokens":1,"output_tokens":1}}}"#),
+            event("message_start", r#"{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[],"model":"claude","stop_reason":null,"usage":{"input_tokens":25,"cache_read_input_tokens":5,"output_tokens":1}}}"#),
             event("content_block_start", r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#),
             event("ping", r#"{"type":"ping"}"#),
             event("content_block_delta", r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Checking"}}"#),
@@ -217,6 +224,9 @@ mod tests {
                     r#"{"city": "Lisbon"}"#
                 )),
                 ChatDelta::ToolCall(ToolCall::new("toolu_b", "ping", "{}")),
+                // The input (with the cache) from `message_start`, the output as
+                // `message_delta` last counted it: once, when the answer is complete.
+                ChatDelta::Usage(Usage::new(30, 9)),
             ]
         );
         let (bytewise, end) = parse(&text);

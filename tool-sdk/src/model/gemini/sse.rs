@@ -3,8 +3,9 @@
 //! a call across chunks).
 
 use crate::model::gemini::convert::{self, GenerateContentResponse};
-use crate::model::http::{decode, mid_stream_error, Assemble, Budget, Event};
-use crate::model::{AssistantMessage, ChatDelta, ModelError};
+use crate::model::gemini::USAGE;
+use crate::model::http::{decode, mid_stream_error, Assemble, Budget, Event, StreamedUsage};
+use crate::model::{ChatDelta, ChatResponse, ModelError};
 
 /// Builds the reply from chunks.
 #[derive(Debug, Default)]
@@ -17,6 +18,8 @@ pub struct Assembler {
     finished: bool,
     /// Bytes of text and arguments read so far.
     budget: Budget,
+    /// The tokens the chunks reported (each chunk's count replaces the last's).
+    usage: StreamedUsage,
 }
 
 impl Assemble for Assembler {
@@ -37,9 +40,11 @@ impl Assemble for Assembler {
         Ok(false)
     }
 
-    /// The stream ended: fine after a finish reason, else the answer was cut off.
-    fn end(&mut self, _: &mut Vec<ChatDelta>) -> Result<(), ModelError> {
+    /// The stream ended: fine after a finish reason (the usage last reported is the answer's),
+    /// else the answer was cut off.
+    fn end(&mut self, out: &mut Vec<ChatDelta>) -> Result<(), ModelError> {
         if self.finished {
+            self.usage.report(USAGE, out);
             return Ok(());
         }
         Err(ModelError::Unavailable(
@@ -59,6 +64,7 @@ impl Assembler {
         if let Some(error) = chunk.error {
             return Err(mid_stream_error(error.text()));
         }
+        self.usage.read(chunk.usage_metadata.as_ref());
         // One reply is asked for: the first candidate.
         let Some(candidate) = chunk
             .candidates
@@ -105,7 +111,7 @@ impl Assembler {
 
 /// The reply of a stream request answered with JSON instead of events: the chunks, as a list
 /// (Gemini's answer without `alt=sse`) or one, read as the stream's events would be.
-pub(super) fn whole(bytes: &[u8]) -> Result<AssistantMessage, ModelError> {
+pub(super) fn whole(bytes: &[u8]) -> Result<ChatResponse, ModelError> {
     let listed = bytes
         .iter()
         .find(|byte| !byte.is_ascii_whitespace())
@@ -121,12 +127,16 @@ pub(super) fn whole(bytes: &[u8]) -> Result<AssistantMessage, ModelError> {
         assembler.chunk(chunk, &mut deltas)?;
     }
     assembler.end(&mut deltas)?;
-    let mut reply = AssistantMessage::default();
+    let mut reply = ChatResponse::default();
     for delta in deltas {
         match delta {
-            ChatDelta::Text(text) => reply.text.get_or_insert_with(String::new).push_str(&text),
-            ChatDelta::ToolCall(call) => reply.tool_calls.push(call),
-            ChatDelta::Usage(_) => {}
+            ChatDelta::Text(text) => reply
+                .message
+                .text
+                .get_or_insert_with(String::new)
+                .push_str(&text),
+            ChatDelta::ToolCall(call) => reply.message.tool_calls.push(call),
+            ChatDelta::Usage(usage) => reply.usage = Some(usage),
         }
     }
     Ok(reply)
@@ -135,6 +145,7 @@ pub(super) fn whole(bytes: &[u8]) -> Result<AssistantMessage, ModelError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::{AssistantMessage, Usage};
 
     use crate::model::ToolCall;
 
@@ -166,6 +177,8 @@ mod tests {
             text(" both."),
             call("get_weather", r#"{"city":"Lisbon"}"#),
             call("get_weather", r#"{"city":"Oslo"}"#),
+            // The last chunk's count, once the stream ends.
+            ChatDelta::Usage(Usage::new(9, 12)),
         ];
         assert_eq!(parse(&[GEMINI_STREAM]), (expected.clone(), Ok(())));
         let bytewise: Vec<String> = GEMINI_STREAM.chars().map(String::from).collect();
@@ -295,10 +308,11 @@ mod tests {
         ]"#;
         let mut expected = AssistantMessage::text("Sunny today.");
         expected.tool_calls.push(ToolCall::without_id("f", "{}"));
-        assert_eq!(whole(listed.as_bytes()), Ok(expected));
+        assert_eq!(whole(listed.as_bytes()), Ok(ChatResponse::new(expected)));
         assert_eq!(
-            whole(br#"{"candidates": [{"content": {"parts": [{"text": "hi"}]}, "finishReason": "STOP"}]}"#),
-            Ok(AssistantMessage::text("hi"))
+            whole(br#"{"candidates": [{"content": {"parts": [{"text": "hi"}]}, "finishReason": "STOP"}],
+                       "usageMetadata": {"promptTokenCount": 4, "candidatesTokenCount": 1, "thoughtsTokenCount": 2}}"#),
+            Ok(ChatResponse::new(AssistantMessage::text("hi")).with_usage(Usage::new(4, 3)))
         );
         assert_eq!(
             whole(br#"[{"candidates": [{"content": {"parts": [{"text": "hi"}]}}]}]"#),

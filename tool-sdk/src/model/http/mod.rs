@@ -72,4 +72,4 @@ pub(crate) use sse::parse_bytewise;
 pub(crate) use sse::parse_pieces;
 pub(crate) use sse::{Assemble, Budget, Event, SseParser};
 pub(crate) use stream::{event_stream, Opened};
-pub(crate) use usage::counted;
+pub(crate) use usage::{counted, StreamedUsage, UsageFields};

@@ -1,13 +1,26 @@
 //! The tokens a provider reports for a request, read from its answer's usage object: leniently,
-//! so that a usage the crate cannot read never costs the reply.
+//! so that a usage the crate cannot read never costs the reply. A streamed answer reports its
+//! usage in pieces (at its start, in its last chunks, or in every chunk): the counts are kept as
+//! they come, each member's latest value winning, and handed out once when the answer is
+//! complete.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use crate::model::Usage;
+use crate::model::{ChatDelta, Usage};
+
+/// Where a provider's usage object counts the tokens read and those written: the members
+/// summed for each.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct UsageFields {
+    /// Members counting tokens read (the prompt, and any cache the provider counts apart).
+    pub(crate) input: &'static [&'static str],
+    /// Members counting tokens written (the reply, and any reasoning counted apart).
+    pub(crate) output: &'static [&'static str],
+}
 
 /// The usage in `value` (a provider's usage object): the sum of the `input` members for the
 /// tokens read, of the `output` members for those written. `None` when it has none of them.
-pub(crate) fn counted(value: Option<&Value>, input: &[&str], output: &[&str]) -> Option<Usage> {
+pub(crate) fn counted(value: Option<&Value>, fields: UsageFields) -> Option<Usage> {
     let value = value?;
     let sum = |names: &[&str]| -> Option<u64> {
         names
@@ -15,9 +28,36 @@ pub(crate) fn counted(value: Option<&Value>, input: &[&str], output: &[&str]) ->
             .filter_map(|name| value.get(name).and_then(Value::as_u64))
             .reduce(u64::saturating_add)
     };
-    let (read, written) = (sum(input), sum(output));
+    let (read, written) = (sum(fields.input), sum(fields.output));
     (read.is_some() || written.is_some())
         .then(|| Usage::new(read.unwrap_or(0), written.unwrap_or(0)))
+}
+
+/// The usage a streamed answer reported so far. Providers report counts that grow (Anthropic's
+/// `message_delta`, OpenAI servers that count in every chunk, Gemini's chunks), never pieces to
+/// add, so a member read again replaces what was read before.
+#[derive(Debug, Default)]
+pub(crate) struct StreamedUsage {
+    latest: Map<String, Value>,
+}
+
+impl StreamedUsage {
+    /// Keeps the members of `value`, a usage object of the stream (anything else is passed over).
+    pub(crate) fn read(&mut self, value: Option<&Value>) {
+        if let Some(Value::Object(members)) = value {
+            for (name, count) in members {
+                self.latest.insert(name.clone(), count.clone());
+            }
+        }
+    }
+
+    /// The answer is complete: its usage, once, for `out`. Nothing when none was reported.
+    pub(crate) fn report(&mut self, fields: UsageFields, out: &mut Vec<ChatDelta>) {
+        let members = Value::Object(std::mem::take(&mut self.latest));
+        if let Some(usage) = counted(Some(&members), fields) {
+            out.push(ChatDelta::Usage(usage));
+        }
+    }
 }
 
 #[cfg(test)]
@@ -29,24 +69,37 @@ mod tests {
     #[test]
     fn members_are_summed_and_what_is_unread_is_none() {
         let usage = json!({"input_tokens": 10, "cache_read_input_tokens": 5, "output_tokens": 3});
-        assert_eq!(
-            counted(
-                Some(&usage),
-                &[
-                    "input_tokens",
-                    "cache_read_input_tokens",
-                    "cache_creation_input_tokens"
-                ],
-                &["output_tokens"]
-            ),
-            Some(Usage::new(15, 3))
-        );
+        let fields = UsageFields {
+            input: &[
+                "input_tokens",
+                "cache_read_input_tokens",
+                "cache_creation_input_tokens",
+            ],
+            output: &["output_tokens"],
+        };
+        assert_eq!(counted(Some(&usage), fields), Some(Usage::new(15, 3)));
         let odd = json!({"input_tokens": "ten"});
-        assert_eq!(
-            counted(Some(&odd), &["input_tokens"], &["output_tokens"]),
-            None
-        );
-        assert_eq!(counted(None, &["input_tokens"], &[]), None);
+        assert_eq!(counted(Some(&odd), fields), None);
+        assert_eq!(counted(None, fields), None);
+    }
+
+    #[test]
+    fn a_stream_reports_each_members_latest_count_once() {
+        let fields = UsageFields {
+            input: &["input_tokens"],
+            output: &["output_tokens"],
+        };
+        let mut streamed = StreamedUsage::default();
+        streamed.read(Some(&json!({"input_tokens": 25, "output_tokens": 1})));
+        streamed.read(Some(&json!("not an object")));
+        streamed.read(None);
+        streamed.read(Some(&json!({"output_tokens": 15})));
+        let mut out = Vec::new();
+        streamed.report(fields, &mut out);
+        assert_eq!(out, [ChatDelta::Usage(Usage::new(25, 15))]);
+        // Handed out once; a stream that reported nothing reports nothing.
+        streamed.report(fields, &mut out);
+        assert_eq!(out.len(), 1);
     }
 }
 

@@ -33,6 +33,16 @@ pub struct Request<'a> {
     /// Whether the answer comes as server-sent events.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub(crate) stream: bool,
+    /// What a stream carries besides the reply: its usage, in a last chunk.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) stream_options: Option<StreamOptions>,
+}
+
+/// [`Request::stream_options`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct StreamOptions {
+    /// Asks for a last chunk, with no choice, holding the request's `usage`.
+    pub(crate) include_usage: bool,
 }
 
 /// A message of [`Request::messages`], by its `role`.
@@ -315,6 +325,10 @@ pub(crate) struct Chunk {
     /// Some servers report a failure mid-stream as a chunk with an `error` member.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) error: Option<Value>,
+    /// The tokens of the request: in the last chunk when `stream_options.include_usage` asked
+    /// for it (some servers count in every chunk), `null` in the others.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) usage: Option<Value>,
 }
 
 /// A choice of a [`Chunk`].

@@ -5,6 +5,7 @@ use std::borrow::Cow;
 
 pub(super) use crate::model::http::decode;
 use crate::model::http::{self, call_ids, result_id};
+use crate::model::openai::api::StreamOptions;
 pub(super) use crate::model::openai::api::{AnswerToolCall, Chunk, Completion, Request};
 use crate::model::openai::api::{RequestMessage, Tool, ToolCallPart, UserContent, UserPart};
 use crate::model::openai::MediaFallback;
@@ -16,12 +17,13 @@ use crate::model::{
 const CALL_ID_PREFIX: &str = "call_tool_sdk";
 
 /// The body of `POST /chat/completions` for `request` to `model`; `stream` asks for
-/// server-sent events, `strict` marks each tool's parameters (already in the OpenAI strict
+/// server-sent events, and `stream_usage` for the stream's usage in a last chunk; `strict` marks each tool's parameters (already in the OpenAI strict
 /// dialect) as strict.
 pub(super) fn request<'a>(
     model: &'a str,
     request: ChatRequest<'a>,
     stream: bool,
+    stream_usage: bool,
     strict: bool,
     media: MediaFallback,
 ) -> Request<'a> {
@@ -36,6 +38,9 @@ pub(super) fn request<'a>(
         temperature: request.options.temperature,
         max_tokens: request.options.max_tokens,
         stream,
+        stream_options: (stream && stream_usage).then_some(StreamOptions {
+            include_usage: true,
+        }),
     }
 }
 
@@ -189,6 +194,7 @@ mod tests {
             request,
             stream,
             false,
+            false,
             MediaFallback::Placeholder,
         ))
         .unwrap()
@@ -205,7 +211,7 @@ mod tests {
             tools: &[],
             options: &options,
         };
-        serde_json::to_value(super::request("m", request, false, false, media)).unwrap()
+        serde_json::to_value(super::request("m", request, false, false, false, media)).unwrap()
     }
 
     #[test]
@@ -315,19 +321,27 @@ mod tests {
             tools: &[],
             options: &options,
         };
-        let body = serde_json::to_value(super::request(
-            "m",
-            request,
-            true,
-            false,
-            MediaFallback::Placeholder,
-        ))
-        .unwrap();
+        let body = |stream, stream_usage| {
+            serde_json::to_value(super::request(
+                "m",
+                request,
+                stream,
+                stream_usage,
+                false,
+                MediaFallback::Placeholder,
+            ))
+            .unwrap()
+        };
         assert_eq!(
-            body,
+            body(true, true),
             json!({"model": "m", "messages": [{"role": "user", "content": "hi"}],
-                   "temperature": 0.5, "max_tokens": 64, "stream": true})
+                   "temperature": 0.5, "max_tokens": 64, "stream": true,
+                   "stream_options": {"include_usage": true}})
         );
+        // Usage is asked of streams only, and not when the model was told not to.
+        assert_eq!(body(true, false).get("stream_options"), None);
+        assert_eq!(body(false, true).get("stream_options"), None);
+        assert_eq!(body(false, true).get("stream"), None);
     }
 
     #[test]
@@ -535,6 +549,7 @@ mod tests {
         let body = serde_json::to_value(super::request(
             "m",
             request,
+            false,
             false,
             true,
             MediaFallback::Placeholder,

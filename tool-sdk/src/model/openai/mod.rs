@@ -67,13 +67,18 @@ mod media;
 mod sse;
 
 use crate::describe::Dialect;
-use crate::model::http::counted;
-use crate::model::http::KeyHeader;
+use crate::model::http::{counted, KeyHeader, UsageFields};
 use crate::model::http::{decode, HttpModelBuilder};
 use crate::model::http::{sealed::ProviderApi, BaseUrl, Endpoints, Env, ErrorBody, HttpModel};
 use crate::model::{ChatRequest, ChatResponse, ModelError};
 
 pub use media::MediaFallback;
+
+/// Where a Chat Completions usage object counts tokens.
+const USAGE: UsageFields = UsageFields {
+    input: &["prompt_tokens"],
+    output: &["completion_tokens"],
+};
 
 /// The base URL of OpenAI's own API, where a builder starts.
 pub const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
@@ -111,6 +116,8 @@ pub type OpenAiCompatibleModel = HttpModel<OpenAiCompatible>;
 pub struct OpenAiCompatible {
     strict: bool,
     media: MediaFallback,
+    /// `false` when streams must not ask for their usage.
+    no_stream_usage: bool,
 }
 
 impl HttpModelBuilder<OpenAiCompatible> {
@@ -129,6 +136,26 @@ impl HttpModelBuilder<OpenAiCompatible> {
     /// Chat Completions tool messages take text only.
     pub fn with_media_fallback(mut self, fallback: MediaFallback) -> Self {
         self.provider.media = fallback;
+        self
+    }
+
+    /// Whether a streamed request asks for its usage (default on): `stream_options:
+    /// {"include_usage": true}`, answered by OpenAI, vLLM, Ollama and most servers with a last
+    /// chunk holding the tokens, which token and cost budgets count. Turn it off for a server
+    /// that refuses the option; its streamed replies then report no usage.
+    ///
+    /// ```
+    /// use tool_sdk::model::openai::OpenAiCompatibleModel;
+    ///
+    /// let model = OpenAiCompatibleModel::builder()
+    ///     .with_base_url("http://localhost:8080/v1")
+    ///     .with_model("llama3")
+    ///     .with_stream_usage(false)
+    ///     .build();
+    /// assert!(model.is_ok());
+    /// ```
+    pub fn with_stream_usage(mut self, on: bool) -> Self {
+        self.provider.no_stream_usage = !on;
         self
     }
 }
@@ -172,18 +199,17 @@ impl ProviderApi for OpenAiCompatible {
         request: ChatRequest<'a>,
         stream: bool,
     ) -> convert::Request<'a> {
-        convert::request(model, request, stream, self.strict, self.media)
+        let usage = !self.no_stream_usage;
+        convert::request(model, request, stream, usage, self.strict, self.media)
     }
 
     fn reply(bytes: &[u8]) -> Result<ChatResponse, ModelError> {
         let mut completion: api::Completion = decode(bytes, "the answer")?;
         let usage = completion.usage.take();
         let reply = ChatResponse::new(convert::reply(completion)?);
-        Ok(
-            match counted(usage.as_ref(), &["prompt_tokens"], &["completion_tokens"]) {
-                Some(usage) => reply.with_usage(usage),
-                None => reply,
-            },
-        )
+        Ok(match counted(usage.as_ref(), USAGE) {
+            Some(usage) => reply.with_usage(usage),
+            None => reply,
+        })
     }
 }

@@ -1,8 +1,9 @@
 //! Reading a streamed Chat Completions answer: each event a chunk, each tool call assembled
 //! from its deltas and handed out once complete.
 
-use crate::model::http::{mid_stream_error, no_name, Assemble, Budget, Event};
+use crate::model::http::{mid_stream_error, no_name, Assemble, Budget, Event, StreamedUsage};
 use crate::model::openai::convert::{self, AnswerToolCall, Chunk};
+use crate::model::openai::USAGE;
 use crate::model::{ChatDelta, ModelError, ToolCall};
 
 /// A tool call whose deltas are still arriving.
@@ -25,6 +26,8 @@ pub struct Assembler {
     finished: bool,
     /// Bytes of text and arguments read so far.
     budget: Budget,
+    /// The tokens the chunks reported.
+    usage: StreamedUsage,
 }
 
 impl Assemble for Assembler {
@@ -39,6 +42,7 @@ impl Assemble for Assembler {
         if data == "[DONE]" {
             self.flush(out)?;
             self.finished = true;
+            self.usage.report(USAGE, out);
             return Ok(true);
         }
         if data.is_empty() {
@@ -50,6 +54,7 @@ impl Assemble for Assembler {
                 crate::model::http::error_message(error.to_string().as_bytes()).as_deref(),
             ));
         }
+        self.usage.read(chunk.usage.as_ref());
         // One reply is asked for: the first choice.
         for choice in chunk.choices.into_iter().filter(|choice| choice.index == 0) {
             if let Some(delta) = choice.delta {
@@ -75,7 +80,9 @@ impl Assemble for Assembler {
     /// cut off, and a call in progress is not handed out (its arguments may be cut too).
     fn end(&mut self, out: &mut Vec<ChatDelta>) -> Result<(), ModelError> {
         if self.finished {
-            return self.flush(out);
+            self.flush(out)?;
+            self.usage.report(USAGE, out);
+            return Ok(());
         }
         Err(ModelError::Unavailable(
             "the stream ended before the answer was complete".into(),
@@ -160,6 +167,7 @@ impl Assembler {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Usage;
 
     fn parse(pieces: &[&str]) -> (Vec<ChatDelta>, Result<(), ModelError>) {
         crate::model::http::parse_pieces::<Assembler>(pieces)
@@ -200,6 +208,38 @@ mod tests {
         ];
         assert_eq!(parse(&[OPENAI_PARALLEL]), (expected.clone(), Ok(())));
         assert_eq!(parse_bytewise(OPENAI_PARALLEL), (expected, Ok(())));
+    }
+
+    /// A stream asked for with `stream_options.include_usage`, in OpenAI's documented shape:
+    /// `usage` is `null` in every chunk but a last one, which has no choice.
+    const OPENAI_WITH_USAGE: &str = concat!(
+        "data: {\"id\":\"chatcmpl-2\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Sunny\"},\"finish_reason\":null}],\"usage\":null}\n\n",
+        "data: {\"id\":\"chatcmpl-2\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}],\"usage\":null}\n\n",
+        "data: {\"id\":\"chatcmpl-2\",\"object\":\"chat.completion.chunk\",\"choices\":[],\"usage\":{\"prompt_tokens\":19,\"completion_tokens\":10,\"total_tokens\":29,\"prompt_tokens_details\":{\"cached_tokens\":0}}}\n\n",
+        "data: [DONE]\n\n",
+    );
+
+    #[test]
+    fn the_usage_of_the_last_chunk_is_reported_once_when_the_answer_is_complete() {
+        let expected = vec![text("Sunny"), ChatDelta::Usage(Usage::new(19, 10))];
+        assert_eq!(parse(&[OPENAI_WITH_USAGE]), (expected.clone(), Ok(())));
+        assert_eq!(
+            parse_bytewise(OPENAI_WITH_USAGE),
+            (expected.clone(), Ok(()))
+        );
+        // A server that ends the stream without `[DONE]` reports it too.
+        let undone = OPENAI_WITH_USAGE.trim_end_matches("data: [DONE]\n\n");
+        assert_eq!(parse(&[undone]), (expected, Ok(())));
+        // A server that counts in every chunk: the last count is the request's.
+        let counting = concat!(
+            "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"}}],\"usage\":{\"prompt_tokens\":7,\"completion_tokens\":1}}\n\n",
+            "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":7,\"completion_tokens\":2}}\n\n",
+            "data: [DONE]\n\n",
+        );
+        assert_eq!(
+            parse(&[counting]),
+            (vec![text("Hi"), ChatDelta::Usage(Usage::new(7, 2))], Ok(()))
+        );
     }
 
     #[test]
@@ -263,7 +303,8 @@ mod tests {
                 vec![
                     text("Let me "),
                     text("check."),
-                    call(Some("c"), "now", "{}")
+                    call(Some("c"), "now", "{}"),
+                    ChatDelta::Usage(Usage::new(5, 3)),
                 ],
                 Ok(())
             )
