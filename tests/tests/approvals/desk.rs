@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use tool_sdk::approvals::ApprovalPage;
 use tool_sdk::model::{ChatModel, ChatRequest, ChatResponse, Message, ModelFuture};
 use tool_sdk::register::IntoRegistry as _;
-use tool_sdk::run::{CancellationToken, LoopStatus, ToolLoop};
+use tool_sdk::run::{CancellationToken, LoopOptions, LoopStatus, ToolLoop};
 use tool_sdk::store::{InMemoryChatMemory, PausedTurn, RunId, RunStore, SqliteStore};
 use tool_sdk::{tool, AssistantMessage, ToolCall};
 use tool_sdk_tests::mcp::node_package;
@@ -132,11 +132,20 @@ pub(crate) struct Desk {
 
 impl Desk {
     pub(crate) async fn start() -> Self {
+        Self::start_with(LoopOptions::new()).await
+    }
+
+    /// A desk whose loop runs with `options` (a budget, say).
+    pub(crate) async fn start_with(options: LoopOptions) -> Self {
         let tools = (BookHotelTool, ChargeCardTool, SendEmailTool, WeatherTool)
             .into_registry()
             .expect("the desk's tools register");
         let store = Arc::new(SqliteStore::open_in_memory().expect("a store"));
-        let agent = Arc::new(ToolLoop::new(DeskModel, tools).with_store(store.clone()));
+        let agent = Arc::new(
+            ToolLoop::new(DeskModel, tools)
+                .with_store(store.clone())
+                .with_options(options),
+        );
         let memory = Arc::new(InMemoryChatMemory::new());
         let page = ApprovalPage::new(Arc::clone(&agent), memory.clone()).with_title("Travel desk");
         let (url, shutdown) = serve(page).await;

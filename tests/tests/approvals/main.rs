@@ -6,6 +6,7 @@
 //! One test binary for the stage: each file of this folder is a module of it.
 
 mod browser;
+mod budget;
 mod desk;
 mod headers;
 mod reads;

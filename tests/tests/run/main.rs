@@ -4,6 +4,7 @@
 //! One test binary for the stage: each file of this folder is a module of it.
 
 mod budget;
+mod budget_ask;
 mod concurrency;
 mod dialects;
 mod durable;

@@ -91,6 +91,16 @@ pub(super) fn run_section(waiting: &Waiting<'_>, csrf: &str) -> String {
             escape(&when(waiting.run.paused_at))
         ),
     );
+    if let Some(reached) = turn.budget_reached() {
+        push(
+            &mut html,
+            format_args!(
+                "<p class=\"note budget\" role=\"note\"><strong>The run's budget is \
+                 spent:</strong> {}. Allowing grants the run its budget again.</p>\n",
+                shown(reached)
+            ),
+        );
+    }
     if turn.conversation().is_none() {
         html.push_str(
             "<p class=\"note\">This run keeps its conversation in the application, not in a \

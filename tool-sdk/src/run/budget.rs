@@ -5,6 +5,8 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use serde::{Deserialize, Serialize};
+
 use crate::model::Usage;
 
 /// The cost of a run's usage, in the application's unit (dollars, credits): see
@@ -35,6 +37,9 @@ type CostFn = Arc<dyn Fn(&Usage) -> f64 + Send + Sync>;
 /// is at the round limit: nothing is rolled back, the last reply's calls answered and the
 /// conversation ready to go on in a new run with a larger budget.
 ///
+/// With [`OnExhausted::Ask`] a limit reached pauses the run instead, for a person to extend
+/// the budget, as a call a policy gates does: see [`OnExhausted`].
+///
 /// ```
 /// use std::time::Duration;
 /// use tool_sdk::model::Usage;
@@ -59,11 +64,50 @@ pub struct Budget {
     tool_calls: Option<usize>,
     wall_time: Option<Duration>,
     cost: Option<(f64, CostFn)>,
+    on_exhausted: OnExhausted,
 }
 
-/// A limit a run reached, with what the run used and what it was allowed: the run's
+/// What a run does when it reaches a limit of its [`Budget`].
+///
+/// ```
+/// use tool_sdk::run::{Budget, OnExhausted};
+///
+/// let budget = Budget::new()
+///     .with_total_tokens(100_000)
+///     .with_on_exhausted(OnExhausted::Ask);
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OnExhausted {
+    /// The run stops with [`LoopStatus::BudgetExhausted`](crate::run::LoopStatus::BudgetExhausted).
+    #[default]
+    Stop,
+    /// The run pauses ([`LoopStatus::Paused`](crate::run::LoopStatus::Paused)) for a person to
+    /// extend the budget, kept where every paused run is (the store, the approval page, an
+    /// [`Approver`](crate::run::Approver)), and resumed with decisions as every paused run is;
+    /// [`PausedTurn::budget_reached`](crate::store::PausedTurn::budget_reached) says which
+    /// limit. Allowing grants the run its budget's limits again (twice the limits after one
+    /// extension, three times after two; the wall time counts from the resume, as always);
+    /// the decision is bound to the pause, so it extends one run once.
+    ///
+    /// - A limit reached before a request (tokens, cost, time) pauses on a call of the loop's
+    ///   own, `extend_budget`, whose arguments say what was reached. It never enters the
+    ///   conversation: allowed, the run goes on to its request; denied, it ends with
+    ///   `BudgetExhausted`.
+    /// - A reply whose calls would pass the call limit (or the time) pauses with every call
+    ///   waiting: the allowed ones run, the denied ones are answered that a person denied
+    ///   them, and the run goes on.
+    ///
+    /// A cost that is not a finite number is never asked about (no extension could cover it):
+    /// the run stops.
+    Ask,
+}
+
+/// A limit a run reached, with what the run used and what it was allowed (its extensions
+/// included): the run's
 /// [`LoopStatus::BudgetExhausted`](crate::run::LoopStatus::BudgetExhausted).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "reached", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum BudgetLimit {
     /// The tokens the model read.
@@ -176,6 +220,21 @@ impl Budget {
         self
     }
 
+    /// What a run does when it reaches a limit (default [`OnExhausted::Stop`]).
+    pub fn with_on_exhausted(mut self, on_exhausted: OnExhausted) -> Self {
+        self.on_exhausted = on_exhausted;
+        self
+    }
+
+    /// Whether reaching `limit` pauses the run for a person, rather than stopping it.
+    pub(crate) fn asks_about(&self, limit: &BudgetLimit) -> bool {
+        let extensible = match limit {
+            BudgetLimit::Cost { used, .. } => used.is_finite(),
+            _ => true,
+        };
+        self.on_exhausted == OnExhausted::Ask && extensible
+    }
+
     /// Whether a call limit is set (replies are then not streamed).
     pub(crate) fn limits_calls(&self) -> bool {
         self.tool_calls.is_some()
@@ -187,14 +246,20 @@ impl Budget {
         self.wall_time.map(|_| Instant::now())
     }
 
-    /// The limit that forbids another request to the model, given the run's `usage` and its
-    /// clock.
+    /// The limit that forbids another request to the model, given the run's `usage`, its
+    /// clock, and the `extensions` a person granted (each grants the limits again).
     pub(crate) fn before_request(
         &self,
         usage: &Usage,
         started: Option<Instant>,
+        extensions: u32,
     ) -> Option<BudgetLimit> {
-        let reached = |limit: Option<u64>, used: u64| limit.filter(|limit| used >= *limit);
+        let times = u64::from(extensions).saturating_add(1);
+        let reached = |limit: Option<u64>, used: u64| {
+            limit
+                .map(|limit| limit.saturating_mul(times))
+                .filter(|limit| used >= *limit)
+        };
         if let Some(limit) = reached(self.input_tokens, usage.input_tokens) {
             return Some(BudgetLimit::InputTokens {
                 used: usage.input_tokens,
@@ -215,12 +280,10 @@ impl Budget {
         }
         if let Some((limit, cost)) = &self.cost {
             let used = cost(usage);
+            let limit = limit * times as f64;
             // A cost that is not a number is past any limit.
-            if used.is_nan() || used >= *limit {
-                return Some(BudgetLimit::Cost {
-                    used,
-                    limit: *limit,
-                });
+            if used.is_nan() || used >= limit {
+                return Some(BudgetLimit::Cost { used, limit });
             }
         }
         self.out_of_time(started)
@@ -232,8 +295,13 @@ impl Budget {
         made: usize,
         asked: usize,
         started: Option<Instant>,
+        extensions: u32,
     ) -> Option<BudgetLimit> {
         if let Some(limit) = self.tool_calls {
+            let times = usize::try_from(extensions)
+                .unwrap_or(usize::MAX)
+                .saturating_add(1);
+            let limit = limit.saturating_mul(times);
             let used = made.saturating_add(asked);
             if used > limit {
                 return Some(BudgetLimit::ToolCalls { used, limit });
@@ -258,6 +326,7 @@ impl fmt::Debug for Budget {
             .field("tool_calls", &self.tool_calls)
             .field("wall_time", &self.wall_time)
             .field("cost", &self.cost.as_ref().map(|(limit, _)| limit))
+            .field("on_exhausted", &self.on_exhausted)
             .finish()
     }
 }
@@ -276,6 +345,7 @@ impl PartialEq for Budget {
             && self.total_tokens == other.total_tokens
             && self.tool_calls == other.tool_calls
             && self.wall_time == other.wall_time
+            && self.on_exhausted == other.on_exhausted
     }
 }
 
@@ -287,25 +357,25 @@ mod tests {
     fn no_limit_forbids_nothing() {
         let budget = Budget::new();
         let spent = Usage::new(u64::MAX, u64::MAX);
-        assert_eq!(budget.before_request(&spent, None), None);
-        assert_eq!(budget.before_calls(usize::MAX, usize::MAX, None), None);
+        assert_eq!(budget.before_request(&spent, None, 0), None);
+        assert_eq!(budget.before_calls(usize::MAX, usize::MAX, None, 0), None);
         assert_eq!(budget.start_clock(), None);
     }
 
     #[test]
     fn a_limit_is_reached_at_its_value_and_calls_past_it() {
         let budget = Budget::new().with_total_tokens(10).with_tool_calls(3);
-        assert_eq!(budget.before_request(&Usage::new(4, 5), None), None);
+        assert_eq!(budget.before_request(&Usage::new(4, 5), None, 0), None);
         assert_eq!(
-            budget.before_request(&Usage::new(5, 5), None),
+            budget.before_request(&Usage::new(5, 5), None, 0),
             Some(BudgetLimit::TotalTokens {
                 used: 10,
                 limit: 10
             })
         );
-        assert_eq!(budget.before_calls(1, 2, None), None);
+        assert_eq!(budget.before_calls(1, 2, None, 0), None);
         assert_eq!(
-            budget.before_calls(2, 2, None),
+            budget.before_calls(2, 2, None, 0),
             Some(BudgetLimit::ToolCalls { used: 4, limit: 3 })
         );
     }
@@ -314,8 +384,69 @@ mod tests {
     fn a_cost_that_is_not_a_number_is_past_its_limit() {
         let budget = Budget::new().with_cost(1.0, |_| f64::NAN);
         assert!(matches!(
-            budget.before_request(&Usage::default(), None),
+            budget.before_request(&Usage::default(), None, 0),
             Some(BudgetLimit::Cost { .. })
         ));
+        // Not asked about: no extension could cover it.
+        let asking = budget.with_on_exhausted(OnExhausted::Ask);
+        let reached = asking.before_request(&Usage::default(), None, 0).unwrap();
+        assert!(!asking.asks_about(&reached));
+    }
+
+    #[test]
+    fn each_extension_grants_the_limits_again() {
+        let budget = Budget::new()
+            .with_total_tokens(10)
+            .with_tool_calls(3)
+            .with_cost(1.0, |usage| usage.total() as f64 / 10.0);
+        assert_eq!(
+            budget.before_request(&Usage::new(10, 0), None, 1),
+            None,
+            "20 tokens after one extension"
+        );
+        assert_eq!(
+            budget.before_request(&Usage::new(20, 0), None, 1),
+            Some(BudgetLimit::TotalTokens {
+                used: 20,
+                limit: 20
+            })
+        );
+        assert_eq!(budget.before_calls(5, 1, None, 1), None);
+        assert_eq!(
+            budget.before_calls(5, 5, None, 2),
+            Some(BudgetLimit::ToolCalls { used: 10, limit: 9 })
+        );
+        // Counts saturate rather than wrap.
+        assert_eq!(budget.before_calls(0, 1, None, u32::MAX), None);
+        assert!(Budget::new()
+            .with_total_tokens(u64::MAX)
+            .before_request(&Usage::new(u64::MAX - 1, 0), None, u32::MAX)
+            .is_none());
+    }
+
+    #[test]
+    fn a_limit_reads_back_as_it_was_written() {
+        let limits = [
+            BudgetLimit::TotalTokens {
+                used: 20,
+                limit: 10,
+            },
+            BudgetLimit::ToolCalls { used: 4, limit: 3 },
+            BudgetLimit::WallTime {
+                used: Duration::from_millis(1500),
+                limit: Duration::from_secs(1),
+            },
+            BudgetLimit::Cost {
+                used: 0.75,
+                limit: 0.5,
+            },
+        ];
+        for limit in limits {
+            let written = serde_json::to_value(limit).unwrap();
+            assert_eq!(
+                serde_json::from_value::<BudgetLimit>(written).unwrap(),
+                limit
+            );
+        }
     }
 }

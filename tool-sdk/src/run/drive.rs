@@ -4,7 +4,8 @@
 use tokio_util::sync::CancellationToken;
 
 use crate::gate::{GateError, ToolCallDecisions};
-use crate::model::{AssistantMessage, Message};
+use crate::model::Message;
+use crate::run::extend::Resumed;
 use crate::run::outcome::RoundEnd;
 use crate::run::span::Gated;
 use crate::run::tools::RunTools;
@@ -61,7 +62,8 @@ impl ToolLoop {
                 return LoopOutcome::not_started(state.id, error);
             }
         }
-        self.drive(conversation, state, tools, None, cancel).await
+        self.drive(conversation, state, tools, Resumed::Rounds, cancel)
+            .await
     }
 
     /// Resumes the run paused under `id` with `decisions`, checked against the copy kept
@@ -108,18 +110,16 @@ impl ToolLoop {
         let pause = paused.pause().clone();
         let mut state = paused.run;
         state.decided.push(pause);
+        let resumed = match state.budget.asked.take() {
+            Some(ask) => self.budget_decided(&mut state, ask, reply, resolutions),
+            None => Resumed::Round(reply, resolutions),
+        };
         let mut tools = self
             .callees
             .run_tools(self.options.defer_threshold, state.found.clone());
         self.callees.refresh(&mut tools, &self.observers).await;
-        self.drive(
-            conversation,
-            state,
-            tools,
-            Some((reply, resolutions)),
-            cancel,
-        )
-        .await
+        self.drive(conversation, state, tools, resumed, cancel)
+            .await
     }
 
     /// Runs a begun or taken run to its end under its lease: the paused reply's round first
@@ -135,7 +135,7 @@ impl ToolLoop {
         conversation: &'a mut Vec<Message>,
         mut state: RunState,
         mut tools: RunTools<'a>,
-        resumed: Option<(AssistantMessage, Vec<Gated>)>,
+        resumed: Resumed,
         cancel: &'a CancellationToken,
     ) -> impl std::future::Future<Output = LoopOutcome> + 'a {
         async move {
@@ -150,20 +150,24 @@ impl ToolLoop {
             );
             // Written so that nothing of the resumed round is held while the rounds run.
             let mut status = 'run: {
-                if let Some((reply, resolutions)) = resumed {
-                    if let RoundEnd::Stop(status) = self
-                        .round(
-                            conversation,
-                            &mut state,
-                            &tools,
-                            reply,
-                            resolutions,
-                            &run_cancel,
-                        )
-                        .await
-                    {
-                        break 'run status;
+                match resumed {
+                    Resumed::Round(reply, resolutions) => {
+                        if let RoundEnd::Stop(status) = self
+                            .round(
+                                conversation,
+                                &mut state,
+                                &tools,
+                                reply,
+                                resolutions,
+                                &run_cancel,
+                            )
+                            .await
+                        {
+                            break 'run status;
+                        }
                     }
+                    Resumed::Stopped(status) => break 'run status,
+                    Resumed::Rounds => {}
                 }
                 self.rounds(conversation, &mut state, &mut tools, &run_cancel)
                     .await

@@ -15,6 +15,7 @@ mod end;
 mod entry;
 mod events;
 mod execute;
+mod extend;
 mod observe;
 mod observers;
 mod options;
@@ -35,7 +36,7 @@ mod outcome;
 mod tool_loop;
 
 pub use approve::{Approver, ApproverFuture};
-pub use budget::{Budget, BudgetLimit};
+pub use budget::{Budget, BudgetLimit, OnExhausted};
 pub use conversation::Conversation;
 pub use entry::{Resume, Run, RunOptions, Start};
 pub use events::LoopEvent;

@@ -42,12 +42,12 @@ impl ToolLoop {
             if state.rounds >= self.options.max_rounds {
                 return LoopStatus::MaxRoundsReached;
             }
-            if let Some(limit) = self
-                .options
-                .budget
-                .before_request(&state.usage, state.started)
-            {
-                return self.over_budget(limit);
+            if let Some(limit) = self.options.budget.before_request(
+                &state.usage,
+                state.started,
+                state.budget.extensions,
+            ) {
+                return self.exhausted(state, tools, limit).await;
             }
             self.callees.refresh(tools, &self.observers).await;
             let received = match self.ask(conversation, state, tools, cancel).await {
@@ -78,8 +78,14 @@ impl ToolLoop {
                 state.calls.len(),
                 reply.tool_calls.len(),
                 state.started,
+                state.budget.extensions,
             ) {
-                return self.refused_over_budget(conversation, state, tools, reply, limit, cancel);
+                return match self.exhausted_by_calls(state, tools, reply, limit).await {
+                    Ok(paused) => paused,
+                    Err((reply, limit)) => {
+                        self.refused_over_budget(conversation, state, tools, reply, limit, cancel)
+                    }
+                };
             }
             let awaiting = self.deciding.awaiting(tools, &reply);
             if !awaiting.is_empty() {
@@ -106,7 +112,7 @@ impl ToolLoop {
     }
 
     /// The run stops: `limit` of its budget is reached.
-    fn over_budget(&self, limit: BudgetLimit) -> LoopStatus {
+    pub(super) fn over_budget(&self, limit: BudgetLimit) -> LoopStatus {
         self.observers.budget_exhausted(&limit);
         LoopStatus::BudgetExhausted(limit)
     }
@@ -277,10 +283,23 @@ impl ToolLoop {
         reply: AssistantMessage,
         awaiting: Vec<String>,
     ) -> LoopStatus {
+        self.pause_offering(state, tools, reply, tools.names(), awaiting)
+            .await
+    }
+
+    /// Pauses the run on `reply`, whose calls may be of the tools `offered` alone.
+    pub(super) async fn pause_offering(
+        &self,
+        state: &mut RunState,
+        tools: &RunTools<'_>,
+        reply: AssistantMessage,
+        offered: Vec<String>,
+        awaiting: Vec<String>,
+    ) -> LoopStatus {
         self.observers.paused(&awaiting);
         let mut kept_state = state.clone();
         kept_state.found = tools.found_names();
-        let paused = PausedTurn::of_run(reply, tools.names(), awaiting, kept_state);
+        let paused = PausedTurn::of_run(reply, offered, awaiting, kept_state);
         let kept = match &self.records.store {
             Some(store) => store.pause(paused.id(), &paused).await,
             // Without a store, the run is begun in the loop's own, only to pause.

@@ -222,6 +222,12 @@ impl Observer for Terminal {
 impl Approver for Terminal {
     fn decide<'a>(&'a self, paused: &'a PausedTurn) -> ApproverFuture<'a> {
         Box::pin(async move {
+            if let Some(reached) = paused.budget_reached() {
+                self.line(format_args!(
+                    "budget     the run's budget is spent ({}): allowing grants it again",
+                    Visible::text(reached)
+                ));
+            }
             let mut decide = paused.decide();
             for pending in paused.calls().filter(|pending| pending.awaiting) {
                 decide = match self.ask(pending.call).await {
@@ -310,6 +316,32 @@ mod tests {
         let text = String::from_utf8(shown.0.lock().unwrap().clone()).unwrap();
         assert!(
             text.contains(r#"Allow pay {"euros":900}? [y/N, or a reason]"#),
+            "{text}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_spent_budget_is_said_before_its_question() {
+        let shown = Shared::default();
+        let terminal = Terminal::new(&b"y\n"[..], shown.clone(), true);
+        let reply = AssistantMessage::with_tool_calls(vec![ToolCall::new(
+            "tool_sdk_budget",
+            "extend_budget",
+            r#"{"reached":"240 tokens used of 230"}"#,
+        )]);
+        let mut turn = PausedTurn::new(reply, ["extend_budget"], ["tool_sdk_budget"]);
+        turn.run.budget.asked = Some(crate::store::BudgetAsk {
+            reached: "240 tokens used of 230".into(),
+            limit: serde_json::Value::Null,
+            waits: crate::store::BudgetWaits::Extension,
+        });
+        let decisions = terminal.decide(&turn).await;
+        assert_eq!(decisions.decisions().len(), 1);
+        let text = String::from_utf8(shown.0.lock().unwrap().clone()).unwrap();
+        assert!(
+            text.starts_with(
+                "budget     the run's budget is spent (240 tokens used of 230): allowing grants it again\n"
+            ),
             "{text}"
         );
     }

@@ -23,6 +23,7 @@
 //! it carries the same key, so the action can make the repetition harmless.
 #![doc = include_str!("guide.md")]
 
+mod budget_ask;
 mod chat_memory;
 mod error;
 mod id;
@@ -43,6 +44,7 @@ mod task;
 
 use std::time::Duration;
 
+pub(crate) use budget_ask::{BudgetAsk, BudgetState, BudgetWaits};
 pub use chat_memory::{ChatMemory, InMemoryChatMemory};
 /// The connection pool [`PostgresStore::from_pool`] takes, at the version this crate uses.
 #[cfg(feature = "postgres")]

@@ -130,6 +130,21 @@ impl PausedTurn {
         &self.awaiting
     }
 
+    /// The limit of the run's budget this pause asks a person to extend, as a person reads it
+    /// (`1200 tokens used of 1000`); `None` for a pause on calls a policy gates. Allowing grants
+    /// the run its budget's limits again. When the limit was reached before a request, the reply
+    /// holds one call of the loop's own, `extend_budget`, which never enters the conversation:
+    /// denied, the run ends
+    /// ([`BudgetExhausted`](crate::run::LoopStatus::BudgetExhausted)). Otherwise the reply is
+    /// the model's, every call waiting: the allowed ones run, the denied ones are answered so.
+    pub fn budget_reached(&self) -> Option<&str> {
+        self.run
+            .budget
+            .asked
+            .as_ref()
+            .map(|ask| ask.reached.as_str())
+    }
+
     /// Every call of the reply with its key, in reply order.
     pub fn calls(&self) -> impl Iterator<Item = PendingCall<'_>> {
         let keys = tool_call_keys(&self.reply);
@@ -162,6 +177,12 @@ pub(crate) struct RunState {
     /// The tokens the model reported for the run's requests, summed.
     #[serde(default, skip_serializing_if = "crate::model::Usage::is_zero")]
     pub(crate) usage: crate::model::Usage,
+    /// The extensions of its budget a person granted, and the one a pause asks for.
+    #[serde(
+        default,
+        skip_serializing_if = "crate::store::BudgetState::is_untouched"
+    )]
+    pub(crate) budget: crate::store::BudgetState,
     /// When the run started or was resumed in this process, when its budget has a wall time.
     #[serde(skip)]
     pub(crate) started: Option<std::time::Instant>,
@@ -200,6 +221,7 @@ impl RunState {
             record: CompensationRecord::new(),
             calls: Vec::new(),
             usage: crate::model::Usage::default(),
+            budget: crate::store::BudgetState::default(),
             started: None,
             conversation: None,
             decided: Vec::new(),
