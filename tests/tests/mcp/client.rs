@@ -7,7 +7,7 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 use tokio::process::Command;
 use tool_sdk::mcp::{McpClient, McpServer};
-use tool_sdk::run::{LoopStatus, ToolLoop};
+use tool_sdk::run::{Budget, LoopOptions, LoopStatus, OnExhausted, ToolLoop};
 use tool_sdk::{
     define::{Confirm, ToolError},
     model::ToolResultStatus,
@@ -186,6 +186,55 @@ async fn a_remote_tools_bad_arguments_read_like_a_local_tools() {
         assert_eq!(expected(&remote), expected(&local), "arguments {arguments}");
         assert!(!remote.contains("is not of type"), "{remote}");
     }
+}
+
+/// A budget that asks holds a reply of the server's tools like a local reply: none runs before
+/// the decision, the allowed ones run on the server once, and the run goes on.
+#[tokio::test]
+async fn a_spent_budget_holds_the_servers_calls_until_a_person_allows_them() {
+    let model = Arc::new(ScriptedModel::new([
+        calls(&[
+            ("c1", "inv_restock", r#"{"item": "plum", "count": 4}"#),
+            ("c2", "inv_stock", r#"{"item": "plum"}"#),
+        ]),
+        AssistantMessage::text("4 plums."),
+    ]));
+    let budget = Budget::new()
+        .with_tool_calls(1)
+        .with_on_exhausted(OnExhausted::Ask);
+    let agent = ToolLoop::new(SharedModel(Arc::clone(&model)), ToolRegistry::new())
+        .with_provider(Arc::new(inventory("inv_").await))
+        .with_options(LoopOptions::new().with_budget(budget));
+    let mut conversation = vec![Message::user("Restock plums")];
+    let outcome = agent.run(&mut conversation).await;
+    let LoopStatus::Paused(turn) = outcome.status else {
+        panic!("the reply waits: {:?}", outcome.status);
+    };
+    assert_eq!(
+        turn.budget_reached(),
+        Some("2 tool calls asked for, 1 allowed")
+    );
+    assert_eq!(turn.awaiting(), ["c1", "c2"]);
+    let decisions = turn.decide().allow_rest().build();
+    let outcome = agent
+        .resume(&mut conversation, turn.id(), &decisions)
+        .await
+        .unwrap();
+    assert!(
+        matches!(outcome.status, LoopStatus::Answered(_)),
+        "{:?}",
+        outcome.status
+    );
+    // Restocked once, after the decision: the stock read in the same reply is 4.
+    assert_eq!(
+        tool_result(&conversation, 2),
+        ("plum: 4 in stock", ToolResultStatus::Success)
+    );
+    assert_eq!(
+        tool_result(&conversation, 3),
+        ("4", ToolResultStatus::Success)
+    );
+    tool_sdk::model::check_conversation(&conversation).expect("the conversation stays valid");
 }
 
 #[tokio::test]
