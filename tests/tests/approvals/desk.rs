@@ -132,11 +132,14 @@ pub(crate) struct Desk {
 
 impl Desk {
     pub(crate) async fn start() -> Self {
-        Self::start_with(LoopOptions::new()).await
+        Self::start_with(LoopOptions::new(), |page| page).await
     }
 
-    /// A desk whose loop runs with `options` (a budget, say).
-    pub(crate) async fn start_with(options: LoopOptions) -> Self {
+    /// A desk whose loop runs with `options` (a budget, say), its page set up by `page`.
+    pub(crate) async fn start_with(
+        options: LoopOptions,
+        page: impl FnOnce(ApprovalPage) -> ApprovalPage,
+    ) -> Self {
         let tools = (BookHotelTool, ChargeCardTool, SendEmailTool, WeatherTool)
             .into_registry()
             .expect("the desk's tools register");
@@ -147,7 +150,8 @@ impl Desk {
                 .with_options(options),
         );
         let memory = Arc::new(InMemoryChatMemory::new());
-        let page = ApprovalPage::new(Arc::clone(&agent), memory.clone()).with_title("Travel desk");
+        let page =
+            page(ApprovalPage::new(Arc::clone(&agent), memory.clone()).with_title("Travel desk"));
         let (url, shutdown) = serve(page).await;
         Self {
             agent,

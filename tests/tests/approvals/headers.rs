@@ -206,7 +206,7 @@ async fn an_application_check_decides_who_may_see_the_page() {
     let page =
         ApprovalPage::new(agent, Arc::new(InMemoryChatMemory::new())).with_authorize(|request| {
             match request.headers.get("x-user") {
-                Some(user) if user == "ana" => Ok(()),
+                Some(user) if user == "ana" => Ok("ana".to_owned()),
                 _ => Err("Only Ana decides here.".to_owned()),
             }
         });

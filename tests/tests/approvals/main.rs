@@ -7,6 +7,7 @@
 
 mod browser;
 mod budget;
+mod decided_by;
 mod desk;
 mod headers;
 mod reads;

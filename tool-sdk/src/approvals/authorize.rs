@@ -6,15 +6,24 @@ use axum::extract::ConnectInfo;
 use axum::http::header;
 use axum::http::request::Parts;
 
-/// The application's check of who may see and decide: `Ok` lets the request through; `Err`
-/// gives the reason shown to the refused person.
-pub(super) type Authorize = dyn Fn(&Parts) -> Result<(), String> + Send + Sync;
+/// The application's check of who may see and decide: `Ok` lets the request through, with who
+/// makes it (recorded with each decision they send); `Err` gives the reason shown to the
+/// refused person.
+pub(super) type Authorize = dyn Fn(&Parts) -> Result<String, String> + Send + Sync;
+
+/// Who the default check lets decide: whoever uses this machine.
+pub(super) const LOCAL: &str = "local";
+
+/// Who a request that passed the check comes from, as the check named them: what the page
+/// records as the decider of the decisions it sends.
+#[derive(Debug, Clone)]
+pub(super) struct Decider(pub(super) String);
 
 /// The default check: a request from this machine (the loopback interface), sent to a
-/// loopback name. The name matters as much as the address: a site whose name an attacker
+/// loopback name, made by [`LOCAL`]. The name matters as much as the address: a site whose name an attacker
 /// points at 127.0.0.1 (DNS rebinding) reaches the page from this machine's browser, but under
 /// its own name, which is refused here.
-pub(super) fn loopback_only(request: &Parts) -> Result<(), String> {
+pub(super) fn loopback_only(request: &Parts) -> Result<String, String> {
     match request.extensions.get::<ConnectInfo<SocketAddr>>() {
         Some(ConnectInfo(peer)) if peer.ip().is_loopback() => {}
         Some(ConnectInfo(peer)) => {
@@ -40,7 +49,7 @@ pub(super) fn loopback_only(request: &Parts) -> Result<(), String> {
         .and_then(|host| host.to_str().ok())
         .unwrap_or_default();
     if is_loopback_name(host) {
-        Ok(())
+        Ok(LOCAL.to_owned())
     } else {
         Err(format!(
             "This page answers to this machine's loopback names only (127.0.0.1, localhost, \

@@ -67,9 +67,7 @@ pub(super) fn read(fields: Vec<(String, String)>) -> Result<DecisionForm, String
     }
     let run = run.ok_or("the form names no run")?;
     let pause = pause.ok_or("the form names no pause")?;
-    // Who decided, for the calls' spans: someone the page let decide.
-    let mut decisions =
-        ToolCallDecisions::for_pause(PauseId::from_string(pause)).with_decider("approval_page");
+    let mut decisions = ToolCallDecisions::for_pause(PauseId::from_string(pause));
     for (index, call) in calls.into_iter().enumerate() {
         decisions.push(decision(index, call)?);
     }

@@ -7,6 +7,7 @@ use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::Response;
 
+use super::authorize::Decider;
 use super::render::{html, message_page};
 use super::shared::Shared;
 
@@ -23,15 +24,20 @@ pub(super) async fn guard(
     request: Request,
     next: Next,
 ) -> Response {
-    let (parts, body) = request.into_parts();
+    let (mut parts, body) = request.into_parts();
     let refusal = match (shared.authorize)(&parts) {
         Err(reason) => Some((StatusCode::FORBIDDEN, reason)),
-        Ok(()) if parts.method == Method::POST && !same_origin(&parts.headers) => Some((
+        Ok(_) if parts.method == Method::POST && !same_origin(&parts.headers) => Some((
             StatusCode::FORBIDDEN,
             "This decision was sent from another site, and is refused: decide on this page."
                 .to_owned(),
         )),
-        Ok(()) => None,
+        Ok(who) => {
+            // Put there by the check alone: the decisions this request sends are recorded
+            // as theirs.
+            parts.extensions.insert(Decider(who));
+            None
+        }
     };
     let mut response = match refusal {
         Some((status, reason)) => html(status, message_page(&shared.title, "Not allowed", &reason)),

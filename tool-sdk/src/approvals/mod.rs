@@ -127,8 +127,11 @@ impl ApprovalPage {
     }
 
     /// Who may see the page and decide: `check` gets each request's head and lets it through
-    /// (`Ok`) or refuses it with a reason shown to the person (`Err`). Replaces the default,
-    /// which lets through requests from the loopback interface only.
+    /// (`Ok`, naming who makes it: their user name or id, recorded with each decision they send
+    /// as its decider, [`DecisionRecord::decider`](crate::store::DecisionRecord::decider)) or
+    /// refuses it with a reason shown to the person (`Err`). Replaces the default, which lets
+    /// through requests from the loopback interface only and records their decisions as
+    /// `local`'s.
     ///
     /// ```
     /// use std::sync::Arc;
@@ -141,14 +144,16 @@ impl ApprovalPage {
     /// let page = ApprovalPage::new(agent, Arc::new(InMemoryChatMemory::new()))
     ///     // A proxy in front authenticates people and names them in this header.
     ///     .with_authorize(|request| match request.headers.get("x-authenticated-user") {
-    ///         Some(user) if user == "ana" || user == "ben" => Ok(()),
+    ///         Some(user) if user == "ana" || user == "ben" => {
+    ///             Ok(user.to_str().unwrap_or_default().to_owned())
+    ///         }
     ///         _ => Err("Only the on-call team decides here.".to_owned()),
     ///     });
     /// # let _ = page;
     /// ```
     pub fn with_authorize(
         mut self,
-        check: impl Fn(&Parts) -> Result<(), String> + Send + Sync + 'static,
+        check: impl Fn(&Parts) -> Result<String, String> + Send + Sync + 'static,
     ) -> Self {
         self.authorize = Box::new(check);
         self

@@ -15,7 +15,7 @@ use crate::gate::{warning, Visible};
 use crate::model::{ToolCall, ToolResultStatus};
 use crate::register::ToolRegistry;
 use crate::run::{LoopOutcome, LoopStatus};
-use crate::store::{CallSummary, PausedRun};
+use crate::store::{CallSummary, DecisionRecord, PausedRun};
 
 /// A paused run as the page shows it.
 pub(super) struct Waiting<'a> {
@@ -249,6 +249,13 @@ pub(super) fn outcome_page(title: &str, outcome: &LoopOutcome) -> String {
         }
         body.push_str("</tbody></table>\n");
     }
+    if !outcome.decisions.is_empty() {
+        body.push_str("<h2>Who decided</h2>\n<ul class=\"decisions\">\n");
+        for record in &outcome.decisions {
+            body.push_str(&decision_item(record));
+        }
+        body.push_str("</ul>\n");
+    }
     if !outcome.compensations.is_empty() {
         body.push_str("<h2>Rolled back</h2>\n");
         if let Some(why) = rollback_reason(&outcome.status) {
@@ -374,6 +381,24 @@ fn call_row(call: &CallSummary) -> String {
          <td class=\"ended {class}\">{ended}</td></tr>\n",
         shown(&call.call.name),
         arguments(&call.call.arguments).0,
+    )
+}
+
+/// One decision of the run: the call, what was decided, by whom and when.
+fn decision_item(record: &DecisionRecord) -> String {
+    let verdict = if record.allowed { "allowed" } else { "denied" };
+    let by = record.decider.as_deref().unwrap_or("someone unnamed");
+    let said = record
+        .message
+        .as_deref()
+        .map(|message| format!(": <q>{}</q>", shown(message)))
+        .unwrap_or_default();
+    format!(
+        "<li><span class=\"tool\">{}</span> {verdict} by <span class=\"decider\">{}</span> \
+         at {}{said}</li>\n",
+        shown(&record.tool),
+        shown(by),
+        escape(&when(record.decided_at)),
     )
 }
 

@@ -4,11 +4,12 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use axum::extract::rejection::FormRejection;
-use axum::extract::{Query, State};
+use axum::extract::{Extension, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Form;
 
+use super::authorize::Decider;
 use super::render::{
     html, list_page, message_page, message_page_linked, outcome_page, run_section,
 };
@@ -82,6 +83,7 @@ pub(super) async fn runs(State(shared): State<Arc<Shared>>, headers: HeaderMap) 
 /// to the outcome.
 pub(super) async fn decide(
     State(shared): State<Arc<Shared>>,
+    decider: Option<Extension<Decider>>,
     headers: HeaderMap,
     fields: Result<Form<Vec<(String, String)>>, FormRejection>,
 ) -> Response {
@@ -103,7 +105,14 @@ pub(super) async fn decide(
         }
     };
     let form = match form::read(fields) {
-        Ok(form) => form,
+        // Who decided: the person the check let through. The guard names one for every
+        // request; were it ever missing, the page says only that it was the page.
+        Ok(mut form) => {
+            let who =
+                decider.map_or_else(|| "approval_page".to_owned(), |Extension(Decider(who))| who);
+            form.decisions = form.decisions.with_decider(who);
+            form
+        }
         Err(problem) => {
             return refused(
                 StatusCode::BAD_REQUEST,

@@ -27,6 +27,7 @@ mod fingerprint;
 #[allow(clippy::module_inception)]
 mod gate;
 mod policy;
+mod record;
 mod resume;
 mod seal;
 mod visible;

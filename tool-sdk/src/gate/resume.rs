@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::gate::{Gate, GateError, Resolution, Sealer, ToolCallDecisions};
+use crate::gate::{record, Gate, GateError, Resolution, Sealer, ToolCallDecisions};
 use crate::store::{PausedTurn, RunId, RunStore, StoreError, DEFAULT_LEASE};
 
 /// Where the genuine copy of a paused turn is kept, for [`Gate::resume`].
@@ -36,6 +36,14 @@ impl fmt::Debug for Kept<'_> {
     }
 }
 
+/// `turn`, taken to run as `decisions` say, with those decisions recorded in its run's state:
+/// every way a turn is taken writes them, once, as it is taken.
+fn with_records(mut turn: PausedTurn, decisions: &ToolCallDecisions) -> PausedTurn {
+    let records = record::records(&turn, decisions, std::time::SystemTime::now());
+    turn.run.decisions.extend(records);
+    turn
+}
+
 impl Gate {
     /// Keeps `turn` server-side in `store`, under its [`id`](PausedTurn::id), to be resumed
     /// with [`Kept::Stored`] by any process sharing the store.
@@ -60,7 +68,7 @@ impl Gate {
                 if !opened.consume(sealer.replay_guard()).await? {
                     return Err(GateError::Replayed);
                 }
-                Ok((opened.into_turn(), resolutions))
+                Ok((with_records(opened.into_turn(), decisions), resolutions))
             }
             Kept::Stored { store, id } => self
                 .take_decided(store, id, decisions, DEFAULT_LEASE)
@@ -112,7 +120,7 @@ impl Gate {
         // What runs is what is checked: the copy taken, checked again (the same pause, so the
         // same turn, unless its stored copy was edited in between).
         match self.resolve(&taken, decisions) {
-            Ok(resolutions) => Ok((taken, resolutions)),
+            Ok(resolutions) => Ok((with_records(taken, decisions), resolutions)),
             Err(refused) => {
                 store.pause(id, &taken).await?;
                 Err(refused)

@@ -144,6 +144,7 @@ impl ToolLoop {
                 calls: state.calls,
                 usage: state.usage,
                 compensations,
+                decisions: state.decisions,
                 run_id: state.id,
                 store_error,
             }

@@ -3,7 +3,7 @@
 use crate::compensate::CompensationReport;
 use crate::model::{AssistantMessage, ModelError, Usage};
 use crate::run::BudgetLimit;
-use crate::store::{CallSummary, PausedTurn, RunId, StoreError};
+use crate::store::{CallSummary, DecisionRecord, PausedTurn, RunId, StoreError};
 
 /// How a run ended, with what it did.
 ///
@@ -23,6 +23,9 @@ pub struct LoopOutcome {
     pub usage: Usage,
     /// Every rollback of the run, in the order it ran (newest call first).
     pub compensations: Vec<CompensationReport>,
+    /// What a person decided at each pause of the run, on each call that waited, oldest
+    /// first: who, when, on which call (its fingerprint), and what.
+    pub decisions: Vec<DecisionRecord>,
     /// The run's id (what a paused run is resumed by, and what idempotency keys start with).
     pub run_id: RunId,
     /// The store's first failure in the run, its one report: the failure that stopped it
@@ -42,6 +45,7 @@ impl LoopOutcome {
             calls: Vec::new(),
             usage: Usage::default(),
             compensations: Vec::new(),
+            decisions: Vec::new(),
             run_id,
             store_error: Some(error),
         }

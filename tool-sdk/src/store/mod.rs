@@ -25,6 +25,7 @@
 
 mod budget_ask;
 mod chat_memory;
+mod decision_record;
 mod error;
 mod id;
 mod in_memory;
@@ -49,6 +50,7 @@ pub use chat_memory::{ChatMemory, InMemoryChatMemory};
 /// The connection pool [`PostgresStore::from_pool`] takes, at the version this crate uses.
 #[cfg(feature = "postgres")]
 pub use deadpool_postgres;
+pub use decision_record::DecisionRecord;
 pub use error::{StoreError, StoreFuture};
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub(crate) use id::owner_token;

@@ -145,6 +145,12 @@ impl PausedTurn {
             .map(|ask| ask.reached.as_str())
     }
 
+    /// What a person decided at the run's earlier pauses, oldest first: who, when, on which
+    /// call, and what.
+    pub fn decisions(&self) -> &[crate::store::DecisionRecord] {
+        &self.run.decisions
+    }
+
     /// Every call of the reply with its key, in reply order.
     pub fn calls(&self) -> impl Iterator<Item = PendingCall<'_>> {
         let keys = tool_call_keys(&self.reply);
@@ -194,6 +200,9 @@ pub(crate) struct RunState {
     /// (the run went on), and decisions that name none of its pauses were built for another.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) decided: Vec<PauseId>,
+    /// What a person decided at each of those pauses, on each call that waited, oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) decisions: Vec<crate::store::DecisionRecord>,
     /// Idempotency keys of recorded entries the store refused (the run was taken over): this
     /// process alone knows of them. A run that pauses has none.
     #[serde(skip)]
@@ -225,6 +234,7 @@ impl RunState {
             started: None,
             conversation: None,
             decided: Vec::new(),
+            decisions: Vec::new(),
             local_only: std::collections::HashSet::new(),
             store_error: None,
             unwritten: Vec::new(),

@@ -1,0 +1,57 @@
+//! Who decided: the person the page's check let through is recorded with each decision they
+//! send, and the outcome says who decided what, and when.
+
+use serde_json::json;
+use tool_sdk::run::LoopOptions;
+
+use super::desk::{browse, ledger, Desk};
+
+/// Decides `run`'s two calls on the page at `url` (allowing the first, denying the second
+/// with a message): the outcome's text.
+async fn decide_on_the_page(url: &str, run: &str) -> String {
+    let seen = browse(json!([
+        {"open": {"tab": "a", "url": url}},
+        {"choose": {"tab": "a", "run": run, "call": 0, "verdict": "allow"}},
+        {"choose": {"tab": "a", "run": run, "call": 1, "verdict": "deny"}},
+        {"write": {"tab": "a", "run": run, "call": 1, "message": "Ask me again tomorrow"}},
+        {"submit": {"tab": "a", "run": run}},
+        {"read": {"tab": "a", "as": "outcome"}},
+    ]))
+    .await;
+    seen["outcome"]["text"]
+        .as_str()
+        .expect("the outcome's text")
+        .to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn on_this_machine_the_decider_is_local() {
+    let desk = Desk::start().await;
+    let turn = desk.ask("book 1 in Localton for 90", "decided-local").await;
+    let text = decide_on_the_page(&desk.url, turn.id().as_str()).await;
+    assert!(text.contains("Who decided"), "{text}");
+    assert!(text.contains("book_hotel allowed by local at "), "{text}");
+    assert!(text.contains("charge_card denied by local at "), "{text}");
+    assert!(text.contains("Ask me again tomorrow"), "{text}");
+    assert_eq!(ledger("Localton"), ["booked Localton-1N"]);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_person_the_application_s_check_names_is_the_decider() {
+    // The application's single sign-on names whoever reaches the page.
+    let desk = Desk::start_with(LoopOptions::new(), |page| {
+        page.with_authorize(|_| Ok("ana@travel.example".to_owned()))
+    })
+    .await;
+    let turn = desk.ask("book 1 in Anaville for 90", "decided-ana").await;
+    let text = decide_on_the_page(&desk.url, turn.id().as_str()).await;
+    assert!(
+        text.contains("book_hotel allowed by ana@travel.example at "),
+        "{text}"
+    );
+    assert!(
+        text.contains("charge_card denied by ana@travel.example at "),
+        "{text}"
+    );
+    assert_eq!(ledger("Anaville"), ["booked Anaville-1N"]);
+}
