@@ -3,13 +3,15 @@
 //! a denial ends it or answers the model; the pause and its extensions are kept with the run in
 //! every store, and a decision extends one run once.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
-use tool_sdk::gate::GateError;
+use tool_sdk::gate::{ConfirmationPolicy, Gate, GateError, Kept};
 use tool_sdk::model::{check_conversation, ToolResultStatus, Usage};
-use tool_sdk::run::{Budget, BudgetLimit, LoopOptions, LoopStatus, OnExhausted, ToolLoop};
-use tool_sdk::store::PausedTurn;
-use tool_sdk::{AssistantMessage, Message, ScriptedModel};
+use tool_sdk::run::{
+    event_fn, Budget, BudgetLimit, LoopEvent, LoopOptions, LoopStatus, OnExhausted, ToolLoop,
+};
+use tool_sdk::store::{InMemoryRunStore, PausedTurn, RunStore};
+use tool_sdk::{AssistantMessage, Message, ScriptedModel, ToolRegistry};
 use tool_sdk_tests::booking::{booking_tools, Timeline};
 use tool_sdk_tests::durable::{place, Backend};
 use tool_sdk_tests::replies::{answer, calls};
@@ -68,7 +70,7 @@ async fn a_token_limit_pauses_on_the_loops_own_call_and_an_allowance_lets_the_ru
     let pending: Vec<_> = turn.calls().collect();
     assert_eq!(pending.len(), 1);
     assert!(pending[0].awaiting);
-    assert_eq!(pending[0].call.name, "extend_budget");
+    assert_eq!(pending[0].call.name, "tool_sdk.extend_budget");
     assert!(
         pending[0].call.arguments.contains("240 tokens used of 230"),
         "{}",
@@ -88,7 +90,7 @@ async fn a_token_limit_pauses_on_the_loops_own_call_and_an_allowance_lets_the_ru
         .resume(&mut conversation, turn.id(), &decisions)
         .await
         .unwrap();
-    // Extended to 460: two more requests (480 tokens in all) fit, the last one answers.
+    // Extended at 240 to 470: two more requests (480 tokens in all) fit, the last answers.
     assert!(
         matches!(&outcome.status, LoopStatus::Answered(reply) if reply.text.as_deref() == Some("All booked.")),
         "{:?}",
@@ -174,7 +176,7 @@ async fn a_reply_past_the_call_limit_waits_with_every_call_and_runs_the_allowed_
         .resume(&mut conversation, turn.id(), &decisions)
         .await
         .unwrap();
-    // Extended to 4 calls: the next reply's one call (the fourth) fits.
+    // Extended after the three calls asked: the next reply's one call fits a new budget of 2.
     assert!(
         matches!(outcome.status, LoopStatus::Answered(_)),
         "{:?}",
@@ -201,24 +203,207 @@ async fn a_reply_past_the_call_limit_waits_with_every_call_and_runs_the_allowed_
 }
 
 #[tokio::test]
-async fn an_approver_extends_the_budget_in_process() {
+async fn an_approver_extends_the_budget_in_process_and_the_observers_are_told() {
     let timeline = Timeline::default();
-    let agent = asking_agent(&timeline, Budget::new().with_total_tokens(150)).with_approver(
-        |paused: &PausedTurn| {
-            assert!(paused.budget_reached().is_some(), "only the budget asks");
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let (kept, seen) = (Arc::clone(&asked), Arc::clone(&events));
+    let agent = asking_agent(&timeline, Budget::new().with_total_tokens(150))
+        .with_approver(move |paused: &PausedTurn| {
+            kept.lock()
+                .unwrap()
+                .push(paused.budget_reached().map(str::to_owned));
             paused.decide().allow_rest().build()
-        },
-    );
+        })
+        .with_observer(event_fn(move |event: &LoopEvent| {
+            if matches!(
+                event,
+                LoopEvent::BudgetExhausted { .. } | LoopEvent::BudgetExtended { .. }
+            ) {
+                seen.lock().unwrap().push(event.clone());
+            }
+        }));
     let mut conversation = vec![Message::user("Book my trip")];
     let outcome = agent.run(&mut conversation).await;
-    // 150, then 300, then 450: each of the requests 2, 3 and 4 is asked about once.
+    // 240 after two requests reaches 150; extended there to 390, which the next two fit.
     assert!(
         matches!(outcome.status, LoopStatus::Answered(_)),
         "{:?}",
         outcome.status
     );
+    assert_eq!(
+        *asked.lock().unwrap(),
+        [Some("240 tokens used of 150".to_owned())],
+        "asked once"
+    );
+    assert_eq!(
+        *events.lock().unwrap(),
+        [
+            LoopEvent::BudgetExhausted {
+                limit: BudgetLimit::TotalTokens {
+                    used: 240,
+                    limit: 150
+                }
+            },
+            LoopEvent::BudgetExtended {
+                reached: "240 tokens used of 150".into()
+            },
+        ]
+    );
     assert_eq!(timeline.lock().unwrap().len(), 3);
     check_conversation(&conversation).unwrap();
+}
+
+#[tokio::test]
+async fn denying_every_call_of_a_reply_past_the_call_limit_ends_the_run() {
+    let timeline = Timeline::default();
+    let model = ScriptedModel::new([
+        calls(&[
+            ("c1", "book_flight", r#"{"reference":"F1"}"#),
+            ("c2", "book_hotel", r#"{"reference":"H1"}"#),
+            ("c3", "no_such_tool", "{}"),
+        ]),
+        answer("never asked for"),
+    ]);
+    let budget = Budget::new()
+        .with_tool_calls(1)
+        .with_on_exhausted(OnExhausted::Ask);
+    let agent = ToolLoop::new(model, booking_tools(&timeline, &[]))
+        .with_options(LoopOptions::new().with_budget(budget));
+    let mut conversation = vec![Message::user("Book my trip")];
+    let outcome = agent.run(&mut conversation).await;
+    let turn = paused(&outcome.status);
+    // A call that cannot run is not put to the person.
+    assert_eq!(turn.awaiting(), ["c1", "c2"]);
+    let decisions = turn
+        .decide()
+        .deny("c1", "Stop here.")
+        .deny("c2", "Stop here.")
+        .allow("c3")
+        .build();
+    let outcome = agent
+        .resume(&mut conversation, turn.id(), &decisions)
+        .await
+        .unwrap();
+    assert!(
+        matches!(
+            outcome.status,
+            LoopStatus::BudgetExhausted(BudgetLimit::ToolCalls { used: 3, limit: 1 })
+        ),
+        "{:?}",
+        outcome.status
+    );
+    assert!(timeline.lock().unwrap().is_empty(), "nothing ran");
+    check_conversation(&conversation).unwrap();
+    let statuses: Vec<ToolResultStatus> = conversation
+        .iter()
+        .filter_map(|message| match message {
+            Message::Tool(result) => Some(result.status),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        statuses,
+        [
+            ToolResultStatus::Denied,
+            ToolResultStatus::Denied,
+            ToolResultStatus::Error
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_tool_named_extend_budget_is_never_the_loops_own_call() {
+    // The application has a tool of that name; the model calls it too.
+    let called = Arc::new(Mutex::new(0));
+    let count = Arc::clone(&called);
+    let mut tools = booking_tools(&Timeline::default(), &[]);
+    tools
+        .register(tool_sdk::define_tool!(
+            /// The application's own tool of that name.
+            #[tool(name = "extend_budget")]
+            move || {
+                *count.lock().unwrap() += 1;
+                "extended by the application".to_owned()
+            }
+        ))
+        .unwrap();
+    let model = ScriptedModel::new([calls(&[("m1", "extend_budget", "{}")]), answer("done")])
+        .with_usage(Usage::new(100, 20));
+    let budget = Budget::new()
+        .with_total_tokens(100)
+        .with_on_exhausted(OnExhausted::Ask);
+    let store = Arc::new(InMemoryRunStore::new());
+    let agent = ToolLoop::new(model, tools)
+        .with_options(LoopOptions::new().with_budget(budget))
+        .with_store(Arc::clone(&store) as Arc<dyn RunStore>);
+    let mut conversation = vec![Message::user("Go")];
+    let outcome = agent.run(&mut conversation).await;
+    assert_eq!(*called.lock().unwrap(), 1, "the model's call ran as a tool");
+    let turn = paused(&outcome.status);
+    assert_eq!(turn.reply().tool_calls[0].name, "tool_sdk.extend_budget");
+    // The gate alone refuses the loop's pause: it would run the loop's call.
+    let refused = Gate::default()
+        .resume(
+            &ToolRegistry::new(),
+            Kept::Stored {
+                store: &*store,
+                id: turn.id(),
+            },
+            &turn.decide().allow_rest().build(),
+        )
+        .await;
+    assert!(
+        matches!(&refused, Err(GateError::BudgetPause { id }) if id == turn.id()),
+        "{refused:?}"
+    );
+    // The loop resumes it: its own call runs nothing, the application's tool included.
+    let outcome = agent
+        .resume(
+            &mut conversation,
+            turn.id(),
+            &turn.decide().allow_rest().build(),
+        )
+        .await
+        .unwrap();
+    assert!(
+        matches!(outcome.status, LoopStatus::Answered(_)),
+        "{:?}",
+        outcome.status
+    );
+    assert_eq!(*called.lock().unwrap(), 1);
+    check_conversation(&conversation).unwrap();
+}
+
+#[tokio::test]
+async fn a_pause_of_the_gate_after_an_extension_is_no_budget_pause() {
+    let timeline = Timeline::default();
+    let model = ScriptedModel::new(three_bookings()).with_usage(Usage::new(100, 20));
+    let budget = Budget::new()
+        .with_total_tokens(130)
+        .with_on_exhausted(OnExhausted::Ask);
+    let agent = ToolLoop::new(model, booking_tools(&timeline, &[]))
+        .with_gate(Gate::new(
+            ConfirmationPolicy::new().with_confirmed_tool("book_car"),
+        ))
+        .with_options(LoopOptions::new().with_budget(budget));
+    let mut conversation = vec![Message::user("Book my trip")];
+    let outcome = agent.run(&mut conversation).await;
+    let turn = paused(&outcome.status);
+    // Asked before the third request; extended there to 370, which the car's reply fits.
+    assert_eq!(turn.budget_reached(), Some("240 tokens used of 130"));
+    let outcome = agent
+        .resume(
+            &mut conversation,
+            turn.id(),
+            &turn.decide().allow_rest().build(),
+        )
+        .await
+        .unwrap();
+    // The car waits for the gate's policy: a pause that asks nothing of the budget.
+    let car = paused(&outcome.status);
+    assert_eq!(car.budget_reached(), None);
+    assert_eq!(car.reply().tool_calls[0].name, "book_car");
 }
 
 /// The pause and each extension are kept with the run in the store, sealed: another loop on
@@ -254,9 +439,9 @@ async fn an_extension_is_kept_with_the_run(backend: Backend) {
         .resume(&mut conversation, turn.id(), &decisions)
         .await
         .unwrap();
-    // One extension: 220 allows the second request (240), then asks again.
+    // Extended at 120: 230 allows the second request (240), then asks again.
     let again = paused(&outcome.status);
-    assert_eq!(again.budget_reached(), Some("240 tokens used of 220"));
+    assert_eq!(again.budget_reached(), Some("240 tokens used of 230"));
     assert_eq!(*timeline.lock().unwrap(), ["book F1", "book H1"]);
     assert!(
         matches!(
@@ -271,9 +456,9 @@ async fn an_extension_is_kept_with_the_run(backend: Backend) {
         .resume(&mut conversation, again.id(), &decisions)
         .await
         .unwrap();
-    // Two extensions: 330 allows the third request (360), then asks again.
+    // Extended at 240: 350 allows the third request (360), then asks again.
     let third = paused(&outcome.status);
-    assert_eq!(third.budget_reached(), Some("360 tokens used of 330"));
+    assert_eq!(third.budget_reached(), Some("360 tokens used of 350"));
     check_conversation(&conversation).unwrap();
     assert!(!mentions_extend_budget(&conversation));
 }

@@ -157,8 +157,8 @@ mod tests {
                 ToolCallDecision::deny("b", "not today")
             ]
         );
-        // The calls' spans say the page decided.
-        assert_eq!(form.decisions.decider(), Some("approval_page"));
+        // Who decided is not the form's to say: the page's check names them.
+        assert_eq!(form.decisions.decider(), None);
     }
 
     #[test]

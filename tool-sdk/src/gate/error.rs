@@ -103,6 +103,18 @@ pub enum GateError {
         /// The id asked for.
         id: RunId,
     },
+    /// The turn is a tool loop's run waiting for a person to extend its budget
+    /// ([`OnExhausted::Ask`](crate::run::OnExhausted::Ask)): only the loop knows what its
+    /// decision does, so only [`ToolLoop::resume`](crate::run::ToolLoop::resume) resumes it.
+    /// Nothing ran, and the turn is still paused.
+    #[error(
+        "run `{id}` waits for a person to extend its budget: resume it with its tool loop, \
+         not the gate alone"
+    )]
+    BudgetPause {
+        /// The run's id.
+        id: RunId,
+    },
     /// The store keeping the paused turn failed, or has no such run (of a loop: unknown, or
     /// finished long ago).
     #[error(transparent)]
@@ -174,6 +186,12 @@ mod tests {
             (GateError::Expired { expired_at: 1 }, "token"),
             (GateError::Replayed, "token"),
             (
+                GateError::BudgetPause {
+                    id: RunId::from_string("r1"),
+                },
+                "loop",
+            ),
+            (
                 GateError::UnknownTurn {
                     id: RunId::from_string("r1"),
                 },
@@ -194,6 +212,7 @@ mod tests {
                 ("decided", matches!(error, GateError::AlreadyDecided { .. })),
                 ("token", error.is_token()),
                 ("store", error.is_store()),
+                ("loop", matches!(error, GateError::BudgetPause { .. })),
             ];
             let found: Vec<&str> = classes
                 .iter()

@@ -36,6 +36,17 @@ impl fmt::Debug for Kept<'_> {
     }
 }
 
+/// Refuses a turn that is a tool loop's pause on its budget: the gate alone would run the
+/// loop's own call, which is no tool.
+fn refuse_budget_pause(turn: &PausedTurn) -> Result<(), GateError> {
+    match turn.run.budget.asked {
+        Some(_) => Err(GateError::BudgetPause {
+            id: turn.id().clone(),
+        }),
+        None => Ok(()),
+    }
+}
+
 /// `turn`, taken to run as `decisions` say, with those decisions recorded in its run's state:
 /// every way a turn is taken writes them, once, as it is taken.
 fn with_records(mut turn: PausedTurn, decisions: &ToolCallDecisions) -> PausedTurn {
@@ -64,22 +75,29 @@ impl Gate {
         match kept {
             Kept::Sealed { sealer, token } => {
                 let opened = sealer.open(token)?;
+                refuse_budget_pause(opened.turn())?;
                 let resolutions = self.resolve(opened.turn(), decisions)?;
                 if !opened.consume(sealer.replay_guard()).await? {
                     return Err(GateError::Replayed);
                 }
                 Ok((with_records(opened.into_turn(), decisions), resolutions))
             }
-            Kept::Stored { store, id } => self
-                .take_decided(store, id, decisions, DEFAULT_LEASE)
-                .await
-                .map_err(|error| match error {
-                    // A turn the gate paused alone is no run: say what is missing.
-                    GateError::Store(StoreError::UnknownRun(_)) => {
-                        GateError::UnknownTurn { id: id.clone() }
-                    }
-                    other => other,
-                }),
+            Kept::Stored { store, id } => {
+                // Looked at before anything is taken; a turn that cannot be loaded is refused
+                // by the take, as always.
+                if let Ok(kept) = store.load_paused(id).await {
+                    refuse_budget_pause(&kept)?;
+                }
+                self.take_decided(store, id, decisions, DEFAULT_LEASE)
+                    .await
+                    .map_err(|error| match error {
+                        // A turn the gate paused alone is no run: say what is missing.
+                        GateError::Store(StoreError::UnknownRun(_)) => {
+                            GateError::UnknownTurn { id: id.clone() }
+                        }
+                        other => other,
+                    })
+            }
         }
     }
 

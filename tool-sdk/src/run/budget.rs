@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use crate::model::Usage;
+use crate::store::BudgetMark;
 
 /// The cost of a run's usage, in the application's unit (dollars, credits): see
 /// [`Budget::with_cost`].
@@ -30,8 +31,10 @@ type CostFn = Arc<dyn Fn(&Usage) -> f64 + Send + Sync>;
 ///   conversation valid. Every call the model makes counts, whether it runs, is denied or names
 ///   no tool. With a call limit the loop does not stream replies, so that no call starts
 ///   before the whole reply is counted.
-/// - **wall time**, before each request and before a reply's calls run, measured from when
-///   the run started or was resumed: the time a paused run waits for a person does not count.
+/// - **wall time**, before each request and before a reply's calls run (a streamed reply's
+///   calls start as they arrive, before the reply is whole: for them, before the request),
+///   measured from when the run started or was resumed: the time a paused run waits for a
+///   person does not count.
 ///
 /// Token and call counts are kept with the run, across a pause. The run's work is kept, as it
 /// is at the round limit: nothing is rolled back, the last reply's calls answered and the
@@ -86,20 +89,32 @@ pub enum OnExhausted {
     /// extend the budget, kept where every paused run is (the store, the approval page, an
     /// [`Approver`](crate::run::Approver)), and resumed with decisions as every paused run is;
     /// [`PausedTurn::budget_reached`](crate::store::PausedTurn::budget_reached) says which
-    /// limit. Allowing grants the run its budget's limits again (twice the limits after one
-    /// extension, three times after two; the wall time counts from the resume, as always);
-    /// the decision is bound to the pause, so it extends one run once.
+    /// limit, and the observers are told ([`Observer::budget_exhausted`], then
+    /// [`Observer::budget_extended`] when a person extends it). Allowing grants the run a whole
+    /// budget again, counted from where it stands when allowed (each limit's amount again on
+    /// top of what it had used; the wall time counts from the resume, as always); the decision
+    /// is bound to the pause, so it extends one run once.
     ///
     /// - A limit reached before a request (tokens, cost, time) pauses on a call of the loop's
-    ///   own, `extend_budget`, whose arguments say what was reached. It never enters the
-    ///   conversation: allowed, the run goes on to its request; denied, it ends with
-    ///   `BudgetExhausted`.
-    /// - A reply whose calls would pass the call limit (or the time) pauses with every call
-    ///   waiting: the allowed ones run, the denied ones are answered that a person denied
-    ///   them, and the run goes on.
+    ///   own, `tool_sdk.extend_budget` (a name no tool can have), whose arguments say what was
+    ///   reached. It never enters the conversation: allowed, the run goes on to its request;
+    ///   denied, it ends with `BudgetExhausted`.
+    /// - A reply whose calls would pass the call limit (or the time) pauses with each call
+    ///   that can run waiting (one of an unknown tool, or with arguments its tool does not
+    ///   take, is answered so whatever is decided): allowing any runs the allowed ones, answers
+    ///   the denied ones that a person denied them, and the run goes on, the calls allowed
+    ///   counting against nothing; denying them all answers them so and ends the run with
+    ///   `BudgetExhausted`. With a wall time that asks, replies are not streamed, so that a
+    ///   reply is held whole.
     ///
-    /// A cost that is not a finite number is never asked about (no extension could cover it):
-    /// the run stops.
+    /// Such a pause is resumed by its loop ([`ToolLoop::resume`], or the loop's page and
+    /// approver), not by the gate alone
+    /// ([`GateError::BudgetPause`](crate::gate::GateError::BudgetPause)). A cost that is not a
+    /// finite number is never asked about (no extension could cover it): the run stops.
+    ///
+    /// [`Observer::budget_exhausted`]: crate::run::Observer::budget_exhausted
+    /// [`Observer::budget_extended`]: crate::run::Observer::budget_extended
+    /// [`ToolLoop::resume`]: crate::run::ToolLoop::resume
     Ask,
 }
 
@@ -226,18 +241,23 @@ impl Budget {
         self
     }
 
-    /// Whether reaching `limit` pauses the run for a person, rather than stopping it.
+    /// Whether reaching `limit` pauses the run for a person, rather than stopping it. A cost
+    /// that is not a finite number, used or allowed, is never asked about: no extension could
+    /// cover it, and it could not be written down with the pause.
     pub(crate) fn asks_about(&self, limit: &BudgetLimit) -> bool {
         let extensible = match limit {
-            BudgetLimit::Cost { used, .. } => used.is_finite(),
+            BudgetLimit::Cost { used, limit } => used.is_finite() && limit.is_finite(),
             _ => true,
         };
         self.on_exhausted == OnExhausted::Ask && extensible
     }
 
-    /// Whether a call limit is set (replies are then not streamed).
-    pub(crate) fn limits_calls(&self) -> bool {
+    /// Whether each reply must be whole before any of its calls starts, so that its calls are
+    /// counted (a call limit) or held for a person (a wall time that asks) together: replies are
+    /// then not streamed.
+    pub(crate) fn holds_replies(&self) -> bool {
         self.tool_calls.is_some()
+            || (self.wall_time.is_some() && self.on_exhausted == OnExhausted::Ask)
     }
 
     /// When the clock starts for a run: now, if a wall time is set (else the clock is never
@@ -247,32 +267,33 @@ impl Budget {
     }
 
     /// The limit that forbids another request to the model, given the run's `usage`, its
-    /// clock, and the `extensions` a person granted (each grants the limits again).
+    /// clock, and what it had used `since` a person last extended its budget (each limit counts
+    /// from there).
     pub(crate) fn before_request(
         &self,
         usage: &Usage,
         started: Option<Instant>,
-        extensions: u32,
+        since: &BudgetMark,
     ) -> Option<BudgetLimit> {
-        let times = u64::from(extensions).saturating_add(1);
-        let reached = |limit: Option<u64>, used: u64| {
+        let reached = |limit: Option<u64>, used: u64, from: u64| {
             limit
-                .map(|limit| limit.saturating_mul(times))
+                .map(|limit| limit.saturating_add(from))
                 .filter(|limit| used >= *limit)
         };
-        if let Some(limit) = reached(self.input_tokens, usage.input_tokens) {
+        let from = since.usage;
+        if let Some(limit) = reached(self.input_tokens, usage.input_tokens, from.input_tokens) {
             return Some(BudgetLimit::InputTokens {
                 used: usage.input_tokens,
                 limit,
             });
         }
-        if let Some(limit) = reached(self.output_tokens, usage.output_tokens) {
+        if let Some(limit) = reached(self.output_tokens, usage.output_tokens, from.output_tokens) {
             return Some(BudgetLimit::OutputTokens {
                 used: usage.output_tokens,
                 limit,
             });
         }
-        if let Some(limit) = reached(self.total_tokens, usage.total()) {
+        if let Some(limit) = reached(self.total_tokens, usage.total(), from.total()) {
             return Some(BudgetLimit::TotalTokens {
                 used: usage.total(),
                 limit,
@@ -280,7 +301,11 @@ impl Budget {
         }
         if let Some((limit, cost)) = &self.cost {
             let used = cost(usage);
-            let limit = limit * times as f64;
+            let limit = if from.is_zero() {
+                *limit
+            } else {
+                limit + cost(&from)
+            };
             // A cost that is not a number is past any limit.
             if used.is_nan() || used >= limit {
                 return Some(BudgetLimit::Cost { used, limit });
@@ -289,19 +314,17 @@ impl Budget {
         self.out_of_time(started)
     }
 
-    /// The limit that forbids running a reply of `asked` calls, after `made` calls in the run.
+    /// The limit that forbids running a reply of `asked` calls, after `made` calls in the run,
+    /// counting from the calls made `since` a person last extended its budget.
     pub(crate) fn before_calls(
         &self,
         made: usize,
         asked: usize,
         started: Option<Instant>,
-        extensions: u32,
+        since: &BudgetMark,
     ) -> Option<BudgetLimit> {
         if let Some(limit) = self.tool_calls {
-            let times = usize::try_from(extensions)
-                .unwrap_or(usize::MAX)
-                .saturating_add(1);
-            let limit = limit.saturating_mul(times);
+            let limit = limit.saturating_add(since.calls);
             let used = made.saturating_add(asked);
             if used > limit {
                 return Some(BudgetLimit::ToolCalls { used, limit });
@@ -357,25 +380,37 @@ mod tests {
     fn no_limit_forbids_nothing() {
         let budget = Budget::new();
         let spent = Usage::new(u64::MAX, u64::MAX);
-        assert_eq!(budget.before_request(&spent, None, 0), None);
-        assert_eq!(budget.before_calls(usize::MAX, usize::MAX, None, 0), None);
+        assert_eq!(
+            budget.before_request(&spent, None, &BudgetMark::default()),
+            None
+        );
+        assert_eq!(
+            budget.before_calls(usize::MAX, usize::MAX, None, &BudgetMark::default()),
+            None
+        );
         assert_eq!(budget.start_clock(), None);
     }
 
     #[test]
     fn a_limit_is_reached_at_its_value_and_calls_past_it() {
         let budget = Budget::new().with_total_tokens(10).with_tool_calls(3);
-        assert_eq!(budget.before_request(&Usage::new(4, 5), None, 0), None);
         assert_eq!(
-            budget.before_request(&Usage::new(5, 5), None, 0),
+            budget.before_request(&Usage::new(4, 5), None, &BudgetMark::default()),
+            None
+        );
+        assert_eq!(
+            budget.before_request(&Usage::new(5, 5), None, &BudgetMark::default()),
             Some(BudgetLimit::TotalTokens {
                 used: 10,
                 limit: 10
             })
         );
-        assert_eq!(budget.before_calls(1, 2, None, 0), None);
         assert_eq!(
-            budget.before_calls(2, 2, None, 0),
+            budget.before_calls(1, 2, None, &BudgetMark::default()),
+            None
+        );
+        assert_eq!(
+            budget.before_calls(2, 2, None, &BudgetMark::default()),
             Some(BudgetLimit::ToolCalls { used: 4, limit: 3 })
         );
     }
@@ -384,44 +419,68 @@ mod tests {
     fn a_cost_that_is_not_a_number_is_past_its_limit() {
         let budget = Budget::new().with_cost(1.0, |_| f64::NAN);
         assert!(matches!(
-            budget.before_request(&Usage::default(), None, 0),
+            budget.before_request(&Usage::default(), None, &BudgetMark::default()),
             Some(BudgetLimit::Cost { .. })
         ));
         // Not asked about: no extension could cover it.
         let asking = budget.with_on_exhausted(OnExhausted::Ask);
-        let reached = asking.before_request(&Usage::default(), None, 0).unwrap();
+        let reached = asking
+            .before_request(&Usage::default(), None, &BudgetMark::default())
+            .unwrap();
         assert!(!asking.asks_about(&reached));
     }
 
     #[test]
-    fn each_extension_grants_the_limits_again() {
+    fn an_extension_grants_each_limit_again_from_where_the_run_stood() {
         let budget = Budget::new()
             .with_total_tokens(10)
             .with_tool_calls(3)
             .with_cost(1.0, |usage| usage.total() as f64 / 10.0);
+        // Extended when the run had used 25 tokens (past its 10) and made 4 calls.
+        let since = BudgetMark {
+            usage: Usage::new(25, 0),
+            calls: 4,
+        };
         assert_eq!(
-            budget.before_request(&Usage::new(10, 0), None, 1),
-            None,
-            "20 tokens after one extension"
+            budget.before_request(&Usage::new(34, 0), None, &since),
+            None
         );
         assert_eq!(
-            budget.before_request(&Usage::new(20, 0), None, 1),
+            budget.before_request(&Usage::new(35, 0), None, &since),
             Some(BudgetLimit::TotalTokens {
-                used: 20,
-                limit: 20
+                used: 35,
+                limit: 35
             })
         );
-        assert_eq!(budget.before_calls(5, 1, None, 1), None);
+        assert_eq!(budget.before_calls(5, 2, None, &since), None);
         assert_eq!(
-            budget.before_calls(5, 5, None, 2),
-            Some(BudgetLimit::ToolCalls { used: 10, limit: 9 })
+            budget.before_calls(5, 3, None, &since),
+            Some(BudgetLimit::ToolCalls { used: 8, limit: 7 })
         );
+        // The cost counts from the cost of what was used then: 2.5 + 1.0.
+        let cost_only = Budget::new().with_cost(1.0, |usage| usage.total() as f64 / 10.0);
+        assert_eq!(
+            cost_only.before_request(&Usage::new(34, 0), None, &since),
+            None
+        );
+        assert!(matches!(
+            cost_only.before_request(&Usage::new(35, 0), None, &since),
+            Some(BudgetLimit::Cost { limit, .. }) if (limit - 3.5).abs() < 1e-9
+        ));
         // Counts saturate rather than wrap.
-        assert_eq!(budget.before_calls(0, 1, None, u32::MAX), None);
-        assert!(Budget::new()
-            .with_total_tokens(u64::MAX)
-            .before_request(&Usage::new(u64::MAX - 1, 0), None, u32::MAX)
-            .is_none());
+        let far = BudgetMark {
+            usage: Usage::new(u64::MAX, u64::MAX),
+            calls: usize::MAX,
+        };
+        assert_eq!(budget.before_calls(usize::MAX, 0, None, &far), None);
+        assert_eq!(
+            Budget::new().with_total_tokens(5).before_request(
+                &Usage::new(u64::MAX - 1, 0),
+                None,
+                &far
+            ),
+            None
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use crate::define::Confirm;
 use crate::gate::Gate;
-use crate::model::AssistantMessage;
+use crate::model::{tool_call_keys, AssistantMessage};
 use crate::run::approve::Approver;
 use crate::run::tools::RunTools;
 
@@ -37,5 +37,22 @@ impl Deciding {
                     .check(&call.name, &call.arguments)
             },
         )
+    }
+
+    /// Keys of the calls of `reply` that can run: of a tool of the run, with arguments it
+    /// takes. A person asked about a reply as a whole (its budget spent) is asked about these.
+    pub(crate) fn runnable(&self, tools: &RunTools<'_>, reply: &AssistantMessage) -> Vec<String> {
+        tool_call_keys(reply)
+            .into_iter()
+            .zip(&reply.tool_calls)
+            .filter(|(_, call)| {
+                tools.get(&call.name).is_some()
+                    && tools
+                        .registry_for(&call.name)
+                        .check(&call.name, &call.arguments)
+                        .is_ok()
+            })
+            .map(|(key, _)| key)
+            .collect()
     }
 }

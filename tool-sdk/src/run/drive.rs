@@ -166,6 +166,21 @@ impl ToolLoop {
                             break 'run status;
                         }
                     }
+                    Resumed::LastRound(reply, resolutions, status) => {
+                        // Every call is denied: the round writes their answers and ends
+                        // nothing else, whatever it says.
+                        let _ = self
+                            .round(
+                                conversation,
+                                &mut state,
+                                &tools,
+                                reply,
+                                resolutions,
+                                &run_cancel,
+                            )
+                            .await;
+                        break 'run status;
+                    }
                     Resumed::Stopped(status) => break 'run status,
                     Resumed::Rounds => {}
                 }

@@ -23,10 +23,16 @@ pub enum LoopEvent {
         usage: Usage,
     },
     /// A limit of the run's budget was reached: the run stops
-    /// ([`LoopStatus::BudgetExhausted`](crate::run::LoopStatus::BudgetExhausted)).
+    /// ([`LoopStatus::BudgetExhausted`](crate::run::LoopStatus::BudgetExhausted)), or, with
+    /// [`OnExhausted::Ask`](crate::run::OnExhausted::Ask), pauses for a person to extend it.
     BudgetExhausted {
         /// Which limit, what was used and what was allowed.
         limit: BudgetLimit,
+    },
+    /// A person extended the run's budget: it goes on with its limits granted again.
+    BudgetExtended {
+        /// The limit that was reached, as the pause said it.
+        reached: String,
     },
     /// A tool call started.
     ToolStarted {

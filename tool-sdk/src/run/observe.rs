@@ -98,9 +98,19 @@ pub trait Observer: Send + Sync {
         });
     }
 
-    /// A limit of the run's budget was reached: the run stops.
+    /// A limit of the run's budget was reached: the run stops, or, with
+    /// [`OnExhausted::Ask`](crate::run::OnExhausted::Ask), pauses for a person to extend it.
     fn budget_exhausted(&self, limit: &BudgetLimit) {
         self.on_event(&LoopEvent::BudgetExhausted { limit: *limit });
+    }
+
+    /// A person extended the run's budget, spent as `reached` says
+    /// ([`PausedTurn::budget_reached`](crate::store::PausedTurn::budget_reached)): the run goes
+    /// on with its limits granted again.
+    fn budget_extended(&self, reached: &str) {
+        self.on_event(&LoopEvent::BudgetExtended {
+            reached: reached.to_owned(),
+        });
     }
 
     /// A call starts, with the arguments the tool receives.
@@ -242,6 +252,9 @@ impl<O: Observer + ?Sized> Observer for Arc<O> {
     }
     fn budget_exhausted(&self, limit: &BudgetLimit) {
         (**self).budget_exhausted(limit);
+    }
+    fn budget_extended(&self, reached: &str) {
+        (**self).budget_extended(reached);
     }
     fn call_started(&self, key: &str, call: &ToolCall) {
         (**self).call_started(key, call);

@@ -84,6 +84,9 @@ impl Observer for Observers {
     fn budget_exhausted(&self, limit: &BudgetLimit) {
         self.each(|o| o.budget_exhausted(limit));
     }
+    fn budget_extended(&self, reached: &str) {
+        self.each(|o| o.budget_extended(reached));
+    }
     fn call_started(&self, key: &str, call: &ToolCall) {
         self.each(|o| o.call_started(key, call));
     }

@@ -42,11 +42,11 @@ impl ToolLoop {
             if state.rounds >= self.options.max_rounds {
                 return LoopStatus::MaxRoundsReached;
             }
-            if let Some(limit) = self.options.budget.before_request(
-                &state.usage,
-                state.started,
-                state.budget.extensions,
-            ) {
+            if let Some(limit) =
+                self.options
+                    .budget
+                    .before_request(&state.usage, state.started, &state.budget.since)
+            {
                 return self.exhausted(state, tools, limit).await;
             }
             self.callees.refresh(tools, &self.observers).await;
@@ -78,7 +78,7 @@ impl ToolLoop {
                 state.calls.len(),
                 reply.tool_calls.len(),
                 state.started,
-                state.budget.extensions,
+                &state.budget.since,
             ) {
                 return match self.exhausted_by_calls(state, tools, reply, limit).await {
                     Ok(paused) => paused,
@@ -243,11 +243,11 @@ impl ToolLoop {
         cancel: &CancellationToken,
     ) -> Result<Received, LoopStatus> {
         let span = Traced::chat_span(state.rounds);
-        // Nor when calls are counted against a budget: each reply's calls are counted whole
-        // before any starts.
+        // Nor when a budget holds each reply whole: its calls are counted, or held for a
+        // person, before any starts.
         let streaming = self.options.streaming
             && !self.deciding.may_pause(tools)
-            && !self.options.budget.limits_calls();
+            && !self.options.budget.holds_replies();
         if let Some(stream) = streaming
             .then(|| self.callees.model.chat_stream(request))
             .flatten()

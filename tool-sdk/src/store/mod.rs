@@ -45,7 +45,7 @@ mod task;
 
 use std::time::Duration;
 
-pub(crate) use budget_ask::{BudgetAsk, BudgetState, BudgetWaits};
+pub(crate) use budget_ask::{BudgetAsk, BudgetMark, BudgetState, BudgetWaits};
 pub use chat_memory::{ChatMemory, InMemoryChatMemory};
 /// The connection pool [`PostgresStore::from_pool`] takes, at the version this crate uses.
 #[cfg(feature = "postgres")]

@@ -132,11 +132,13 @@ impl PausedTurn {
 
     /// The limit of the run's budget this pause asks a person to extend, as a person reads it
     /// (`1200 tokens used of 1000`); `None` for a pause on calls a policy gates. Allowing grants
-    /// the run its budget's limits again. When the limit was reached before a request, the reply
-    /// holds one call of the loop's own, `extend_budget`, which never enters the conversation:
-    /// denied, the run ends
+    /// the run a whole budget again, from where it stands. When the limit was reached before a
+    /// request, the reply holds one call of the loop's own, `tool_sdk.extend_budget`, which
+    /// never enters the conversation: denied, the run ends
     /// ([`BudgetExhausted`](crate::run::LoopStatus::BudgetExhausted)). Otherwise the reply is
-    /// the model's, every call waiting: the allowed ones run, the denied ones are answered so.
+    /// the model's, each call that can run waiting: the allowed ones run and the denied ones
+    /// are answered so; denying them all ends the run. See
+    /// [`OnExhausted::Ask`](crate::run::OnExhausted::Ask).
     pub fn budget_reached(&self) -> Option<&str> {
         self.run
             .budget

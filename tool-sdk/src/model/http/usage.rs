@@ -1,7 +1,7 @@
 //! The tokens a provider reports for a request, read from its answer's usage object: leniently,
 //! so that a usage the crate cannot read never costs the reply. A streamed answer reports its
 //! usage in pieces (at its start, in its last chunks, or in every chunk): the counts are kept as
-//! they come, each member's latest value winning, and handed out once when the answer is
+//! they come, each member's largest count winning, and handed out once when the answer is
 //! complete.
 
 use serde_json::{Map, Value};
@@ -35,25 +35,34 @@ pub(crate) fn counted(value: Option<&Value>, fields: UsageFields) -> Option<Usag
 
 /// The usage a streamed answer reported so far. Providers report counts that grow (Anthropic's
 /// `message_delta`, OpenAI servers that count in every chunk, Gemini's chunks), never pieces to
-/// add, so a member read again replaces what was read before.
+/// add, so a member read again is kept at its largest: a later `0` (some Messages-compatible
+/// servers send `input_tokens: 0` in `message_delta`) takes nothing away.
 #[derive(Debug, Default)]
 pub(crate) struct StreamedUsage {
-    latest: Map<String, Value>,
+    largest: Map<String, Value>,
 }
 
 impl StreamedUsage {
-    /// Keeps the members of `value`, a usage object of the stream (anything else is passed over).
+    /// Keeps the counts of `value`, a usage object of the stream (anything that is not a count
+    /// is passed over).
     pub(crate) fn read(&mut self, value: Option<&Value>) {
-        if let Some(Value::Object(members)) = value {
-            for (name, count) in members {
-                self.latest.insert(name.clone(), count.clone());
+        let Some(Value::Object(members)) = value else {
+            return;
+        };
+        for (name, count) in members {
+            let Some(count) = count.as_u64() else {
+                continue;
+            };
+            let kept = self.largest.get(name).and_then(Value::as_u64);
+            if kept.is_none_or(|kept| count > kept) {
+                self.largest.insert(name.clone(), Value::from(count));
             }
         }
     }
 
     /// The answer is complete: its usage, once, for `out`. Nothing when none was reported.
     pub(crate) fn report(&mut self, fields: UsageFields, out: &mut Vec<ChatDelta>) {
-        let members = Value::Object(std::mem::take(&mut self.latest));
+        let members = Value::Object(std::mem::take(&mut self.largest));
         if let Some(usage) = counted(Some(&members), fields) {
             out.push(ChatDelta::Usage(usage));
         }
@@ -84,7 +93,7 @@ mod tests {
     }
 
     #[test]
-    fn a_stream_reports_each_members_latest_count_once() {
+    fn a_stream_reports_each_members_largest_count_once() {
         let fields = UsageFields {
             input: &["input_tokens"],
             output: &["output_tokens"],
@@ -93,7 +102,9 @@ mod tests {
         streamed.read(Some(&json!({"input_tokens": 25, "output_tokens": 1})));
         streamed.read(Some(&json!("not an object")));
         streamed.read(None);
-        streamed.read(Some(&json!({"output_tokens": 15})));
+        // A later zero, or something that is no count, takes nothing away.
+        streamed.read(Some(&json!({"input_tokens": 0, "output_tokens": 15})));
+        streamed.read(Some(&json!({"output_tokens": "n/a"})));
         let mut out = Vec::new();
         streamed.report(fields, &mut out);
         assert_eq!(out, [ChatDelta::Usage(Usage::new(25, 15))]);

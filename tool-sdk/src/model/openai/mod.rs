@@ -116,7 +116,7 @@ pub type OpenAiCompatibleModel = HttpModel<OpenAiCompatible>;
 pub struct OpenAiCompatible {
     strict: bool,
     media: MediaFallback,
-    /// `false` when streams must not ask for their usage.
+    /// `true` when streams must not ask for their usage.
     no_stream_usage: bool,
 }
 
