@@ -92,7 +92,10 @@ try {
       case "submit": {
         const [response] = await Promise.all([
           page.waitForNavigation(),
-          section(args.tab, args.run).locator("button[type=submit]").click(),
+          // The form's main button, or the one named (`allow` or `deny`: "Allow all", "Deny all").
+          section(args.tab, args.run)
+            .locator(args.all ? `button[name="all"][value="${args.all}"]` : "button.decide")
+            .click(),
         ]);
         statuses.set(args.tab, response ? response.status() : 0);
         break;

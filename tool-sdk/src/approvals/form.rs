@@ -32,16 +32,22 @@ struct CallFields {
 }
 
 /// Reads the form's fields: `csrf`, `run`, `pause`, and for each call `call.N.key`,
-/// `call.N.fingerprint`, `call.N.verdict` (`allow` or `deny`) and `call.N.message`. A field
-/// missing or out of place is an error naming it.
+/// `call.N.fingerprint`, `call.N.verdict` (`allow` or `deny`) and `call.N.message`; `all`
+/// (`allow` or `deny`, sent by the "Allow all" and "Deny all" buttons) gives every call that
+/// verdict, each allowance still bound to the fingerprint the page showed. A field missing or
+/// out of place is an error naming it.
 pub(super) fn read(fields: Vec<(String, String)>) -> Result<DecisionForm, String> {
-    let (mut csrf, mut run, mut pause) = (None, None, None);
+    let (mut csrf, mut run, mut pause, mut all) = (None, None, None, None);
     let mut calls: Vec<CallFields> = Vec::new();
     for (name, value) in fields {
         match name.as_str() {
             "csrf" => csrf = Some(value),
             "run" => run = Some(value),
             "pause" => pause = Some(value),
+            "all" => match value.as_str() {
+                "allow" | "deny" => all = Some(value),
+                other => return Err(format!("the form says `{other}` for all its calls")),
+            },
             _ => {
                 let (index, field) = call_field(&name)?;
                 if index >= 256 {
@@ -68,6 +74,11 @@ pub(super) fn read(fields: Vec<(String, String)>) -> Result<DecisionForm, String
     let run = run.ok_or("the form names no run")?;
     let pause = pause.ok_or("the form names no pause")?;
     let mut decisions = ToolCallDecisions::for_pause(PauseId::from_string(pause));
+    if let Some(all) = all {
+        for call in &mut calls {
+            call.verdict = Some(all.clone());
+        }
+    }
     for (index, call) in calls.into_iter().enumerate() {
         decisions.push(decision(index, call)?);
     }
@@ -159,6 +170,41 @@ mod tests {
         );
         // Who decided is not the form's to say: the page's check names them.
         assert_eq!(form.decisions.decider(), None);
+    }
+
+    #[test]
+    fn allow_all_and_deny_all_decide_every_call_at_its_fingerprint() {
+        let form = |all: &str| {
+            read(fields(&[
+                ("csrf", "t"),
+                ("run", "r-1"),
+                ("pause", "p-1"),
+                ("call.0.key", "a"),
+                ("call.0.fingerprint", "fa"),
+                ("call.0.verdict", "deny"),
+                ("call.1.key", "b"),
+                ("call.1.fingerprint", "fb"),
+                ("call.1.message", "later"),
+                ("all", all),
+            ]))
+        };
+        let allowed = form("allow").expect("a well-formed form");
+        assert_eq!(
+            allowed.decisions.decisions(),
+            [
+                ToolCallDecision::allow("a", "fa"),
+                ToolCallDecision::allow("b", "fb")
+            ]
+        );
+        let denied = form("deny").expect("a well-formed form");
+        assert_eq!(
+            denied.decisions.decisions(),
+            [
+                ToolCallDecision::deny("a", DEFAULT_DENIAL),
+                ToolCallDecision::deny("b", "later")
+            ]
+        );
+        assert!(form("maybe").unwrap_err().contains("`maybe`"));
     }
 
     #[test]

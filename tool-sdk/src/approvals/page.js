@@ -97,8 +97,7 @@
     link.textContent = waitsAgain ? "Reload the list" : "See what came of it";
     notice.append(link);
     section.querySelector("header").after(notice);
-    const button = section.querySelector("button[type=submit]");
-    if (button) {
+    for (const button of section.querySelectorAll("button[type=submit]")) {
       button.disabled = true;
     }
   }
@@ -106,11 +105,16 @@
   list.addEventListener("submit", (event) => {
     const form = event.target;
     form.closest("section.run").dataset.busy = "yes";
-    const button = form.querySelector("button[type=submit]");
-    if (button) {
-      // Disabled once the browser has read the form: the server refuses a second submit anyway.
-      setTimeout(() => { button.disabled = true; button.textContent = "Deciding…"; }, 0);
-    }
+    const pressed = event.submitter;
+    // Disabled once the browser has read the form: the server refuses a second submit anyway.
+    setTimeout(() => {
+      for (const button of form.querySelectorAll("button[type=submit]")) {
+        button.disabled = true;
+      }
+      if (pressed) {
+        pressed.textContent = "Deciding…";
+      }
+    }, 0);
   });
 
   setInterval(refresh, POLL_MS);

@@ -192,7 +192,19 @@ pub(super) fn run_section(waiting: &Waiting<'_>, csrf: &str) -> String {
         }
         html.push_str("</fieldset>\n");
     }
-    html.push_str("<button type=\"submit\">Submit decisions</button>\n</form>\n</section>\n");
+    html.push_str(
+        "<div class=\"actions\"><button type=\"submit\" class=\"decide\">Submit decisions</button>",
+    );
+    if turn.awaiting().len() > 1 {
+        // Each still sends every call's key and the fingerprint shown: an allowance binds to
+        // the calls as the person saw them. `formnovalidate`: no choice needs making first.
+        html.push_str(
+            "<button type=\"submit\" class=\"all\" name=\"all\" value=\"allow\" \
+             formnovalidate>Allow all</button><button type=\"submit\" class=\"all\" \
+             name=\"all\" value=\"deny\" formnovalidate>Deny all</button>",
+        );
+    }
+    html.push_str("</div>\n</form>\n</section>\n");
     html
 }
 
