@@ -11,3 +11,4 @@ mod decided_by;
 mod desk;
 mod headers;
 mod reads;
+mod webhook;

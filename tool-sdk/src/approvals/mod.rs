@@ -16,6 +16,14 @@
 //! ([`Run::with_memory`](crate::run::Run::with_memory)): the page resumes each on its
 //! conversation. Others are listed, to be decided in the application.
 //!
+//! Who decided is recorded with each decision: the person the page's check names
+//! ([`with_authorize`](ApprovalPage::with_authorize); `local` by default), shown in the
+//! outcome and kept with the run ([`DecisionRecord`](crate::store::DecisionRecord)). A run
+//! whose reply has several waiting calls can be decided at once ("Allow all", "Deny all"),
+//! each call still bound to what the page showed. And so that someone looks, a [`Webhook`]
+//! given to the loop posts each run that starts waiting to the application's URL, with a link
+//! to it on the page.
+//!
 //! # Safe by construction
 //!
 //! - [`bind`](ApprovalPage::bind) listens on the loopback interface; and by default the page
@@ -80,6 +88,7 @@ mod routes;
 mod secured_io;
 mod serve;
 mod shared;
+mod webhook;
 
 use std::fmt;
 use std::io;
@@ -100,6 +109,10 @@ use self::outcomes::Outcomes;
 use self::shared::Shared;
 use crate::run::ToolLoop;
 use crate::store::ChatMemory;
+
+pub use self::webhook::{
+    Webhook, WebhookError, WebhookFailure, DEFAULT_WEBHOOK_ATTEMPTS, DEFAULT_WEBHOOK_TIMEOUT,
+};
 
 /// How many paused runs the page lists unless told otherwise.
 const DEFAULT_LISTED: usize = 50;

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use crate::define::{ProgressUpdate, ToolError, ToolOutput, ToolResult};
 use crate::model::{AssistantMessage, Message, ToolCall, ToolResultStatus, Usage};
 use crate::run::{BudgetLimit, LoopEvent, LoopOutcome};
+use crate::store::PausedTurn;
 
 /// Watches a run as it goes, and steers what the model reads of a failed call.
 ///
@@ -154,10 +155,12 @@ pub trait Observer: Send + Sync {
         });
     }
 
-    /// The reply waits for decisions on the calls with these keys.
-    fn paused(&self, awaiting: &[String]) {
+    /// The run paused: `turn` waits for decisions on its
+    /// [`awaiting`](PausedTurn::awaiting) calls, kept where a resume takes it (told once it
+    /// is kept, so that whoever is told can find it).
+    fn paused(&self, turn: &PausedTurn) {
         self.on_event(&LoopEvent::Paused {
-            awaiting: awaiting.to_vec(),
+            awaiting: turn.awaiting().to_vec(),
         });
     }
 
@@ -268,8 +271,8 @@ impl<O: Observer + ?Sized> Observer for Arc<O> {
     fn result_cut(&self, key: &str, call: &ToolCall, full: &str, kept: usize) {
         (**self).result_cut(key, call, full, kept);
     }
-    fn paused(&self, awaiting: &[String]) {
-        (**self).paused(awaiting);
+    fn paused(&self, turn: &PausedTurn) {
+        (**self).paused(turn);
     }
     fn compensated(&self, key: &str, name: &str, round: usize, error: Option<&str>) {
         (**self).compensated(key, name, round, error);

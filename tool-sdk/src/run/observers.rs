@@ -9,6 +9,7 @@ use crate::run::observe::Observer;
 use crate::run::terminal::Terminal;
 use crate::run::traced::Traced;
 use crate::run::{BudgetLimit, ErrorPolicy, LoopEvent, LoopOutcome};
+use crate::store::PausedTurn;
 
 #[derive(Clone, Default)]
 pub(crate) struct Observers {
@@ -99,8 +100,8 @@ impl Observer for Observers {
     fn result_cut(&self, key: &str, call: &ToolCall, full: &str, kept: usize) {
         self.each(|o| o.result_cut(key, call, full, kept));
     }
-    fn paused(&self, awaiting: &[String]) {
-        self.each(|o| o.paused(awaiting));
+    fn paused(&self, turn: &PausedTurn) {
+        self.each(|o| o.paused(turn));
     }
     fn compensated(&self, key: &str, name: &str, round: usize, error: Option<&str>) {
         self.each(|o| o.compensated(key, name, round, error));

@@ -296,7 +296,6 @@ impl ToolLoop {
         offered: Vec<String>,
         awaiting: Vec<String>,
     ) -> LoopStatus {
-        self.observers.paused(&awaiting);
         let mut kept_state = state.clone();
         kept_state.found = tools.found_names();
         let paused = PausedTurn::of_run(reply, offered, awaiting, kept_state);
@@ -317,6 +316,7 @@ impl ToolLoop {
             state.store_error.get_or_insert(Box::new(error));
             return LoopStatus::StoreFailed;
         }
+        self.observers.paused(&paused);
         LoopStatus::Paused(Box::new(paused))
     }
 }

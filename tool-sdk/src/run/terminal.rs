@@ -130,7 +130,7 @@ impl Observer for Terminal {
     fn model_called(&self, _round: usize) {}
     fn call_progress(&self, _key: &str, _tool: &str, _update: &ProgressUpdate) {}
     fn result_cut(&self, _key: &str, _call: &ToolCall, _full: &str, _kept: usize) {}
-    fn paused(&self, _awaiting: &[String]) {}
+    fn paused(&self, _turn: &PausedTurn) {}
     fn tool_skipped(&self, _name: &str, _reason: &str) {}
 
     fn run_started(&self, model: &str, conversation: &[Message]) {

@@ -9,6 +9,7 @@ use crate::define::{ProgressUpdate, ToolResult};
 use crate::model::{ToolCall, Usage};
 use crate::run::observe::Observer;
 use crate::run::BudgetLimit;
+use crate::store::PausedTurn;
 
 /// The `tracing` layer of a loop's observers.
 pub(crate) struct Traced;
@@ -27,7 +28,7 @@ impl Observer for Traced {
     fn call_started(&self, _key: &str, _call: &ToolCall) {}
     fn call_progress(&self, _key: &str, _tool: &str, _update: &ProgressUpdate) {}
     fn call_finished(&self, _key: &str, _call: &ToolCall, _result: &ToolResult) {}
-    fn paused(&self, _awaiting: &[String]) {}
+    fn paused(&self, _turn: &PausedTurn) {}
     fn compensated(&self, _key: &str, _name: &str, _round: usize, _error: Option<&str>) {}
 
     fn result_cut(&self, key: &str, call: &ToolCall, full: &str, kept: usize) {
