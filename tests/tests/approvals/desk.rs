@@ -62,7 +62,9 @@ fn weather(place: String) -> String {
 }
 
 /// The desk's model: `book N in CITY for EUROS` books and charges; `email TO: BODY` looks up
-/// the weather and sends; `ghost TO` calls a tool the desk does not have and sends; after tool results, it reports each (a denial with its message).
+/// the weather and sends; `ghost TO` calls a tool the desk does not have and sends; `trip CITY`
+/// looks up the weather, then books a night; after tool results, it reports each (a denial
+/// with its message).
 struct DeskModel;
 
 impl ChatModel for DeskModel {
@@ -77,6 +79,30 @@ fn call(name: &str, arguments: Value) -> ToolCall {
 }
 
 fn reply_to(messages: &[Message]) -> AssistantMessage {
+    // "trip CITY": the weather first (no decision needed), then, once it is read, the hotel.
+    let asked = messages.iter().rev().find_map(|message| match message {
+        Message::User { content } => Some(content.as_str()),
+        _ => None,
+    });
+    if let (Some(city), Some(Message::Tool(last))) = (
+        asked.and_then(|asked| asked.strip_prefix("trip ")),
+        messages.last(),
+    ) {
+        if last.name == "weather" {
+            return AssistantMessage::with_tool_calls(vec![call(
+                "book_hotel",
+                json!({"city": city, "nights": 1}),
+            )]);
+        }
+    }
+    if let Some(city) = asked.and_then(|asked| asked.strip_prefix("trip ")) {
+        if !matches!(messages.last(), Some(Message::Tool(_))) {
+            return AssistantMessage::with_tool_calls(vec![call(
+                "weather",
+                json!({"place": city}),
+            )]);
+        }
+    }
     let results: Vec<_> = messages
         .iter()
         .rev()

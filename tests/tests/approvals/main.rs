@@ -7,6 +7,7 @@
 
 mod browser;
 mod budget;
+mod context;
 mod decided_by;
 mod desk;
 mod headers;

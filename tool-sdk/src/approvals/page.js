@@ -25,7 +25,32 @@
     return sections;
   }
 
+  // "3 min ago", as the server words it, kept current: each <time> holds its instant.
+  function ago(seconds) {
+    if (seconds < 60) {
+      return "just now";
+    }
+    if (seconds < 3600) {
+      return Math.floor(seconds / 60) + " min ago";
+    }
+    if (seconds < 86400) {
+      return Math.floor(seconds / 3600) + " h ago";
+    }
+    const days = Math.floor(seconds / 86400);
+    return days === 1 ? "1 day ago" : days + " days ago";
+  }
+
+  function retime() {
+    for (const time of list.querySelectorAll("time[data-at]")) {
+      const at = Number(time.dataset.at);
+      if (Number.isFinite(at)) {
+        time.textContent = ago(Math.max(0, Math.floor((Date.now() - at) / 1000)));
+      }
+    }
+  }
+
   async function refresh() {
+    retime();
     let answer;
     try {
       const response = await fetch("runs", { credentials: "same-origin", cache: "no-store" });

@@ -22,9 +22,21 @@ pub(super) struct Waiting<'a> {
     pub(super) run: &'a PausedRun,
     /// The conversation's last user message, when the memory has the conversation.
     pub(super) asked: Option<String>,
+    /// What the run did before this pause.
+    pub(super) done: Vec<Done>,
     /// The tools, for their descriptions.
     pub(super) registry: &'a ToolRegistry,
 }
+
+/// A call a waiting run made before its pause, with the result the model read.
+pub(super) struct Done {
+    pub(super) summary: CallSummary,
+    /// Its result, when the conversation has it.
+    pub(super) result: Option<String>,
+}
+
+/// Most characters of a result the page shows of what a run did.
+const SHOWN_RESULT: usize = 600;
 
 /// The whole page around `body`.
 fn document(title: &str, heading: &str, body: &str) -> String {
@@ -88,9 +100,21 @@ pub(super) fn run_section(waiting: &Waiting<'_>, csrf: &str) -> String {
         &mut html,
         format_args!(
             "<p class=\"meta\">Paused {} · run <code>{id}</code></p></header>\n",
-            escape(&when(waiting.run.paused_at))
+            time_ago(waiting.run.paused_at, SystemTime::now())
         ),
     );
+    if !waiting.done.is_empty() {
+        html.push_str(
+            "<details class=\"done\" open><summary>Already done in this run</summary>\n\
+             <table class=\"calls\"><thead><tr><th scope=\"col\">Tool</th>\
+             <th scope=\"col\">Arguments</th><th scope=\"col\">How it ended</th>\
+             <th scope=\"col\">Result</th></tr></thead><tbody>\n",
+        );
+        for done in &waiting.done {
+            html.push_str(&done_row(done));
+        }
+        html.push_str("</tbody></table></details>\n");
+    }
     if let Some(reached) = turn.budget_reached() {
         push(
             &mut html,
@@ -239,9 +263,20 @@ fn cannot_run(waiting: &Waiting<'_>, call: &ToolCall) -> Option<String> {
     ))
 }
 
-/// What came of a decision: the answer, what ran, and what was rolled back and why.
-pub(super) fn outcome_page(title: &str, outcome: &LoopOutcome) -> String {
+/// What came of a decision on what the person `asked`: the answer, what ran, who decided, and
+/// what was rolled back and why.
+pub(super) fn outcome_page(title: &str, outcome: &LoopOutcome, asked: Option<&str>) -> String {
     let mut body = String::new();
+    if let Some(asked) = asked {
+        push(
+            &mut body,
+            format_args!(
+                "<h2 class=\"asked\"><span class=\"said\">The user asked</span> \
+                 <span class=\"text\">{}</span></h2>\n",
+                shown(asked)
+            ),
+        );
+    }
     push(
         &mut body,
         format_args!(
@@ -380,6 +415,24 @@ fn rollback_reason(status: &LoopStatus) -> Option<String> {
     }
 }
 
+/// A call a waiting run made, as a row: `call_row`'s, with the result the model read.
+fn done_row(done: &Done) -> String {
+    let row = call_row(&done.summary);
+    let result = match &done.result {
+        Some(result) => {
+            let shown_text: String = result.chars().take(SHOWN_RESULT).collect();
+            let cut = if result.chars().count() > SHOWN_RESULT {
+                "…"
+            } else {
+                ""
+            };
+            format!("<pre class=\"result\">{}{cut}</pre>", shown(&shown_text))
+        }
+        None => String::new(),
+    };
+    row.replacen("</tr>", &format!("<td>{result}</td></tr>"), 1)
+}
+
 fn call_row(call: &CallSummary) -> String {
     let (ended, class) = match call.status {
         ToolResultStatus::Success => ("ran", "ran"),
@@ -428,6 +481,43 @@ fn rollback_item(report: &CompensationReport) -> String {
     }
 }
 
+/// A time as a person reads it first, relative to `now` (`3 min ago`), in a `<time>` that
+/// holds it exactly (the script keeps the words current) and says it in full on hover.
+fn time_ago(at: SystemTime, now: SystemTime) -> String {
+    let absolute = escape(&when(at));
+    let Ok(since) = at.duration_since(SystemTime::UNIX_EPOCH) else {
+        return absolute;
+    };
+    let seconds = i64::try_from(since.as_secs()).unwrap_or(i64::MAX);
+    let Some(exact) = chrono::DateTime::from_timestamp(seconds, since.subsec_nanos()) else {
+        return absolute;
+    };
+    let ago = match now.duration_since(at) {
+        Ok(ago) => ago.as_secs(),
+        // A clock that went back: just now.
+        Err(_) => 0,
+    };
+    format!(
+        "<time datetime=\"{}\" data-at=\"{}\" title=\"{absolute}\">{}</time>",
+        exact.format("%Y-%m-%dT%H:%M:%SZ"),
+        since.as_millis(),
+        ago_words(ago)
+    )
+}
+
+/// `seconds` ago, in words: `just now`, `4 min ago`, `2 h ago`, `3 days ago`.
+fn ago_words(seconds: u64) -> String {
+    match seconds {
+        0..60 => "just now".to_owned(),
+        60..3_600 => format!("{} min ago", seconds / 60),
+        3_600..86_400 => format!("{} h ago", seconds / 3_600),
+        _ => match seconds / 86_400 {
+            1 => "1 day ago".to_owned(),
+            days => format!("{days} days ago"),
+        },
+    }
+}
+
 /// A time as a person reads it: `2026-12-05 11:21:12 UTC`; one a store holds out of the
 /// calendar's range (a corrupt row) as "at an unknown time".
 fn when(at: SystemTime) -> String {
@@ -438,5 +528,30 @@ fn when(at: SystemTime) -> String {
     match chrono::DateTime::from_timestamp(seconds, since.subsec_nanos()) {
         Some(time) => time.format("%Y-%m-%d %H:%M:%S UTC").to_string(),
         None => "at an unknown time".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn how_long_ago_reads_in_words_and_holds_the_exact_time() {
+        assert_eq!(ago_words(59), "just now");
+        assert_eq!(ago_words(60), "1 min ago");
+        assert_eq!(ago_words(3_599), "59 min ago");
+        assert_eq!(ago_words(7_200), "2 h ago");
+        assert_eq!(ago_words(86_400), "1 day ago");
+        assert_eq!(ago_words(3 * 86_400 + 5), "3 days ago");
+        let at = SystemTime::UNIX_EPOCH + Duration::from_secs(1_796_600_000);
+        let html = time_ago(at, at + Duration::from_secs(300));
+        assert_eq!(
+            html,
+            "<time datetime=\"2026-12-06T23:33:20Z\" data-at=\"1796600000000\" \
+             title=\"2026-12-06 23:33:20 UTC\">5 min ago</time>"
+        );
+        // A clock that went back says just now.
+        assert!(time_ago(at, at - Duration::from_secs(5)).contains(">just now<"));
     }
 }

@@ -164,9 +164,10 @@ pub(super) async fn decide(
                 .resume(Conversation::Owned(Vec::new()), &run, &decisions)
                 .with_memory(&*shared.memory, &conversation)
                 .await?;
+            let asked = shared.asked(&conversation).await;
             shared
                 .outcomes
-                .keep(run, outcome_page(&shared.title, &outcome));
+                .keep(run, outcome_page(&shared.title, &outcome, asked.as_deref()));
             Ok::<(), GateError>(())
         })
     };
