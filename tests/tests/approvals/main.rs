@@ -11,5 +11,6 @@ mod context;
 mod decided_by;
 mod desk;
 mod headers;
+mod polling;
 mod reads;
 mod webhook;

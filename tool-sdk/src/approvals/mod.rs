@@ -8,9 +8,10 @@
 //! person allows or denies each call, a denial with a message for the model, and submits
 //! once: the run resumes in the server, and the page shows what came of it: the answer, what
 //! ran, and what was rolled back and why. The list updates itself as runs pause and are
-//! decided elsewhere (it polls every 2 s; a form being filled in for a run decided elsewhere
-//! says so). Plain HTML, a
-//! style sheet and a little script: usable with a keyboard, readable on a phone.
+//! decided elsewhere: it polls every 2 s for the waiting runs' ids (one read of the store, no
+//! conversation loaded) and fetches a run it lacks alone; a form being filled in for a run
+//! decided elsewhere says so. Plain HTML, a style sheet and a little script: usable with a
+//! keyboard, readable on a phone.
 //!
 //! The runs it decides are those started with a chat memory
 //! ([`Run::with_memory`](crate::run::Run::with_memory)): the page resumes each on its
@@ -203,6 +204,7 @@ impl ApprovalPage {
         Ok(Router::new()
             .route("/", get(routes::list))
             .route("/runs", get(routes::runs))
+            .route("/run", get(routes::run))
             .route(
                 "/decide",
                 post(routes::decide).layer(DefaultBodyLimit::max(form::LARGEST_FORM)),

@@ -74,13 +74,30 @@
         current.delete(run.id);
       }
     }
+    // The sections of the runs this page lacks, each fetched alone: the poll itself carries
+    // ids and pauses only.
+    const fetched = new Map();
+    await Promise.all(answer.runs.filter((run) => !current.has(run.id)).map(async (run) => {
+      try {
+        const response = await fetch("run?id=" + encodeURIComponent(run.id),
+          { credentials: "same-origin", cache: "no-store" });
+        if (response.ok) {
+          const section = await response.json();
+          if (section.pause === run.pause) {
+            fetched.set(run.id, section.html);
+          }
+        }
+      } catch (_) {
+        // Fetched at the next beat.
+      }
+    }));
     // Newest first: each new run goes before the first run that is older than it.
     answer.runs.forEach((run, index) => {
-      if (current.has(run.id)) {
+      if (current.has(run.id) || !fetched.has(run.id)) {
         return;
       }
       const holder = document.createElement("div");
-      holder.innerHTML = run.html; // escaped by the server
+      holder.innerHTML = fetched.get(run.id); // escaped by the server
       const section = holder.firstElementChild;
       const next = answer.runs.slice(index + 1).map((r) => current.get(r.id)).find(Boolean);
       list.insertBefore(section, next || null);

@@ -49,34 +49,71 @@ pub(super) async fn list(State(shared): State<Arc<Shared>>, headers: HeaderMap) 
     response
 }
 
-/// `GET /runs`: the waiting runs as JSON (`{"runs": [{"id", "html"}]}`), for the page to
-/// add the runs that paused since it was loaded and drop those decided elsewhere.
+/// `GET /runs`: which runs wait, as JSON (`{"runs": [{"id", "pause"}]}`), newest first, for
+/// the page to drop those decided elsewhere and fetch those it lacks (`/run`). What every open
+/// page asks every few seconds: one read of the store, no conversation loaded.
 pub(super) async fn runs(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response {
+    if csrf::session_of(&headers).is_none() {
+        return (StatusCode::FORBIDDEN, "reload the page").into_response();
+    }
+    let paused = match shared.paused().await {
+        Ok(paused) => paused,
+        Err(error) => return store_unavailable(&error),
+    };
+    let runs: Vec<serde_json::Value> = paused
+        .iter()
+        .map(|run| {
+            serde_json::json!({
+                "id": run.turn.id().as_str(),
+                "pause": run.turn.pause().as_str(),
+            })
+        })
+        .collect();
+    json(&serde_json::json!({ "runs": runs }))
+}
+
+/// `GET /run?id=…`: one waiting run's section, as JSON (`{"id", "pause", "html"}`), for the
+/// page to add a run that paused since it was loaded; 404 when the run waits no more.
+pub(super) async fn run(
+    State(shared): State<Arc<Shared>>,
+    headers: HeaderMap,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
     let Some(session) = csrf::session_of(&headers) else {
         return (StatusCode::FORBIDDEN, "reload the page").into_response();
     };
     let paused = match shared.paused().await {
         Ok(paused) => paused,
-        Err(error) => {
-            tracing::error!(%error, "the approval page could not list the paused runs");
-            return (StatusCode::SERVICE_UNAVAILABLE, "the run store failed").into_response();
-        }
+        Err(error) => return store_unavailable(&error),
+    };
+    let wanted = query.get("id").map(String::as_str);
+    let Some(found) = paused.iter().position(|run| Some(run.turn.id().as_str()) == wanted)
+    else {
+        return (StatusCode::NOT_FOUND, "the run waits no more").into_response();
+    };
+    let waiting = shared.waiting(&paused[found..=found]).await;
+    let Some(waiting) = waiting.first() else {
+        return (StatusCode::NOT_FOUND, "the run waits no more").into_response();
     };
     let token = shared.csrf.token(&session);
-    let runs: Vec<serde_json::Value> = shared
-        .waiting(&paused)
-        .await
-        .iter()
-        .map(|waiting| {
-            serde_json::json!({
-                "id": waiting.run.turn.id().as_str(),
-                "pause": waiting.run.turn.pause().as_str(),
-                "html": run_section(waiting, &token),
-            })
-        })
-        .collect();
-    let body = serde_json::json!({ "runs": runs }).to_string();
-    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+    json(&serde_json::json!({
+        "id": waiting.run.turn.id().as_str(),
+        "pause": waiting.run.turn.pause().as_str(),
+        "html": run_section(waiting, &token),
+    }))
+}
+
+fn json(value: &serde_json::Value) -> Response {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        value.to_string(),
+    )
+        .into_response()
+}
+
+fn store_unavailable(error: &StoreError) -> Response {
+    tracing::error!(%error, "the approval page could not list the paused runs");
+    (StatusCode::SERVICE_UNAVAILABLE, "the run store failed").into_response()
 }
 
 /// `POST /decide`: checks the form, resumes the run with its decisions, and sends the browser
