@@ -21,9 +21,9 @@
 //! ([`with_authorize`](ApprovalPage::with_authorize); `local` by default), shown in the
 //! outcome and kept with the run ([`DecisionRecord`](crate::store::DecisionRecord)). A run
 //! whose reply has several waiting calls can be decided at once ("Allow all", "Deny all"),
-//! each call still bound to what the page showed. And so that someone looks, a [`Webhook`]
-//! given to the loop posts each run that starts waiting to the application's URL, with a link
-//! to it on the page.
+//! each call still bound to what the page showed. And so that someone looks, a `Webhook`
+//! (feature `webhook`) given to the loop posts each run that starts waiting to the
+//! application's URL, with a link to it on the page.
 //!
 //! # Safe by construction
 //!
@@ -89,6 +89,7 @@ mod routes;
 mod secured_io;
 mod serve;
 mod shared;
+#[cfg(feature = "webhook")]
 mod webhook;
 
 use std::fmt;
@@ -111,6 +112,7 @@ use self::shared::Shared;
 use crate::run::ToolLoop;
 use crate::store::ChatMemory;
 
+#[cfg(feature = "webhook")]
 pub use self::webhook::{
     Webhook, WebhookError, WebhookFailure, DEFAULT_WEBHOOK_ATTEMPTS, DEFAULT_WEBHOOK_TIMEOUT,
 };

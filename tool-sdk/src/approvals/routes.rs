@@ -87,7 +87,9 @@ pub(super) async fn run(
         Err(error) => return store_unavailable(&error),
     };
     let wanted = query.get("id").map(String::as_str);
-    let Some(found) = paused.iter().position(|run| Some(run.turn.id().as_str()) == wanted)
+    let Some(found) = paused
+        .iter()
+        .position(|run| Some(run.turn.id().as_str()) == wanted)
     else {
         return (StatusCode::NOT_FOUND, "the run waits no more").into_response();
     };

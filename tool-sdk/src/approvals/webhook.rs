@@ -34,8 +34,8 @@ pub struct WebhookFailure {
     pub reason: String,
 }
 
-/// Posts JSON to a URL each time a run starts waiting for a person: an [`Observer`] to give
-/// the loop ([`ToolLoop::with_observer`](crate::run::ToolLoop::with_observer)).
+/// Posts JSON to a URL each time a run starts waiting for a person (feature `webhook`): an
+/// [`Observer`] to give the loop ([`ToolLoop::with_observer`](crate::run::ToolLoop::with_observer)).
 ///
 /// The body: `{"event": "run.paused", "run": ..., "pause": ..., "link": ..., "awaiting":
 /// [{"key", "tool", "arguments"}], "budget_reached": ...}`, with `link` the run on the page

@@ -14,7 +14,19 @@ use serde_json::Value;
 use base64::Engine as _;
 
 use crate::define::{Part, ToolDefinition};
+use crate::model::http::UsageFields;
 use crate::model::{ToolCall, ToolResultMessage, ToolResultStatus};
+
+/// Where a Messages usage object counts tokens: tokens read from the cache or written to it
+/// are read too, and counted apart.
+pub(crate) const USAGE: UsageFields = UsageFields {
+    input: &[
+        "input_tokens",
+        "cache_creation_input_tokens",
+        "cache_read_input_tokens",
+    ],
+    output: &["output_tokens"],
+};
 
 /// The body of `POST /v1/messages`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

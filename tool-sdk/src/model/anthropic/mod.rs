@@ -65,21 +65,10 @@ mod sse;
 use reqwest::header::HeaderName;
 
 use crate::describe::Dialect;
-use crate::model::http::{counted, UsageFields};
+use crate::model::http::counted;
 use crate::model::http::{decode, sealed::ProviderApi, BaseUrl, Endpoints, Env, ErrorBody};
 use crate::model::http::{HttpModel, HttpModelBuilder, KeyHeader};
 use crate::model::{ChatRequest, ChatResponse, ModelError};
-
-/// Where a Messages usage object counts tokens: tokens read from the cache or written to it
-/// are read too, and counted apart.
-const USAGE: UsageFields = UsageFields {
-    input: &[
-        "input_tokens",
-        "cache_creation_input_tokens",
-        "cache_read_input_tokens",
-    ],
-    output: &["output_tokens"],
-};
 
 /// The base URL of Anthropic's API, where a builder starts; requests go to
 /// `{base URL}/v1/messages`.
@@ -207,7 +196,7 @@ impl ProviderApi for Anthropic {
         let mut answer: api::Answer = decode(bytes, "the answer")?;
         let usage = answer.usage.take();
         let reply = ChatResponse::new(convert::reply(answer)?);
-        Ok(match counted(usage.as_ref(), USAGE) {
+        Ok(match counted(usage.as_ref(), api::USAGE) {
             Some(usage) => reply.with_usage(usage),
             None => reply,
         })

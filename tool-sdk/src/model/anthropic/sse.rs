@@ -3,9 +3,9 @@
 
 use std::collections::BTreeMap;
 
+use crate::model::anthropic::api::USAGE;
 use crate::model::anthropic::api::{AnswerBlock, BlockDelta, StreamEvent};
 use crate::model::anthropic::convert::{self, decode};
-use crate::model::anthropic::USAGE;
 use crate::model::http::{no_name, Assemble, Budget, Event, StreamedUsage};
 use crate::model::{ChatDelta, ModelError, ToolCall};
 

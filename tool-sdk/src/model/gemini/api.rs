@@ -18,7 +18,15 @@ use serde_json::{json, Value};
 use crate::define::{self, ToolDefinition};
 use crate::describe::Dialect;
 use crate::model::http::arguments_object;
+use crate::model::http::UsageFields;
 use crate::model::{ToolCall, ToolResultMessage};
+
+/// Where Gemini's `usageMetadata` counts tokens: what the model thought is written, and
+/// counted apart.
+pub(crate) const USAGE: UsageFields = UsageFields {
+    input: &["promptTokenCount"],
+    output: &["candidatesTokenCount", "thoughtsTokenCount"],
+};
 
 /// The body of `POST {base URL}/models/{model}:generateContent` (and of
 /// `:streamGenerateContent`).

@@ -103,17 +103,10 @@ mod sse;
 use reqwest::header::HeaderName;
 
 use crate::describe::Dialect;
-use crate::model::http::{counted, UsageFields};
+use crate::model::http::counted;
 use crate::model::http::{decode, sealed::ProviderApi, BaseUrl, Endpoints, Env, ErrorBody};
 use crate::model::http::{HttpModel, HttpModelBuilder, KeyHeader};
 use crate::model::{ChatRequest, ChatResponse, ModelError};
-
-/// Where Gemini's `usageMetadata` counts tokens: what the model thought is written, and
-/// counted apart.
-const USAGE: UsageFields = UsageFields {
-    input: &["promptTokenCount"],
-    output: &["candidatesTokenCount", "thoughtsTokenCount"],
-};
 
 /// The base URL of Google's Gemini API, where a builder starts.
 pub const GEMINI_BASE_URL: &str = "https://generativelanguage.googleapis.com/v1beta";
@@ -234,7 +227,7 @@ impl ProviderApi for Gemini {
         let mut answer: api::GenerateContentResponse = decode(bytes, "the answer")?;
         let usage = answer.usage_metadata.take();
         let reply = ChatResponse::new(convert::reply(answer)?);
-        Ok(match counted(usage.as_ref(), USAGE) {
+        Ok(match counted(usage.as_ref(), api::USAGE) {
             Some(usage) => reply.with_usage(usage),
             None => reply,
         })

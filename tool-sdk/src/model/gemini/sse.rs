@@ -2,8 +2,8 @@
 //! chunk, its text handed out as it comes and each function call at once (Gemini never splits
 //! a call across chunks).
 
+use crate::model::gemini::api::USAGE;
 use crate::model::gemini::convert::{self, GenerateContentResponse};
-use crate::model::gemini::USAGE;
 use crate::model::http::{decode, mid_stream_error, Assemble, Budget, Event, StreamedUsage};
 use crate::model::{ChatDelta, ChatResponse, ModelError};
 

@@ -12,7 +12,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::define::{Part, ToolDefinition};
+use crate::model::http::UsageFields;
 use crate::model::ToolCall;
+
+/// Where a Chat Completions usage object counts tokens.
+pub(crate) const USAGE: UsageFields = UsageFields {
+    input: &["prompt_tokens"],
+    output: &["completion_tokens"],
+};
 
 /// The body of `POST /chat/completions`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

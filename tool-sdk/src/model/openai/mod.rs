@@ -67,18 +67,12 @@ mod media;
 mod sse;
 
 use crate::describe::Dialect;
-use crate::model::http::{counted, KeyHeader, UsageFields};
+use crate::model::http::{counted, KeyHeader};
 use crate::model::http::{decode, HttpModelBuilder};
 use crate::model::http::{sealed::ProviderApi, BaseUrl, Endpoints, Env, ErrorBody, HttpModel};
 use crate::model::{ChatRequest, ChatResponse, ModelError};
 
 pub use media::MediaFallback;
-
-/// Where a Chat Completions usage object counts tokens.
-const USAGE: UsageFields = UsageFields {
-    input: &["prompt_tokens"],
-    output: &["completion_tokens"],
-};
 
 /// The base URL of OpenAI's own API, where a builder starts.
 pub const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
@@ -207,7 +201,7 @@ impl ProviderApi for OpenAiCompatible {
         let mut completion: api::Completion = decode(bytes, "the answer")?;
         let usage = completion.usage.take();
         let reply = ChatResponse::new(convert::reply(completion)?);
-        Ok(match counted(usage.as_ref(), USAGE) {
+        Ok(match counted(usage.as_ref(), api::USAGE) {
             Some(usage) => reply.with_usage(usage),
             None => reply,
         })

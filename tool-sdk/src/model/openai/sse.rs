@@ -2,8 +2,8 @@
 //! from its deltas and handed out once complete.
 
 use crate::model::http::{mid_stream_error, no_name, Assemble, Budget, Event, StreamedUsage};
+use crate::model::openai::api::USAGE;
 use crate::model::openai::convert::{self, AnswerToolCall, Chunk};
-use crate::model::openai::USAGE;
 use crate::model::{ChatDelta, ModelError, ToolCall};
 
 /// A tool call whose deltas are still arriving.
