@@ -7,7 +7,7 @@ pub(crate) fn to_bytes(vector: &[f32]) -> Vec<u8> {
 
 /// The vector of `bytes`; `None` when their length is not a whole number of floats.
 pub(crate) fn from_bytes(bytes: &[u8]) -> Option<Vec<f32>> {
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return None;
     }
     Some(
