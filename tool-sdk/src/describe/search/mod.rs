@@ -42,7 +42,7 @@ use crate::describe::{Dialect, Lowered, LoweringError};
 pub use bm25::Bm25Search;
 pub use embedder::{EmbedError, EmbedFuture, Embedder, TextKind};
 pub use embedding::{EmbeddingSearch, DEFAULT_EMBED_TIMEOUT};
-pub use hybrid::{HybridSearch, DEFAULT_RANK_CONSTANT};
+pub use hybrid::{HybridSearch, DEFAULT_RANK_CONSTANT, DEFAULT_SEMANTIC_WEIGHT};
 pub use language::Language;
 pub use request::{SearchRequest, SearchResult};
 pub use vectors::{VectorFuture, VectorStore, VectorStoreError};

@@ -92,7 +92,7 @@ impl SearchResult {
     }
 
     /// This result, ranked lexically because the embedder failed with `error`.
-    pub fn fell_back(mut self, error: EmbedError) -> Self {
+    pub fn with_fell_back(mut self, error: EmbedError) -> Self {
         self.fell_back = Some(error);
         self
     }
