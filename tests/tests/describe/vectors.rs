@@ -154,3 +154,59 @@ async fn a_store_that_fails_costs_only_time() {
     assert_eq!(result.found.len(), 3);
     assert_eq!(documents(&tally), 40);
 }
+
+/// The vectors that came before a search's timeout are kept: the next search asks only for
+/// the others.
+#[tokio::test]
+async fn vectors_that_came_in_time_are_kept() {
+    use std::sync::atomic::{AtomicBool, AtomicUsize};
+    use std::time::Duration;
+
+    use tool_sdk::describe::search::EmbedError;
+
+    /// Answers at once, but hangs on its second call while `hang` is set.
+    struct Stalls {
+        hang: AtomicBool,
+        calls: AtomicUsize,
+    }
+    impl Embedder for Stalls {
+        fn name(&self) -> &str {
+            "stalls"
+        }
+        fn embed<'a>(&'a self, texts: &'a [&'a str], kind: TextKind) -> EmbedFuture<'a> {
+            Box::pin(async move {
+                let call = self.calls.fetch_add(1, Ordering::SeqCst);
+                if call == 1 && self.hang.load(Ordering::SeqCst) {
+                    std::future::pending::<()>().await;
+                }
+                Words.embed(texts, kind).await
+            })
+        }
+    }
+
+    let schema = json!({"type": "object", "properties": {}});
+    let tools: Vec<ToolDefinition> = (0..300)
+        .map(|i| ToolDefinition::new(format!("tool_{i}"), format!("Weather {i}."), schema.clone()))
+        .collect();
+    let refs: Vec<&ToolDefinition> = tools.iter().collect();
+    let request = SearchRequest::new("weather", &refs, 3);
+    let stalls = Arc::new(Stalls {
+        hang: AtomicBool::new(true),
+        calls: AtomicUsize::new(0),
+    });
+    let (embedder, tally) = Counted::new(Arc::clone(&stalls));
+    let search = HybridSearch::from_embedder(embedder).with_timeout(Duration::from_millis(200));
+    let result = search.search(&request).await;
+    assert_eq!(
+        result.fell_back,
+        Some(EmbedError::TimedOut(Duration::from_millis(200)))
+    );
+    // Tools are embedded 128 to a call: the first call's came, the second hung (counted as
+    // asked).
+    assert_eq!(documents(&tally), 256);
+    stalls.hang.store(false, Ordering::SeqCst);
+    let result = search.search(&request).await;
+    assert_eq!(result.fell_back, None);
+    // The 128 that came are kept: the hung ones and the last 44 are asked for, no more.
+    assert_eq!(documents(&tally), 256 + 172, "only what was not kept");
+}
