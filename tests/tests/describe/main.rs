@@ -6,8 +6,10 @@
 mod compile_time;
 mod dialect_per_crate;
 mod dialects;
+mod embedder;
 mod everyday_types;
 mod oracles;
 mod schema_snapshots;
 mod search;
 mod table;
+mod vectors;

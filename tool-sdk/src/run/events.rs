@@ -3,6 +3,7 @@
 use serde_json::Value;
 
 use crate::define::ProgressUpdate;
+use crate::describe::search::EmbedError;
 use crate::model::{ToolResultStatus, Usage};
 use crate::run::BudgetLimit;
 
@@ -95,6 +96,16 @@ pub enum LoopEvent {
         name: String,
         /// Why, and what to do about it.
         reason: String,
+    },
+    /// A call of the built-in search was ranked by BM25 alone: the strategy's embedder failed,
+    /// or was slower than its timeout
+    /// ([`SearchResult::fell_back`](crate::describe::search::SearchResult::fell_back)). The
+    /// model got BM25's results; the run goes on.
+    SearchFellBack {
+        /// The search call's key in its reply.
+        key: String,
+        /// Why the embedder could not serve it.
+        error: EmbedError,
     },
     /// The reply waits for decisions.
     Paused {

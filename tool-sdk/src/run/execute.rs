@@ -9,12 +9,14 @@
 //! written ahead when it can be rolled back.
 
 use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 
 use futures_util::stream::{self, StreamExt as _};
 use tokio_util::sync::CancellationToken;
 
 use crate::define::{ProgressSink, Tool, ToolContext, ToolError, ToolResult};
+use crate::describe::search::EmbedError;
 use crate::gate::{CallResult, Resolution};
 use crate::model::ToolCall;
 use crate::register::{CallFuture, ToolRegistry};
@@ -24,6 +26,11 @@ use crate::run::observers::Observers;
 use crate::run::span::{CallSpan, Gated};
 use crate::run::Concurrency;
 
+/// A call answered by its caller, not a tool: its result, and why a search fell back to BM25
+/// when it did.
+pub(crate) type Answer<'c> =
+    Pin<Box<dyn Future<Output = (ToolResult, Option<EmbedError>)> + Send + 'c>>;
+
 /// Where an executor finds and calls tools: a run's tools, or a registry alone.
 pub(crate) trait Calls {
     /// The tool named `name`.
@@ -31,7 +38,7 @@ pub(crate) trait Calls {
 
     /// The answer to `call` when the caller gives it itself, without a tool: a run's search,
     /// or a deferred tool no search found.
-    fn answered_here(&self, call: &ToolCall) -> Option<ToolResult>;
+    fn answered_here<'c>(&'c self, call: &'c ToolCall) -> Option<Answer<'c>>;
 
     /// Starts a call of `name`.
     fn start<'c>(
@@ -53,7 +60,7 @@ impl Calls for ToolRegistry {
         self.get(name)
     }
 
-    fn answered_here(&self, _call: &ToolCall) -> Option<ToolResult> {
+    fn answered_here<'c>(&'c self, _call: &'c ToolCall) -> Option<Answer<'c>> {
         None
     }
 
@@ -231,7 +238,13 @@ impl<'x, T: Calls + ?Sized> Executor<'x, T> {
             context = context.with_progress(sink);
         }
         let result = match self.tools.answered_here(&call) {
-            Some(answer) => answer,
+            Some(answer) => {
+                let (result, fell_back) = answer.await;
+                if let (Some(error), Some(observers)) = (&fell_back, self.observers) {
+                    observers.search_fell_back(&key, error);
+                }
+                result
+            }
             None => self.start(&call, context).await,
         };
         if let Some(observers) = self.observers {

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use crate::define::{ProgressUpdate, ToolError, ToolOutput, ToolResult};
+use crate::describe::search::EmbedError;
 use crate::model::{AssistantMessage, Message, ToolCall, ToolResultStatus, Usage};
 use crate::run::{BudgetLimit, LoopEvent, LoopOutcome};
 use crate::store::PausedTurn;
@@ -182,6 +183,15 @@ pub trait Observer: Send + Sync {
         });
     }
 
+    /// The search of the call with this key was ranked by BM25 alone: the strategy's
+    /// embedder failed with `error`, or was slower than its timeout. The run goes on.
+    fn search_fell_back(&self, key: &str, error: &EmbedError) {
+        self.on_event(&LoopEvent::SearchFellBack {
+            key: key.to_owned(),
+            error: error.clone(),
+        });
+    }
+
     /// The run ended, or paused, with `outcome`.
     fn run_ended(&self, outcome: &LoopOutcome) {
         let _ = outcome;
@@ -279,6 +289,9 @@ impl<O: Observer + ?Sized> Observer for Arc<O> {
     }
     fn tool_skipped(&self, name: &str, reason: &str) {
         (**self).tool_skipped(name, reason);
+    }
+    fn search_fell_back(&self, key: &str, error: &EmbedError) {
+        (**self).search_fell_back(key, error);
     }
     fn run_ended(&self, outcome: &LoopOutcome) {
         (**self).run_ended(outcome);

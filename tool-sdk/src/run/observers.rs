@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use crate::define::{ProgressSink, ProgressUpdate, ToolError, ToolResult};
+use crate::describe::search::EmbedError;
 use crate::model::{AssistantMessage, Message, ToolCall, Usage};
 use crate::run::observe::Observer;
 use crate::run::terminal::Terminal;
@@ -108,6 +109,9 @@ impl Observer for Observers {
     }
     fn tool_skipped(&self, name: &str, reason: &str) {
         self.each(|o| o.tool_skipped(name, reason));
+    }
+    fn search_fell_back(&self, key: &str, error: &EmbedError) {
+        self.each(|o| o.search_fell_back(key, error));
     }
     fn run_ended(&self, outcome: &LoopOutcome) {
         self.each(|o| o.run_ended(outcome));

@@ -3,15 +3,15 @@
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::define::{Defer, Tool, ToolContext, ToolDefinition, ToolError, ToolOutput, ToolResult};
+use crate::define::{Defer, Tool, ToolContext, ToolDefinition, ToolError, ToolOutput};
 use crate::describe::search::{
-    describe_found, search_tool, search_tool_lowered, SearchRequest, SearchStrategy,
+    describe_found, search_tool, search_tool_lowered, EmbedError, SearchRequest, SearchStrategy,
     DEFAULT_SEARCH_LIMIT,
 };
 use crate::describe::{Dialect, Lowered, LoweredSchemas, LoweringError};
 use crate::model::{OfferedTool, ToolCall};
 use crate::register::{CallFuture, ToolProvider, ToolRegistry};
-use crate::run::execute::Calls;
+use crate::run::execute::{Answer, Calls};
 
 pub(crate) struct RunTools<'a> {
     registry: &'a ToolRegistry,
@@ -112,15 +112,22 @@ impl<'a> RunTools<'a> {
             && !self.added.contains(name)
     }
 
-    /// Runs the built-in search: the tools found are offered for the rest of the run.
-    pub(crate) fn run_search(&self, arguments: &str) -> Result<ToolOutput, ToolError> {
+    /// Runs the built-in search: the tools found are offered for the rest of the run. With the
+    /// result, why the strategy's embedder could not serve it, when it could not.
+    pub(crate) async fn run_search(
+        &self,
+        arguments: &str,
+    ) -> (Result<ToolOutput, ToolError>, Option<EmbedError>) {
         #[derive(serde::Deserialize)]
         struct Query {
             query: String,
             limit: Option<usize>,
         }
         let name = self.search_definition.name.as_str();
-        let query: Query = crate::define::arguments::decode(name, arguments)?;
+        let query: Query = match crate::define::arguments::decode(name, arguments) {
+            Ok(query) => query,
+            Err(error) => return (Err(error), None),
+        };
         let deferred = self.deferred();
         let skip: Vec<bool> = {
             let found = self.found();
@@ -128,7 +135,7 @@ impl<'a> RunTools<'a> {
         };
         let limit = query.limit.unwrap_or(DEFAULT_SEARCH_LIMIT).clamp(1, 20);
         let request = SearchRequest::new(&query.query, &deferred, limit).with_skip(&skip);
-        let result = self.search.search(&request);
+        let result = self.search.search(&request).await;
         let hits: Vec<&ToolDefinition> = result
             .found
             .into_iter()
@@ -136,7 +143,8 @@ impl<'a> RunTools<'a> {
             .filter_map(|i| deferred.get(i).copied())
             .collect();
         self.found().extend(hits.iter().map(|d| d.name.clone()));
-        Ok(ToolOutput::text(describe_found(&hits, result.weak)))
+        let output = ToolOutput::text(describe_found(&hits, result.weak));
+        (Ok(output), result.fell_back)
     }
 
     /// What a paused run must remember.
@@ -266,14 +274,15 @@ impl Calls for RunTools<'_> {
 
     /// The search runs here; a deferred tool no search found is unknown to the model, which is
     /// pointed at the search.
-    fn answered_here(&self, call: &ToolCall) -> Option<ToolResult> {
+    fn answered_here<'c>(&'c self, call: &'c ToolCall) -> Option<Answer<'c>> {
         if self.is_search(&call.name) {
-            Some(self.run_search(&call.arguments))
+            Some(Box::pin(self.run_search(&call.arguments)))
         } else if self.is_hidden(&call.name) {
-            Some(Err(ToolError::unknown_tool(
+            let unknown = Err(ToolError::unknown_tool(
                 call.name.clone(),
                 vec![crate::describe::search::SEARCH_TOOL_NAME.to_owned()],
-            )))
+            ));
+            Some(Box::pin(std::future::ready((unknown, None))))
         } else {
             None
         }

@@ -6,6 +6,7 @@
 //! observer's.
 
 use crate::define::{ProgressUpdate, ToolResult};
+use crate::describe::search::EmbedError;
 use crate::model::{ToolCall, Usage};
 use crate::run::observe::Observer;
 use crate::run::BudgetLimit;
@@ -56,5 +57,9 @@ impl Observer for Traced {
 
     fn tool_skipped(&self, name: &str, reason: &str) {
         tracing::warn!(tool = %name, reason = %reason, "a provider's tool is not offered");
+    }
+
+    fn search_fell_back(&self, key: &str, error: &EmbedError) {
+        tracing::warn!(key = %key, error = %error, "the tool search fell back to BM25");
     }
 }

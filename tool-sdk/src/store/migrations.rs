@@ -45,6 +45,10 @@ pub(crate) const SQLITE: &[Migration] = &[
         version: 8,
         sql: include_str!("../../migrations/sqlite/0008_waiting_pauses.sql"),
     },
+    Migration {
+        version: 9,
+        sql: include_str!("../../migrations/sqlite/0009_tool_vectors.sql"),
+    },
 ];
 
 /// The PostgreSQL schema.
@@ -81,5 +85,9 @@ pub(crate) const POSTGRES: &[Migration] = &[
     Migration {
         version: 8,
         sql: include_str!("../../migrations/postgres/0008_waiting_pauses.sql"),
+    },
+    Migration {
+        version: 9,
+        sql: include_str!("../../migrations/postgres/0009_tool_vectors.sql"),
     },
 ];

@@ -42,6 +42,8 @@ mod seal;
 #[cfg(feature = "sqlite")]
 mod sqlite;
 mod task;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod vector_bytes;
 
 use std::time::Duration;
 

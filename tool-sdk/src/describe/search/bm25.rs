@@ -15,7 +15,7 @@ use crate::describe::search::fallback::{guesses, trigrams};
 use crate::describe::search::fingerprint::fingerprint;
 use crate::describe::search::language::Language;
 use crate::describe::search::tokenize::{is_exact, tokens};
-use crate::describe::search::{SearchRequest, SearchResult, SearchStrategy};
+use crate::describe::search::{SearchFuture, SearchRequest, SearchResult, SearchStrategy};
 
 /// BM25 ranking with two fields (k1 = 1.5, b = 0.9; the parameters' words count half as much
 /// as the name's and description's, since they say less about what a tool is for), each query
@@ -36,7 +36,7 @@ use crate::describe::search::{SearchRequest, SearchResult, SearchStrategy};
 ///
 /// ```
 /// use serde_json::json;
-/// use tool_sdk::describe::search::{Bm25Search, SearchRequest, SearchStrategy};
+/// use tool_sdk::describe::search::{Bm25Search, SearchRequest};
 /// use tool_sdk::define::ToolDefinition;
 ///
 /// let schema = json!({"type": "object", "properties": {}});
@@ -46,10 +46,10 @@ use crate::describe::search::{SearchRequest, SearchResult, SearchStrategy};
 /// ];
 /// let refs: Vec<&ToolDefinition> = tools.iter().collect();
 /// let search = Bm25Search::new();
-/// let result = search.search(&SearchRequest::new("fly to Oslo, book me a flight", &refs, 1));
+/// let result = search.rank(&SearchRequest::new("fly to Oslo, book me a flight", &refs, 1));
 /// assert_eq!((result.found, result.weak), (vec![1], false));
 /// // No shared word: a guess, marked weak.
-/// let result = search.search(&SearchRequest::new("wether tomorow", &refs, 1));
+/// let result = search.rank(&SearchRequest::new("wether tomorow", &refs, 1));
 /// assert_eq!((result.found, result.weak), (vec![0], true));
 /// ```
 #[derive(Debug, Default)]
@@ -109,7 +109,7 @@ impl Bm25Search {
     ///
     /// ```
     /// use serde_json::json;
-    /// use tool_sdk::describe::search::{Bm25Search, Language, SearchRequest, SearchStrategy};
+    /// use tool_sdk::describe::search::{Bm25Search, Language, SearchRequest};
     /// use tool_sdk::define::ToolDefinition;
     ///
     /// let schema = json!({"type": "object", "properties": {}});
@@ -120,7 +120,7 @@ impl Bm25Search {
     /// let refs: Vec<&ToolDefinition> = tools.iter().collect();
     /// // No stop word says these are German; stemmed as German, `Züge` is `Zug`.
     /// let search = Bm25Search::with_language(Language::German);
-    /// let result = search.search(&SearchRequest::new("Züge", &refs, 1));
+    /// let result = search.rank(&SearchRequest::new("Züge", &refs, 1));
     /// assert_eq!((result.found, result.weak), (vec![1], false));
     /// ```
     pub fn with_language(language: Language) -> Self {
@@ -322,9 +322,16 @@ impl Index {
     }
 }
 
-impl SearchStrategy for Bm25Search {
-    fn search(&self, request: &SearchRequest<'_>) -> SearchResult {
+impl Bm25Search {
+    /// The ranking [`search`](SearchStrategy::search) gives, at once: BM25 waits for nothing.
+    pub fn rank(&self, request: &SearchRequest<'_>) -> SearchResult {
         // Ranked outside the lock: concurrent searches of one set share the index.
         self.index(request.tools).search(request, self.language)
+    }
+}
+
+impl SearchStrategy for Bm25Search {
+    fn search<'a>(&'a self, request: &'a SearchRequest<'a>) -> SearchFuture<'a> {
+        Box::pin(std::future::ready(self.rank(request)))
     }
 }

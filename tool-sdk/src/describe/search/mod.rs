@@ -8,13 +8,15 @@
 //! answered like an unknown tool, with the hint to search.
 //!
 //! A [`SearchStrategy`] ranks the deferred tools: [`Bm25Search`] (the default),
-//! [`EmbeddingSearch`] over an application's embedder, or [`HybridSearch`], the two fused.
+//! [`EmbeddingSearch`] over an [`Embedder`] (an embedding model over HTTP, or the
+//! application's own), or [`HybridSearch`], the two fused.
 #![doc = include_str!("guide.md")]
 
 mod bm25;
 mod detect;
 mod diversify;
 mod document;
+mod embedder;
 mod embedding;
 mod fallback;
 mod fingerprint;
@@ -24,8 +26,11 @@ mod language;
 mod request;
 mod stop_words;
 mod tokenize;
+mod vectors;
 
 use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::OnceLock;
 
 use serde_json::{json, Value};
@@ -35,10 +40,12 @@ use crate::describe::lowered::lower_definition;
 use crate::describe::{Dialect, Lowered, LoweringError};
 
 pub use bm25::Bm25Search;
-pub use embedding::EmbeddingSearch;
-pub use hybrid::{HybridSearch, DEFAULT_RANK_CONSTANT};
+pub use embedder::{EmbedError, EmbedFuture, Embedder, TextKind};
+pub use embedding::{EmbeddingSearch, DEFAULT_EMBED_TIMEOUT};
+pub use hybrid::{HybridSearch, DEFAULT_RANK_CONSTANT, DEFAULT_SEMANTIC_WEIGHT};
 pub use language::Language;
 pub use request::{SearchRequest, SearchResult};
+pub use vectors::{VectorFuture, VectorStore, VectorStoreError};
 
 /// The name of the built-in search tool.
 pub const SEARCH_TOOL_NAME: &str = "search_tools";
@@ -53,11 +60,17 @@ pub const DEFAULT_SEARCH_LIMIT: usize = 5;
 /// once per set of tools and leave the skipped ones out at query time. Definitions can change
 /// between runs under an unchanged name, so an index must be keyed by what it indexed, not by
 /// names.
+///
+/// A search never fails: a strategy whose embedder fails ranks that request lexically and
+/// says so in [`SearchResult::fell_back`].
 pub trait SearchStrategy: Send + Sync {
     /// The best matches for the request's query among the tools it does not skip, best first,
     /// at most its limit. When nothing matches, the closest guesses, marked weak.
-    fn search(&self, request: &SearchRequest<'_>) -> SearchResult;
+    fn search<'a>(&'a self, request: &'a SearchRequest<'a>) -> SearchFuture<'a>;
 }
+
+/// What [`SearchStrategy::search`] returns.
+pub type SearchFuture<'a> = Pin<Box<dyn Future<Output = SearchResult> + Send + 'a>>;
 
 impl fmt::Debug for dyn SearchStrategy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

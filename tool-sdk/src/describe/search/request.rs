@@ -1,6 +1,7 @@
 //! What a strategy is asked, and what it answers.
 
 use crate::define::ToolDefinition;
+use crate::describe::search::EmbedError;
 
 /// One search: a query over a set of tools, some of which may be skipped.
 ///
@@ -19,7 +20,7 @@ use crate::define::ToolDefinition;
 /// let refs: Vec<&ToolDefinition> = tools.iter().collect();
 /// // The first was found by an earlier search: only the second can come back.
 /// let request = SearchRequest::new("weather in Oslo", &refs, 5).with_skip(&[true]);
-/// assert_eq!(Bm25Search::new().search(&request).found, [1]);
+/// assert_eq!(Bm25Search::new().rank(&request).found, [1]);
 /// ```
 #[derive(Debug, Clone, Copy)]
 #[non_exhaustive]
@@ -66,16 +67,33 @@ pub struct SearchResult {
     /// Nothing matched the query: `found` holds the closest guesses, and the model is told so
     /// it can rephrase.
     pub weak: bool,
+    /// Why the embedder could not serve this request, which was ranked by BM25 alone instead;
+    /// `None` when nothing fell back.
+    pub fell_back: Option<EmbedError>,
 }
 
 impl SearchResult {
     /// Tools that match the query.
     pub fn matches(found: Vec<usize>) -> Self {
-        Self { found, weak: false }
+        Self {
+            found,
+            weak: false,
+            fell_back: None,
+        }
     }
 
     /// Guesses, for a query nothing matched.
     pub fn guesses(found: Vec<usize>) -> Self {
-        Self { found, weak: true }
+        Self {
+            found,
+            weak: true,
+            fell_back: None,
+        }
+    }
+
+    /// This result, ranked lexically because the embedder failed with `error`.
+    pub fn with_fell_back(mut self, error: EmbedError) -> Self {
+        self.fell_back = Some(error);
+        self
     }
 }

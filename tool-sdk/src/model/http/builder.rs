@@ -240,6 +240,17 @@ impl<P: Provider> HttpModelBuilder<P> {
         })
     }
 
+    /// The model, and the endpoint `segments` under its base URL: for what the provider serves
+    /// beside chat (embeddings), over the same client.
+    pub(crate) fn build_at(
+        self,
+        segments: &[&str],
+    ) -> Result<(HttpModel<P>, reqwest::Url), ModelError> {
+        let base = BaseUrl::parse(self.base_url.trim(), P::is_endpoint, P::ENDPOINT_HINT)?;
+        let endpoint = base.endpoint(segments.iter().copied())?;
+        Ok((self.build()?, endpoint))
+    }
+
     /// Whether the base URL set is one that takes no request without a key.
     fn key_needed(&self) -> bool {
         reqwest::Url::parse(self.base_url.trim()).is_ok_and(|url| is_vendor_api(&url, P::BASE_URL))

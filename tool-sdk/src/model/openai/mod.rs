@@ -63,6 +63,7 @@
 
 mod api;
 mod convert;
+mod embed;
 mod media;
 mod sse;
 
@@ -72,6 +73,7 @@ use crate::model::http::{decode, HttpModelBuilder};
 use crate::model::http::{sealed::ProviderApi, BaseUrl, Endpoints, Env, ErrorBody, HttpModel};
 use crate::model::{ChatRequest, ChatResponse, ModelError};
 
+pub use embed::{OpenAiEmbedder, DEFAULT_EMBED_BATCH, EMBEDDING_MODEL_ENV};
 pub use media::MediaFallback;
 
 /// The base URL of OpenAI's own API, where a builder starts.

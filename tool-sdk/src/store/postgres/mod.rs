@@ -4,6 +4,7 @@ mod memory;
 mod replay;
 mod runs;
 mod tasks;
+mod vectors;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -11,6 +11,7 @@ mod memory;
 mod replay;
 mod runs;
 mod tasks;
+mod vectors;
 
 use crate::store::migrations::SQLITE;
 use crate::store::{owner_token, RowSeal, StoreError, StoreFuture};
