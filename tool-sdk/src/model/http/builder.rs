@@ -242,6 +242,7 @@ impl<P: Provider> HttpModelBuilder<P> {
 
     /// The model, and the endpoint `segments` under its base URL: for what the provider serves
     /// beside chat (embeddings), over the same client.
+    #[cfg(feature = "openai")]
     pub(crate) fn build_at(
         self,
         segments: &[&str],
