@@ -1,5 +1,6 @@
 //! Model replies for scripted runs, and what a run answered them with.
 
+use tool_sdk::model::ToolResultStatus;
 use tool_sdk::{AssistantMessage, Message, ToolCall};
 
 /// The content of every tool result of `conversation`, in order.
@@ -8,6 +9,17 @@ pub fn tool_results(conversation: &[Message]) -> Vec<&str> {
         .iter()
         .filter_map(|message| match message {
             Message::Tool(result) => Some(result.content.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// How every tool call of `conversation` ended, as its result says, in order.
+pub fn tool_statuses(conversation: &[Message]) -> Vec<ToolResultStatus> {
+    conversation
+        .iter()
+        .filter_map(|message| match message {
+            Message::Tool(result) => Some(result.status),
             _ => None,
         })
         .collect()

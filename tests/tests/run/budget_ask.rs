@@ -14,7 +14,7 @@ use tool_sdk::store::{InMemoryRunStore, PausedTurn, RunStore};
 use tool_sdk::{AssistantMessage, Message, ScriptedModel, ToolRegistry};
 use tool_sdk_tests::booking::{booking_tools, Timeline};
 use tool_sdk_tests::durable::{place, Backend};
-use tool_sdk_tests::replies::{answer, calls};
+use tool_sdk_tests::replies::{answer, calls, tool_statuses};
 
 /// Three rounds of one booking each, then an answer.
 fn three_bookings() -> Vec<AssistantMessage> {
@@ -40,6 +40,16 @@ fn asking_loop(model: &Arc<ScriptedModel>, timeline: &Timeline, budget: Budget) 
 /// A loop of its own [`model`] under `budget`, asking when it is exhausted.
 fn asking_agent(timeline: &Timeline, budget: Budget) -> ToolLoop {
     asking_loop(&model(), timeline, budget)
+}
+
+/// A loop of `model` over the booking tools, allowed `calls` tool calls, asking when a reply
+/// would pass them.
+fn asking_for_calls(model: ScriptedModel, timeline: &Timeline, calls: usize) -> ToolLoop {
+    let budget = Budget::new()
+        .with_tool_calls(calls)
+        .with_on_exhausted(OnExhausted::Ask);
+    ToolLoop::new(model, booking_tools(timeline, &[]))
+        .with_options(LoopOptions::new().with_budget(budget))
 }
 
 fn paused(status: &LoopStatus) -> &PausedTurn {
@@ -150,11 +160,7 @@ async fn a_reply_past_the_call_limit_waits_with_every_call_and_runs_the_allowed_
         calls(&[("c4", "book_car", r#"{"reference":"C2"}"#)]),
         answer("Flight and hotel booked; the car another day."),
     ]);
-    let budget = Budget::new()
-        .with_tool_calls(2)
-        .with_on_exhausted(OnExhausted::Ask);
-    let agent = ToolLoop::new(model, booking_tools(&timeline, &[]))
-        .with_options(LoopOptions::new().with_budget(budget));
+    let agent = asking_for_calls(model, &timeline, 2);
     let mut conversation = vec![Message::user("Book my trip")];
     let outcome = agent.run(&mut conversation).await;
     let turn = paused(&outcome.status);
@@ -184,15 +190,8 @@ async fn a_reply_past_the_call_limit_waits_with_every_call_and_runs_the_allowed_
     );
     assert_eq!(*timeline.lock().unwrap(), ["book F1", "book H1", "book C2"]);
     check_conversation(&conversation).unwrap();
-    let statuses: Vec<ToolResultStatus> = conversation
-        .iter()
-        .filter_map(|message| match message {
-            Message::Tool(result) => Some(result.status),
-            _ => None,
-        })
-        .collect();
     assert_eq!(
-        statuses,
+        tool_statuses(&conversation),
         [
             ToolResultStatus::Success,
             ToolResultStatus::Success,
@@ -265,11 +264,7 @@ async fn denying_every_call_of_a_reply_past_the_call_limit_ends_the_run() {
         ]),
         answer("never asked for"),
     ]);
-    let budget = Budget::new()
-        .with_tool_calls(1)
-        .with_on_exhausted(OnExhausted::Ask);
-    let agent = ToolLoop::new(model, booking_tools(&timeline, &[]))
-        .with_options(LoopOptions::new().with_budget(budget));
+    let agent = asking_for_calls(model, &timeline, 1);
     let mut conversation = vec![Message::user("Book my trip")];
     let outcome = agent.run(&mut conversation).await;
     let turn = paused(&outcome.status);
@@ -295,15 +290,8 @@ async fn denying_every_call_of_a_reply_past_the_call_limit_ends_the_run() {
     );
     assert!(timeline.lock().unwrap().is_empty(), "nothing ran");
     check_conversation(&conversation).unwrap();
-    let statuses: Vec<ToolResultStatus> = conversation
-        .iter()
-        .filter_map(|message| match message {
-            Message::Tool(result) => Some(result.status),
-            _ => None,
-        })
-        .collect();
     assert_eq!(
-        statuses,
+        tool_statuses(&conversation),
         [
             ToolResultStatus::Denied,
             ToolResultStatus::Denied,
