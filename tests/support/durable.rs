@@ -8,8 +8,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tool_sdk::store::{
-    Compensated, Orphan, Orphans, PauseId, PausedRun, PausedTurn, PostgresStore, RecordEntry,
-    ReplayGuard, RowSeal, RunId, RunStore, SqliteStore, StoreError, StoreFuture,
+    ChatMemory, Compensated, Orphan, Orphans, PauseId, PausedRun, PausedTurn, PostgresStore,
+    RecordEntry, ReplayGuard, RowSeal, RunId, RunStore, SqliteStore, StoreError, StoreFuture,
 };
 
 use crate::booking::Timeline;
@@ -102,6 +102,14 @@ impl Store {
 
     /// The handle as a loop's run store.
     pub fn run_store(self) -> Arc<dyn RunStore> {
+        match self {
+            Store::Sqlite(store) => Arc::new(store),
+            Store::Postgres(store) => Arc::new(store),
+        }
+    }
+
+    /// The handle as a chat memory.
+    pub fn chat_memory(self) -> Arc<dyn ChatMemory> {
         match self {
             Store::Sqlite(store) => Arc::new(store),
             Store::Postgres(store) => Arc::new(store),

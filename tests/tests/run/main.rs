@@ -6,6 +6,7 @@
 mod budget;
 mod budget_ask;
 mod concurrency;
+mod deadline;
 mod decided_by;
 mod dialects;
 mod durable;

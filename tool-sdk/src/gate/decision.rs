@@ -144,7 +144,42 @@ impl ToolCallDecisions {
     }
 }
 
+/// What the model reads of a call whose pause's deadline passed before anyone decided.
+const PAST_DEADLINE: &str = "This call did not run: no one decided on it before its deadline.";
+
+/// Who decided, as the run records it, when the deadline did.
+const DEADLINE_DECIDER: &str = "deadline";
+
 impl PausedTurn {
+    /// The decisions the pause's [deadline](Self::deadline) makes: each call that waited is
+    /// denied, the model reading `This call did not run: no one decided on it before its
+    /// deadline.`, and the others of the reply, which needed no one, run. The run records
+    /// `deadline` as their decider. Like any decisions, they resume the run once: whichever of
+    /// a person's decision and the expiry is taken first wins.
+    ///
+    /// ```
+    /// use tool_sdk::gate::Verdict;
+    /// use tool_sdk::store::PausedTurn;
+    /// use tool_sdk::{AssistantMessage, ToolCall};
+    ///
+    /// let reply = AssistantMessage::with_tool_calls(vec![
+    ///     ToolCall::new("c1", "wire_money", r#"{"euros": 5}"#),
+    ///     ToolCall::new("c2", "look_up", "{}"),
+    /// ]);
+    /// let paused = PausedTurn::new(reply, ["wire_money", "look_up"], ["c1"]);
+    /// let expiry = paused.expiry();
+    /// assert!(matches!(expiry.decision_on("c1").unwrap().verdict, Verdict::Deny { .. }));
+    /// assert!(matches!(expiry.decision_on("c2").unwrap().verdict, Verdict::Allow { .. }));
+    /// assert_eq!(expiry.decider(), Some("deadline"));
+    /// ```
+    pub fn expiry(&self) -> ToolCallDecisions {
+        let mut decide = self.decide();
+        for pending in self.calls().filter(|pending| pending.awaiting) {
+            decide = decide.deny(&pending.key, PAST_DEADLINE);
+        }
+        decide.allow_rest().build().with_decider(DEADLINE_DECIDER)
+    }
+
     /// Starts a set of decisions on this reply; each allowance binds to the call's fingerprint.
     pub fn decide(&self) -> DecisionsBuilder<'_> {
         DecisionsBuilder {

@@ -10,7 +10,8 @@ pub const MIN_KEY_BYTES: usize = 32;
 /// or the store keeping the turn failed. Nothing ran. Match it by variant; each class of
 /// variants shares its remedy, which [`is_decisions`](Self::is_decisions) (correct the
 /// decisions, send them again), [`AlreadyDecided`](Self::AlreadyDecided) (read the run's
-/// current pause), [`is_token`](Self::is_token) (the token cannot be used) and
+/// current pause), [`DeadlinePassed`](Self::DeadlinePassed) (deny, or let the deadline deny),
+/// [`is_token`](Self::is_token) (the token cannot be used) and
 /// [`is_store`](Self::is_store) tell apart.
 ///
 /// ```
@@ -75,6 +76,22 @@ pub enum GateError {
     AlreadyDecided {
         /// The pause the decisions name.
         pause: PauseId,
+    },
+
+    /// An allowance came after the pause's deadline
+    /// ([`ConfirmationPolicy::with_deadline`](crate::gate::ConfirmationPolicy::with_deadline)):
+    /// past it, a call that waited may only be denied. Nothing ran, and the turn is still
+    /// paused, for its expiry ([`PausedTurn::expiry`](crate::store::PausedTurn::expiry)) or a
+    /// denial.
+    #[error(
+        "the allowance of `{key}` came after the pause's deadline ({deadline}, unix seconds): \
+         past it a call may only be denied"
+    )]
+    DeadlinePassed {
+        /// The call's key.
+        key: String,
+        /// The deadline, in seconds since the Unix epoch.
+        deadline: u64,
     },
 
     /// The key is shorter than [`MIN_KEY_BYTES`].
@@ -180,6 +197,13 @@ mod tests {
                 "decisions",
             ),
             (GateError::AlreadyDecided { pause: pause() }, "decided"),
+            (
+                GateError::DeadlinePassed {
+                    key: key(),
+                    deadline: 1,
+                },
+                "late",
+            ),
             (GateError::WeakKey(3), "token"),
             (GateError::Malformed("no dot"), "token"),
             (GateError::BadSignature, "token"),
@@ -210,6 +234,7 @@ mod tests {
             let classes = [
                 ("decisions", error.is_decisions()),
                 ("decided", matches!(error, GateError::AlreadyDecided { .. })),
+                ("late", matches!(error, GateError::DeadlinePassed { .. })),
                 ("token", error.is_token()),
                 ("store", error.is_store()),
                 ("loop", matches!(error, GateError::BudgetPause { .. })),

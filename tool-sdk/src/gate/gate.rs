@@ -1,6 +1,7 @@
 //! Gating a reply: pause it when a call needs a decision, apply decisions, run what is allowed.
 
 use std::collections::HashSet;
+use std::time::SystemTime;
 
 use crate::gate::{fingerprint, ConfirmationPolicy, GateError, ToolCallDecisions, Verdict};
 
@@ -10,7 +11,7 @@ use crate::model::{
 
 use crate::define::{Part, Tool, ToolError, ToolOutput};
 use crate::register::ToolRegistry;
-use crate::store::PausedTurn;
+use crate::store::{unix_seconds, PausedTurn};
 
 /// Runs a reply's tool calls behind a [`ConfirmationPolicy`]: when any call needs a person's
 /// decision, **no** call of the reply runs and the reply is paused; once every call has a
@@ -211,16 +212,30 @@ impl Gate {
         reply: &AssistantMessage,
     ) -> Option<PausedTurn> {
         let awaiting = self.awaiting(registry, reply);
-        (!awaiting.is_empty()).then(|| PausedTurn::new(reply.clone(), request_tools, awaiting))
+        (!awaiting.is_empty()).then(|| {
+            PausedTurn::new(reply.clone(), request_tools, awaiting)
+                .with_deadline_in(self.policy.deadline())
+        })
     }
 
     /// Checks `decisions` against the paused reply: made for this pause, one per call, keys
-    /// distinct and known, allowances bound to the calls' current fingerprints. Gives each
-    /// call's resolution, in reply order; nothing runs.
+    /// distinct and known, allowances bound to the calls' current fingerprints, and given
+    /// before the pause's [deadline](PausedTurn::deadline) (past it, a call may only be
+    /// denied). Gives each call's resolution, in reply order; nothing runs.
     pub fn resolve(
         &self,
         paused: &PausedTurn,
         decisions: &ToolCallDecisions,
+    ) -> Result<Vec<Resolution>, GateError> {
+        self.resolve_at(paused, decisions, SystemTime::now())
+    }
+
+    /// [`resolve`](Self::resolve), with the time it is `now`.
+    fn resolve_at(
+        &self,
+        paused: &PausedTurn,
+        decisions: &ToolCallDecisions,
+        now: SystemTime,
     ) -> Result<Vec<Resolution>, GateError> {
         if decisions.pause() != paused.pause() {
             return Err(GateError::OtherPause {
@@ -256,6 +271,15 @@ impl Gate {
                         if *bound != fingerprint(call) {
                             return Err(GateError::ArgumentsChanged { key: key.clone() });
                         }
+                        // Past the deadline, a call that waited may only be denied; the others
+                        // of the reply never needed anyone.
+                        let late = paused.deadline().filter(|at| *at <= now);
+                        if let Some(deadline) = late.filter(|_| paused.awaiting().contains(key)) {
+                            return Err(GateError::DeadlinePassed {
+                                key: key.clone(),
+                                deadline: unix_seconds(deadline),
+                            });
+                        }
                         if offered.contains(call.name.as_str()) {
                             Resolution::Run
                         } else {
@@ -288,5 +312,39 @@ impl GateOutcome {
             Self::Paused(turn) => Some(turn),
             Self::Completed(_) => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    #[test]
+    fn past_the_deadline_a_waiting_call_may_only_be_denied() {
+        let reply = AssistantMessage::with_tool_calls(vec![
+            ToolCall::new("c1", "pay", r#"{"euros":5}"#),
+            ToolCall::new("c2", "look", "{}"),
+        ]);
+        let turn = PausedTurn::new(reply, ["pay", "look"], ["c1"])
+            .with_deadline_in(Some(Duration::from_secs(60)));
+        let gate = Gate::default();
+        let allowed = turn.decide().allow_rest().build();
+        let denied = turn.decide().deny("c1", "no").allow_rest().build();
+        let before = SystemTime::now();
+        let after = before + Duration::from_secs(61);
+
+        assert!(gate.resolve_at(&turn, &allowed, before).is_ok());
+        let late = gate.resolve_at(&turn, &allowed, after).unwrap_err();
+        assert!(
+            matches!(&late, GateError::DeadlinePassed { key, .. } if key == "c1"),
+            "{late:?}"
+        );
+        // A denial, and the calls of the reply that needed no one, still go.
+        assert_eq!(
+            gate.resolve_at(&turn, &denied, after).unwrap(),
+            [Resolution::Denied("no".to_owned()), Resolution::Run]
+        );
     }
 }

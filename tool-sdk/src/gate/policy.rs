@@ -3,6 +3,7 @@
 use std::collections::HashSet;
 use std::fmt;
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::define::Tool;
 
@@ -32,6 +33,8 @@ pub struct ConfirmationPolicy {
     tools: HashSet<String>,
     /// Every predicate given, in order; any one asking is enough.
     predicates: Vec<Arc<CallPredicate>>,
+    /// How long a pause waits for its decisions before its waiting calls are denied.
+    deadline: Option<Duration>,
 }
 
 impl ConfirmationPolicy {
@@ -56,6 +59,35 @@ impl ConfirmationPolicy {
         self
     }
 
+    /// Gives every pause a deadline, `within` after it began: past it, no call of the pause may
+    /// be allowed any more ([`GateError::DeadlinePassed`](crate::gate::GateError::DeadlinePassed)),
+    /// and each waiting call is denied with a reason the model reads
+    /// ([`PausedTurn::expiry`](crate::store::PausedTurn::expiry)), by whichever comes first:
+    /// [`ToolLoop::expire_overdue`](crate::run::ToolLoop::expire_overdue) (which the approval
+    /// page's server runs), an approver in the loop's process that has not answered, or the
+    /// application. The deadline is kept with the paused turn, sealed with it where the turn
+    /// is sealed. By default a pause waits for as long as it takes.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use tool_sdk::gate::ConfirmationPolicy;
+    ///
+    /// let policy = ConfirmationPolicy::new()
+    ///     .with_confirmed_tool("wire_money")
+    ///     .with_deadline(Duration::from_secs(15 * 60));
+    /// assert_eq!(policy.deadline(), Some(Duration::from_secs(900)));
+    /// ```
+    pub fn with_deadline(mut self, within: Duration) -> Self {
+        self.deadline = Some(within);
+        self
+    }
+
+    /// How long a pause waits for its decisions, when the policy gives it a deadline
+    /// ([`with_deadline`](Self::with_deadline)).
+    pub fn deadline(&self) -> Option<Duration> {
+        self.deadline
+    }
+
     /// Whether the policy adds nothing to what tools declare.
     pub fn is_empty(&self) -> bool {
         self.tools.is_empty() && self.predicates.is_empty()
@@ -74,6 +106,7 @@ impl fmt::Debug for ConfirmationPolicy {
         f.debug_struct("ConfirmationPolicy")
             .field("tools", &self.tools)
             .field("predicates", &self.predicates.len())
+            .field("deadline", &self.deadline)
             .finish()
     }
 }

@@ -14,8 +14,9 @@ use crate::store::{Heartbeat, PausedTurn, RunId, RunState, RunStore as _, StoreE
 
 impl ToolLoop {
     /// Asks the approver, if there is one, about each pause of the run, and resumes it with
-    /// its decisions (its future holds a second run: the caller boxes it), until the run stops otherwise (or the decisions are refused: the run
-    /// then stays paused, as it stands).
+    /// its decisions (its future holds a second run: the caller boxes it), until the run stops
+    /// otherwise (or the decisions are refused: the run then stays paused, as it stands). An
+    /// approver still deciding at the pause's deadline is not waited for: the deadline decides.
     pub(super) async fn decide_pauses(
         &self,
         conversation: &mut Vec<Message>,
@@ -25,14 +26,33 @@ impl ToolLoop {
         while let (Some(approver), LoopStatus::Paused(paused)) =
             (&self.deciding.approver, &outcome.status)
         {
-            let mut decisions = approver.decide(paused).await;
+            // An approver that has not answered by the pause's deadline is answered for.
+            let waited = match paused.deadline() {
+                Some(deadline) => {
+                    let left = deadline
+                        .duration_since(std::time::SystemTime::now())
+                        .unwrap_or_default();
+                    tokio::time::timeout(left, approver.decide(paused))
+                        .await
+                        .ok()
+                }
+                None => Some(approver.decide(paused).await),
+            };
+            let mut decisions = waited.unwrap_or_else(|| paused.expiry());
             if decisions.decider().is_none() {
                 decisions = decisions.with_decider("approver");
             }
-            match self
+            let mut resumed = self
                 .resume_decided(conversation, paused.id(), &decisions, cancel)
-                .await
-            {
+                .await;
+            // An answer that came in time but reached the gate after the deadline: the
+            // deadline decides.
+            if let Err(GateError::DeadlinePassed { .. }) = resumed {
+                resumed = self
+                    .resume_decided(conversation, paused.id(), &paused.expiry(), cancel)
+                    .await;
+            }
+            match resumed {
                 Ok(next) => outcome = next,
                 Err(error) => {
                     tracing::error!(run = %paused.id(), error = %error, "the approver's decisions were refused; the run stays paused");

@@ -15,6 +15,7 @@ mod end;
 mod entry;
 mod events;
 mod execute;
+mod expire;
 mod extend;
 mod observe;
 mod observers;
@@ -42,6 +43,7 @@ pub use entry::{Resume, Run, RunOptions, Start};
 pub use events::LoopEvent;
 #[cfg(feature = "mcp")]
 pub(crate) use execute::Executor;
+pub use expire::ExpiredRun;
 pub use observe::{event_fn, EventFn, Observer};
 pub use options::{
     Concurrency, ErrorAction, ErrorPolicy, LoopOptions, DEFAULT_DEFER_THRESHOLD,

@@ -298,7 +298,8 @@ impl ToolLoop {
     ) -> LoopStatus {
         let mut kept_state = state.clone();
         kept_state.found = tools.found_names();
-        let paused = PausedTurn::of_run(reply, offered, awaiting, kept_state);
+        let paused = PausedTurn::of_run(reply, offered, awaiting, kept_state)
+            .with_deadline_in(self.deciding.gate.policy().deadline());
         let kept = match &self.records.store {
             Some(store) => store.pause(paused.id(), &paused).await,
             // Without a store, the run is begun in the loop's own, only to pause.

@@ -169,7 +169,6 @@ impl ToolLoop {
     }
 
     /// Where this loop's runs are kept: its store, or without one its own in-memory run store.
-    #[cfg_attr(not(feature = "approvals"), allow(dead_code))]
     pub(crate) fn run_store(&self) -> &dyn RunStore {
         self.records.run_store()
     }

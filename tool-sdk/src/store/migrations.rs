@@ -49,6 +49,10 @@ pub(crate) const SQLITE: &[Migration] = &[
         version: 9,
         sql: include_str!("../../migrations/sqlite/0009_tool_vectors.sql"),
     },
+    Migration {
+        version: 10,
+        sql: include_str!("../../migrations/sqlite/0010_pause_deadline.sql"),
+    },
 ];
 
 /// The PostgreSQL schema.
@@ -89,5 +93,9 @@ pub(crate) const POSTGRES: &[Migration] = &[
     Migration {
         version: 9,
         sql: include_str!("../../migrations/postgres/0009_tool_vectors.sql"),
+    },
+    Migration {
+        version: 10,
+        sql: include_str!("../../migrations/postgres/0010_pause_deadline.sql"),
     },
 ];

@@ -45,7 +45,7 @@ mod task;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod vector_bytes;
 
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 pub(crate) use budget_ask::{BudgetAsk, BudgetMark, BudgetState, BudgetWaits};
 pub use chat_memory::{ChatMemory, InMemoryChatMemory};
@@ -157,6 +157,25 @@ pub trait RunStore: Send + Sync {
     /// decides lists. A paused turn whose row fails its seal is left out (and refused, as
     /// always, when loaded or taken).
     fn list_paused(&self, limit: usize) -> StoreFuture<'_, Vec<PausedRun>>;
+
+    /// The runs waiting at a pause whose [deadline](PausedTurn::deadline) is `now` or earlier,
+    /// the earliest deadline first, `limit` at most: what
+    /// [`ToolLoop::expire_overdue`](crate::run::ToolLoop::expire_overdue) denies. The default
+    /// reads every paused run ([`list_paused`](Self::list_paused)); the SQLite and PostgreSQL
+    /// stores find them by an index.
+    fn list_overdue(&self, now: SystemTime, limit: usize) -> StoreFuture<'_, Vec<PausedRun>> {
+        Box::pin(async move {
+            let mut overdue: Vec<PausedRun> = self
+                .list_paused(usize::MAX)
+                .await?
+                .into_iter()
+                .filter(|run| run.turn.is_overdue(now))
+                .collect();
+            overdue.sort_by_key(|run| run.turn.deadline());
+            overdue.truncate(limit);
+            Ok(overdue)
+        })
+    }
 
     /// The run ended (answered, rolled back, recovered): its record is dropped.
     fn finish<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, ()>;

@@ -1,6 +1,8 @@
 //! The paused state: a reply whose calls wait for decisions, and what a paused run must remember
 //! to go on.
 
+use std::time::{Duration, SystemTime};
+
 use serde::{Deserialize, Serialize};
 
 use crate::model::{tool_call_keys, AssistantMessage, ToolCall, ToolResultStatus};
@@ -26,6 +28,9 @@ pub struct PausedTurn {
     reply: AssistantMessage,
     request_tools: Vec<String>,
     awaiting: Vec<String>,
+    /// When its waiting calls may no longer be allowed, if its policy gave it a deadline.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    deadline: Option<SystemTime>,
     pub(crate) run: RunState,
 }
 
@@ -93,8 +98,49 @@ impl PausedTurn {
             reply,
             request_tools,
             awaiting,
+            deadline: None,
             run,
         }
+    }
+
+    /// The turn, given a deadline `within` from now when there is one (a deadline too far to
+    /// write down is none).
+    pub(crate) fn with_deadline_in(mut self, within: Option<Duration>) -> Self {
+        self.deadline = within.and_then(|within| SystemTime::now().checked_add(within));
+        self
+    }
+
+    /// When its waiting calls may no longer be allowed: each is then denied with a reason the
+    /// model reads ([`expiry`](Self::expiry)). `None` when its policy gave it no deadline
+    /// ([`ConfirmationPolicy::with_deadline`](crate::gate::ConfirmationPolicy::with_deadline)).
+    pub fn deadline(&self) -> Option<SystemTime> {
+        self.deadline
+    }
+
+    /// Whether its deadline has passed at `now`.
+    ///
+    /// ```
+    /// use std::time::{Duration, SystemTime};
+    /// use tool_sdk::gate::{ConfirmationPolicy, Gate};
+    /// use tool_sdk::{tool, AssistantMessage, ToolCall, ToolRegistry};
+    ///
+    /// /// Wires money.
+    /// #[tool(confirm)]
+    /// fn wire_money(euros: u32) -> String {
+    ///     format!("sent {euros}")
+    /// }
+    ///
+    /// let mut registry = ToolRegistry::new();
+    /// registry.register(WireMoneyTool).unwrap();
+    /// let gate = Gate::new(ConfirmationPolicy::new().with_deadline(Duration::from_secs(60)));
+    /// let call = ToolCall::new("c1", "wire_money", r#"{"euros": 5}"#);
+    /// let reply = AssistantMessage::with_tool_calls(vec![call]);
+    /// let paused = gate.check(&registry, registry.names(), &reply).unwrap();
+    /// assert!(!paused.is_overdue(SystemTime::now()));
+    /// assert!(paused.is_overdue(SystemTime::now() + Duration::from_secs(61)));
+    /// ```
+    pub fn is_overdue(&self, now: SystemTime) -> bool {
+        self.deadline.is_some_and(|deadline| deadline <= now)
     }
 
     /// The id of its run: what a resume names it by.

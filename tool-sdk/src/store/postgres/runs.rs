@@ -179,13 +179,14 @@ impl RunStore for PostgresStore {
                 .execute(
                     "UPDATE tool_sdk_runs
                      SET phase = 'paused', owner = NULL, lease_until = NULL, paused = $3,
-                         pause_id = $4, paused_at = now()
+                         pause_id = $4, paused_at = now(), deadline = $5
                      WHERE id = $1 AND phase = 'running' AND owner = $2",
                     &[
                         &run.as_str(),
                         &&*self.owner,
                         &encoded,
                         &paused.pause().as_str(),
+                        &paused.deadline(),
                     ],
                 )
                 .await
@@ -207,37 +208,24 @@ impl RunStore for PostgresStore {
     fn list_paused(&self, limit: usize) -> StoreFuture<'_, Vec<PausedRun>> {
         Box::pin(async move {
             let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-            let rows = self
-                .connection()
-                .await
-                .map_err(backend)?
-                .query(
-                    "SELECT r.id, r.paused, COALESCE(r.paused_at, 'epoch'::timestamptz),
-                            r.pause_id
-                     FROM tool_sdk_runs AS r
-                     JOIN tool_sdk_waiting_pauses AS w
-                       ON w.run_id = r.id AND w.pause_id = r.pause_id
-                     WHERE r.phase = 'paused'
-                     ORDER BY r.paused_at DESC NULLS LAST, r.id DESC LIMIT $1",
-                    &[&limit],
-                )
-                .await
-                .map_err(backend)?;
-            let mut paused = Vec::new();
-            for row in rows {
-                let run: &str = row.try_get(0).map_err(backend)?;
-                let pause: &str = row.try_get(3).map_err(backend)?;
-                let read = row
-                    .try_get::<_, &str>(1)
-                    .map_err(backend)
-                    .and_then(|stored| decode_paused(stored, self.row_seal.as_ref(), run, pause));
-                let at = row.try_get::<_, SystemTime>(2).map_err(backend);
-                match read.and_then(|turn| Ok(PausedRun::new(at?, turn))) {
-                    Ok(listed) => paused.push(listed),
-                    Err(error) => tracing::warn!(%run, %error, "a paused run is left out"),
-                }
-            }
-            Ok(paused)
+            self.paused_where(
+                "r.phase = 'paused'
+                 ORDER BY r.paused_at DESC NULLS LAST, r.id DESC LIMIT $1",
+                &[&limit],
+            )
+            .await
+        })
+    }
+
+    fn list_overdue(&self, now: SystemTime, limit: usize) -> StoreFuture<'_, Vec<PausedRun>> {
+        Box::pin(async move {
+            let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+            self.paused_where(
+                "r.phase = 'paused' AND r.deadline IS NOT NULL AND r.deadline <= $2
+                 ORDER BY r.deadline, r.id LIMIT $1",
+                &[&limit, &now],
+            )
+            .await
         })
     }
 
@@ -458,5 +446,49 @@ impl RunStore for PostgresStore {
                 pending,
             }))
         })
+    }
+}
+
+impl PostgresStore {
+    /// The paused runs the query's `condition` picks (after `WHERE`, with its order and limit,
+    /// its parameters `parameters`), each with when it paused. A paused turn whose row fails
+    /// its seal is left out.
+    async fn paused_where(
+        &self,
+        condition: &str,
+        parameters: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+    ) -> Result<Vec<PausedRun>, StoreError> {
+        let rows = self
+            .connection()
+            .await
+            .map_err(backend)?
+            .query(
+                &format!(
+                    "SELECT r.id, r.paused, COALESCE(r.paused_at, 'epoch'::timestamptz),
+                            r.pause_id
+                     FROM tool_sdk_runs AS r
+                     JOIN tool_sdk_waiting_pauses AS w
+                       ON w.run_id = r.id AND w.pause_id = r.pause_id
+                     WHERE {condition}"
+                ),
+                parameters,
+            )
+            .await
+            .map_err(backend)?;
+        let mut paused = Vec::new();
+        for row in rows {
+            let run: &str = row.try_get(0).map_err(backend)?;
+            let pause: &str = row.try_get(3).map_err(backend)?;
+            let read = row
+                .try_get::<_, &str>(1)
+                .map_err(backend)
+                .and_then(|stored| decode_paused(stored, self.row_seal.as_ref(), run, pause));
+            let at = row.try_get::<_, SystemTime>(2).map_err(backend);
+            match read.and_then(|turn| Ok(PausedRun::new(at?, turn))) {
+                Ok(listed) => paused.push(listed),
+                Err(error) => tracing::warn!(%run, %error, "a paused run is left out"),
+            }
+        }
+        Ok(paused)
     }
 }

@@ -66,13 +66,15 @@ pub(super) fn backend(error: impl std::fmt::Display) -> StoreError {
 
 /// Unix milliseconds, the lease clock (one machine shares it).
 pub(super) fn now_ms() -> i64 {
-    let since = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap_or_default();
+    ms_of(SystemTime::now())
+}
+
+/// `time` in Unix milliseconds (0 before the epoch, the largest after what fits).
+pub(super) fn ms_of(time: SystemTime) -> i64 {
+    let since = time.duration_since(UNIX_EPOCH).unwrap_or_default();
     i64::try_from(since.as_millis()).unwrap_or(i64::MAX)
 }
 
-/// A time of the store's clock (Unix milliseconds) as a time.
 pub(super) fn at(ms: i64) -> SystemTime {
     UNIX_EPOCH + Duration::from_millis(u64::try_from(ms).unwrap_or_default())
 }

@@ -1,10 +1,10 @@
 //! The SQLite [`RunStore`]: each operation one transaction, ownership checked in it.
 
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 
-use super::{at, backend, lease_until, now_ms, SqliteStore};
+use super::{at, backend, lease_until, ms_of, now_ms, SqliteStore};
 use crate::store::{
     decode_entry, decode_paused, encode_entry, encode_paused, not_waiting, Compensated, Orphan,
     Orphans, PauseId, PausedRun, PausedTurn, RecordEntry, RunId, RunStore, StoreError, StoreFuture,
@@ -14,12 +14,12 @@ use crate::store::{
 /// How long who finished a run is kept, in the clock's milliseconds.
 const FINISHED_KEPT_MS: i64 = FINISHED_KEPT.as_millis() as i64;
 
-/// Fails with [`StoreError::Lost`] unless `run` is running and owned by `owner`.
 /// The ids of `runs` as a JSON array, which SQLite's `json_each` reads as a set.
 fn json_ids(runs: &[RunId]) -> String {
     serde_json::Value::from(runs.iter().map(RunId::as_str).collect::<Vec<_>>()).to_string()
 }
 
+/// Fails with [`StoreError::Lost`] unless `run` is running and owned by `owner`.
 fn ensure_owned(connection: &Connection, run: &str, owner: &str) -> Result<(), StoreError> {
     let owned = connection
         .query_row(
@@ -147,6 +147,7 @@ impl RunStore for SqliteStore {
     fn pause<'a>(&'a self, run: &'a RunId, paused: &'a PausedTurn) -> StoreFuture<'a, ()> {
         let run = run.as_str().to_owned();
         let pause = paused.pause().as_str().to_owned();
+        let deadline = paused.deadline().map(ms_of);
         let paused = encode_paused(paused, self.row_seal.as_ref(), &run);
         self.with(move |connection, owner| {
             let paused = paused?;
@@ -157,9 +158,9 @@ impl RunStore for SqliteStore {
                 .execute(
                     "UPDATE tool_sdk_runs
                      SET phase = 'paused', owner = NULL, lease_until = NULL, paused = ?3,
-                         pause_id = ?4, paused_at = ?5
+                         pause_id = ?4, paused_at = ?5, deadline = ?6
                      WHERE id = ?1 AND phase = 'running' AND owner = ?2",
-                    params![run, owner, paused, pause, now_ms()],
+                    params![run, owner, paused, pause, now_ms(), deadline],
                 )
                 .map_err(backend)?;
             if changed == 0 {
@@ -175,39 +176,20 @@ impl RunStore for SqliteStore {
     }
 
     fn list_paused(&self, limit: usize) -> StoreFuture<'_, Vec<PausedRun>> {
-        let seal = self.row_seal();
-        self.with(move |connection, _| {
-            let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-            let mut statement = connection
-                .prepare(
-                    "SELECT r.id, r.paused, r.paused_at, r.pause_id FROM tool_sdk_runs AS r
-                     JOIN tool_sdk_waiting_pauses AS w
-                       ON w.run_id = r.id AND w.pause_id = r.pause_id
-                     WHERE r.phase = 'paused'
-                     ORDER BY r.paused_at DESC, r.id DESC LIMIT ?1",
-                )
-                .map_err(backend)?;
-            let rows = statement
-                .query_map([limit], |row| {
-                    Ok((
-                        row.get::<_, String>(0)?,
-                        row.get::<_, Option<String>>(1)?,
-                        row.get::<_, i64>(2)?,
-                        row.get::<_, String>(3)?,
-                    ))
-                })
-                .map_err(backend)?;
-            let mut paused = Vec::new();
-            for row in rows {
-                let (run, stored, paused_at, pause) = row.map_err(backend)?;
-                let stored = stored.unwrap_or_default();
-                match decode_paused(&stored, seal.as_ref(), &run, &pause) {
-                    Ok(turn) => paused.push(PausedRun::new(at(paused_at), turn)),
-                    Err(error) => tracing::warn!(%run, %error, "a paused run is left out"),
-                }
-            }
-            Ok(paused)
-        })
+        self.paused_where(
+            "r.phase = 'paused' ORDER BY r.paused_at DESC, r.id DESC LIMIT ?1",
+            limit,
+            None,
+        )
+    }
+
+    fn list_overdue(&self, now: SystemTime, limit: usize) -> StoreFuture<'_, Vec<PausedRun>> {
+        self.paused_where(
+            "r.phase = 'paused' AND r.deadline IS NOT NULL AND r.deadline <= ?2
+             ORDER BY r.deadline, r.id LIMIT ?1",
+            limit,
+            Some(ms_of(now)),
+        )
     }
 
     fn load_paused<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, PausedTurn> {
@@ -412,6 +394,54 @@ impl RunStore for SqliteStore {
                 run: RunId::from_string(run),
                 pending,
             }))
+        })
+    }
+}
+
+impl SqliteStore {
+    /// The paused runs the query's `condition` picks (after `WHERE`, with its order and
+    /// `LIMIT ?1`; `?2` is `cutoff`, when given), each with when it paused. A paused turn whose row
+    /// fails its seal is left out.
+    fn paused_where(
+        &self,
+        condition: &'static str,
+        limit: usize,
+        cutoff: Option<i64>,
+    ) -> StoreFuture<'_, Vec<PausedRun>> {
+        let seal = self.row_seal();
+        self.with(move |connection, _| {
+            let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+            let mut statement = connection
+                .prepare(&format!(
+                    "SELECT r.id, r.paused, r.paused_at, r.pause_id FROM tool_sdk_runs AS r
+                     JOIN tool_sdk_waiting_pauses AS w
+                       ON w.run_id = r.id AND w.pause_id = r.pause_id
+                     WHERE {condition}"
+                ))
+                .map_err(backend)?;
+            let read = |row: &rusqlite::Row<'_>| {
+                Ok((
+                    row.get::<_, String>(0)?,
+                    row.get::<_, Option<String>>(1)?,
+                    row.get::<_, i64>(2)?,
+                    row.get::<_, String>(3)?,
+                ))
+            };
+            let rows = match cutoff {
+                Some(cutoff) => statement.query_map(params![limit, cutoff], read),
+                None => statement.query_map(params![limit], read),
+            }
+            .map_err(backend)?;
+            let mut paused = Vec::new();
+            for row in rows {
+                let (run, stored, paused_at, pause) = row.map_err(backend)?;
+                let stored = stored.unwrap_or_default();
+                match decode_paused(&stored, seal.as_ref(), &run, &pause) {
+                    Ok(turn) => paused.push(PausedRun::new(at(paused_at), turn)),
+                    Err(error) => tracing::warn!(%run, %error, "a paused run is left out"),
+                }
+            }
+            Ok(paused)
         })
     }
 }
