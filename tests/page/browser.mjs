@@ -38,8 +38,10 @@ const statuses = new Map();
 const seen = {};
 const consoleErrors = [];
 
+// The run's section; without a run, the page's first.
 function section(tab, run) {
-  return tabs.get(tab).locator(`section.run[data-run="${run}"]`);
+  const page = tabs.get(tab);
+  return run ? page.locator(`section.run[data-run="${run}"]`) : page.locator("section.run").first();
 }
 
 try {

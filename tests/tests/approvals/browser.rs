@@ -2,7 +2,7 @@
 
 use serde_json::{json, Value};
 
-use super::desk::{browse, ledger, Desk};
+use super::desk::{ask_when_poked, browse, ledger, Desk};
 
 /// Opens the page in tab `a`.
 fn open(desk: &Desk) -> Value {
@@ -248,26 +248,9 @@ async fn markup_in_an_argument_shows_as_text() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_run_that_pauses_later_appears_without_a_reload_and_is_decided_by_keyboard() {
-    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
     let desk = std::sync::Arc::new(Desk::start().await);
-    // The run starts once the browser has read the empty page: the script pokes this listener,
-    // and its answer comes once the run has paused.
-    let trigger = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("a port");
-    let poke = format!("http://{}/", trigger.local_addr().expect("an address"));
-    let later = {
-        let desk = std::sync::Arc::clone(&desk);
-        tokio::spawn(async move {
-            let (mut socket, _) = trigger.accept().await.expect("the browser pokes");
-            let mut request = [0u8; 1024];
-            let _ = socket.read(&mut request).await;
-            let turn = desk.ask("book 1 in Latertown for 50", "later").await;
-            let answer = b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\nconnection: close\r\n\r\n";
-            socket.write_all(answer).await.expect("the answer is sent");
-            turn
-        })
-    };
+    // The run starts once the browser has read the empty page.
+    let (poke, later) = ask_when_poked(&desk, "book 1 in Latertown for 50", "later").await;
     let seen = browse(json!([
         open(&desk),
         read("a", "before"),

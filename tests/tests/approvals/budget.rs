@@ -13,7 +13,11 @@ async fn a_spent_budget_is_shown_and_allowing_runs_the_calls() {
     let budget = Budget::new()
         .with_tool_calls(1)
         .with_on_exhausted(OnExhausted::Ask);
-    let desk = Desk::start_with(LoopOptions::new().with_budget(budget), |page| page).await;
+    let desk = Desk::start_with(
+        |agent| agent.with_options(LoopOptions::new().with_budget(budget)),
+        |page| page,
+    )
+    .await;
     let turn = desk.ask("book 1 in Budgetville for 80", "budget").await;
     assert_eq!(
         turn.budget_reached(),

@@ -3,7 +3,6 @@
 //! whole run at once, each call still bound to what the page showed.
 
 use serde_json::json;
-use tool_sdk::run::LoopOptions;
 
 use super::desk::{browse, ledger, Desk};
 
@@ -40,9 +39,10 @@ async fn on_this_machine_the_decider_is_local() {
 #[tokio::test(flavor = "multi_thread")]
 async fn the_person_the_application_s_check_names_is_the_decider() {
     // The application's single sign-on names whoever reaches the page.
-    let desk = Desk::start_with(LoopOptions::new(), |page| {
-        page.with_authorize(|_| Ok("ana@travel.example".to_owned()))
-    })
+    let desk = Desk::start_with(
+        |agent| agent,
+        |page| page.with_authorize(|_| Ok("ana@travel.example".to_owned())),
+    )
     .await;
     let turn = desk.ask("book 1 in Anaville for 90", "decided-ana").await;
     let text = decide_on_the_page(&desk.url, turn.id().as_str()).await;

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use tool_sdk::approvals::ApprovalPage;
 use tool_sdk::model::{ChatModel, ChatRequest, ChatResponse, Message, ModelFuture};
 use tool_sdk::register::IntoRegistry as _;
-use tool_sdk::run::{CancellationToken, LoopOptions, LoopStatus, ToolLoop};
+use tool_sdk::run::{CancellationToken, LoopStatus, ToolLoop};
 use tool_sdk::store::{InMemoryChatMemory, PausedTurn, RunId, RunStore, SqliteStore};
 use tool_sdk::{tool, AssistantMessage, ToolCall};
 use tool_sdk_tests::mcp::node_package;
@@ -158,23 +158,21 @@ pub(crate) struct Desk {
 
 impl Desk {
     pub(crate) async fn start() -> Self {
-        Self::start_with(LoopOptions::new(), |page| page).await
+        Self::start_with(|agent| agent, |page| page).await
     }
 
-    /// A desk whose loop runs with `options` (a budget, say), its page set up by `page`.
+    /// A desk whose loop is set up by `agent` (a budget, a deadline), its page by `page`.
     pub(crate) async fn start_with(
-        options: LoopOptions,
+        agent: impl FnOnce(ToolLoop) -> ToolLoop,
         page: impl FnOnce(ApprovalPage) -> ApprovalPage,
     ) -> Self {
         let tools = (BookHotelTool, ChargeCardTool, SendEmailTool, WeatherTool)
             .into_registry()
             .expect("the desk's tools register");
         let store = Arc::new(SqliteStore::open_in_memory().expect("a store"));
-        let agent = Arc::new(
-            ToolLoop::new(DeskModel, tools)
-                .with_store(store.clone())
-                .with_options(options),
-        );
+        let agent = Arc::new(agent(
+            ToolLoop::new(DeskModel, tools).with_store(store.clone()),
+        ));
         let memory = Arc::new(InMemoryChatMemory::new());
         let page =
             page(ApprovalPage::new(Arc::clone(&agent), memory.clone()).with_title("Travel desk"));
@@ -221,6 +219,32 @@ impl Drop for Desk {
     fn drop(&mut self) {
         self.shutdown.cancel();
     }
+}
+
+/// Asks `desk` `prompt` on `conversation` once poked: the URL the browser pokes (the `poke`
+/// step), answered once the run has paused, and the paused turn.
+pub(crate) async fn ask_when_poked(
+    desk: &Arc<Desk>,
+    prompt: &str,
+    conversation: &str,
+) -> (String, tokio::task::JoinHandle<PausedTurn>) {
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+    let trigger = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a port");
+    let poke = format!("http://{}/", trigger.local_addr().expect("an address"));
+    let (desk, prompt, conversation) =
+        (Arc::clone(desk), prompt.to_owned(), conversation.to_owned());
+    let asked = tokio::spawn(async move {
+        let (mut socket, _) = trigger.accept().await.expect("the browser pokes");
+        let mut request = [0u8; 1024];
+        let _ = socket.read(&mut request).await;
+        let turn = desk.ask(&prompt, &conversation).await;
+        let answer = b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\nconnection: close\r\n\r\n";
+        socket.write_all(answer).await.expect("the answer is sent");
+        turn
+    });
+    (poke, asked)
 }
 
 /// Serves `page` on a free loopback port until the token is cancelled; its URL.

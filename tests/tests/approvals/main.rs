@@ -8,6 +8,7 @@
 mod browser;
 mod budget;
 mod context;
+mod deadline;
 mod decided_by;
 mod desk;
 mod headers;

@@ -89,6 +89,7 @@ mod routes;
 mod secured_io;
 mod serve;
 mod shared;
+mod sweep;
 #[cfg(feature = "webhook")]
 mod webhook;
 
@@ -96,6 +97,7 @@ use std::fmt;
 use std::io;
 use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::extract::DefaultBodyLimit;
 use axum::http::request::Parts;
@@ -127,6 +129,7 @@ pub struct ApprovalPage {
     authorize: Box<Authorize>,
     title: String,
     listed: usize,
+    sweep_every: Duration,
 }
 
 impl ApprovalPage {
@@ -139,6 +142,7 @@ impl ApprovalPage {
             authorize: Box::new(loopback_only),
             title: "tool-sdk approvals".to_owned(),
             listed: DEFAULT_LISTED,
+            sweep_every: sweep::DEFAULT_SWEEP,
         }
     }
 
@@ -187,12 +191,28 @@ impl ApprovalPage {
         self
     }
 
+    /// How often the page's server ([`BoundPage::serve`]) resumes the runs whose pause waited
+    /// past its deadline ([`ToolLoop::expire_overdue`]; 5 s by default). A deadline is kept
+    /// within this much: a person who allows in between is refused, and the next sweep denies.
+    pub fn with_sweep_every(mut self, every: Duration) -> Self {
+        self.sweep_every = every;
+        self
+    }
+
     /// The page as a router, to mount in the application's (at a path of its own, say
     /// `/approvals/`; its links are relative). The default check needs the connection's
     /// address: serve the application with
     /// `into_make_service_with_connect_info::<SocketAddr>()`, or give a check of its own.
     /// Fails only when the system has no randomness for the page's CSRF key.
+    ///
+    /// The router does not sweep for overdue runs as [`BoundPage::serve`] does: an application
+    /// whose policy gives deadlines calls [`ToolLoop::expire_overdue`] on a timer of its own.
     pub fn router(self) -> io::Result<Router> {
+        self.parts().map(|(router, _, _)| router)
+    }
+
+    /// The router, what its handlers share, and how often to sweep.
+    fn parts(self) -> io::Result<(Router, Arc<Shared>, Duration)> {
         let csrf = Csrf::new().map_err(io::Error::other)?;
         let shared = Arc::new(Shared {
             agent: self.agent,
@@ -203,7 +223,7 @@ impl ApprovalPage {
             csrf,
             outcomes: Outcomes::default(),
         });
-        Ok(Router::new()
+        let router = Router::new()
             .route("/", get(routes::list))
             .route("/runs", get(routes::runs))
             .route("/run", get(routes::run))
@@ -218,7 +238,8 @@ impl ApprovalPage {
                 Arc::clone(&shared),
                 guard,
             ))
-            .with_state(shared))
+            .with_state(Arc::clone(&shared));
+        Ok((router, shared, self.sweep_every))
     }
 
     /// Listens on the loopback interface (`127.0.0.1`) at `port` (0: a free one), ready to
@@ -232,12 +253,14 @@ impl ApprovalPage {
     /// it a check of its own ([`with_authorize`](Self::with_authorize)); the default still
     /// lets only this machine decide.
     pub async fn bind_to(self, address: SocketAddr) -> io::Result<BoundPage> {
-        let router = self.router()?;
+        let (router, shared, sweep_every) = self.parts()?;
         let listener = TcpListener::bind(address).await?;
         let local = listener.local_addr()?;
         Ok(BoundPage {
             listener,
             router,
+            shared,
+            sweep_every,
             url: format!("http://{local}/"),
         })
     }
@@ -247,6 +270,8 @@ impl ApprovalPage {
 pub struct BoundPage {
     listener: TcpListener,
     router: Router,
+    shared: Arc<Shared>,
+    sweep_every: Duration,
     url: String,
 }
 
@@ -256,14 +281,27 @@ impl BoundPage {
         &self.url
     }
 
-    /// Serves until `shutdown` is cancelled; requests in flight then finish.
+    /// Serves until `shutdown` is cancelled; requests in flight then finish. Meanwhile it
+    /// resumes, every few seconds ([`with_sweep_every`](ApprovalPage::with_sweep_every)), the
+    /// runs whose pause waited past its deadline, and shows what came of each at its outcome.
     ///
     /// Each connection carries one request, so that every answer carries the page's security
     /// headers, even those the HTTP server gives itself (to a request it cannot parse, or
     /// whose URI or headers are too large). An application that serves
     /// [`router`](ApprovalPage::router) itself answers those with its own server.
     pub async fn serve(self, shutdown: CancellationToken) -> io::Result<()> {
-        serve::serve(self.listener, self.router, shutdown).await
+        let sweeping = tokio::spawn(sweep::sweep(
+            self.shared,
+            self.sweep_every,
+            shutdown.clone(),
+        ));
+        let served = serve::serve(self.listener, self.router, shutdown.clone()).await;
+        // Served to its end by a failure, not the shutdown: the sweep stops too.
+        shutdown.cancel();
+        if let Err(error) = sweeping.await {
+            tracing::error!(%error, "the page's sweep for overdue runs stopped unexpectedly");
+        }
+        served
     }
 }
 
@@ -272,6 +310,7 @@ impl fmt::Debug for ApprovalPage {
         f.debug_struct("ApprovalPage")
             .field("title", &self.title)
             .field("listed", &self.listed)
+            .field("sweep_every", &self.sweep_every)
             .finish_non_exhaustive()
     }
 }

@@ -40,11 +40,35 @@
     return days === 1 ? "1 day ago" : days + " days ago";
   }
 
+  // "4 min left", as the server words it, counted down to a deadline.
+  function left(seconds) {
+    if (seconds <= 0) {
+      return "none left";
+    }
+    if (seconds < 60) {
+      return "under a minute left";
+    }
+    if (seconds < 3600) {
+      return Math.floor(seconds / 60) + " min left";
+    }
+    if (seconds < 86400) {
+      return Math.floor(seconds / 3600) + " h left";
+    }
+    const days = Math.floor(seconds / 86400);
+    return days === 1 ? "1 day left" : days + " days left";
+  }
+
   function retime() {
     for (const time of list.querySelectorAll("time[data-at]")) {
       const at = Number(time.dataset.at);
       if (Number.isFinite(at)) {
         time.textContent = ago(Math.max(0, Math.floor((Date.now() - at) / 1000)));
+      }
+    }
+    for (const time of list.querySelectorAll("time[data-until]")) {
+      const until = Number(time.dataset.until);
+      if (Number.isFinite(until)) {
+        time.textContent = left(Math.floor((until - Date.now()) / 1000));
       }
     }
   }

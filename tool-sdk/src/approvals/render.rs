@@ -115,6 +115,16 @@ pub(super) fn run_section(waiting: &Waiting<'_>, csrf: &str) -> String {
         }
         html.push_str("</tbody></table></details>\n");
     }
+    if let Some(deadline) = turn.deadline() {
+        push(
+            &mut html,
+            format_args!(
+                "<p class=\"note deadline\" role=\"note\"><strong>Time to decide: {}.</strong> \
+                 Past it, each waiting call is denied and the model is told why.</p>\n",
+                time_left(deadline, SystemTime::now())
+            ),
+        );
+    }
     if let Some(reached) = turn.budget_reached() {
         push(
             &mut html,
@@ -484,6 +494,26 @@ fn rollback_item(report: &CompensationReport) -> String {
 /// A time as a person reads it first, relative to `now` (`3 min ago`), in a `<time>` that
 /// holds it exactly (the script keeps the words current) and says it in full on hover.
 fn time_ago(at: SystemTime, now: SystemTime) -> String {
+    let ago = match now.duration_since(at) {
+        Ok(ago) => ago.as_secs(),
+        // A clock that went back: just now.
+        Err(_) => 0,
+    };
+    time_tag(at, "at", &ago_words(ago))
+}
+
+/// How long is left until `deadline`, from `now` (`4 min left`), in a `<time>` that holds the
+/// deadline exactly (the script counts it down) and says it in full on hover.
+fn time_left(deadline: SystemTime, now: SystemTime) -> String {
+    let left = deadline
+        .duration_since(now)
+        .map_or(0, |left| left.as_secs());
+    time_tag(deadline, "until", &left_words(left))
+}
+
+/// `<time>` of the instant `at`, its milliseconds in `data-{data}`, reading `words`, and in full
+/// on hover; only the full words when `at` is out of the calendar's range.
+fn time_tag(at: SystemTime, data: &str, words: &str) -> String {
     let absolute = escape(&when(at));
     let Ok(since) = at.duration_since(SystemTime::UNIX_EPOCH) else {
         return absolute;
@@ -492,17 +522,26 @@ fn time_ago(at: SystemTime, now: SystemTime) -> String {
     let Some(exact) = chrono::DateTime::from_timestamp(seconds, since.subsec_nanos()) else {
         return absolute;
     };
-    let ago = match now.duration_since(at) {
-        Ok(ago) => ago.as_secs(),
-        // A clock that went back: just now.
-        Err(_) => 0,
-    };
     format!(
-        "<time datetime=\"{}\" data-at=\"{}\" title=\"{absolute}\">{}</time>",
+        "<time datetime=\"{}\" data-{data}=\"{}\" title=\"{absolute}\">{words}</time>",
         exact.format("%Y-%m-%dT%H:%M:%SZ"),
         since.as_millis(),
-        ago_words(ago)
     )
+}
+
+/// `seconds` left, in words: `none left`, `under a minute left`, `4 min left`, `2 h left`,
+/// `3 days left`.
+fn left_words(seconds: u64) -> String {
+    match seconds {
+        0 => "none left".to_owned(),
+        1..60 => "under a minute left".to_owned(),
+        60..3_600 => format!("{} min left", seconds / 60),
+        3_600..86_400 => format!("{} h left", seconds / 3_600),
+        _ => match seconds / 86_400 {
+            1 => "1 day left".to_owned(),
+            days => format!("{days} days left"),
+        },
+    }
 }
 
 /// `seconds` ago, in words: `just now`, `4 min ago`, `2 h ago`, `3 days ago`.
@@ -553,5 +592,23 @@ mod tests {
         );
         // A clock that went back says just now.
         assert!(time_ago(at, at - Duration::from_secs(5)).contains(">just now<"));
+    }
+
+    #[test]
+    fn the_time_left_reads_in_words_and_holds_the_deadline() {
+        assert_eq!(left_words(0), "none left");
+        assert_eq!(left_words(59), "under a minute left");
+        assert_eq!(left_words(60), "1 min left");
+        assert_eq!(left_words(7_199), "1 h left");
+        assert_eq!(left_words(86_400), "1 day left");
+        assert_eq!(left_words(2 * 86_400), "2 days left");
+        let deadline = SystemTime::UNIX_EPOCH + Duration::from_secs(1_796_600_000);
+        assert_eq!(
+            time_left(deadline, deadline - Duration::from_secs(240)),
+            "<time datetime=\"2026-12-06T23:33:20Z\" data-until=\"1796600000000\" \
+             title=\"2026-12-06 23:33:20 UTC\">4 min left</time>"
+        );
+        // Past it: none left.
+        assert!(time_left(deadline, deadline + Duration::from_secs(5)).contains(">none left<"));
     }
 }

@@ -234,6 +234,12 @@ pub(super) async fn decide(
                  call has. Reload the page and decide on what it shows."
             ),
         ),
+        Err(GateError::DeadlinePassed { .. }) => refused(
+            StatusCode::CONFLICT,
+            "Too late to allow",
+            "Nothing ran: the time to decide on this run has passed. Past it a waiting call may \
+             only be denied, and the page's server denies each, telling the model why.",
+        ),
         Err(GateError::Store(error)) => failed_with(&shared, &error),
         Err(error) => refused(
             StatusCode::BAD_REQUEST,

@@ -14,6 +14,8 @@ use crate::store::{ChatMemory, RunId, StoreError};
 pub struct ExpiredRun {
     /// The run.
     pub run: RunId,
+    /// The id of the conversation the chat memory keeps for it, which it went on with.
+    pub conversation: String,
     /// What came of it: the model read why each waiting call did not run, and went on.
     pub outcome: LoopOutcome,
 }
@@ -72,6 +74,7 @@ impl ToolLoop {
             match resumed {
                 Ok(outcome) => expired.push(ExpiredRun {
                     run: turn.id().clone(),
+                    conversation: conversation.to_owned(),
                     outcome,
                 }),
                 // Decided first by a person, or by another process's sweep.
