@@ -8,9 +8,11 @@
 //! (15 minutes by default); `--state-key KEY sqlite:PATH` (or `postgres:CONFIG`), the key
 //! replicas seal request states with and the store where they redeem them; `--name NAME`, the
 //! name the server introduces itself with (`mcp-test-server` by default); `--refuse`, calls
-//! that need a decision are refused instead of asked about; `--task-store sqlite:PATH` or `--task-store postgres:CONFIG`, where tasks are
-//! kept (in memory by default); `--task-lease-ms N`, the lease of a working task (30 s by
-//! default); `--task-ttl-ms N`, a task's time to live (an hour by default).
+//! that need a decision are refused instead of asked about; `--deadline-ms N`, how long the
+//! user has to answer (the policy's deadline; 15 minutes by default); `--task-store
+//! sqlite:PATH` or `--task-store postgres:CONFIG`, where tasks are kept (in memory by default);
+//! `--task-lease-ms N`, the lease of a working task (30 s by default); `--task-ttl-ms N`, a
+//! task's time to live (an hour by default).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -160,6 +162,8 @@ struct Options {
     name: String,
     decisions: McpDecisions,
     tasks: McpTasks,
+    /// How long the host's user has to answer, if the policy gives a deadline.
+    deadline: Option<Duration>,
 }
 
 /// Reads the command line; see the options above.
@@ -168,6 +172,7 @@ async fn options() -> Result<Options, Box<dyn std::error::Error>> {
         name: "mcp-test-server".to_owned(),
         decisions: McpDecisions::ask(),
         tasks: McpTasks::in_memory(),
+        deadline: None,
     };
     let mut arguments = std::env::args().skip(1);
     while let Some(option) = arguments.next() {
@@ -201,6 +206,9 @@ async fn options() -> Result<Options, Box<dyn std::error::Error>> {
                     _ => return Err(format!("unknown task store `{place}`").into()),
                 };
                 options.tasks = McpTasks::stored_in(store);
+            }
+            "--deadline-ms" => {
+                options.deadline = Some(Duration::from_millis(value()?.parse()?));
             }
             "--task-lease-ms" => {
                 let lease = Duration::from_millis(value()?.parse()?);
@@ -241,6 +249,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             .is_some_and(|amount| amount > 1_000)
     });
     let options = options().await?;
+    let policy = match options.deadline {
+        Some(deadline) => policy.with_deadline(deadline),
+        None => policy,
+    };
     McpServer::builder(options.name, "9.9.9")
         .with_confirmation_policy(policy)
         .with_decisions(options.decisions)

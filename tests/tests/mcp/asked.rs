@@ -154,3 +154,39 @@ async fn a_tool_sdk_server_asks_a_tool_sdk_client_about_a_gated_call() {
         .expect("answers");
     assert_eq!(made.content(), "0");
 }
+
+#[tokio::test]
+async fn a_question_answered_after_the_servers_deadline_runs_nothing() {
+    // The user takes a second to allow; the server's policy gives them 300 ms.
+    let client = McpClient::builder()
+        .with_elicitation(|_question| async {
+            tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+            McpElicitationAnswer::Accept(json!({"decision": "allow"}))
+        })
+        .spawn({
+            let mut server = Command::new(SERVER);
+            server.args(["--deadline-ms", "300"]);
+            server
+        })
+        .await
+        .expect("the server starts");
+    let mut registry = ToolRegistry::new();
+    client
+        .register_into(&mut registry)
+        .await
+        .expect("its tools are added");
+    let error = registry
+        .call("transfer", r#"{"to": "ana", "amount": 5000}"#)
+        .await
+        .expect_err("the late allowance runs nothing");
+    let said = error.to_string();
+    assert!(
+        said.contains("the call of `transfer`") && said.contains("deadline"),
+        "{said}"
+    );
+    let made = registry
+        .call("transfers_made", "{}")
+        .await
+        .expect("answers");
+    assert_eq!(made.content(), "0");
+}

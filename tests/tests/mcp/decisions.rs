@@ -270,6 +270,31 @@ fn an_expired_request_state_runs_nothing() {
     assert_eq!(transfers_made(&steps[2]), "0", "{steps}");
 }
 
+#[test]
+fn an_allowance_past_the_policys_deadline_runs_nothing_and_uses_the_state_up() {
+    let steps = json!([
+        {"sleep": 0.5},
+        {"retry": "issued", "answer": allow()},
+        {"retry": "issued", "answer": allow()},
+        count(),
+    ]);
+    let seen = drive(&steps, &["--deadline-ms", "200"]);
+    let steps = &seen["steps"];
+    // Answered, not refused: the client's model reads why the call did not run.
+    let late = text(&steps[1]["result"]);
+    assert_eq!(
+        late,
+        "Error: the user's answer about the call of `transfer` came after its deadline; it \
+         was not run.",
+        "{steps}"
+    );
+    refused_with(
+        &steps[2],
+        "the request state was used already; the call did not run again",
+    );
+    assert_eq!(transfers_made(&steps[3]), "0", "{steps}");
+}
+
 /// The key replicas of one server share.
 const REPLICA_KEY: &str = "the replicas' request-state key, 32+ bytes";
 

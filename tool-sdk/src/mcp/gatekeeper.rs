@@ -28,6 +28,8 @@ pub(super) struct Gatekeeper {
     sealer: Sealer,
     /// The server's name, which its request states are bound to.
     server: String,
+    /// How long the host's user has to answer, when the server's policy gives a deadline.
+    deadline: Option<std::time::Duration>,
 }
 
 /// Who allowed a call, as its span names the decider: the server's own decisions.
@@ -45,8 +47,13 @@ pub(super) enum Passage {
 }
 
 impl Gatekeeper {
-    /// The gatekeeper of the server named `server`.
-    pub(super) fn new(decisions: McpDecisions, server: &str) -> Result<Self, McpError> {
+    /// The gatekeeper of the server named `server`, whose policy gives its questions
+    /// `deadline` ([`ConfirmationPolicy::with_deadline`](crate::gate::ConfirmationPolicy::with_deadline)).
+    pub(super) fn new(
+        decisions: McpDecisions,
+        server: &str,
+        deadline: Option<std::time::Duration>,
+    ) -> Result<Self, McpError> {
         let sealer = match decisions.sealer() {
             // A key given is a key shared, by replicas or by restarts of this process: each
             // request state must be redeemed where all of them look, or it runs once in each.
@@ -66,6 +73,7 @@ impl Gatekeeper {
             decisions,
             sealer,
             server: server.to_owned(),
+            deadline,
         })
     }
 
@@ -108,7 +116,8 @@ impl Gatekeeper {
             ErrorData::internal_error(format!("the question could not be written: {error}"), None)
         })?;
         if speaks_input_requests(context) {
-            let state = request_state::seal(&self.sealer, &self.server, call).map_err(|error| {
+            let sealed = request_state::seal(&self.sealer, &self.server, call, self.deadline);
+            let state = sealed.map_err(|error| {
                 ErrorData::internal_error(
                     format!("the request state could not be sealed: {error}"),
                     None,
@@ -125,8 +134,9 @@ impl Gatekeeper {
             ))));
         }
         tracing::info!(tool = %call.name, "asking the host's user with an elicitation request");
+        let within = self.deadline.unwrap_or(ASK_TIMEOUT);
         let answered = tokio::select! {
-            answered = context.peer.create_elicitation_with_timeout(question, Some(ASK_TIMEOUT)) => answered,
+            answered = context.peer.create_elicitation_with_timeout(question, Some(within)) => answered,
             () = context.ct.cancelled() => {
                 let cancelled = format!(
                     "Error: the call of `{}` was cancelled while its user was asked; it was not \
@@ -139,12 +149,19 @@ impl Gatekeeper {
         let answered = match answered {
             Ok(answered) => answered,
             Err(ServiceError::Timeout { .. }) => {
-                let unanswered = format!(
-                    "Error: the user did not answer about the call of `{}` within {} minutes; \
-                     it was not run.",
-                    call.name,
-                    ASK_TIMEOUT.as_secs() / 60
-                );
+                let unanswered = match self.deadline {
+                    Some(_) => format!(
+                        "Error: the user did not answer about the call of `{}` before its \
+                         deadline; it was not run.",
+                        call.name
+                    ),
+                    None => format!(
+                        "Error: the user did not answer about the call of `{}` within {} \
+                         minutes; it was not run.",
+                        call.name,
+                        ASK_TIMEOUT.as_secs() / 60
+                    ),
+                };
                 return Ok(Passage::Answer(Box::new(refusal(unanswered).into())));
             }
             Err(error) => {
@@ -185,6 +202,16 @@ impl Gatekeeper {
             .await
             .map_err(state_error)?;
         tracing::info!(tool = %call.name, allowed = answer == Answer::Allow, "the host's user answered");
+        // Past the deadline an allowance runs nothing; the state is used up all the same, so
+        // the late answer cannot be sent again.
+        if answer == Answer::Allow && opened.turn().is_overdue(std::time::SystemTime::now()) {
+            let late = format!(
+                "Error: the user's answer about the call of `{}` came after its deadline; it \
+                 was not run.",
+                call.name
+            );
+            return Ok(Passage::Answer(Box::new(refusal(late).into())));
+        }
         Ok(passage(answer))
     }
 }

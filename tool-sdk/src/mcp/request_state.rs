@@ -49,13 +49,20 @@ pub(super) enum StateRefused {
     Unavailable,
 }
 
-/// Seals `call` into a request state issued by `server` (the server's name).
-pub(super) fn seal(sealer: &Sealer, server: &str, call: &ToolCall) -> Result<String, GateError> {
+/// Seals `call` into a request state issued by `server` (the server's name), its answer due
+/// within `deadline` when the server's policy gives one.
+pub(super) fn seal(
+    sealer: &Sealer,
+    server: &str,
+    call: &ToolCall,
+    deadline: Option<std::time::Duration>,
+) -> Result<String, GateError> {
     let turn = PausedTurn::new(
         AssistantMessage::with_tool_calls(vec![call.clone()]),
         [call.name.as_str()],
         [WAITING_KEY],
-    );
+    )
+    .with_deadline_in(deadline);
     sealer.seal_in(DOMAIN, Some(server), &turn, SystemTime::now())
 }
 
@@ -141,7 +148,7 @@ mod tests {
     fn a_request_state_and_a_paused_turn_of_one_key_never_open_as_each_other() {
         let sealer = sealer();
         let call = ToolCall::new("1", "rm", r#"{"path": "/"}"#);
-        let state = seal(&sealer, "bank", &call).unwrap();
+        let state = seal(&sealer, "bank", &call, None).unwrap();
         assert!(open(&sealer, "bank", &state, &call).is_ok());
         assert!(matches!(sealer.open(&state), Err(GateError::BadSignature)));
 
@@ -162,7 +169,7 @@ mod tests {
     fn a_state_opens_only_for_its_call() {
         let sealer = sealer();
         let call = ToolCall::new("1", "rm", r#"{"path": "/tmp/a"}"#);
-        let state = seal(&sealer, "bank", &call).unwrap();
+        let state = seal(&sealer, "bank", &call, None).unwrap();
         let reordered = ToolCall::new("2", "rm", r#"{ "path":"/tmp/a" }"#);
         assert!(open(&sealer, "bank", &state, &reordered).is_ok());
         let swapped = ToolCall::new("1", "rm", r#"{"path": "/"}"#);
@@ -181,7 +188,7 @@ mod tests {
     fn a_state_opens_only_on_the_server_that_issued_it() {
         let sealer = sealer();
         let call = ToolCall::new("1", "transfer", r#"{"to": "ana", "amount": 5000}"#);
-        let state = seal(&sealer, "bank", &call).unwrap();
+        let state = seal(&sealer, "bank", &call, None).unwrap();
         let refused = open(&sealer, "shop", &state, &call).err();
         assert_eq!(refused, Some(StateRefused::OtherServer("shop".into())));
         assert_eq!(

@@ -210,7 +210,10 @@ impl McpServerBuilder {
         self
     }
 
-    /// Calls that need a person's decision besides those the tools declare (`confirm`).
+    /// Calls that need a person's decision besides those the tools declare (`confirm`). A
+    /// policy's deadline ([`ConfirmationPolicy::with_deadline`]) is how long the host's user
+    /// has to answer: past it the call is not run, and the client's model is told so (15
+    /// minutes without one).
     pub fn with_confirmation_policy(mut self, policy: ConfirmationPolicy) -> Self {
         self.policy = policy;
         self
@@ -244,7 +247,11 @@ impl McpServerBuilder {
     /// key can be drawn for the request states of the [decisions](Self::with_decisions).
     pub fn build(self, registry: impl Into<Arc<ToolRegistry>>) -> Result<McpServer, McpError> {
         let registry = registry.into();
-        let gatekeeper = Gatekeeper::new(self.decisions, &self.implementation.name)?;
+        let gatekeeper = Gatekeeper::new(
+            self.decisions,
+            &self.implementation.name,
+            self.policy.deadline(),
+        )?;
         let tools = registry
             .definitions()
             .map(describe)
