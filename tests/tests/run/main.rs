@@ -10,6 +10,7 @@ mod deadline;
 mod decided_by;
 mod dialects;
 mod durable;
+mod edited;
 mod observability;
 mod properties;
 mod result_limit;

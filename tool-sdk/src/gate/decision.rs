@@ -15,6 +15,17 @@ pub enum Verdict {
         /// The fingerprint of the call that was shown to the person.
         fingerprint: String,
     },
+    /// Run the call with `arguments` in place of the model's, provided its tool name and
+    /// arguments still have this fingerprint: a person corrected them before allowing it. The
+    /// arguments must fit the tool's schema (checked before anything runs; decisions whose
+    /// edit does not fit are refused and the run still waits), and the model reads, with the
+    /// result, that a person changed them, and to what.
+    AllowEdited {
+        /// The fingerprint of the call that was shown to the person.
+        fingerprint: String,
+        /// The arguments it runs with, as JSON text.
+        arguments: String,
+    },
     /// Do not run the call; the model reads `message` as its result.
     Deny {
         /// What the model is told.
@@ -39,6 +50,22 @@ impl ToolCallDecision {
             key: key.into(),
             verdict: Verdict::Allow {
                 fingerprint: fingerprint.into(),
+            },
+        }
+    }
+
+    /// Allows the call with `key`, bound to the `fingerprint` of the call the person saw, to
+    /// run with `arguments` (JSON text) in place of the model's.
+    pub fn allow_edited(
+        key: impl Into<String>,
+        fingerprint: impl Into<String>,
+        arguments: impl Into<String>,
+    ) -> Self {
+        Self {
+            key: key.into(),
+            verdict: Verdict::AllowEdited {
+                fingerprint: fingerprint.into(),
+                arguments: arguments.into(),
             },
         }
     }
@@ -205,6 +232,33 @@ impl DecisionsBuilder<'_> {
         let fingerprint = self.fingerprint_of(key).unwrap_or_default();
         self.decisions
             .push(ToolCallDecision::allow(key, fingerprint));
+        self
+    }
+
+    /// Allows the call with `key`, as it stands in the paused reply, to run with `arguments`
+    /// (JSON text) in place of the model's: a person corrected them.
+    ///
+    /// ```
+    /// use tool_sdk::gate::Verdict;
+    /// use tool_sdk::store::PausedTurn;
+    /// use tool_sdk::{AssistantMessage, ToolCall};
+    ///
+    /// let reply = AssistantMessage::with_tool_calls(vec![ToolCall::new(
+    ///     "c1",
+    ///     "wire_money",
+    ///     r#"{"euros": 5000}"#,
+    /// )]);
+    /// let paused = PausedTurn::new(reply, ["wire_money"], ["c1"]);
+    /// let decisions = paused.decide().allow_edited("c1", r#"{"euros": 500}"#).build();
+    /// assert!(matches!(
+    ///     &decisions.decision_on("c1").unwrap().verdict,
+    ///     Verdict::AllowEdited { arguments, .. } if arguments == r#"{"euros": 500}"#
+    /// ));
+    /// ```
+    pub fn allow_edited(mut self, key: &str, arguments: impl Into<String>) -> Self {
+        let fingerprint = self.fingerprint_of(key).unwrap_or_default();
+        self.decisions
+            .push(ToolCallDecision::allow_edited(key, fingerprint, arguments));
         self
     }
 

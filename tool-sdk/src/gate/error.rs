@@ -49,6 +49,16 @@ pub enum GateError {
         /// The call's key.
         key: String,
     },
+    /// A person's arguments for a call do not fit its tool
+    /// ([`Verdict::AllowEdited`](crate::gate::Verdict::AllowEdited)): nothing ran, and the turn
+    /// is still paused for corrected ones.
+    #[error("the arguments given for `{key}` do not fit its tool: {reason}")]
+    EditRefused {
+        /// The call's key.
+        key: String,
+        /// What does not fit, as the tool's check says.
+        reason: String,
+    },
 
     /// The decisions were built for another pause than the turn in hand waits at (from
     /// another turn, or another pause of its run): nothing ran, and the turn is still paused.
@@ -141,7 +151,8 @@ pub enum GateError {
 impl GateError {
     /// Whether the decisions do not fit the paused reply ([`MissingDecision`](Self::MissingDecision),
     /// [`DuplicateDecision`](Self::DuplicateDecision), [`UnknownKey`](Self::UnknownKey),
-    /// [`ArgumentsChanged`](Self::ArgumentsChanged), [`OtherPause`](Self::OtherPause)): correct
+    /// [`ArgumentsChanged`](Self::ArgumentsChanged), [`EditRefused`](Self::EditRefused),
+    /// [`OtherPause`](Self::OtherPause)): correct
     /// them and send them again, the turn is still paused.
     pub fn is_decisions(&self) -> bool {
         matches!(
@@ -150,6 +161,7 @@ impl GateError {
                 | Self::DuplicateDecision { .. }
                 | Self::UnknownKey { .. }
                 | Self::ArgumentsChanged { .. }
+                | Self::EditRefused { .. }
                 | Self::OtherPause { .. }
         )
     }
@@ -189,6 +201,13 @@ mod tests {
             (GateError::DuplicateDecision { key: key() }, "decisions"),
             (GateError::UnknownKey { key: key() }, "decisions"),
             (GateError::ArgumentsChanged { key: key() }, "decisions"),
+            (
+                GateError::EditRefused {
+                    key: key(),
+                    reason: "missing field `euros`".into(),
+                },
+                "decisions",
+            ),
             (
                 GateError::OtherPause {
                     decisions_for: pause(),

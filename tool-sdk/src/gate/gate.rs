@@ -76,6 +76,8 @@ pub enum Resolution {
     Denied(String),
     /// Allowed, but its tool was not offered in the request: it never runs.
     NotOffered,
+    /// Run it with these arguments (JSON text), which a person gave in place of the model's.
+    RunEdited(String),
 }
 
 /// One call of a reply and how it ended.
@@ -95,6 +97,14 @@ pub struct CallOutcome {
 pub enum CallResult {
     /// It ran: the tool's output or a classified error.
     Ran(Result<ToolOutput, ToolError>),
+    /// It ran with arguments a person gave in place of the model's: the tool's output or a
+    /// classified error. The model reads that a person changed them, and to what.
+    RanEdited {
+        /// The arguments it ran with, as JSON text.
+        arguments: String,
+        /// The tool's output or a classified error.
+        result: Result<ToolOutput, ToolError>,
+    },
     /// A person denied it; it never ran.
     Denied(String),
     /// Its tool was not offered in the request; it never ran.
@@ -125,6 +135,14 @@ impl CallOutcome {
 }
 
 impl CallResult {
+    /// What the tool gave, when it ran (with the model's arguments or a person's).
+    pub fn ran(&self) -> Option<&Result<ToolOutput, ToolError>> {
+        match self {
+            CallResult::Ran(result) | CallResult::RanEdited { result, .. } => Some(result),
+            _ => None,
+        }
+    }
+
     /// What the model reads for `call` (the text, the parts, the status), wherever the call
     /// was decided: `error_text` words a tool's error.
     pub(crate) fn into_answer(
@@ -139,6 +157,15 @@ impl CallResult {
             }
             CallResult::Ran(Err(error)) => {
                 (error_text(&error), Vec::new(), ToolResultStatus::Error)
+            }
+            CallResult::RanEdited { arguments, result } => {
+                let (content, parts, status) =
+                    CallResult::Ran(result).into_answer(call, error_text);
+                let content = format!(
+                    "A person changed this call's arguments before it ran; it ran with \
+                     {arguments}\n\n{content}"
+                );
+                (content, parts, status)
             }
             CallResult::Denied(message) => (message, Vec::new(), ToolResultStatus::Denied),
             CallResult::NotOffered => (
@@ -265,27 +292,30 @@ impl Gate {
                 let decision = decisions
                     .decision_on(key)
                     .ok_or_else(|| GateError::MissingDecision { key: key.clone() })?;
-                Ok(match &decision.verdict {
-                    Verdict::Deny { message } => Resolution::Denied(message.clone()),
-                    Verdict::Allow { fingerprint: bound } => {
-                        if *bound != fingerprint(call) {
-                            return Err(GateError::ArgumentsChanged { key: key.clone() });
-                        }
-                        // Past the deadline, a call that waited may only be denied; the others
-                        // of the reply never needed anyone.
-                        let late = paused.deadline().filter(|at| *at <= now);
-                        if let Some(deadline) = late.filter(|_| paused.awaiting().contains(key)) {
-                            return Err(GateError::DeadlinePassed {
-                                key: key.clone(),
-                                deadline: unix_seconds(deadline),
-                            });
-                        }
-                        if offered.contains(call.name.as_str()) {
-                            Resolution::Run
-                        } else {
-                            Resolution::NotOffered
-                        }
-                    }
+                let (bound, edited) = match &decision.verdict {
+                    Verdict::Deny { message } => return Ok(Resolution::Denied(message.clone())),
+                    Verdict::Allow { fingerprint } => (fingerprint, None),
+                    Verdict::AllowEdited {
+                        fingerprint,
+                        arguments,
+                    } => (fingerprint, Some(arguments)),
+                };
+                if *bound != fingerprint(call) {
+                    return Err(GateError::ArgumentsChanged { key: key.clone() });
+                }
+                // Past the deadline, a call that waited may only be denied; the others of the
+                // reply never needed anyone.
+                let late = paused.deadline().filter(|at| *at <= now);
+                if let Some(deadline) = late.filter(|_| paused.awaiting().contains(key)) {
+                    return Err(GateError::DeadlinePassed {
+                        key: key.clone(),
+                        deadline: unix_seconds(deadline),
+                    });
+                }
+                Ok(match edited {
+                    _ if !offered.contains(call.name.as_str()) => Resolution::NotOffered,
+                    Some(arguments) => Resolution::RunEdited(arguments.clone()),
+                    None => Resolution::Run,
                 })
             })
             .collect()

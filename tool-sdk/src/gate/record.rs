@@ -3,6 +3,7 @@
 use std::time::SystemTime;
 
 use crate::gate::{fingerprint, ToolCallDecisions, Verdict};
+use crate::model::ToolCall;
 use crate::store::{DecisionRecord, PausedTurn};
 
 /// A record of each decision in `decisions` on a call of `turn` that waited for one, made at
@@ -16,10 +17,17 @@ pub(crate) fn records(
         .filter(|pending| pending.awaiting)
         .filter_map(|pending| {
             let decision = decisions.decision_on(&pending.key)?;
-            let (allowed, message) = match &decision.verdict {
-                Verdict::Allow { .. } => (true, None),
-                Verdict::Deny { message } => (false, Some(message.clone())),
+            let (allowed, message, edited) = match &decision.verdict {
+                Verdict::Allow { .. } => (true, None, None),
+                Verdict::AllowEdited { arguments, .. } => (true, None, Some(arguments)),
+                Verdict::Deny { message } => (false, Some(message.clone()), None),
             };
+            let edited_fingerprint = edited.map(|arguments| {
+                fingerprint(&ToolCall {
+                    arguments: arguments.clone(),
+                    ..pending.call.clone()
+                })
+            });
             Some(DecisionRecord {
                 pause: turn.pause().clone(),
                 key: pending.key,
@@ -27,6 +35,8 @@ pub(crate) fn records(
                 fingerprint: fingerprint(pending.call),
                 allowed,
                 message,
+                edited_arguments: edited.cloned(),
+                edited_fingerprint,
                 decider: decisions.decider().map(str::to_owned),
                 decided_at: at,
             })
@@ -37,7 +47,7 @@ pub(crate) fn records(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{AssistantMessage, ToolCall};
+    use crate::model::AssistantMessage;
 
     #[test]
     fn each_waiting_call_s_decision_is_recorded_with_who_and_what() {

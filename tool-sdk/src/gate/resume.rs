@@ -3,7 +3,9 @@
 
 use std::fmt;
 
-use crate::gate::{record, Gate, GateError, Resolution, Sealer, ToolCallDecisions};
+use crate::define::ToolError;
+use crate::gate::{record, Gate, GateError, Resolution, Sealer, ToolCallDecisions, Verdict};
+use crate::model::ToolCall;
 use crate::store::{PausedTurn, RunId, RunStore, StoreError, DEFAULT_LEASE};
 
 /// Where the genuine copy of a paused turn is kept, for [`Gate::resume`].
@@ -47,6 +49,38 @@ fn refuse_budget_pause(turn: &PausedTurn) -> Result<(), GateError> {
     }
 }
 
+/// How a call's arguments are checked against its tool: [`ToolRegistry::check`], in the
+/// registry the call runs from.
+///
+/// [`ToolRegistry::check`]: crate::register::ToolRegistry::check
+pub(crate) type CheckCall<'a> = &'a (dyn Fn(&ToolCall) -> Result<(), ToolError> + Sync);
+
+/// Checks the arguments a person gave in place of the model's against each call's tool:
+/// refused before anything is taken, so corrected decisions can be sent again.
+fn check_edits(
+    turn: &PausedTurn,
+    decisions: &ToolCallDecisions,
+    check: CheckCall<'_>,
+) -> Result<(), GateError> {
+    for pending in turn.calls() {
+        let Some(Verdict::AllowEdited { arguments, .. }) = decisions
+            .decision_on(&pending.key)
+            .map(|decision| &decision.verdict)
+        else {
+            continue;
+        };
+        let edited = ToolCall {
+            arguments: arguments.clone(),
+            ..pending.call.clone()
+        };
+        check(&edited).map_err(|error| GateError::EditRefused {
+            key: pending.key.clone(),
+            reason: error.to_string(),
+        })?;
+    }
+    Ok(())
+}
+
 /// `turn`, taken to run as `decisions` say, with those decisions recorded in its run's state:
 /// every way a turn is taken writes them, once, as it is taken.
 fn with_records(mut turn: PausedTurn, decisions: &ToolCallDecisions) -> PausedTurn {
@@ -71,12 +105,14 @@ impl Gate {
         &self,
         kept: Kept<'_>,
         decisions: &ToolCallDecisions,
+        check: CheckCall<'_>,
     ) -> Result<(PausedTurn, Vec<Resolution>), GateError> {
         match kept {
             Kept::Sealed { sealer, token } => {
                 let opened = sealer.open(token)?;
                 refuse_budget_pause(opened.turn())?;
                 let resolutions = self.resolve(opened.turn(), decisions)?;
+                check_edits(opened.turn(), decisions, check)?;
                 if !opened.consume(sealer.replay_guard()).await? {
                     return Err(GateError::Replayed);
                 }
@@ -88,7 +124,7 @@ impl Gate {
                 if let Ok(kept) = store.load_paused(id).await {
                     refuse_budget_pause(&kept)?;
                 }
-                self.take_decided(store, id, decisions, DEFAULT_LEASE)
+                self.take_decided(store, id, decisions, DEFAULT_LEASE, check)
                     .await
                     .map_err(|error| match error {
                         // A turn the gate paused alone is no run: say what is missing.
@@ -104,13 +140,15 @@ impl Gate {
     /// Takes the turn paused under `id` in `store` once `decisions` fit it, owned for `lease`:
     /// checked before it is taken (decisions that do not fit leave it paused), and taken only
     /// while the run still waits at the pause the decisions were made for (the store checks and
-    /// takes in one step), so decisions never apply to another pause of the run.
+    /// takes in one step), so decisions never apply to another pause of the run. The arguments
+    /// a person gave in place of the model's are checked by `check` before it is taken.
     pub(crate) async fn take_decided(
         &self,
         store: &dyn RunStore,
         id: &RunId,
         decisions: &ToolCallDecisions,
         lease: std::time::Duration,
+        check: CheckCall<'_>,
     ) -> Result<(PausedTurn, Vec<Resolution>), GateError> {
         let already_decided = |error| match error {
             StoreError::AlreadyDecided(_) => GateError::AlreadyDecided {
@@ -131,6 +169,7 @@ impl Gate {
                 }
                 other => other,
             })?;
+        check_edits(&kept, decisions, check)?;
         let taken = store
             .take_paused(id, decisions.pause(), lease)
             .await

@@ -50,7 +50,8 @@ impl Gate {
         kept: Kept<'_>,
         decisions: &ToolCallDecisions,
     ) -> Result<Vec<CallOutcome>, GateError> {
-        let (turn, resolutions) = self.take_kept(kept, decisions).await?;
+        let check = |call: &crate::model::ToolCall| registry.check(&call.name, &call.arguments);
+        let (turn, resolutions) = self.take_kept(kept, decisions, &check).await?;
         let gated = Gated::decided(&turn, resolutions, decisions);
         let outcomes = run_decided(registry, turn.reply(), gated).await;
         if let Kept::Stored { store, id } = kept {

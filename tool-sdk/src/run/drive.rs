@@ -95,18 +95,35 @@ impl ToolLoop {
         decisions: &ToolCallDecisions,
         cancel: &CancellationToken,
     ) -> Result<LoopOutcome, GateError> {
+        // A person's arguments are checked against the tool the call names, among the loop's
+        // tools; a consumed server's tool not listed yet is checked by its server when called.
+        let tools = self
+            .callees
+            .run_tools(self.options.defer_threshold, Default::default());
+        let check = |call: &crate::model::ToolCall| match tools.get(&call.name) {
+            Some(_) => tools
+                .registry_for(&call.name)
+                .check(&call.name, &call.arguments),
+            None => Ok(()),
+        };
         let (taken, resolutions) = match &self.records.store {
             Some(store) => {
                 self.deciding
                     .gate
-                    .take_decided(&**store, id, decisions, self.records.lease)
+                    .take_decided(&**store, id, decisions, self.records.lease, &check)
                     .await?
             }
             None => {
                 let taken = self
                     .deciding
                     .gate
-                    .take_decided(&self.records.parked, id, decisions, self.records.lease)
+                    .take_decided(
+                        &self.records.parked,
+                        id,
+                        decisions,
+                        self.records.lease,
+                        &check,
+                    )
                     .await?;
                 // The run goes on in this process alone; the store remembers it resumed, so
                 // that a second resume is told it was decided already.

@@ -130,14 +130,24 @@ impl<'x, T: Calls + ?Sized> Executor<'x, T> {
         };
         let span = CallSpan::open(&call, description, &gated, self.capture_content);
         span.around(match gated.resolution {
-            Resolution::Run => {
-                Either::Left(
-                    self.allowed(call, key, position)
-                        .map(|started| match started {
-                            Some(result) => CallResult::Ran(result),
-                            None => CallResult::NotStarted,
-                        }),
-                )
+            Resolution::Run => Either::Left(Either::Left(self.allowed(call, key, position).map(
+                |started| match started {
+                    Some(result) => CallResult::Ran(result),
+                    None => CallResult::NotStarted,
+                },
+            ))),
+            Resolution::RunEdited(arguments) => {
+                // The call a person corrected runs, and its record holds what ran.
+                let edited = ToolCall {
+                    arguments: arguments.clone(),
+                    ..call
+                };
+                Either::Left(Either::Right(self.allowed(edited, key, position).map(
+                    move |started| match started {
+                        Some(result) => CallResult::RanEdited { arguments, result },
+                        None => CallResult::NotStarted,
+                    },
+                )))
             }
             Resolution::Denied(message) => Either::Right(ready(CallResult::Denied(message))),
             Resolution::NotOffered => Either::Right(ready(CallResult::NotOffered)),
@@ -151,7 +161,7 @@ impl<'x, T: Calls + ?Sized> Executor<'x, T> {
     pub(crate) async fn one(&self, call: ToolCall, key: String, gated: Gated) -> ToolResult {
         let tool = call.name.clone();
         match self.call(call, key, 0, gated).await {
-            CallResult::Ran(result) => result,
+            CallResult::Ran(result) | CallResult::RanEdited { result, .. } => result,
             _ => Err(ToolError::failed(
                 tool,
                 "the request was cancelled before the call started",

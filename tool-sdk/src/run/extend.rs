@@ -134,7 +134,7 @@ impl ToolLoop {
     ) -> Resumed {
         let allowed = resolutions
             .iter()
-            .any(|gated| matches!(gated.resolution, Resolution::Run));
+            .any(|gated| matches!(gated.resolution, Resolution::Run | Resolution::RunEdited(_)));
         if allowed {
             let calls = match ask.waits {
                 BudgetWaits::Calls => reply.tool_calls.len(),

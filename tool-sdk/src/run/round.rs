@@ -120,13 +120,13 @@ impl ToolLoop {
         let mut failure: Option<(String, String, ToolError)> = None;
         let mut all_direct = true;
         for ((call, key), ended) in reply.tool_calls.iter().zip(&keys).zip(&ended) {
-            match ended {
-                CallResult::Ran(Ok(_)) => {
+            match ended.ran() {
+                Some(Ok(_)) => {
                     all_direct &= tools
                         .get(&call.name)
                         .is_some_and(|tool| tool.definition().options.return_direct);
                 }
-                CallResult::Ran(Err(error)) => {
+                Some(Err(error)) => {
                     all_direct = false;
                     if failure.is_none()
                         && self.options.errors.action(error) == ErrorAction::RollBack
@@ -161,7 +161,7 @@ impl ToolLoop {
             None => &mut *conversation,
         };
         for ((call, key), ended) in reply.tool_calls.iter().zip(&keys).zip(ended) {
-            let started = matches!(ended, CallResult::Ran(_));
+            let started = ended.ran().is_some();
             let tool = tools.get(&call.name).map(|tool| &**tool);
             let (content, parts, status) = ended.into_answer(call, |error| {
                 self.observers

@@ -82,6 +82,7 @@ impl Gated {
     fn decision(&self) -> Option<&'static str> {
         self.decided.then_some(match self.resolution {
             Resolution::Run => "allowed",
+            Resolution::RunEdited(_) => "allowed_edited",
             Resolution::Denied(_) => "denied",
             Resolution::NotOffered => "not_offered",
         })
@@ -151,15 +152,15 @@ fn record(span: &Span, result: &CallResult, content: bool) {
     if !ours {
         return;
     }
-    let error = match result {
-        CallResult::Ran(Ok(output)) => {
+    let error = match (result.ran(), result) {
+        (Some(Ok(output)), _) => {
             if content {
                 span.record("gen_ai.tool.call.result", output.content());
             }
             return;
         }
-        CallResult::Ran(Err(error)) => error_type(error.kind()),
-        CallResult::NotStarted => "cancelled",
+        (Some(Err(error)), _) => error_type(error.kind()),
+        (None, CallResult::NotStarted) => "cancelled",
         _ => return,
     };
     span.record("error.type", error);

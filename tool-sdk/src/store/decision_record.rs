@@ -31,6 +31,15 @@ pub struct DecisionRecord {
     /// What the model was told of a denial; `None` for an allowance.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+    /// The arguments the call ran with, when the person changed the model's before allowing
+    /// it (JSON text): the call as seen is [`fingerprint`](Self::fingerprint), the call as run
+    /// is [`edited_fingerprint`](Self::edited_fingerprint).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub edited_arguments: Option<String>,
+    /// The fingerprint of the call as it ran with the person's arguments, when they changed
+    /// them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub edited_fingerprint: Option<String>,
     /// Who decided, when the decisions said.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decider: Option<String>,
