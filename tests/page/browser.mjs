@@ -6,7 +6,9 @@
 // Each step is an object with one key:
 //   {"open": {"tab": "a", "url": "...", "width": 1000, "height": 900}}  a new tab (viewport optional)
 //   {"choose": {"tab": "a", "run": "RUN", "call": 0, "verdict": "allow"}}  a radio button, clicked
+//   (each step that names a run may leave it out: the page's first run)
 //   {"write": {"tab": "a", "run": "RUN", "call": 0, "message": "..."}}  a denial's message, typed
+//   {"edit": {"tab": "a", "run": "RUN", "call": 0, "arguments": "..."}}  edited arguments, typed
 //   {"set": {"tab": "a", "run": "RUN", "name": "call.0.fingerprint", "value": "..."}}  a field changed
 //   {"remove": {"tab": "a", "run": "RUN", "name": "csrf"}}  a field taken out of the form
 //   {"submit": {"tab": "a", "run": "RUN"}}  the form's button clicked; waits for the next page
@@ -81,6 +83,14 @@ try {
           .locator(`textarea[name="call.${args.call}.message"]`)
           .fill(args.message);
         break;
+      case "edit": {
+        // Types the arguments a call is to run with, as a person would (the page checks them).
+        const field = section(args.tab, args.run)
+          .locator(`textarea[name="call.${args.call}.arguments"]`);
+        await field.evaluate((text) => { text.closest("details").open = true; });
+        await field.fill(args.arguments);
+        break;
+      }
       case "set":
         await section(args.tab, args.run)
           .locator(`[name="${args.name}"]`)

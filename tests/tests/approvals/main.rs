@@ -11,6 +11,7 @@ mod context;
 mod deadline;
 mod decided_by;
 mod desk;
+mod edited;
 mod headers;
 mod polling;
 mod reads;

@@ -80,6 +80,36 @@ pub(super) fn arguments(raw: &str) -> (String, Vec<char>) {
     (html, hidden)
 }
 
+/// A call's arguments as the text a person edits, escaped for a text area: indented JSON laid
+/// out from the text the model wrote, each hidden character in a string written as its JSON
+/// escape (`\u202e`), which means the same to the tool and shows as what it is. Text that is
+/// not JSON comes as it is, its hidden characters marked.
+pub(super) fn editable(raw: &str) -> String {
+    let Some(tokens) = json::tokens(raw) else {
+        return shown(raw);
+    };
+    let mut text = String::with_capacity(raw.len() + raw.len() / 4);
+    json::pretty(
+        &tokens,
+        &mut text,
+        |string, text| {
+            for piece in pieces(&json::Token::quoted(string), Lines::Kept) {
+                match piece {
+                    Piece::Text(plain) => text.push_str(plain),
+                    Piece::Hidden(c) => {
+                        let mut units = [0u16; 2];
+                        for unit in c.encode_utf16(&mut units) {
+                            push(text, format_args!("\\u{unit:04x}"));
+                        }
+                    }
+                }
+            }
+        },
+        |scalar, text| text.push_str(scalar),
+    );
+    escape(&text)
+}
+
 /// Appends `piece` to `html`: writing to a `String` cannot fail.
 pub(super) fn push(html: &mut String, piece: std::fmt::Arguments<'_>) {
     let _ = html.write_fmt(piece);
@@ -127,6 +157,21 @@ mod tests {
             arguments("{\"n\": 18446744073709551617}").0,
             "{\n  <span class=\"string\">&quot;n&quot;</span>: 18446744073709551617\n}"
         );
+    }
+
+    #[test]
+    fn editable_arguments_are_indented_json_whose_hidden_characters_are_escapes() {
+        let text = editable("{\"to\":\"\u{202E}moc\",\"n\":1,\"tag\":\"\u{E0041}<b>\"}");
+        assert_eq!(
+            text,
+            "{\n  &quot;to&quot;: &quot;\\u202emoc&quot;,\n  &quot;n&quot;: 1,\n  \
+             &quot;tag&quot;: &quot;\\udb40\\udc41&lt;b&gt;&quot;\n}"
+        );
+        // What the person would send back means what the model wrote.
+        let sent = "{\n  \"to\": \"\\u202emoc\",\n  \"n\": 1,\n  \"tag\": \"\\udb40\\udc41<b>\"\n}";
+        let read: serde_json::Value = serde_json::from_str(sent).unwrap();
+        assert_eq!(read["to"], "\u{202E}moc");
+        assert_eq!(read["tag"], "\u{E0041}<b>");
     }
 
     #[test]

@@ -29,10 +29,12 @@ struct CallFields {
     fingerprint: Option<String>,
     verdict: Option<String>,
     message: Option<String>,
+    arguments: Option<String>,
 }
 
 /// Reads the form's fields: `csrf`, `run`, `pause`, and for each call `call.N.key`,
-/// `call.N.fingerprint`, `call.N.verdict` (`allow` or `deny`) and `call.N.message`; `all`
+/// `call.N.fingerprint`, `call.N.verdict` (`allow`, `edit` or `deny`), `call.N.message` and
+/// `call.N.arguments` (what an edited allowance runs with); `all`
 /// (`allow` or `deny`, sent by the "Allow all" and "Deny all" buttons) gives every call that
 /// verdict, each allowance still bound to the fingerprint the page showed. A field missing or
 /// out of place is an error naming it.
@@ -61,6 +63,7 @@ pub(super) fn read(fields: Vec<(String, String)>) -> Result<DecisionForm, String
                     "fingerprint" => &mut calls[index].fingerprint,
                     "verdict" => &mut calls[index].verdict,
                     "message" => &mut calls[index].message,
+                    "arguments" => &mut calls[index].arguments,
                     other => {
                         return Err(format!(
                             "the form has an unknown field `call.{index}.{other}`"
@@ -106,6 +109,15 @@ fn decision(index: usize, call: CallFields) -> Result<ToolCallDecision, String> 
                 .ok_or(format!("call `{key}` has no fingerprint"))?;
             Ok(ToolCallDecision::allow(key, fingerprint))
         }
+        Some("edit") => {
+            let fingerprint = call
+                .fingerprint
+                .ok_or(format!("call `{key}` has no fingerprint"))?;
+            let arguments = call
+                .arguments
+                .ok_or(format!("call `{key}` is allowed edited, with no arguments"))?;
+            Ok(ToolCallDecision::allow_edited(key, fingerprint, arguments))
+        }
         Some("deny") => {
             if let Some(long) = call
                 .message
@@ -127,7 +139,7 @@ fn decision(index: usize, call: CallFields) -> Result<ToolCallDecision, String> 
         }
         Some(other) => Err(format!("call `{key}` has an unknown verdict `{other}`")),
         None => Err(format!(
-            "call `{key}` has no decision: choose allow or deny for each call"
+            "call `{key}` has no decision: choose allow, allow edited or deny for each call"
         )),
     }
 }
@@ -170,6 +182,35 @@ mod tests {
         );
         // Who decided is not the form's to say: the page's check names them.
         assert_eq!(form.decisions.decider(), None);
+    }
+
+    #[test]
+    fn an_edited_allowance_carries_the_persons_arguments() {
+        let form = |arguments: Option<&str>| {
+            let mut pairs = vec![
+                ("csrf", "t"),
+                ("run", "r-1"),
+                ("pause", "p-1"),
+                ("call.0.key", "a"),
+                ("call.0.fingerprint", "fa"),
+                ("call.0.verdict", "edit"),
+            ];
+            pairs.extend(arguments.map(|arguments| ("call.0.arguments", arguments)));
+            read(fields(&pairs))
+        };
+        let edited = form(Some(r#"{"euros": 300}"#)).expect("a well-formed form");
+        assert_eq!(
+            edited.decisions.decisions(),
+            [ToolCallDecision::allow_edited(
+                "a",
+                "fa",
+                r#"{"euros": 300}"#
+            )]
+        );
+        assert_eq!(
+            form(None).unwrap_err(),
+            "call `a` is allowed edited, with no arguments"
+        );
     }
 
     #[test]

@@ -231,6 +231,10 @@ impl ApprovalPage {
                 "/decide",
                 post(routes::decide).layer(DefaultBodyLimit::max(form::LARGEST_FORM)),
             )
+            .route(
+                "/check",
+                post(routes::check).layer(DefaultBodyLimit::max(form::LARGEST_FORM)),
+            )
             .route("/outcome", get(routes::outcome))
             .route("/page.css", get(routes::style))
             .route("/page.js", get(routes::script))

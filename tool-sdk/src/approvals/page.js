@@ -14,7 +14,7 @@
   function busy(section) {
     return section.contains(document.activeElement) || section.dataset.busy === "yes" ||
       Array.from(section.querySelectorAll("input[type=radio]")).some((r) => r.checked) ||
-      Array.from(section.querySelectorAll("textarea")).some((t) => t.value !== "");
+      Array.from(section.querySelectorAll("textarea")).some((t) => t.value !== t.defaultValue);
   }
 
   function shown() {
@@ -167,6 +167,78 @@
       button.disabled = true;
     }
   }
+
+  // Edited arguments: checked against the tool as the person types (the server answers what
+  // does not fit), the error shown at the field; while "Allow, edited" is chosen, an error
+  // keeps the form from being sent. The server checks the decision again when it is.
+  function editOf(field) {
+    const name = field.name.replace(/\.(arguments|verdict)$/, "");
+    const form = field.form;
+    return {
+      form,
+      text: form.querySelector(`textarea[name="${name}.arguments"]`),
+      chosen: form.querySelector(`input[name="${name}.verdict"][value="edit"]`),
+    };
+  }
+
+  function showCheck(edit) {
+    const error = edit.text.dataset.error || "";
+    const applies = edit.chosen.checked && error !== "";
+    edit.text.setCustomValidity(applies ? error : "");
+    edit.text.setAttribute("aria-invalid", applies ? "true" : "false");
+    const shownAt = document.getElementById(edit.text.getAttribute("aria-describedby"));
+    shownAt.textContent = error;
+    shownAt.hidden = error === "";
+    if (applies) {
+      edit.text.closest("details").open = true;
+    }
+  }
+
+  const checks = new WeakMap();
+  async function check(edit) {
+    const asked = edit.text.value;
+    const body = new URLSearchParams({
+      csrf: edit.form.querySelector("input[name=csrf]").value,
+      tool: edit.text.dataset.tool,
+      arguments: asked,
+    });
+    try {
+      const response = await fetch("check", { method: "POST", body, credentials: "same-origin" });
+      if (!response.ok || edit.text.value !== asked) {
+        return; // the server refused to check, or the text changed since: the next check says
+      }
+      const answer = await response.json();
+      edit.text.dataset.error = answer.error || "";
+    } catch (_) {
+      return; // checked when submitted
+    }
+    showCheck(edit);
+  }
+
+  list.addEventListener("input", (event) => {
+    const field = event.target;
+    if (!field.name || !field.name.endsWith(".arguments")) {
+      return;
+    }
+    const edit = editOf(field);
+    edit.chosen.checked = true;
+    clearTimeout(checks.get(field));
+    checks.set(field, setTimeout(() => check(edit), 250));
+  });
+
+  list.addEventListener("change", (event) => {
+    const field = event.target;
+    if (field.type !== "radio" || !field.name.endsWith(".verdict")) {
+      return;
+    }
+    const edit = editOf(field);
+    if (edit.text) {
+      if (field.value === "edit") {
+        edit.text.closest("details").open = true;
+      }
+      showCheck(edit);
+    }
+  });
 
   list.addEventListener("submit", (event) => {
     const form = event.target;

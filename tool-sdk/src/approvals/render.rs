@@ -7,7 +7,7 @@ use std::time::SystemTime;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 
-use super::escape::{arguments, escape, push, shown};
+use super::escape::{arguments, editable, escape, push, shown};
 use super::form::LONGEST_DENIAL;
 use crate::compensate::CompensationReport;
 use crate::gate::fingerprint;
@@ -209,11 +209,24 @@ pub(super) fn run_section(waiting: &Waiting<'_>, csrf: &str) -> String {
                     "<div class=\"choice\">\
                      <label><input type=\"radio\" name=\"call.{index}.verdict\" value=\"allow\" \
                      required> Allow</label>\
+                     <label><input type=\"radio\" name=\"call.{index}.verdict\" value=\"edit\"> \
+                     Allow, edited</label>\
                      <label><input type=\"radio\" name=\"call.{index}.verdict\" value=\"deny\"> \
                      Deny</label></div>\n\
+                     <details class=\"edit\"><summary>Edit the arguments</summary>\
+                     <label class=\"edit\">Arguments to run with, if allowed edited \
+                     <span class=\"hint\">(JSON; the model is told what you changed)</span>\
+                     <textarea name=\"call.{index}.arguments\" rows=\"{rows}\" \
+                     spellcheck=\"false\" data-tool=\"{name_attribute}\" \
+                     aria-describedby=\"edit-{id}-{index}\">{editable}</textarea></label>\
+                     <p class=\"field-error\" id=\"edit-{id}-{index}\" role=\"alert\" hidden>\
+                     </p></details>\n\
                      <label class=\"reason\">Message for the model, if denied\
                      <textarea name=\"call.{index}.message\" rows=\"2\" \
-                     maxlength=\"{LONGEST_DENIAL}\"></textarea></label>\n"
+                     maxlength=\"{LONGEST_DENIAL}\"></textarea></label>\n",
+                    rows = editable_rows(&call.call.arguments),
+                    name_attribute = escape(&call.call.name),
+                    editable = editable(&call.call.arguments),
                 ),
             );
         } else {
@@ -240,6 +253,13 @@ pub(super) fn run_section(waiting: &Waiting<'_>, csrf: &str) -> String {
     }
     html.push_str("</div>\n</form>\n</section>\n");
     html
+}
+
+/// How many lines a call's arguments take when laid out to edit: enough to see them whole,
+/// up to a screenful.
+fn editable_rows(arguments: &str) -> usize {
+    let fields = arguments.matches(',').count() + 3;
+    fields.clamp(3, 20)
 }
 
 /// The warning beside a call whose name or arguments (`hidden`, the characters found in them)
@@ -461,7 +481,14 @@ fn call_row(call: &CallSummary) -> String {
 
 /// One decision of the run: the call, what was decided, by whom and when.
 fn decision_item(record: &DecisionRecord) -> String {
-    let verdict = if record.allowed { "allowed" } else { "denied" };
+    let verdict = match (&record.edited_arguments, record.allowed) {
+        (Some(arguments), true) => format!(
+            "allowed with edited arguments <code class=\"edited\">{}</code>",
+            shown(arguments)
+        ),
+        (None, true) => "allowed".to_owned(),
+        (_, false) => "denied".to_owned(),
+    };
     let by = record.decider.as_deref().unwrap_or("someone unnamed");
     let said = record
         .message

@@ -234,6 +234,14 @@ pub(super) async fn decide(
                  call has. Reload the page and decide on what it shows."
             ),
         ),
+        Err(GateError::EditRefused { key, reason }) => refused(
+            StatusCode::BAD_REQUEST,
+            "The edited arguments do not fit",
+            &format!(
+                "Nothing ran, and the run still waits: the arguments given for call `{key}` do \
+                 not fit its tool: {reason}. Go back, correct them, and decide again."
+            ),
+        ),
         Err(GateError::DeadlinePassed { .. }) => refused(
             StatusCode::CONFLICT,
             "Too late to allow",
@@ -247,6 +255,37 @@ pub(super) async fn decide(
             &format!("Nothing ran, and the run still waits: {error}."),
         ),
     }
+}
+
+/// `POST /check`: whether arguments a person edited fit the tool they are for, for the page to
+/// show what does not at the field before anything is submitted (`{"error": null}` or
+/// `{"error": "..."}`). The decision is checked again when it is submitted. A tool the page's
+/// loop does not register itself (a consumed server's) is checked then, by its server.
+pub(super) async fn check(
+    State(shared): State<Arc<Shared>>,
+    headers: HeaderMap,
+    Form(fields): Form<HashMap<String, String>>,
+) -> Response {
+    let token = fields.get("csrf").map_or("", String::as_str);
+    if !shared.csrf.verify_any(&csrf::sessions_of(&headers), token) {
+        return (StatusCode::FORBIDDEN, "reload the page").into_response();
+    }
+    let (Some(tool), Some(arguments)) = (fields.get("tool"), fields.get("arguments")) else {
+        return (
+            StatusCode::BAD_REQUEST,
+            "a check needs `tool` and `arguments`",
+        )
+            .into_response();
+    };
+    let registry = shared.agent.registry();
+    let error = match registry.get(tool) {
+        Some(_) => registry
+            .check(tool, arguments)
+            .err()
+            .map(|error| error.to_string()),
+        None => None,
+    };
+    json(&serde_json::json!({ "error": error }))
 }
 
 /// `GET /outcome?run=ID`: what came of the latest decision on a run.
