@@ -5,8 +5,10 @@
 //! a decision, newest first, each with the conversation's last user message; for each waiting
 //! call it shows the tool, its description and the arguments as indented JSON (a call the
 //! policy did not gate shows as "will run", one that cannot run as "will not run"). The
-//! person allows or denies each call, a denial with a message for the model, and submits
-//! once: the run resumes in the server, and the page shows what came of it: the answer, what
+//! person allows or denies each call, a denial with a message for the model, or corrects its
+//! arguments and allows it so ("Allow, edited": checked against the tool as they type, the
+//! error shown at the field, and again by the server; the model is told what they changed),
+//! and submits once: the run resumes in the server, and the page shows what came of it: the answer, what
 //! ran, and what was rolled back and why. The list updates itself as runs pause and are
 //! decided elsewhere: it polls every 2 s for the waiting runs' ids (one read of the store, no
 //! conversation loaded) and fetches a run it lacks alone; a form being filled in for a run
@@ -16,6 +18,10 @@
 //! The runs it decides are those started with a chat memory
 //! ([`Run::with_memory`](crate::run::Run::with_memory)): the page resumes each on its
 //! conversation. Others are listed, to be decided in the application.
+//!
+//! A run whose policy gives its pauses a deadline shows the time left, counted down; past it
+//! an allowance is refused, and the page's server denies the run's waiting calls itself
+//! ([`BoundPage::serve`]).
 //!
 //! Who decided is recorded with each decision: the person the page's check names
 //! ([`with_authorize`](ApprovalPage::with_authorize); `local` by default), shown in the
