@@ -75,10 +75,13 @@ impl Terminal {
         let _ = output.flush();
     }
 
-    /// What the person answered about `call`: an allowance, or the denial the model reads.
-    async fn ask(&self, call: &ToolCall) -> Result<(), String> {
+    /// What the person answered about `call`: an allowance (with their arguments, when they
+    /// gave some), or the denial the model reads.
+    async fn ask(&self, call: &ToolCall) -> Result<Option<String>, String> {
         let (name, arguments) = (Visible::line(&call.name), Visible::line(&call.arguments));
-        let question = format!("Allow {name} {arguments}? [y/N, or a reason]");
+        let question = format!(
+            "Allow {name} {arguments}? [y/N, e {{...}} to run with your arguments, or a reason]"
+        );
         let mut hidden = name.hidden().to_vec();
         hidden.extend(
             arguments
@@ -102,7 +105,11 @@ impl Terminal {
             Err("denied: no one was at the terminal to approve it".to_owned())
         };
         match &verdict {
-            Ok(()) => self.line(format_args!("  allowed")),
+            Ok(None) => self.line(format_args!("  allowed")),
+            Ok(Some(edited)) => self.line(format_args!(
+                "  allowed  with your arguments {}",
+                Visible::line(edited)
+            )),
             Err(message) => self.line(format_args!(
                 "  denied   the model reads: {}",
                 Visible::text(message)
@@ -112,17 +119,26 @@ impl Terminal {
     }
 }
 
-/// An answer read as a decision: `y` or `yes` allow; nothing, `n` or `no` deny; any other text
-/// denies with that text as the reason the model reads. `None` is an input that ended.
-fn verdict(answer: Option<&str>) -> Result<(), String> {
+/// An answer read as a decision: `y` or `yes` allow; `e {...}` (or `edit {...}`) allows with
+/// those arguments in place of the model's; nothing, `n` or `no` deny; any other text denies
+/// with that text as the reason the model reads. `None` is an input that ended.
+fn verdict(answer: Option<&str>) -> Result<Option<String>, String> {
     match answer {
         None => Err("denied: the terminal's input ended before an answer".to_owned()),
         Some(answer) => match answer.to_ascii_lowercase().as_str() {
-            "y" | "yes" => Ok(()),
+            "y" | "yes" => Ok(None),
+            edit if edited(edit).is_some() => Ok(edited(answer).map(str::to_owned)),
             "" | "n" | "no" => Err("denied by the person at the terminal".to_owned()),
             _ => Err(format!("denied by the person at the terminal: {answer}")),
         },
     }
+}
+
+/// The arguments of an answer `e {...}` or `edit {...}`: the JSON object after the word.
+fn edited(answer: &str) -> Option<&str> {
+    let (word, rest) = answer.split_once(char::is_whitespace)?;
+    let rest = rest.trim();
+    (matches!(word, "e" | "edit" | "E" | "EDIT" | "Edit") && rest.starts_with('{')).then_some(rest)
 }
 
 // What the terminal does not show is a no-op here: the defaults would build events no one reads.
@@ -231,7 +247,8 @@ impl Approver for Terminal {
             let mut decide = paused.decide();
             for pending in paused.calls().filter(|pending| pending.awaiting) {
                 decide = match self.ask(pending.call).await {
-                    Ok(()) => decide.allow(&pending.key),
+                    Ok(None) => decide.allow(&pending.key),
+                    Ok(Some(arguments)) => decide.allow_edited(&pending.key, arguments),
                     Err(reason) => decide.deny(&pending.key, reason),
                 };
             }
@@ -260,8 +277,18 @@ mod tests {
 
     #[test]
     fn answers_read_as_decisions() {
-        assert_eq!(verdict(Some("y")), Ok(()));
-        assert_eq!(verdict(Some("YES")), Ok(()));
+        assert_eq!(verdict(Some("y")), Ok(None));
+        assert_eq!(verdict(Some("YES")), Ok(None));
+        assert_eq!(
+            verdict(Some(r#"e {"euros": 300}"#)),
+            Ok(Some(r#"{"euros": 300}"#.to_owned()))
+        );
+        assert_eq!(
+            verdict(Some(r#"edit   {"Euros": 1}"#)),
+            Ok(Some(r#"{"Euros": 1}"#.to_owned()))
+        );
+        // A reason that starts with the letter is a reason.
+        assert!(verdict(Some("e-mail is wrong")).is_err());
         assert!(verdict(Some("")).is_err());
         assert!(verdict(Some("no")).is_err());
         assert_eq!(
@@ -289,14 +316,19 @@ mod tests {
         let reply = AssistantMessage::with_tool_calls(vec![
             ToolCall::new("c1", "pay", r#"{"euros":5}"#),
             ToolCall::new("c2", "pay", r#"{"euros":900}"#),
+            ToolCall::new("c3", "pay", r#"{"euros":700}"#),
         ]);
-        PausedTurn::new(reply, ["pay"], ["c1", "c2"])
+        PausedTurn::new(reply, ["pay"], ["c1", "c2", "c3"])
     }
 
     #[tokio::test]
     async fn a_person_is_asked_about_each_waiting_call() {
         let shown = Shared::default();
-        let terminal = Terminal::new(&b"y\ntoo much\n"[..], shown.clone(), true);
+        let terminal = Terminal::new(
+            &b"y\ntoo much\ne {\"euros\": 70}\n"[..],
+            shown.clone(),
+            true,
+        );
         let turn = paused();
         let decisions = terminal.decide(&turn).await;
         let verdicts: Vec<_> = decisions
@@ -304,7 +336,7 @@ mod tests {
             .iter()
             .map(|d| (d.key.as_str(), d.verdict.clone()))
             .collect();
-        assert_eq!(verdicts.len(), 2);
+        assert_eq!(verdicts.len(), 3);
         assert_eq!(decisions.decider(), Some("terminal"));
         assert!(matches!(
             verdicts[0],
@@ -313,9 +345,18 @@ mod tests {
         assert!(
             matches!(&verdicts[1], ("c2", crate::gate::Verdict::Deny { message }) if message.ends_with("too much"))
         );
+        assert!(
+            matches!(&verdicts[2], ("c3", crate::gate::Verdict::AllowEdited { arguments, .. }) if arguments == r#"{"euros": 70}"#)
+        );
         let text = String::from_utf8(shown.0.lock().unwrap().clone()).unwrap();
         assert!(
-            text.contains(r#"Allow pay {"euros":900}? [y/N, or a reason]"#),
+            text.contains(
+                r#"Allow pay {"euros":900}? [y/N, e {...} to run with your arguments, or a reason]"#
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains(r#"allowed  with your arguments {"euros": 70}"#),
             "{text}"
         );
     }

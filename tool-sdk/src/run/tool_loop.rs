@@ -84,8 +84,9 @@ impl ToolLoop {
 
     /// Shows each run at the terminal as it goes (the model, each call and its result, what
     /// is rolled back, how the run ends) and asks the person there about each call that waits
-    /// for a decision: `Allow pay {"booking":"LIS-2"}? [y/N, or a reason]` (a reason denies,
-    /// and the model reads it). When stdin is not a terminal, no one is asked: the rule
+    /// for a decision: `Allow pay {"booking":"LIS-2"}? [y/N, e {...} to run with your
+    /// arguments, or a reason]` (`e` and a JSON object allows the call with those arguments in
+    /// place of the model's; a reason denies, and the model reads it). When stdin is not a terminal, no one is asked: the rule
     /// [`UNATTENDED_RULE`](crate::run::UNATTENDED_RULE) denies, and the output says so.
     ///
     /// For programs run at a terminal (examples, command-line agents); a server decides with
