@@ -11,6 +11,7 @@ mod decided_by;
 mod dialects;
 mod durable;
 mod edited;
+mod history;
 mod observability;
 mod properties;
 mod result_limit;

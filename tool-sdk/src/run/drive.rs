@@ -6,6 +6,7 @@ use tokio_util::sync::CancellationToken;
 use crate::gate::{GateError, ToolCallDecisions};
 use crate::model::Message;
 use crate::run::extend::Resumed;
+use crate::run::history;
 use crate::run::outcome::RoundEnd;
 use crate::run::span::Gated;
 use crate::run::tools::RunTools;
@@ -132,7 +133,13 @@ impl ToolLoop {
             }
         };
         let gated = Gated::decided(&taken, resolutions, decisions);
-        Ok(self.resume_taken(conversation, taken, gated, cancel).await)
+        // Written into the history as it goes: running now, then how it ended.
+        let mut decided = history::running(&taken, conversation);
+        history::keep(self.records.run_store(), &decided).await;
+        let outcome = self.resume_taken(conversation, taken, gated, cancel).await;
+        decided.ended = Some(history::ended(&outcome));
+        history::keep(self.records.run_store(), &decided).await;
+        Ok(outcome)
     }
 
     /// The paused turn, and whatever follows, once taken.

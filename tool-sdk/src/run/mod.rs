@@ -17,6 +17,7 @@ mod events;
 mod execute;
 mod expire;
 mod extend;
+mod history;
 mod observe;
 mod observers;
 mod options;

@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant, SystemTime};
 
 use crate::store::{
-    Compensated, InMemoryReplayGuard, Orphan, Orphans, PauseId, PausedRun, PausedTurn, RecordEntry,
-    ReplayGuard, RunId, RunStore, StoreError, StoreFuture, FINISHED_KEPT,
+    Compensated, DecidedRun, InMemoryReplayGuard, Orphan, Orphans, PauseId, PausedRun, PausedTurn,
+    RecordEntry, ReplayGuard, RunId, RunStore, StoreError, StoreFuture, FINISHED_KEPT,
 };
 
 /// A [`RunStore`] in this process's memory (the default): runs survive nothing, but follow the
@@ -33,8 +33,14 @@ pub struct InMemoryRunStore {
     runs: Arc<Mutex<BTreeMap<RunId, Run>>>,
     finished: Arc<Mutex<Finished>>,
     used: Arc<InMemoryReplayGuard>,
+    /// The history of decisions, oldest first, the latest [`DECIDED_KEPT`] only.
+    decided: Arc<Mutex<VecDeque<DecidedRun>>>,
     owner: u64,
 }
+
+/// How many decided pauses the in-memory store keeps in its history: a process's memory is no
+/// archive, and a loop without a store keeps its paused runs here.
+const DECIDED_KEPT: usize = 1_000;
 
 /// Who finished each run, oldest first, kept for [`FINISHED_KEPT`].
 #[derive(Debug, Default)]
@@ -88,6 +94,7 @@ impl InMemoryRunStore {
             runs: Arc::default(),
             finished: Arc::default(),
             used: Arc::default(),
+            decided: Arc::default(),
             owner: next_owner(),
         }
     }
@@ -99,6 +106,7 @@ impl InMemoryRunStore {
             runs: Arc::clone(&self.runs),
             finished: Arc::clone(&self.finished),
             used: Arc::clone(&self.used),
+            decided: Arc::clone(&self.decided),
             owner: next_owner(),
         }
     }
@@ -266,6 +274,31 @@ impl RunStore for InMemoryRunStore {
         paused.sort_by(|a, b| (b.paused_at, b.turn.id()).cmp(&(a.paused_at, a.turn.id())));
         paused.truncate(limit);
         Box::pin(async move { Ok(paused) })
+    }
+
+    fn keep_decided<'a>(&'a self, decided: &'a DecidedRun) -> StoreFuture<'a, ()> {
+        let mut kept = self.decided.lock().unwrap_or_else(PoisonError::into_inner);
+        match kept
+            .iter_mut()
+            .find(|old| old.run == decided.run && old.pause == decided.pause)
+        {
+            Some(old) => *old = decided.clone(),
+            None => {
+                if kept.len() == DECIDED_KEPT {
+                    kept.pop_front();
+                }
+                kept.push_back(decided.clone());
+            }
+        }
+        Box::pin(async { Ok(()) })
+    }
+
+    fn list_decided(&self, skip: usize, limit: usize) -> StoreFuture<'_, Vec<DecidedRun>> {
+        let kept = self.decided.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut listed: Vec<DecidedRun> = kept.iter().cloned().collect();
+        listed.sort_by(|a, b| (b.decided_at, &b.run).cmp(&(a.decided_at, &a.run)));
+        let page = listed.into_iter().skip(skip).take(limit).collect();
+        Box::pin(async move { Ok(page) })
     }
 
     fn finish<'a>(&'a self, run: &'a RunId) -> StoreFuture<'a, ()> {

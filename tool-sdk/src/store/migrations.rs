@@ -53,6 +53,10 @@ pub(crate) const SQLITE: &[Migration] = &[
         version: 10,
         sql: include_str!("../../migrations/sqlite/0010_pause_deadline.sql"),
     },
+    Migration {
+        version: 11,
+        sql: include_str!("../../migrations/sqlite/0011_decided_runs.sql"),
+    },
 ];
 
 /// The PostgreSQL schema.
@@ -97,5 +101,9 @@ pub(crate) const POSTGRES: &[Migration] = &[
     Migration {
         version: 10,
         sql: include_str!("../../migrations/postgres/0010_pause_deadline.sql"),
+    },
+    Migration {
+        version: 11,
+        sql: include_str!("../../migrations/postgres/0011_decided_runs.sql"),
     },
 ];

@@ -27,6 +27,7 @@ mod budget_ask;
 mod chat_memory;
 mod decision_record;
 mod error;
+mod history;
 mod id;
 mod in_memory;
 mod in_memory_tasks;
@@ -54,6 +55,7 @@ pub use chat_memory::{ChatMemory, InMemoryChatMemory};
 pub use deadpool_postgres;
 pub use decision_record::DecisionRecord;
 pub use error::{StoreError, StoreFuture};
+pub use history::{DecidedRun, RolledBack, RunEnded};
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 pub(crate) use id::owner_token;
 #[cfg(any(feature = "mcp", feature = "approvals"))]
@@ -175,6 +177,20 @@ pub trait RunStore: Send + Sync {
             overdue.truncate(limit);
             Ok(overdue)
         })
+    }
+
+    /// Keeps `decided` in the history of decisions, in place of what it kept for the same run
+    /// and pause (the running record, replaced by the ended one). The default keeps nothing: a
+    /// store of the application's own that keeps no history shows none.
+    fn keep_decided<'a>(&'a self, decided: &'a DecidedRun) -> StoreFuture<'a, ()> {
+        let _ = decided;
+        Box::pin(async { Ok(()) })
+    }
+
+    /// The history of decisions, newest first: `limit` records after skipping `skip`.
+    fn list_decided(&self, skip: usize, limit: usize) -> StoreFuture<'_, Vec<DecidedRun>> {
+        let _ = (skip, limit);
+        Box::pin(async { Ok(Vec::new()) })
     }
 
     /// The run ended (answered, rolled back, recovered): its record is dropped.

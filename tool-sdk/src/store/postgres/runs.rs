@@ -5,9 +5,9 @@ use std::time::{Duration, SystemTime};
 
 use super::{backend, PostgresStore};
 use crate::store::{
-    decode_entry, decode_paused, encode_entry, encode_paused, not_waiting, Compensated, Orphan,
-    Orphans, PauseId, PausedRun, PausedTurn, RecordEntry, RunId, RunStore, StoreError, StoreFuture,
-    FINISHED_KEPT, TIMED_OUT_PREFIX,
+    decode_entry, decode_paused, encode_entry, encode_paused, not_waiting, Compensated, DecidedRun,
+    Orphan, Orphans, PauseId, PausedRun, PausedTurn, RecordEntry, RunId, RunStore, StoreError,
+    StoreFuture, FINISHED_KEPT, TIMED_OUT_PREFIX,
 };
 
 fn millis(lease: Duration) -> i64 {
@@ -214,6 +214,62 @@ impl RunStore for PostgresStore {
                 &[&limit],
             )
             .await
+        })
+    }
+
+    fn keep_decided<'a>(&'a self, decided: &'a DecidedRun) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let record = decided.to_column()?;
+            self.connection()
+                .await
+                .map_err(backend)?
+                .execute(
+                    "INSERT INTO tool_sdk_decided (run_id, pause_id, decided_at, record)
+                     VALUES ($1, $2, $3, $4)
+                     ON CONFLICT (run_id, pause_id)
+                     DO UPDATE SET decided_at = excluded.decided_at, record = excluded.record",
+                    &[
+                        &decided.run.as_str(),
+                        &decided.pause.as_str(),
+                        &decided.decided_at,
+                        &record,
+                    ],
+                )
+                .await
+                .map_err(backend)?;
+            Ok(())
+        })
+    }
+
+    fn list_decided(&self, skip: usize, limit: usize) -> StoreFuture<'_, Vec<DecidedRun>> {
+        Box::pin(async move {
+            let (skip, limit) = (
+                i64::try_from(skip).unwrap_or(i64::MAX),
+                i64::try_from(limit).unwrap_or(i64::MAX),
+            );
+            let rows = self
+                .connection()
+                .await
+                .map_err(backend)?
+                .query(
+                    "SELECT run_id, record FROM tool_sdk_decided
+                     ORDER BY decided_at DESC, run_id DESC LIMIT $1 OFFSET $2",
+                    &[&limit, &skip],
+                )
+                .await
+                .map_err(backend)?;
+            let mut listed = Vec::new();
+            for row in rows {
+                let run: &str = row.try_get(0).map_err(backend)?;
+                let record: &str = row.try_get(1).map_err(backend)?;
+                match DecidedRun::from_column(record) {
+                    Ok(decided) => listed.push(decided),
+                    Err(error) => {
+                        tracing::warn!(%run, %error, "a decided run is left out of the history")
+                    }
+                }
+            }
+            Ok(listed)
         })
     }
 

@@ -6,9 +6,9 @@ use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 
 use super::{at, backend, lease_until, ms_of, now_ms, SqliteStore};
 use crate::store::{
-    decode_entry, decode_paused, encode_entry, encode_paused, not_waiting, Compensated, Orphan,
-    Orphans, PauseId, PausedRun, PausedTurn, RecordEntry, RunId, RunStore, StoreError, StoreFuture,
-    FINISHED_KEPT, TIMED_OUT_PREFIX,
+    decode_entry, decode_paused, encode_entry, encode_paused, not_waiting, Compensated, DecidedRun,
+    Orphan, Orphans, PauseId, PausedRun, PausedTurn, RecordEntry, RunId, RunStore, StoreError,
+    StoreFuture, FINISHED_KEPT, TIMED_OUT_PREFIX,
 };
 
 /// How long who finished a run is kept, in the clock's milliseconds.
@@ -181,6 +181,61 @@ impl RunStore for SqliteStore {
             limit,
             None,
         )
+    }
+
+    fn keep_decided<'a>(&'a self, decided: &'a DecidedRun) -> StoreFuture<'a, ()> {
+        let row = decided.to_column().map(|record| {
+            (
+                decided.run.as_str().to_owned(),
+                decided.pause.as_str().to_owned(),
+                ms_of(decided.decided_at),
+                record,
+            )
+        });
+        self.with(move |connection, _| {
+            let (run, pause, at, record) = row?;
+            connection
+                .execute(
+                    "INSERT INTO tool_sdk_decided (run_id, pause_id, decided_at, record)
+                     VALUES (?1, ?2, ?3, ?4)
+                     ON CONFLICT (run_id, pause_id)
+                     DO UPDATE SET decided_at = excluded.decided_at, record = excluded.record",
+                    params![run, pause, at, record],
+                )
+                .map_err(backend)?;
+            Ok(())
+        })
+    }
+
+    fn list_decided(&self, skip: usize, limit: usize) -> StoreFuture<'_, Vec<DecidedRun>> {
+        self.with(move |connection, _| {
+            let (skip, limit) = (
+                i64::try_from(skip).unwrap_or(i64::MAX),
+                i64::try_from(limit).unwrap_or(i64::MAX),
+            );
+            let mut statement = connection
+                .prepare(
+                    "SELECT run_id, record FROM tool_sdk_decided
+                     ORDER BY decided_at DESC, run_id DESC LIMIT ?1 OFFSET ?2",
+                )
+                .map_err(backend)?;
+            let rows = statement
+                .query_map(params![limit, skip], |row| {
+                    Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?))
+                })
+                .map_err(backend)?;
+            let mut listed = Vec::new();
+            for row in rows {
+                let (run, record) = row.map_err(backend)?;
+                match DecidedRun::from_column(&record) {
+                    Ok(decided) => listed.push(decided),
+                    Err(error) => {
+                        tracing::warn!(%run, %error, "a decided run is left out of the history")
+                    }
+                }
+            }
+            Ok(listed)
+        })
     }
 
     fn list_overdue(&self, now: SystemTime, limit: usize) -> StoreFuture<'_, Vec<PausedRun>> {
