@@ -259,10 +259,10 @@ async fn a_run_that_pauses_later_appears_without_a_reload_and_is_decided_by_keyb
         {"eval": {"tab": "a", "js": "new Promise(r => { const t = setInterval(() => { if (document.querySelector('section.run')) { clearInterval(t); r(true); } }, 100); setTimeout(() => r(false), 10000); })", "as": "appeared"}},
         {"eval": {"tab": "a", "js": "document.getElementById('news').textContent", "as": "news"}},
         {"eval": {"tab": "a", "js": "document.getElementById('empty').hidden", "as": "empty_hidden"}},
-        // Keyboard only: Tab to the first call's choices, Space allows; Tab past its edit and
-        // its message to the second call's, Space allows; Tab past its edit and its message to
-        // the button, Enter.
-        {"keys": {"tab": "a", "press": ["Tab", "Space", "Tab", "Tab", "Tab", "Space", "Tab", "Tab", "Tab", "Enter"]}},
+        // Keyboard only: Tab past the views' two links to the first call's choices, Space
+        // allows; Tab past its edit and its message to the second call's, Space allows; Tab
+        // past its edit and its message to the button, Enter.
+        {"keys": {"tab": "a", "press": ["Tab", "Tab", "Tab", "Space", "Tab", "Tab", "Tab", "Space", "Tab", "Tab", "Tab", "Enter"]}},
         {"wait_url": {"tab": "a", "contains": "outcome?run="}},
         read("a", "outcome"),
     ]))

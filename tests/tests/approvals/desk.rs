@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use tool_sdk::approvals::ApprovalPage;
 use tool_sdk::model::{ChatModel, ChatRequest, ChatResponse, Message, ModelFuture};
 use tool_sdk::register::IntoRegistry as _;
-use tool_sdk::run::{CancellationToken, LoopStatus, ToolLoop};
+use tool_sdk::run::{CancellationToken, Conversation, LoopStatus, ToolLoop};
 use tool_sdk::store::{InMemoryChatMemory, PausedTurn, RunId, RunStore, SqliteStore};
 use tool_sdk::{tool, AssistantMessage, ToolCall};
 use tool_sdk_tests::mcp::node_package;
@@ -54,6 +54,14 @@ fn send_email(to: String, body: String) -> String {
     format!("sent to {to}")
 }
 
+/// Wires money abroad, which takes the bank a moment.
+#[tool(confirm)]
+async fn wire(euros: u32, to: String) -> String {
+    tokio::time::sleep(std::time::Duration::from_millis(2500)).await;
+    write(format!("wired {euros} to {to}"));
+    format!("wired {euros} EUR to {to}")
+}
+
 /// Tells the weather where someone is; reads only, so it runs without asking.
 #[tool(read_only)]
 fn weather(place: String) -> String {
@@ -61,7 +69,8 @@ fn weather(place: String) -> String {
     format!("{place}: 21 °C")
 }
 
-/// The desk's model: `book N in CITY for EUROS` books and charges; `email TO: BODY` looks up
+/// The desk's model: `book N in CITY for EUROS` books and charges; `wire EUROS to NAME` wires
+/// (slowly); `email TO: BODY` looks up
 /// the weather and sends; `ghost TO` calls a tool the desk does not have and sends; `trip CITY`
 /// looks up the weather, then books a night; after tool results, it reports each (a denial
 /// with its message).
@@ -129,6 +138,10 @@ fn reply_to(messages: &[Message]) -> AssistantMessage {
                 json!({"euros": euros.parse::<u32>().unwrap_or(0), "city": city}),
             ),
         ]),
+        ["wire", euros, "to", to] => AssistantMessage::with_tool_calls(vec![call(
+            "wire",
+            json!({"euros": euros.parse::<u32>().unwrap_or(0), "to": to}),
+        )]),
         ["email", ..] => {
             let (to, body) = content["email ".len()..]
                 .split_once(": ")
@@ -166,7 +179,13 @@ impl Desk {
         agent: impl FnOnce(ToolLoop) -> ToolLoop,
         page: impl FnOnce(ApprovalPage) -> ApprovalPage,
     ) -> Self {
-        let tools = (BookHotelTool, ChargeCardTool, SendEmailTool, WeatherTool)
+        let tools = (
+            BookHotelTool,
+            ChargeCardTool,
+            SendEmailTool,
+            WeatherTool,
+            WireTool,
+        )
             .into_registry()
             .expect("the desk's tools register");
         let store = Arc::new(SqliteStore::open_in_memory().expect("a store"));
@@ -197,6 +216,29 @@ impl Desk {
             LoopStatus::Paused(turn) => *turn,
             other => panic!("`{prompt}` did not pause: {other:?}"),
         }
+    }
+
+    /// Allows every waiting call of `turn`, on the conversation `conversation`, as an
+    /// application would (not through the page): what came of it.
+    pub(crate) async fn allow(&self, turn: &PausedTurn, conversation: &str) -> LoopStatus {
+        let decisions = turn.decide().allow_rest().build().with_decider("ops-bot");
+        self.agent
+            .resume(Conversation::Owned(Vec::new()), turn.id(), &decisions)
+            .with_memory(&*self.memory, conversation)
+            .await
+            .expect("the decisions fit")
+            .status
+    }
+
+    /// Another page over the desk's loop and store, as another replica would serve it: it
+    /// shares nothing with the first but the store. Its URL, served until the token is
+    /// cancelled.
+    pub(crate) async fn another_page(&self) -> (String, CancellationToken) {
+        serve(ApprovalPage::new(
+            Arc::clone(&self.agent),
+            self.memory.clone(),
+        ))
+        .await
     }
 
     /// Whether `run` still waits for a decision.

@@ -13,6 +13,7 @@ mod decided_by;
 mod desk;
 mod edited;
 mod headers;
+mod history;
 mod polling;
 mod reads;
 mod webhook;

@@ -19,6 +19,12 @@
 //! ([`Run::with_memory`](crate::run::Run::with_memory)): the page resumes each on its
 //! conversation. Others are listed, to be decided in the application.
 //!
+//! A "decided" view lists, newest first and a page at a time, the history the run store keeps
+//! ([`RunStore::list_decided`](crate::store::RunStore::list_decided)): what each run was asked,
+//! who decided what, and what came of it, "running" while the resumed run runs. It is the
+//! store's, so a restart or another page over the same store shows it, and it keeps itself
+//! current without a reload.
+//!
 //! A run whose policy gives its pauses a deadline shows the time left, counted down; past it
 //! an allowance is refused, and the page's server denies the run's waiting calls itself
 //! ([`BoundPage::serve`]).
@@ -89,6 +95,7 @@ mod csrf;
 mod escape;
 mod form;
 mod guard;
+mod history;
 mod outcomes;
 mod render;
 mod routes;
@@ -241,6 +248,7 @@ impl ApprovalPage {
                 "/check",
                 post(routes::check).layer(DefaultBodyLimit::max(form::LARGEST_FORM)),
             )
+            .route("/decided", get(routes::decided))
             .route("/outcome", get(routes::outcome))
             .route("/page.css", get(routes::style))
             .route("/page.js", get(routes::script))

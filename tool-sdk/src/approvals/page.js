@@ -3,6 +3,33 @@
 // disables a form's button once submitted.
 "use strict";
 
+// The "decided" view: its list kept current, so that a run being resumed shows as running, then
+// what came of it, without a reload.
+(function () {
+  const decided = document.getElementById("decided");
+  if (!decided) {
+    return;
+  }
+  let shown = null;
+  async function refresh() {
+    try {
+      const response = await fetch("decided?part=list&page=" + encodeURIComponent(decided.dataset.page),
+        { credentials: "same-origin", cache: "no-store" });
+      if (!response.ok) {
+        return;
+      }
+      const html = await response.text();
+      if (html !== shown) {
+        decided.innerHTML = html; // escaped by the server
+        shown = html;
+      }
+    } catch (_) {
+      // The server is away for a moment; try again at the next beat.
+    }
+  }
+  setInterval(refresh, 2000);
+})();
+
 (function () {
   const POLL_MS = 2000;
   const list = document.getElementById("runs");

@@ -39,7 +39,7 @@ pub(super) struct Done {
 const SHOWN_RESULT: usize = 600;
 
 /// The whole page around `body`.
-fn document(title: &str, heading: &str, body: &str) -> String {
+pub(super) fn document(title: &str, heading: &str, body: &str) -> String {
     let (title, heading) = (escape(title), escape(heading));
     format!(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
@@ -54,7 +54,9 @@ fn document(title: &str, heading: &str, body: &str) -> String {
 /// The list of waiting runs, newest first, each with its form.
 pub(super) fn list_page(title: &str, waiting: &[Waiting<'_>], csrf: &str) -> String {
     let mut body = String::from(
-        "<p class=\"lead\">Runs wait here for your decision on calls that need one. Allow or \
+        "<nav class=\"views\"><a href=\"./\" aria-current=\"page\">Waiting</a> \
+         <a href=\"decided\">Decided</a></nav>\n\
+         <p class=\"lead\">Runs wait here for your decision on calls that need one. Allow or \
          deny each, then submit once: the run goes on at once. A denial's message is what the \
          model is told.</p>\n<p class=\"status\" role=\"status\" aria-live=\"polite\" \
          id=\"news\"></p>\n<div id=\"runs\">\n",
@@ -480,7 +482,7 @@ fn call_row(call: &CallSummary) -> String {
 }
 
 /// One decision of the run: the call, what was decided, by whom and when.
-fn decision_item(record: &DecisionRecord) -> String {
+pub(super) fn decision_item(record: &DecisionRecord) -> String {
     let verdict = match (&record.edited_arguments, record.allowed) {
         (Some(arguments), true) => format!(
             "allowed with edited arguments <code class=\"edited\">{}</code>",
@@ -520,7 +522,7 @@ fn rollback_item(report: &CompensationReport) -> String {
 
 /// A time as a person reads it first, relative to `now` (`3 min ago`), in a `<time>` that
 /// holds it exactly (the script keeps the words current) and says it in full on hover.
-fn time_ago(at: SystemTime, now: SystemTime) -> String {
+pub(super) fn time_ago(at: SystemTime, now: SystemTime) -> String {
     let ago = match now.duration_since(at) {
         Ok(ago) => ago.as_secs(),
         // A clock that went back: just now.

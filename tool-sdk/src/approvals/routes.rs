@@ -10,6 +10,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Form;
 
 use super::authorize::Decider;
+use super::history;
 use super::render::{
     html, list_page, message_page, message_page_linked, outcome_page, run_section,
 };
@@ -286,6 +287,38 @@ pub(super) async fn check(
         None => None,
     };
     json(&serde_json::json!({ "error": error }))
+}
+
+/// `GET /decided?page=N`: the history of decisions, newest first, a page at a time (0 the
+/// newest); with `part=list`, the list alone, for the view's script to keep it current.
+pub(super) async fn decided(
+    State(shared): State<Arc<Shared>>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
+    let page: usize = query
+        .get("page")
+        .and_then(|page| page.parse().ok())
+        .unwrap_or(0);
+    let skip = page.saturating_mul(history::PER_PAGE);
+    // One more than a page: whether older ones follow.
+    let listed = shared
+        .agent
+        .run_store()
+        .list_decided(skip, history::PER_PAGE + 1)
+        .await;
+    let mut decided = match listed {
+        Ok(decided) => decided,
+        Err(error) => return failed_with(&shared, &error),
+    };
+    let more = decided.len() > history::PER_PAGE;
+    decided.truncate(history::PER_PAGE);
+    if query.get("part").is_some_and(|part| part == "list") {
+        return html(StatusCode::OK, history::decided_list(&decided));
+    }
+    html(
+        StatusCode::OK,
+        history::decided_page(&shared.title, &decided, page, more),
+    )
 }
 
 /// `GET /outcome?run=ID`: what came of the latest decision on a run.
