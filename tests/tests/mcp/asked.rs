@@ -190,3 +190,48 @@ async fn a_question_answered_after_the_servers_deadline_runs_nothing() {
         .expect("answers");
     assert_eq!(made.content(), "0");
 }
+
+#[tokio::test]
+async fn the_host_user_may_correct_the_arguments_before_allowing() {
+    let corrected = McpElicitationAnswer::Accept(json!({
+        "decision": "allow",
+        "arguments": r#"{"to": "ana", "amount": 2000}"#,
+    }));
+    let (_client, registry, asked) = answering(Command::new(SERVER), corrected).await;
+    let output = registry
+        .call("transfer", r#"{"to": "ana", "amount": 5000}"#)
+        .await
+        .expect("the corrected transfer runs");
+    assert_eq!(
+        output.content(),
+        "A person changed this call's arguments before it ran; it ran with \
+         {\"to\": \"ana\", \"amount\": 2000}\nsent 2000 to ana"
+    );
+    let schema = &asked.lock().unwrap()[0].schema;
+    assert_eq!(schema["properties"]["arguments"]["type"], "string", "{schema}");
+    let made = registry
+        .call("transfers_made", "{}")
+        .await
+        .expect("answers");
+    assert_eq!(made.content(), "1");
+
+    // Arguments that do not fit the tool run nothing.
+    let unfit = McpElicitationAnswer::Accept(json!({
+        "decision": "allow",
+        "arguments": r#"{"to": "ana", "amount": "lots"}"#,
+    }));
+    let (_client, registry, _asked) = answering(Command::new(SERVER), unfit).await;
+    let error = registry
+        .call("transfer", r#"{"to": "ana", "amount": 5000}"#)
+        .await
+        .expect_err("the unfit arguments run nothing");
+    assert!(
+        error.to_string().contains("the arguments the user gave for `transfer` do not fit"),
+        "{error}"
+    );
+    let made = registry
+        .call("transfers_made", "{}")
+        .await
+        .expect("answers");
+    assert_eq!(made.content(), "0");
+}

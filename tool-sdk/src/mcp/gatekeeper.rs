@@ -36,12 +36,14 @@ pub(super) struct Gatekeeper {
 const SERVER_POLICY: &str = "mcp_server_policy";
 
 /// Who allowed a call, as its span names the decider: the client's user, asked.
-const CLIENT_USER: &str = "mcp_client_user";
+pub(super) const CLIENT_USER: &str = "mcp_client_user";
 
 /// What becomes of a call.
 pub(super) enum Passage {
     /// Run it; allowed by the named decider when the call needed a decision (its span says so).
     Run(Option<&'static str>),
+    /// Run it with these arguments in place of the client's: the host's user corrected them.
+    RunEdited(String),
     /// Answer this instead of running it (a refusal, a denial, an input request).
     Answer(Box<CallToolResponse>),
 }
@@ -201,10 +203,11 @@ impl Gatekeeper {
         request_state::consume(&self.sealer, &opened)
             .await
             .map_err(state_error)?;
-        tracing::info!(tool = %call.name, allowed = answer == Answer::Allow, "the host's user answered");
+        let allowed = matches!(answer, Answer::Allow | Answer::AllowEdited(_));
+        tracing::info!(tool = %call.name, allowed, "the host's user answered");
         // Past the deadline an allowance runs nothing; the state is used up all the same, so
         // the late answer cannot be sent again.
-        if answer == Answer::Allow && opened.turn().is_overdue(std::time::SystemTime::now()) {
+        if allowed && opened.turn().is_overdue(std::time::SystemTime::now()) {
             let late = format!(
                 "Error: the user's answer about the call of `{}` came after its deadline; it \
                  was not run.",
@@ -219,6 +222,7 @@ impl Gatekeeper {
 fn passage(answer: Answer) -> Passage {
     match answer {
         Answer::Allow => Passage::Run(Some(CLIENT_USER)),
+        Answer::AllowEdited(arguments) => Passage::RunEdited(arguments),
         Answer::Deny(message) => Passage::Answer(Box::new(refusal(message).into())),
     }
 }

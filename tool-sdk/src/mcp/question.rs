@@ -23,12 +23,15 @@ pub(super) const LONGEST_QUESTION: usize = 8_000;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum Answer {
     Allow,
+    /// Allowed to run with these arguments (a JSON object, as text) in place of the
+    /// assistant's.
+    AllowEdited(String),
     /// The text the client's model reads as the tool's error.
     Deny(String),
 }
 
-/// The elicitation form for `message` (see [`message`]): a choice of allow or deny, and a
-/// reason.
+/// The elicitation form for `message` (see [`message`]): a choice of allow or deny, a reason,
+/// and the arguments to run the call with instead, for a person who corrects them.
 pub(super) fn question(message: String) -> Result<ElicitRequestParams, serde_json::Error> {
     let schema: ElicitationSchema = serde_json::from_value(json!({
         "type": "object",
@@ -45,6 +48,13 @@ pub(super) fn question(message: String) -> Result<ElicitRequestParams, serde_jso
                 "type": "string",
                 "title": "Reason",
                 "description": "Told to the assistant when you deny the call.",
+            },
+            "arguments": {
+                "type": "string",
+                "title": "Arguments",
+                "description": "To allow the call with other arguments: the JSON object to run \
+                                it with (the assistant is told what you changed). Leave empty to \
+                                run it as asked.",
             },
         },
         "required": ["decision"],
@@ -164,8 +174,15 @@ pub(super) fn read_answer(tool: &str, result: &Value) -> Result<Answer, String> 
         .and_then(Value::as_str)
         .map(str::trim)
         .filter(|reason| !reason.is_empty());
+    let edited = content
+        .get("arguments")
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|arguments| !arguments.is_empty());
     match content.get("decision").and_then(Value::as_str) {
-        Some("allow") => Ok(Answer::Allow),
+        Some("allow") => Ok(edited.map_or(Answer::Allow, |arguments| {
+            Answer::AllowEdited(arguments.to_owned())
+        })),
         Some("deny") => Ok(Answer::Deny(match reason {
             Some(reason) => format!("Error: the user denied the call of `{tool}`: {reason}"),
             None => format!("Error: the user denied the call of `{tool}`; it was not run."),

@@ -4,8 +4,8 @@ use std::fmt;
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CancelTaskParams, CustomRequest, CustomResult,
-    ErrorCode, GetTaskParams, GetTaskResult, Implementation, ListToolsResult,
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, ContentBlock, CustomRequest,
+    CustomResult, ErrorCode, GetTaskParams, GetTaskResult, Implementation, ListToolsResult,
     PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool as RmcpTool, UpdateTaskParams,
 };
 use rmcp::service::RequestContext;
@@ -15,9 +15,9 @@ use tokio::io::{AsyncRead, AsyncWrite};
 
 use super::describe::describe;
 use super::framing;
-use super::gatekeeper::{Gatekeeper, Passage};
+use super::gatekeeper::{Gatekeeper, Passage, CLIENT_USER};
 use super::progress::Forwarding;
-use super::result::to_call_result;
+use super::result::{refusal, to_call_result};
 use super::structured::wrapping;
 use super::task_settings::McpTasks;
 use super::tasks::{TaskCall, Tasks};
@@ -341,12 +341,26 @@ impl ServerHandler for Handler {
         } else {
             Passage::Run(None)
         };
-        let gated = match passage {
+        let (gated, edited) = match passage {
             Passage::Answer(answer) => return Ok(*answer),
-            Passage::Run(None) => Gated::UNASKED,
-            Passage::Run(Some(decider)) => Gated::allowed_by(decider),
+            Passage::Run(None) => (Gated::UNASKED, None),
+            Passage::Run(Some(decider)) => (Gated::allowed_by(decider), None),
+            Passage::RunEdited(edited) => {
+                // The user's arguments fit the tool, or nothing runs.
+                if let Err(error) = registry.check(name, &edited) {
+                    let unfit = format!(
+                        "Error: the arguments the user gave for `{name}` do not fit the tool \
+                         ({}); it was not run.",
+                        error.model_message()
+                    );
+                    return Ok(refusal(unfit).into());
+                }
+                let gated = Gated::allowed_edited_by(CLIENT_USER, edited.clone());
+                (gated, Some(edited))
+            }
         };
-        if tool.definition().options.long_running && takes_tasks(&context) {
+        // An edited call runs here, not as a task: its result carries what the user changed.
+        if edited.is_none() && tool.definition().options.long_running && takes_tasks(&context) {
             let task = self
                 .0
                 .inner
@@ -376,7 +390,16 @@ impl ServerHandler for Handler {
         if let Err(error) = &result {
             tracing::debug!(tool = name, %error, "tool call failed");
         }
-        Ok(to_call_result(result, wrapping).into())
+        let mut answered = to_call_result(result, wrapping);
+        if let Some(edited) = edited {
+            answered.content.insert(
+                0,
+                ContentBlock::text(format!(
+                    "A person changed this call's arguments before it ran; it ran with {edited}"
+                )),
+            );
+        }
+        Ok(answered.into())
     }
 
     async fn get_task(

@@ -59,6 +59,16 @@ impl Gated {
         }
     }
 
+    /// A call a person allowed (`decider` says who) to run with `arguments` in place of the
+    /// model's.
+    #[cfg(feature = "mcp")]
+    pub(crate) fn allowed_edited_by(decider: &str, arguments: String) -> Gated {
+        Gated {
+            resolution: Resolution::RunEdited(arguments),
+            ..Gated::allowed_by(decider)
+        }
+    }
+
     /// The calls of `paused`, in reply order, as `decisions` resolved them (`resolutions`).
     pub(crate) fn decided(
         paused: &PausedTurn,
