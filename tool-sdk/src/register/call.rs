@@ -41,6 +41,16 @@ enum State<'a> {
         arguments: &'a str,
         context: ToolContext<'a>,
     },
+    /// Started, or answered before it could start.
+    Started(Started<'a>),
+    /// The result was taken.
+    Spent,
+}
+
+/// What a call holds once it started: everything of a call that has something to drop, in one
+/// variant of [`State`], so that dropping a call that is spent (a synchronous tool's, once
+/// polled) or never started tests one tag.
+enum Started<'a> {
     /// Finished, its result not taken yet: an error found before the call, or a synchronous
     /// tool started ahead of its first poll ([`CallFuture::start`]).
     Done(ToolResult),
@@ -51,15 +61,13 @@ enum State<'a> {
         slot: &'a Slot,
         future: Pin<Box<tokio::time::Timeout<Running<'a>>>>,
     },
-    /// The result was taken.
-    Spent,
 }
 
 impl<'a> CallFuture<'a> {
     #[inline]
     pub(crate) fn done(result: ToolResult) -> Self {
         Self {
-            state: State::Done(result),
+            state: State::Started(Started::Done(result)),
         }
     }
 
@@ -80,7 +88,7 @@ impl<'a> CallFuture<'a> {
     #[inline]
     pub(crate) fn start(&mut self) {
         if let Some(result) = self.begin() {
-            self.state = State::Done(result);
+            self.state = State::Started(Started::Done(result));
         }
     }
 
@@ -107,13 +115,13 @@ impl<'a> CallFuture<'a> {
             Ok(result) => Some(slot.output.check(name, result)),
             Err(pending) => {
                 let future = CatchPanic::new(name, pending);
-                self.state = match slot.timeout {
-                    None => State::Running { slot, future },
-                    Some(after) => State::Timed {
+                self.state = State::Started(match slot.timeout {
+                    None => Started::Running { slot, future },
+                    Some(after) => Started::Timed {
                         slot,
                         future: Box::pin(tokio::time::timeout(after, future)),
                     },
-                };
+                });
                 None
             }
         }
@@ -142,15 +150,17 @@ impl CallFuture<'_> {
                 &*slot.name,
                 "the tool call could not start",
             )),
-            State::Done(_) => match std::mem::replace(&mut self.state, State::Spent) {
-                State::Done(result) => result,
-                _ => Err(ToolError::failed("", "tool call polled after completion")),
-            },
-            State::Running { slot, future } => match Pin::new(future).poll(cx) {
+            State::Started(Started::Done(_)) => {
+                match std::mem::replace(&mut self.state, State::Spent) {
+                    State::Started(Started::Done(result)) => result,
+                    _ => Err(ToolError::failed("", "tool call polled after completion")),
+                }
+            }
+            State::Started(Started::Running { slot, future }) => match Pin::new(future).poll(cx) {
                 Poll::Ready(result) => slot.output.check(&slot.name, result),
                 Poll::Pending => return Poll::Pending,
             },
-            State::Timed { slot, future } => match future.as_mut().poll(cx) {
+            State::Started(Started::Timed { slot, future }) => match future.as_mut().poll(cx) {
                 Poll::Ready(Ok(result)) => slot.output.check(&slot.name, result),
                 Poll::Ready(Err(_)) => Err(ToolError::TimedOut {
                     tool: slot.name.to_string(),
@@ -169,10 +179,10 @@ impl fmt::Debug for CallFuture<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let state = match &self.state {
             State::Pending { .. } => "not started",
-            State::Done(_) => "done",
+            State::Started(Started::Done(_)) => "done",
             State::Spent => "taken",
-            State::Running { .. } => "running",
-            State::Timed { .. } => "running with a timeout",
+            State::Started(Started::Running { .. }) => "running",
+            State::Started(Started::Timed { .. }) => "running with a timeout",
         };
         f.debug_struct("CallFuture").field("state", &state).finish()
     }
