@@ -9,12 +9,11 @@
 
 use std::fmt;
 use std::future::Future;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use crate::define::{
-    start_caught, BoxedToolFuture, CatchPanic, ToolContext, ToolError, ToolResult,
-};
+use crate::define::{panicked, BoxedToolFuture, CatchPanic, ToolContext, ToolError, ToolResult};
 use crate::register::slot::Slot;
 
 /// What [`ToolRegistry::call`](crate::register::ToolRegistry::call) returns.
@@ -87,15 +86,16 @@ impl<'a> CallFuture<'a> {
     /// The loop uses it to run that part where it chooses (off the runtime's worker, say).
     #[inline]
     pub(crate) fn start(&mut self) {
-        if let Some(result) = self.begin() {
+        if let Poll::Ready(result) = self.begin() {
             self.state = State::Started(Started::Done(result));
         }
     }
 
     /// Starts a call that has not started: its result when the tool finished at once (the
-    /// state is then spent), else `None` with the call left running.
+    /// state is then spent), else `Pending` with the call left running or already started.
+    /// The poll's own type, so that a synchronous tool's result is handed out as it came.
     #[inline]
-    fn begin(&mut self) -> Option<ToolResult> {
+    fn begin(&mut self) -> Poll<ToolResult> {
         // Every field of the pending state is a reference or `Copy`: read them in place rather
         // than moving the whole state out.
         let State::Pending {
@@ -104,26 +104,34 @@ impl<'a> CallFuture<'a> {
             context,
         } = self.state
         else {
-            return None;
+            return Poll::Pending;
         };
         // The state left holds nothing to drop (see `Pending`): forgetting it spares the call
         // of the state's drop glue that assigning over it would make.
         std::mem::forget(std::mem::replace(&mut self.state, State::Spent));
         let name: &'a str = &slot.name;
-        let future = start_caught(name, || slot.tool.call(arguments, context));
-        match future.into_result_or_boxed() {
-            Ok(result) => Some(slot.output.check(name, result)),
-            Err(pending) => {
-                let future = CatchPanic::new(name, pending);
-                self.state = State::Started(match slot.timeout {
-                    None => Started::Running { slot, future },
-                    Some(after) => Started::Timed {
-                        slot,
-                        future: Box::pin(tokio::time::timeout(after, future)),
-                    },
-                });
-                None
+        let state = &mut self.state;
+        // The tool runs with panics caught; a synchronous one to its end, whose result comes
+        // out of the guard as the poll's value, an `async` one up to where it is kept running.
+        let started = catch_unwind(AssertUnwindSafe(|| {
+            match slot.tool.call(arguments, context).into_result_or_boxed() {
+                Ok(result) => Poll::Ready(result),
+                Err(pending) => {
+                    let future = CatchPanic::new(name, pending);
+                    *state = State::Started(match slot.timeout {
+                        None => Started::Running { slot, future },
+                        Some(after) => Started::Timed {
+                            slot,
+                            future: Box::pin(tokio::time::timeout(after, future)),
+                        },
+                    });
+                    Poll::Pending
+                }
             }
+        }));
+        match started {
+            Ok(poll) => poll.map(|result| slot.output.check(name, result)),
+            Err(payload) => Poll::Ready(Err(panicked(name, payload.as_ref()))),
         }
     }
 }
@@ -134,10 +142,10 @@ impl Future for CallFuture<'_> {
     #[inline]
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ToolResult> {
         // A synchronous tool's result goes straight out, never stored.
-        if let Some(result) = self.begin() {
-            return Poll::Ready(result);
+        match self.begin() {
+            Poll::Pending => self.poll_started(cx),
+            ready => ready,
         }
-        self.poll_started(cx)
     }
 }
 
