@@ -88,7 +88,8 @@ use serde::Serialize;
 use crate::define::{to_json, IntoToolOutput, ToolResult};
 
 /// Decodes the arguments of a generated tool.
-#[inline]
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
 pub fn decode<T: DeserializeOwned>(tool: &str, arguments: &str) -> Result<T, ToolError> {
     crate::define::arguments::decode(tool, arguments)
 }

@@ -27,7 +27,7 @@ mod toolset;
 mod valid;
 
 pub use arguments::{DEFAULT_MAX_ARGUMENTS_BYTES, MAX_ARGUMENTS_DEPTH};
-pub(crate) use catch::{start_caught, CatchPanic};
+pub(crate) use catch::{panicked, start_caught, CatchPanic};
 pub use context::{CallId, FromToolContext, SharedState, State, ToolContext, ToolName};
 pub(crate) use definition::Departure;
 pub use definition::{Confirm, Defer, ToolDefinition, ToolOptions};

@@ -9,12 +9,11 @@
 
 use std::fmt;
 use std::future::Future;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use crate::define::{
-    start_caught, BoxedToolFuture, CatchPanic, ToolContext, ToolError, ToolResult,
-};
+use crate::define::{panicked, BoxedToolFuture, CatchPanic, ToolContext, ToolError, ToolResult};
 use crate::register::slot::Slot;
 
 /// What [`ToolRegistry::call`](crate::register::ToolRegistry::call) returns.
@@ -41,6 +40,16 @@ enum State<'a> {
         arguments: &'a str,
         context: ToolContext<'a>,
     },
+    /// Started, or answered before it could start.
+    Started(Started<'a>),
+    /// The result was taken.
+    Spent,
+}
+
+/// What a call holds once it started: everything of a call that has something to drop, in one
+/// variant of [`State`], so that dropping a call that is spent (a synchronous tool's, once
+/// polled) or never started tests one tag.
+enum Started<'a> {
     /// Finished, its result not taken yet: an error found before the call, or a synchronous
     /// tool started ahead of its first poll ([`CallFuture::start`]).
     Done(ToolResult),
@@ -51,15 +60,13 @@ enum State<'a> {
         slot: &'a Slot,
         future: Pin<Box<tokio::time::Timeout<Running<'a>>>>,
     },
-    /// The result was taken.
-    Spent,
 }
 
 impl<'a> CallFuture<'a> {
     #[inline]
     pub(crate) fn done(result: ToolResult) -> Self {
         Self {
-            state: State::Done(result),
+            state: State::Started(Started::Done(result)),
         }
     }
 
@@ -79,15 +86,16 @@ impl<'a> CallFuture<'a> {
     /// The loop uses it to run that part where it chooses (off the runtime's worker, say).
     #[inline]
     pub(crate) fn start(&mut self) {
-        if let Some(result) = self.begin() {
-            self.state = State::Done(result);
+        if let Poll::Ready(result) = self.begin() {
+            self.state = State::Started(Started::Done(result));
         }
     }
 
     /// Starts a call that has not started: its result when the tool finished at once (the
-    /// state is then spent), else `None` with the call left running.
+    /// state is then spent), else `Pending` with the call left running or already started.
+    /// The poll's own type, so that a synchronous tool's result is handed out as it came.
     #[inline]
-    fn begin(&mut self) -> Option<ToolResult> {
+    fn begin(&mut self) -> Poll<ToolResult> {
         // Every field of the pending state is a reference or `Copy`: read them in place rather
         // than moving the whole state out.
         let State::Pending {
@@ -96,26 +104,34 @@ impl<'a> CallFuture<'a> {
             context,
         } = self.state
         else {
-            return None;
+            return Poll::Pending;
         };
         // The state left holds nothing to drop (see `Pending`): forgetting it spares the call
         // of the state's drop glue that assigning over it would make.
         std::mem::forget(std::mem::replace(&mut self.state, State::Spent));
         let name: &'a str = &slot.name;
-        let future = start_caught(name, || slot.tool.call(arguments, context));
-        match future.into_result_or_boxed() {
-            Ok(result) => Some(slot.output.check(name, result)),
-            Err(pending) => {
-                let future = CatchPanic::new(name, pending);
-                self.state = match slot.timeout {
-                    None => State::Running { slot, future },
-                    Some(after) => State::Timed {
-                        slot,
-                        future: Box::pin(tokio::time::timeout(after, future)),
-                    },
-                };
-                None
+        let state = &mut self.state;
+        // The tool runs with panics caught; a synchronous one to its end, whose result comes
+        // out of the guard as the poll's value, an `async` one up to where it is kept running.
+        let started = catch_unwind(AssertUnwindSafe(|| {
+            match slot.tool.call(arguments, context).into_result_or_boxed() {
+                Ok(result) => Poll::Ready(result),
+                Err(pending) => {
+                    let future = CatchPanic::new(name, pending);
+                    *state = State::Started(match slot.timeout {
+                        None => Started::Running { slot, future },
+                        Some(after) => Started::Timed {
+                            slot,
+                            future: Box::pin(tokio::time::timeout(after, future)),
+                        },
+                    });
+                    Poll::Pending
+                }
             }
+        }));
+        match started {
+            Ok(poll) => poll.map(|result| slot.output.check(name, result)),
+            Err(payload) => Poll::Ready(Err(panicked(name, payload.as_ref()))),
         }
     }
 }
@@ -126,10 +142,10 @@ impl Future for CallFuture<'_> {
     #[inline]
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ToolResult> {
         // A synchronous tool's result goes straight out, never stored.
-        if let Some(result) = self.begin() {
-            return Poll::Ready(result);
+        match self.begin() {
+            Poll::Pending => self.poll_started(cx),
+            ready => ready,
         }
-        self.poll_started(cx)
     }
 }
 
@@ -142,15 +158,17 @@ impl CallFuture<'_> {
                 &*slot.name,
                 "the tool call could not start",
             )),
-            State::Done(_) => match std::mem::replace(&mut self.state, State::Spent) {
-                State::Done(result) => result,
-                _ => Err(ToolError::failed("", "tool call polled after completion")),
-            },
-            State::Running { slot, future } => match Pin::new(future).poll(cx) {
+            State::Started(Started::Done(_)) => {
+                match std::mem::replace(&mut self.state, State::Spent) {
+                    State::Started(Started::Done(result)) => result,
+                    _ => Err(ToolError::failed("", "tool call polled after completion")),
+                }
+            }
+            State::Started(Started::Running { slot, future }) => match Pin::new(future).poll(cx) {
                 Poll::Ready(result) => slot.output.check(&slot.name, result),
                 Poll::Pending => return Poll::Pending,
             },
-            State::Timed { slot, future } => match future.as_mut().poll(cx) {
+            State::Started(Started::Timed { slot, future }) => match future.as_mut().poll(cx) {
                 Poll::Ready(Ok(result)) => slot.output.check(&slot.name, result),
                 Poll::Ready(Err(_)) => Err(ToolError::TimedOut {
                     tool: slot.name.to_string(),
@@ -169,10 +187,10 @@ impl fmt::Debug for CallFuture<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let state = match &self.state {
             State::Pending { .. } => "not started",
-            State::Done(_) => "done",
+            State::Started(Started::Done(_)) => "done",
             State::Spent => "taken",
-            State::Running { .. } => "running",
-            State::Timed { .. } => "running with a timeout",
+            State::Started(Started::Running { .. }) => "running",
+            State::Started(Started::Timed { .. }) => "running with a timeout",
         };
         f.debug_struct("CallFuture").field("state", &state).finish()
     }

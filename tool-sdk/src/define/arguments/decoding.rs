@@ -27,13 +27,32 @@ use crate::define::{ArgumentProblem, ToolError};
 /// the arguments given a look for repeated keys once decoded: a quick one, and the full one
 /// only when the quick one is unsure. Arguments of structs, lists and scalars, the common case,
 /// pay for no look at all.
-#[inline]
+///
+/// An optimized build inlines the fast path into each tool's call, so that it runs in the
+/// call's frame (a debug build, which inlines nothing, compiles it once per tool).
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
 pub(crate) fn decode<T: DeserializeOwned>(tool: &str, arguments: &str) -> Result<T, ToolError> {
     let text = object_text(tool, arguments)?;
     let watch = Watch::new(false);
-    let decoded = match watched_decode(text, &watch) {
+    match watched_decode(text, &watch) {
+        Ok(decoded) if !watch.get() => Ok(decoded),
+        decoded => decode_further(tool, text, decoded, &watch),
+    }
+}
+
+/// What [`decode`] does past its fast path, out of its line: a second try when the plain
+/// parse failed, and the look for repeated keys when an object went by that could keep one.
+#[cold]
+fn decode_further<T: DeserializeOwned>(
+    tool: &str,
+    text: &str,
+    decoded: serde_json::Result<T>,
+    watch: &Watch,
+) -> Result<T, ToolError> {
+    let decoded = match decoded {
         Ok(decoded) => decoded,
-        Err(error) => decode_without_nulls(tool, text, &error, &watch)?,
+        Err(error) => decode_without_nulls(tool, text, &error, watch)?,
     };
     // The quick look proves nearly every text clean; the full one says what is wrong and
     // where, when anything might be.

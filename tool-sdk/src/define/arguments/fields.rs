@@ -60,7 +60,13 @@ impl<'de> Visitor<'de> for FieldSeed {
 /// serde's `duplicate field` error when the arguments named `field` before. Generated code calls
 /// it at the argument's type, so a type that is not a [`ToolArgument`] is reported there, with
 /// what an argument needs.
-#[inline]
+///
+/// Always inlined into the tool's map visitor in an optimized build, as serde's derive writes
+/// the same steps into its own: a call of its own per field would cost a frame, the slot
+/// written through memory and the result tested twice, on every field of every call. A debug
+/// build, which inlines nothing, compiles it once per argument type as before.
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
 pub fn next_argument<'de, T: ToolArgument, M: MapAccess<'de>>(
     map: &mut M,
     slot: &mut Option<T>,

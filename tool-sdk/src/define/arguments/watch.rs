@@ -43,8 +43,9 @@ impl<'w, D> Watched<'w, D> {
     }
 }
 
-/// The calls that hand the visitor nothing but a scalar, passed on with the visitor wrapped
-/// all the same: a decoder may answer one with a list (bytes from a JSON array, say).
+/// The calls the JSON decoder may answer with something inside (an option's content, a
+/// list's items, bytes written as a JSON array): passed on with the visitor wrapped, so that
+/// what is inside is watched.
 macro_rules! pass_on {
     ($($method:ident)*) => {
         $(
@@ -57,15 +58,33 @@ macro_rules! pass_on {
     };
 }
 
+/// The calls the JSON decoder (the one thing this wraps, in [`decode`](super::decode)) answers
+/// with a scalar alone, a number, a string, `true` or `null`, or an error: what they hand the
+/// visitor holds nothing to watch, so the visitor is passed on as it is, and a scalar member
+/// costs what it costs unwatched.
+macro_rules! pass_scalars_on {
+    ($($method:ident)*) => {
+        $(
+            #[inline]
+            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+                self.inner.$method(visitor)
+            }
+        )*
+    };
+}
+
 impl<'de, D: Deserializer<'de>> Deserializer<'de> for Watched<'_, D> {
     type Error = D::Error;
 
-    pass_on! {
+    pass_scalars_on! {
         deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
         deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
         deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char deserialize_str
-        deserialize_string deserialize_bytes deserialize_byte_buf deserialize_option
-        deserialize_unit deserialize_seq deserialize_identifier
+        deserialize_string deserialize_unit deserialize_identifier
+    }
+
+    pass_on! {
+        deserialize_bytes deserialize_byte_buf deserialize_option deserialize_seq
     }
 
     /// What decodes anything (`Value`, serde's buffer of content) meets objects here.
