@@ -208,7 +208,10 @@ async fn the_host_user_may_correct_the_arguments_before_allowing() {
          {\"to\": \"ana\", \"amount\": 2000}\nsent 2000 to ana"
     );
     let schema = &asked.lock().unwrap()[0].schema;
-    assert_eq!(schema["properties"]["arguments"]["type"], "string", "{schema}");
+    assert_eq!(
+        schema["properties"]["arguments"]["type"], "string",
+        "{schema}"
+    );
     let made = registry
         .call("transfers_made", "{}")
         .await
@@ -226,7 +229,9 @@ async fn the_host_user_may_correct_the_arguments_before_allowing() {
         .await
         .expect_err("the unfit arguments run nothing");
     assert!(
-        error.to_string().contains("the arguments the user gave for `transfer` do not fit"),
+        error
+            .to_string()
+            .contains("the arguments the user gave for `transfer` do not fit"),
         "{error}"
     );
     let made = registry

@@ -98,13 +98,9 @@ pub enum CallResult {
     /// It ran: the tool's output or a classified error.
     Ran(Result<ToolOutput, ToolError>),
     /// It ran with arguments a person gave in place of the model's: the tool's output or a
-    /// classified error. The model reads that a person changed them, and to what.
-    RanEdited {
-        /// The arguments it ran with, as JSON text.
-        arguments: String,
-        /// The tool's output or a classified error.
-        result: Result<ToolOutput, ToolError>,
-    },
+    /// classified error. The model reads that a person changed them, and to what. Boxed: it is
+    /// rare, and every call's result is this size.
+    RanEdited(Box<EditedRun>),
     /// A person denied it; it never ran.
     Denied(String),
     /// Its tool was not offered in the request; it never ran.
@@ -114,6 +110,17 @@ pub enum CallResult {
     /// The run's budget of tool calls had no room for its reply's calls (in a loop); it never
     /// ran.
     OverBudget,
+}
+
+/// A call that ran with arguments a person gave in place of the model's
+/// ([`CallResult::RanEdited`]).
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct EditedRun {
+    /// The arguments it ran with, as JSON text.
+    pub arguments: String,
+    /// The tool's output or a classified error.
+    pub result: Result<ToolOutput, ToolError>,
 }
 
 impl CallOutcome {
@@ -138,7 +145,8 @@ impl CallResult {
     /// What the tool gave, when it ran (with the model's arguments or a person's).
     pub fn ran(&self) -> Option<&Result<ToolOutput, ToolError>> {
         match self {
-            CallResult::Ran(result) | CallResult::RanEdited { result, .. } => Some(result),
+            CallResult::Ran(result) => Some(result),
+            CallResult::RanEdited(edited) => Some(&edited.result),
             _ => None,
         }
     }
@@ -158,7 +166,8 @@ impl CallResult {
             CallResult::Ran(Err(error)) => {
                 (error_text(&error), Vec::new(), ToolResultStatus::Error)
             }
-            CallResult::RanEdited { arguments, result } => {
+            CallResult::RanEdited(edited) => {
+                let EditedRun { arguments, result } = *edited;
                 let (content, parts, status) =
                     CallResult::Ran(result).into_answer(call, error_text);
                 let content = format!(

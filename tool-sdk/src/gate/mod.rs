@@ -35,7 +35,7 @@ mod visible;
 pub use decision::{DecisionsBuilder, ToolCallDecision, ToolCallDecisions, Verdict};
 pub use error::{GateError, MIN_KEY_BYTES};
 pub use fingerprint::{canonical_arguments, fingerprint};
-pub use gate::{CallOutcome, CallResult, Gate, GateOutcome, Resolution};
+pub use gate::{CallOutcome, CallResult, EditedRun, Gate, GateOutcome, Resolution};
 pub use policy::ConfirmationPolicy;
 pub use resume::Kept;
 #[cfg(feature = "mcp")]

@@ -17,7 +17,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::define::{ProgressSink, Tool, ToolContext, ToolError, ToolResult};
 use crate::describe::search::EmbedError;
-use crate::gate::{CallResult, Resolution};
+use crate::gate::{CallResult, EditedRun, Resolution};
 use crate::model::ToolCall;
 use crate::register::{CallFuture, ToolRegistry};
 use crate::run::durable::WriteAhead;
@@ -129,29 +129,33 @@ impl<'x, T: Calls + ?Sized> Executor<'x, T> {
                 .map(|tool| tool.definition().description.as_str())
         };
         let span = CallSpan::open(&call, description, &gated, self.capture_content);
-        span.around(match gated.resolution {
-            Resolution::Run => Either::Left(Either::Left(self.allowed(call, key, position).map(
-                |started| match started {
-                    Some(result) => CallResult::Ran(result),
-                    None => CallResult::NotStarted,
-                },
-            ))),
-            Resolution::RunEdited(arguments) => {
-                // The call a person corrected runs, and its record holds what ran.
-                let edited = ToolCall {
+        // The call that runs: the model's, or the one a person corrected, whose record then
+        // holds what ran. One future either way: a run's every call holds it.
+        let (call, edited) = match gated.resolution {
+            Resolution::Run => (call, None),
+            Resolution::RunEdited(arguments) => (
+                ToolCall {
                     arguments: arguments.clone(),
                     ..call
-                };
-                Either::Left(Either::Right(self.allowed(edited, key, position).map(
-                    move |started| match started {
-                        Some(result) => CallResult::RanEdited { arguments, result },
-                        None => CallResult::NotStarted,
-                    },
-                )))
+                },
+                Some(arguments),
+            ),
+            Resolution::Denied(message) => {
+                return span.around(Either::Right(ready(CallResult::Denied(message))))
             }
-            Resolution::Denied(message) => Either::Right(ready(CallResult::Denied(message))),
-            Resolution::NotOffered => Either::Right(ready(CallResult::NotOffered)),
-        })
+            Resolution::NotOffered => {
+                return span.around(Either::Right(ready(CallResult::NotOffered)))
+            }
+        };
+        span.around(Either::Left(self.allowed(call, key, position).map(
+            move |started| match (started, edited) {
+                (Some(result), None) => CallResult::Ran(result),
+                (Some(result), Some(arguments)) => {
+                    CallResult::RanEdited(Box::new(EditedRun { arguments, result }))
+                }
+                (None, _) => CallResult::NotStarted,
+            },
+        )))
     }
 
     /// Runs one allowed call (`gated` says how it was let through), alone, and gives its tool's
@@ -161,7 +165,8 @@ impl<'x, T: Calls + ?Sized> Executor<'x, T> {
     pub(crate) async fn one(&self, call: ToolCall, key: String, gated: Gated) -> ToolResult {
         let tool = call.name.clone();
         match self.call(call, key, 0, gated).await {
-            CallResult::Ran(result) | CallResult::RanEdited { result, .. } => result,
+            CallResult::Ran(result) => result,
+            CallResult::RanEdited(edited) => edited.result,
             _ => Err(ToolError::failed(
                 tool,
                 "the request was cancelled before the call started",
