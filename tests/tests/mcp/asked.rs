@@ -207,7 +207,7 @@ async fn the_host_user_may_correct_the_arguments_before_allowing() {
         "A person changed this call's arguments before it ran; it ran with \
          {\"to\": \"ana\", \"amount\": 2000}\nsent 2000 to ana"
     );
-    let schema = &asked.lock().unwrap()[0].schema;
+    let schema = asked.lock().unwrap()[0].schema.clone();
     assert_eq!(
         schema["properties"]["arguments"]["type"], "string",
         "{schema}"
