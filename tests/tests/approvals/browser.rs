@@ -13,20 +13,26 @@ fn read(tab: &str, label: &str) -> Value {
     json!({"read": {"tab": tab, "as": label}})
 }
 
+/// Where a screenshot named `name` goes: the README's, when asked to update it
+/// (`TOOL_SDK_UPDATE_SCREENSHOT`), else a temporary file.
+fn screenshot_path(name: &str, readme: bool) -> String {
+    match std::env::var_os("TOOL_SDK_UPDATE_SCREENSHOT") {
+        Some(_) if readme => format!("{}/../docs/approval-page.png", env!("CARGO_MANIFEST_DIR")),
+        _ => std::env::temp_dir()
+            .join(format!("{name}-{}.png", std::process::id()))
+            .display()
+            .to_string(),
+    }
+}
+
 #[tokio::test(flavor = "multi_thread")]
-async fn the_page_shows_the_waiting_calls_and_a_screenshot_is_taken() {
+async fn the_page_shows_the_waiting_calls() {
     let desk = Desk::start().await;
     let turn = desk
         .ask("email ana@seen.example: lunch moves to noon", "seen")
         .await;
     let run = turn.id().as_str();
-    let screenshot = match std::env::var_os("TOOL_SDK_UPDATE_SCREENSHOT") {
-        Some(_) => format!("{}/../docs/approval-page.png", env!("CARGO_MANIFEST_DIR")),
-        None => std::env::temp_dir()
-            .join(format!("approval-page-{}.png", std::process::id()))
-            .display()
-            .to_string(),
-    };
+    let screenshot = screenshot_path("approval-page", false);
     let seen = browse(json!([
         {"open": {"tab": "a", "url": desk.url, "width": 900, "height": 1000}},
         read("a", "page"),
@@ -64,6 +70,47 @@ async fn the_page_shows_the_waiting_calls_and_a_screenshot_is_taken() {
     // Seeing runs nothing.
     assert!(desk.waits(turn.id()).await);
     assert_eq!(ledger("ana@seen.example"), Vec::<String>::new());
+}
+
+/// The README's screenshot: a run that already looked up the weather waits to book, with the
+/// time left to decide, and the person corrects the nights before allowing it.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_readme_screenshot_shows_context_a_deadline_and_an_edit() {
+    use tool_sdk::gate::{ConfirmationPolicy, Gate};
+    let deadline = std::time::Duration::from_secs(15 * 60);
+    let desk = Desk::start_with(
+        |agent| agent.with_gate(Gate::new(ConfirmationPolicy::new().with_deadline(deadline))),
+        |page| page.with_title("Travel desk"),
+    )
+    .await;
+    let turn = desk.ask("trip Lisbon", "readme").await;
+    let run = turn.id().as_str();
+    let screenshot = screenshot_path("approval-page-readme", true);
+    let seen = browse(json!([
+        {"open": {"tab": "a", "url": desk.url, "width": 900, "height": 1000}},
+        {"choose": {"tab": "a", "run": run, "call": 0, "verdict": "edit"}},
+        {"edit": {"tab": "a", "run": run, "call": 0, "arguments": "{\n  \"city\": \"Lisbon\",\n  \"nights\": 2\n}"}},
+        // The check answered: no error to show.
+        {"eval": {"tab": "a", "js": "new Promise(done => setTimeout(() => done(document.querySelector('section.run textarea[name=\"call.0.arguments\"]').getAttribute('aria-invalid')), 800))", "as": "invalid"}},
+        {"screenshot": {"tab": "a", "path": screenshot}},
+        read("a", "page"),
+    ]))
+    .await;
+    let text = seen["page"]["text"].as_str().expect("the page's text");
+    for part in [
+        "trip Lisbon",
+        "Already done in this run",
+        "Lisbon: 21 °C",
+        "Time to decide: ",
+        " min left.",
+        "Allow, edited",
+    ] {
+        assert!(text.contains(part), "{part} in {text}");
+    }
+    assert_eq!(seen["invalid"], "false");
+    let png = std::fs::read(&screenshot).expect("the screenshot was written");
+    assert!(png.starts_with(b"\x89PNG"), "not a PNG");
+    assert!(desk.waits(turn.id()).await);
 }
 
 #[tokio::test(flavor = "multi_thread")]
