@@ -122,6 +122,15 @@ async fn everythings_long_operation_reports_progress_as_loop_events() {
 
 const SERVER: &str = env!("CARGO_BIN_EXE_mcp_test_server");
 
+/// How many transfers the test server made, as its `transfers_made` tool says.
+async fn transfers_made(registry: &ToolRegistry) -> String {
+    let made = registry
+        .call("transfers_made", "{}")
+        .await
+        .expect("the server answers");
+    made.content().to_owned()
+}
+
 #[tokio::test]
 async fn a_tool_sdk_server_asks_a_tool_sdk_client_about_a_gated_call() {
     let allow = McpElicitationAnswer::Accept(json!({"decision": "allow"}));
@@ -148,11 +157,7 @@ async fn a_tool_sdk_server_asks_a_tool_sdk_client_about_a_gated_call() {
             .contains("the user denied the call of `transfer`: too much"),
         "{error}"
     );
-    let made = registry
-        .call("transfers_made", "{}")
-        .await
-        .expect("answers");
-    assert_eq!(made.content(), "0");
+    assert_eq!(transfers_made(&registry).await, "0");
 }
 
 #[tokio::test]
@@ -184,11 +189,7 @@ async fn a_question_answered_after_the_servers_deadline_runs_nothing() {
         said.contains("the call of `transfer`") && said.contains("deadline"),
         "{said}"
     );
-    let made = registry
-        .call("transfers_made", "{}")
-        .await
-        .expect("answers");
-    assert_eq!(made.content(), "0");
+    assert_eq!(transfers_made(&registry).await, "0");
 }
 
 #[tokio::test]
@@ -212,11 +213,7 @@ async fn the_host_user_may_correct_the_arguments_before_allowing() {
         schema["properties"]["arguments"]["type"], "string",
         "{schema}"
     );
-    let made = registry
-        .call("transfers_made", "{}")
-        .await
-        .expect("answers");
-    assert_eq!(made.content(), "1");
+    assert_eq!(transfers_made(&registry).await, "1");
 
     // Arguments that do not fit the tool run nothing.
     let unfit = McpElicitationAnswer::Accept(json!({
@@ -234,9 +231,5 @@ async fn the_host_user_may_correct_the_arguments_before_allowing() {
             .contains("the arguments the user gave for `transfer` do not fit"),
         "{error}"
     );
-    let made = registry
-        .call("transfers_made", "{}")
-        .await
-        .expect("answers");
-    assert_eq!(made.content(), "0");
+    assert_eq!(transfers_made(&registry).await, "0");
 }

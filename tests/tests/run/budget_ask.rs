@@ -14,7 +14,7 @@ use tool_sdk::store::{InMemoryRunStore, PausedTurn, RunStore};
 use tool_sdk::{AssistantMessage, Message, ScriptedModel, ToolRegistry};
 use tool_sdk_tests::booking::{booking_tools, Timeline};
 use tool_sdk_tests::durable::{place, Backend};
-use tool_sdk_tests::replies::{answer, calls, tool_statuses};
+use tool_sdk_tests::replies::{answer, calls, paused, tool_statuses};
 
 /// Three rounds of one booking each, then an answer.
 fn three_bookings() -> Vec<AssistantMessage> {
@@ -50,13 +50,6 @@ fn asking_for_calls(model: ScriptedModel, timeline: &Timeline, calls: usize) -> 
         .with_on_exhausted(OnExhausted::Ask);
     ToolLoop::new(model, booking_tools(timeline, &[]))
         .with_options(LoopOptions::new().with_budget(budget))
-}
-
-fn paused(status: &LoopStatus) -> &PausedTurn {
-    match status {
-        LoopStatus::Paused(paused) => paused,
-        other => panic!("the run waits for a person: {other:?}"),
-    }
 }
 
 /// Whether any message of the conversation mentions the loop's own call.

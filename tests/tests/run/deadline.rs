@@ -15,35 +15,15 @@ use tool_sdk::store::PausedTurn;
 use tool_sdk::{Message, ScriptedModel};
 use tool_sdk_tests::booking::{booking_tools, Timeline};
 use tool_sdk_tests::durable::{place, Backend};
-use tool_sdk_tests::replies::{answer, calls};
+use tool_sdk_tests::replies::{answer, calls, paused, result_of};
 
 /// How long the tests' pauses wait.
 const DEADLINE: Duration = Duration::from_millis(400);
-
-fn paused(status: &LoopStatus) -> &PausedTurn {
-    match status {
-        LoopStatus::Paused(paused) => paused,
-        other => panic!("the run waits for a decision: {other:?}"),
-    }
-}
 
 fn policy() -> ConfirmationPolicy {
     ConfirmationPolicy::new()
         .with_confirmed_tool("book_hotel")
         .with_deadline(DEADLINE)
-}
-
-/// What the model read as the result of the call with `id`.
-fn result_of<'a>(conversation: &'a [Message], id: &str) -> &'a str {
-    conversation
-        .iter()
-        .find_map(|message| match message {
-            Message::Tool(result) if result.call_id.as_deref() == Some(id) => {
-                Some(result.content.as_str())
-            }
-            _ => None,
-        })
-        .unwrap_or_else(|| panic!("no result for {id} in {conversation:?}"))
 }
 
 async fn overdue_runs_are_denied_once_across_replicas(backend: Backend) {

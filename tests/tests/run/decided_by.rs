@@ -8,11 +8,11 @@ use std::time::SystemTime;
 use tool_sdk::gate::{fingerprint, ConfirmationPolicy, Gate, Sealer};
 use tool_sdk::model::check_conversation;
 use tool_sdk::run::{LoopStatus, ToolLoop};
-use tool_sdk::store::{DecisionRecord, PausedTurn};
+use tool_sdk::store::DecisionRecord;
 use tool_sdk::{Message, ScriptedModel, ToolCall};
 use tool_sdk_tests::booking::{booking_tools, Timeline};
 use tool_sdk_tests::durable::{place, Backend};
-use tool_sdk_tests::replies::{answer, calls};
+use tool_sdk_tests::replies::{answer, calls, paused};
 
 /// What a record says, without its time.
 fn said(record: &DecisionRecord) -> (&str, &str, bool, Option<&str>, Option<&str>) {
@@ -23,13 +23,6 @@ fn said(record: &DecisionRecord) -> (&str, &str, bool, Option<&str>, Option<&str
         record.message.as_deref(),
         record.decider.as_deref(),
     )
-}
-
-fn paused(status: &LoopStatus) -> &PausedTurn {
-    match status {
-        LoopStatus::Paused(paused) => paused,
-        other => panic!("the run waits for a decision: {other:?}"),
-    }
 }
 
 async fn decisions_are_kept_with_the_run(backend: Backend) {

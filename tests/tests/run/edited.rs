@@ -6,30 +6,10 @@
 use tool_sdk::gate::{fingerprint, ConfirmationPolicy, Gate, GateError, Kept, Sealer};
 use tool_sdk::model::check_conversation;
 use tool_sdk::run::{LoopStatus, ToolLoop};
-use tool_sdk::store::PausedTurn;
 use tool_sdk::{AssistantMessage, Message, ScriptedModel, ToolCall};
 use tool_sdk_tests::booking::{booking_tools, Timeline};
 use tool_sdk_tests::durable::{place, Backend};
-use tool_sdk_tests::replies::{answer, calls};
-
-fn paused(status: &LoopStatus) -> &PausedTurn {
-    match status {
-        LoopStatus::Paused(paused) => paused,
-        other => panic!("the run waits for a decision: {other:?}"),
-    }
-}
-
-fn result_of<'a>(conversation: &'a [Message], id: &str) -> &'a str {
-    conversation
-        .iter()
-        .find_map(|message| match message {
-            Message::Tool(result) if result.call_id.as_deref() == Some(id) => {
-                Some(result.content.as_str())
-            }
-            _ => None,
-        })
-        .unwrap_or_else(|| panic!("no result for {id} in {conversation:?}"))
-}
+use tool_sdk_tests::replies::{answer, calls, paused, result_of};
 
 async fn an_edited_call_runs_with_the_persons_arguments(backend: Backend) {
     let place = place(backend, "edited").await;

@@ -8,18 +8,10 @@ use std::time::Duration;
 use tokio::sync::Notify;
 use tool_sdk::gate::{ConfirmationPolicy, Gate};
 use tool_sdk::run::{LoopStatus, ToolLoop};
-use tool_sdk::store::PausedTurn;
 use tool_sdk::{define_tool, Message, ScriptedModel, ToolRegistry};
 use tool_sdk_tests::booking::{booking_tools, Timeline};
 use tool_sdk_tests::durable::{place, Backend};
-use tool_sdk_tests::replies::{answer, calls};
-
-fn paused(status: &LoopStatus) -> &PausedTurn {
-    match status {
-        LoopStatus::Paused(paused) => paused,
-        other => panic!("the run waits for a decision: {other:?}"),
-    }
-}
+use tool_sdk_tests::replies::{answer, calls, paused};
 
 async fn decided_runs_are_kept_and_listed_by_any_process(backend: Backend) {
     let place = place(backend, "history").await;
