@@ -4,6 +4,8 @@
 # goes to TOOL_SDK_BFCL_DIR, where tests/support/bfcl.rs reads it. A TOOL_SDK_BFCL_DIR set by
 # the caller is used as is.
 
+source scripts/pinned_wheel.sh
+
 BFCL_VERSION=2026.3.23
 BFCL_WHEEL_SHA256=3bb6dfa5f0c68ad403c9ec50b00db2bb3b4cc9b38ab1ff33f48fe30d853d3a0a
 
@@ -13,15 +15,8 @@ if [ -z "${TOOL_SDK_BFCL_DIR:-}" ]; then
   if [ ! -f "$TOOL_SDK_BFCL_DIR/.complete" ]; then
     echo "fetching the BFCL corpus (bfcl-eval $BFCL_VERSION from PyPI, hash checked)"
     bfcl_download="$(mktemp -d)"
-    printf 'bfcl-eval==%s --hash=sha256:%s\n' "$BFCL_VERSION" "$BFCL_WHEEL_SHA256" \
-      >"$bfcl_download/requirements.txt"
-    if ! "$VENV/bin/python" -m pip download --quiet --disable-pip-version-check --no-deps \
-      --only-binary=:all: --require-hashes -r "$bfcl_download/requirements.txt" \
-      -d "$bfcl_download"; then
-      echo "error: could not download bfcl-eval==$BFCL_VERSION from PyPI with the pinned hash" >&2
-      rm -rf "$bfcl_download"
-      exit 1
-    fi
+    download_pinned_wheel "$VENV/bin/python" bfcl-eval "$BFCL_VERSION" "$BFCL_WHEEL_SHA256" \
+      "$bfcl_download"
     rm -rf "$TOOL_SDK_BFCL_DIR"
     # The wheel's bfcl_eval/data/ folder, as it is: question files, and possible_answer/.
     "$VENV/bin/python" - "$bfcl_download"/bfcl_eval-*.whl "$TOOL_SDK_BFCL_DIR" "$BFCL_VERSION" <<'PY'

