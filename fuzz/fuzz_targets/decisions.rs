@@ -65,7 +65,10 @@ fn check_resolve(turn: &PausedTurn, decisions: &ToolCallDecisions) {
                 .iter()
                 .filter(|d| &d.key == key)
                 .all(|d| match &d.verdict {
-                    Verdict::Allow { fingerprint: bound } => *bound == fingerprint(call),
+                    Verdict::Allow { fingerprint: bound }
+                    | Verdict::AllowEdited {
+                        fingerprint: bound, ..
+                    } => *bound == fingerprint(call),
                     Verdict::Deny { .. } => true,
                 })
         });
@@ -80,8 +83,13 @@ fn check_resolve(turn: &PausedTurn, decisions: &ToolCallDecisions) {
         let decision = decisions.decision_on(key).expect("every call decided");
         let expected = match &decision.verdict {
             Verdict::Deny { message } => Resolution::Denied(message.clone()),
-            Verdict::Allow { .. } if turn.request_tools().contains(&call.name) => Resolution::Run,
-            Verdict::Allow { .. } => Resolution::NotOffered,
+            Verdict::Allow { .. } | Verdict::AllowEdited { .. }
+                if !turn.request_tools().contains(&call.name) =>
+            {
+                Resolution::NotOffered
+            }
+            Verdict::Allow { .. } => Resolution::Run,
+            Verdict::AllowEdited { arguments, .. } => Resolution::RunEdited(arguments.clone()),
         };
         assert_eq!(resolution, &expected, "call `{key}`");
     }
