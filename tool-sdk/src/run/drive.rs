@@ -98,38 +98,41 @@ impl ToolLoop {
     ) -> Result<LoopOutcome, GateError> {
         // A person's arguments are checked against the tool the call names, among the loop's
         // tools; a consumed server's tool not listed yet is checked by its server when called.
-        let tools = self
-            .callees
-            .run_tools(self.options.defer_threshold, Default::default());
-        let check = |call: &crate::model::ToolCall| match tools.get(&call.name) {
-            Some(_) => tools
-                .registry_for(&call.name)
-                .check(&call.name, &call.arguments),
-            None => Ok(()),
-        };
-        let (taken, resolutions) = match &self.records.store {
-            Some(store) => {
-                self.deciding
-                    .gate
-                    .take_decided(&**store, id, decisions, self.records.lease, &check)
-                    .await?
-            }
-            None => {
-                let taken = self
-                    .deciding
-                    .gate
-                    .take_decided(
-                        &self.records.parked,
-                        id,
-                        decisions,
-                        self.records.lease,
-                        &check,
-                    )
-                    .await?;
-                // The run goes on in this process alone; the store remembers it resumed, so
-                // that a second resume is told it was decided already.
-                self.records.parked.finish(id).await?;
-                taken
+        // In a block of its own: the run that follows holds none of it.
+        let (taken, resolutions) = {
+            let tools = self
+                .callees
+                .run_tools(self.options.defer_threshold, Default::default());
+            let check = |call: &crate::model::ToolCall| match tools.get(&call.name) {
+                Some(_) => tools
+                    .registry_for(&call.name)
+                    .check(&call.name, &call.arguments),
+                None => Ok(()),
+            };
+            match &self.records.store {
+                Some(store) => {
+                    self.deciding
+                        .gate
+                        .take_decided(&**store, id, decisions, self.records.lease, &check)
+                        .await?
+                }
+                None => {
+                    let taken = self
+                        .deciding
+                        .gate
+                        .take_decided(
+                            &self.records.parked,
+                            id,
+                            decisions,
+                            self.records.lease,
+                            &check,
+                        )
+                        .await?;
+                    // The run goes on in this process alone; the store remembers it resumed, so
+                    // that a second resume is told it was decided already.
+                    self.records.parked.finish(id).await?;
+                    taken
+                }
             }
         };
         let gated = Gated::decided(&taken, resolutions, decisions);
