@@ -308,14 +308,16 @@ impl BoundPage {
     /// whose URI or headers are too large). An application that serves
     /// [`router`](ApprovalPage::router) itself answers those with its own server.
     pub async fn serve(self, shutdown: CancellationToken) -> io::Result<()> {
+        // The sweep's own token: it stops with the page, whether the shutdown or a failure
+        // ended the serving, and stopping it cancels nothing of the caller's.
+        let sweep_stop = shutdown.child_token();
         let sweeping = tokio::spawn(sweep::sweep(
             self.shared,
             self.sweep_every,
-            shutdown.clone(),
+            sweep_stop.clone(),
         ));
-        let served = serve::serve(self.listener, self.router, shutdown.clone()).await;
-        // Served to its end by a failure, not the shutdown: the sweep stops too.
-        shutdown.cancel();
+        let served = serve::serve(self.listener, self.router, shutdown).await;
+        sweep_stop.cancel();
         if let Err(error) = sweeping.await {
             tracing::error!(%error, "the page's sweep for overdue runs stopped unexpectedly");
         }
