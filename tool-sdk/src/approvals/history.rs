@@ -4,8 +4,8 @@
 use std::time::SystemTime;
 
 use super::escape::{escape, push, shown};
-use super::render::{decision_item, document, time_ago};
-use crate::store::{DecidedRun, RolledBack};
+use super::render::{decision_item, document, rollback_item, time_ago};
+use crate::store::DecidedRun;
 
 /// How many decided pauses a page of the view lists.
 pub(super) const PER_PAGE: usize = 20;
@@ -117,20 +117,6 @@ pub(super) fn decided_list(decided: &[DecidedRun]) -> String {
     html
 }
 
-fn rollback_item(rolled: &RolledBack) -> String {
-    match &rolled.failed {
-        None => format!(
-            "<li><span class=\"tool\">{}</span> undone</li>\n",
-            shown(&rolled.tool)
-        ),
-        Some(error) => format!(
-            "<li><span class=\"tool\">{}</span> could not be undone: {}</li>\n",
-            shown(&rolled.tool),
-            shown(error)
-        ),
-    }
-}
-
 /// `text` with its first letter upper-case.
 fn capitalized(text: &str) -> String {
     let mut letters = text.chars();
@@ -143,7 +129,7 @@ fn capitalized(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::{PauseId, RunEnded, RunId};
+    use crate::store::{PauseId, RolledBack, RunEnded, RunId};
 
     fn decided(run: &str, ended: Option<RunEnded>) -> DecidedRun {
         let mut decided = DecidedRun::running(

@@ -9,13 +9,12 @@ use axum::response::{IntoResponse, Response};
 
 use super::escape::{arguments, editable, escape, push, shown};
 use super::form::LONGEST_DENIAL;
-use crate::compensate::CompensationReport;
 use crate::gate::fingerprint;
 use crate::gate::{warning, Visible};
 use crate::model::{ToolCall, ToolResultStatus};
 use crate::register::ToolRegistry;
-use crate::run::{LoopOutcome, LoopStatus};
-use crate::store::{CallSummary, DecisionRecord, PausedRun};
+use crate::run::{rolled_back, LoopOutcome, LoopStatus};
+use crate::store::{CallSummary, DecisionRecord, PausedRun, RolledBack};
 
 /// A paused run as the page shows it.
 pub(super) struct Waiting<'a> {
@@ -345,7 +344,7 @@ pub(super) fn outcome_page(title: &str, outcome: &LoopOutcome, asked: Option<&st
         }
         body.push_str("<ul class=\"rollbacks\">\n");
         for report in &outcome.compensations {
-            body.push_str(&rollback_item(report));
+            body.push_str(&rollback_item(&rolled_back(report)));
         }
         body.push_str("</ul>\n");
     }
@@ -506,16 +505,17 @@ pub(super) fn decision_item(record: &DecisionRecord) -> String {
     )
 }
 
-fn rollback_item(report: &CompensationReport) -> String {
-    match &report.result {
-        Ok(()) => format!(
+/// One rollback: undone, or why not.
+pub(super) fn rollback_item(rolled: &RolledBack) -> String {
+    match &rolled.failed {
+        None => format!(
             "<li><span class=\"tool\">{}</span> undone</li>\n",
-            shown(&report.name)
+            shown(&rolled.tool)
         ),
-        Err(error) => format!(
+        Some(error) => format!(
             "<li><span class=\"tool\">{}</span> could not be undone: {}</li>\n",
-            shown(&report.name),
-            shown(&error.to_string())
+            shown(&rolled.tool),
+            shown(error)
         ),
     }
 }

@@ -3,6 +3,7 @@
 
 use std::time::SystemTime;
 
+use crate::compensate::CompensationReport;
 use crate::model::Message;
 use crate::run::{LoopOutcome, LoopStatus};
 use crate::store::{DecidedRun, PausedTurn, RolledBack, RunEnded, RunStore};
@@ -55,23 +56,22 @@ pub(super) fn ended(outcome: &LoopOutcome) -> RunEnded {
         LoopStatus::StoreFailed => ("stopped: its store failed".to_owned(), None),
         other => (format!("stopped: {other:?}"), None),
     };
-    let rollbacks = outcome
-        .compensations
-        .iter()
-        .map(|report| {
-            RolledBack::new(
-                report.key.clone(),
-                report.name.clone(),
-                report.result.as_ref().err().map(ToString::to_string),
-            )
-        })
-        .collect();
+    let rollbacks = outcome.compensations.iter().map(rolled_back).collect();
     RunEnded::new(
         SystemTime::now(),
         how,
         answer,
         outcome.calls.clone(),
         rollbacks,
+    )
+}
+
+/// A rollback, as the history keeps it and the approval page shows it.
+pub(crate) fn rolled_back(report: &CompensationReport) -> RolledBack {
+    RolledBack::new(
+        report.key.clone(),
+        report.name.clone(),
+        report.result.as_ref().err().map(ToString::to_string),
     )
 }
 

@@ -45,6 +45,8 @@ pub use events::LoopEvent;
 #[cfg(feature = "mcp")]
 pub(crate) use execute::Executor;
 pub use expire::ExpiredRun;
+#[cfg(feature = "approvals")]
+pub(crate) use history::rolled_back;
 pub use observe::{event_fn, EventFn, Observer};
 pub use options::{
     Concurrency, ErrorAction, ErrorPolicy, LoopOptions, DEFAULT_DEFER_THRESHOLD,
